@@ -1,0 +1,118 @@
+/**
+ * The rate-limit vocabulary: header names, a tolerant parser, and the BudgetSample
+ * that every response (error or not) produces for telemetry.
+ */
+import { z } from 'zod';
+import { ENDPOINT_IDS } from './endpoints';
+
+export const RATE_LIMIT_HEADERS = {
+  limit: 'X-Rate-Limit-Limit',
+  remaining: 'X-Rate-Limit-Remaining',
+  reset: 'X-Rate-Limit-Reset',
+} as const;
+
+export type RateLimitField = keyof typeof RATE_LIMIT_HEADERS;
+
+/** What a header source gives back: fetch's Headers.get joins repeats with ", "; Node gives arrays. */
+export type RawHeaderValue = string | readonly string[] | null | undefined;
+
+export interface RateLimitHeaders {
+  /** null means unknown: missing or unreadable. Never NaN, never negative. */
+  limit: number | null;
+  remaining: number | null;
+  /** Seconds; 0 means "under a second", not "now". */
+  reset: number | null;
+  /** One line per header we could not read as sent, for the request log. */
+  problems: string[];
+}
+
+/** Values above these are not believed: a limit of a million per second is a garbled header. */
+const MAX_BELIEVABLE: Record<RateLimitField, number> = { limit: 100_000, remaining: 100_000, reset: 3_600 };
+
+function parseOne(field: RateLimitField, raw: RawHeaderValue, problems: string[]): number | null {
+  const name = RATE_LIMIT_HEADERS[field];
+  if (raw === null || raw === undefined) {
+    problems.push(`${name} missing`);
+    return null;
+  }
+  const parts = (typeof raw === 'string' ? [raw] : [...raw])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (parts.length === 0) {
+    problems.push(`${name} empty`);
+    return null;
+  }
+  const values: number[] = [];
+  for (const part of parts) {
+    if (!/^\+?\d+(\.\d+)?$/.test(part)) {
+      problems.push(`${name} not a non-negative number: ${JSON.stringify(part.slice(0, 40))}`);
+      return null;
+    }
+    const n = Number(part);
+    if (!Number.isFinite(n) || n > MAX_BELIEVABLE[field]) {
+      problems.push(`${name} too large: ${part.slice(0, 40)}`);
+      return null;
+    }
+    values.push(n);
+  }
+  if (new Set(values).size > 1) problems.push(`${name} repeated with different values: ${parts.join(', ')}`);
+  // Conservative choice among repeats: the smallest budget, the longest wait.
+  let value = field === 'reset' ? Math.max(...values) : Math.min(...values);
+  if (!Number.isInteger(value)) {
+    problems.push(`${name} fractional: ${value}`);
+    value = field === 'reset' ? value : Math.floor(value);
+  }
+  return value;
+}
+
+/** Never throws: whatever the server sends, unknown values come back as null with a problem line. */
+export function parseRateLimitHeaders(get: (name: string) => RawHeaderValue): RateLimitHeaders {
+  const problems: string[] = [];
+  const read = (field: RateLimitField): number | null => {
+    let raw: RawHeaderValue;
+    try {
+      raw = get(RATE_LIMIT_HEADERS[field]);
+    } catch {
+      raw = undefined;
+    }
+    return parseOne(field, raw, problems);
+  };
+  const limit = read('limit');
+  let remaining = read('remaining');
+  const reset = read('reset');
+  if (limit !== null && remaining !== null && remaining > limit) {
+    problems.push(`${RATE_LIMIT_HEADERS.remaining} ${remaining} exceeds limit ${limit}`);
+    remaining = limit;
+  }
+  return { limit, remaining, reset, problems };
+}
+
+/** The server's Date header in epoch ms, or null. Its whole second is the one the budget uses. */
+export function parseServerDate(raw: RawHeaderValue): number | null {
+  const value = typeof raw === 'string' ? raw : raw?.[0];
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** One response's budget figures, emitted by the client for every response and failure. */
+export const budgetSampleSchema = z.object({
+  vendor: z.string(),
+  endpoint: z.enum(ENDPOINT_IDS),
+  /** Epoch ms when the response (or failure) arrived. */
+  at: z.number(),
+  /** HTTP status; 0 when no response arrived (timeout, reset, refused). */
+  status: z.number().int(),
+  limit: z.number().nullable(),
+  remaining: z.number().nullable(),
+  reset: z.number().nullable(),
+  latencyMs: z.number(),
+  /** Time the request waited for budget before it was sent. */
+  waitedMs: z.number(),
+  /** 1 for the first try. */
+  attempt: z.number().int(),
+  headerProblems: z.array(z.string()),
+});
+
+export type BudgetSample = z.infer<typeof budgetSampleSchema>;
