@@ -1,0 +1,102 @@
+/**
+ * The bridge contract, in the style of GitHub Desktop's ipc-shared.ts: every call
+ * (renderer -> main, returns a promise) and every event (main -> renderer, batched) with
+ * zod schemas. The preload's `window.partner`, the IPC handlers, the WebSocket bridge and
+ * the renderer's transport are all generated from these two maps.
+ */
+import { z } from 'zod';
+import { purchaseSchema } from '../catalog';
+import { budgetSampleSchema } from '../rate-limit';
+import * as s from './schemas';
+
+const none = z.object({}).strict();
+const ok = z.object({ ok: z.literal(true) });
+const purchaseId = z.object({ purchaseId: z.string().trim().min(1, 'a purchase id is required').max(200) });
+const assetId = z.union([z.number().int().nonnegative(), z.string().trim().min(1).max(200)]);
+
+const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
+
+export const calls = {
+  // catalog
+  listAssets: call(
+    z.object({ lastId: z.union([z.string().min(1), z.number()]).nullable(), pageSize: z.number().int().min(1).max(100) }),
+    s.pageSchema,
+  ),
+  searchAssets: call(
+    z.object({ query: z.string().max(200), category: z.string().max(100).nullable(), limit: z.number().int().min(1).max(100) }),
+    s.searchResultSchema,
+  ),
+  categories: call(none, s.categoriesSchema),
+  assetHistory: call(z.object({ assetId }), s.historySchema),
+  // whole-catalog download
+  downloadStart: call(z.object({ format: s.downloadFormatSchema, resume: z.boolean() }), s.downloadProgressSchema),
+  downloadPause: call(none, s.downloadProgressSchema),
+  downloadResume: call(none, s.downloadProgressSchema),
+  downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
+  downloadStatus: call(none, s.downloadProgressSchema),
+  // purchases
+  purchaseInfo: call(purchaseId, purchaseSchema),
+  registerPurchase: call(z.object({ assetId, assetTitle: z.string().max(300).nullable() }), purchaseSchema),
+  validatePurchase: call(purchaseId, purchaseSchema),
+  downloadUrl: call(purchaseId, s.urlResultSchema),
+  viewUrl: call(purchaseId, s.urlResultSchema),
+  cancelPurchase: call(purchaseId, purchaseSchema),
+  sessionPurchases: call(none, z.object({ items: z.array(s.sessionPurchaseSchema) })),
+  /** Opens a download or view URL the user chose in the system browser (https only). */
+  openExternal: call(z.object({ url: z.url({ protocol: /^https$/, error: 'only https URLs are opened' }) }), ok),
+  // profiles and settings
+  listProfiles: call(none, z.object({ items: z.array(s.profileViewSchema), activeId: z.string().nullable() })),
+  saveProfile: call(s.profileInputSchema, s.profileViewSchema),
+  removeProfile: call(z.object({ id: z.string().min(1) }), ok),
+  selectProfile: call(z.object({ id: z.string().min(1) }), s.connectionSchema),
+  testConnection: call(z.object({ id: z.string().min(1) }), s.connectionTestSchema),
+  getSettings: call(none, s.settingsSchema),
+  saveSettings: call(s.settingsSchema.partial(), s.settingsSchema),
+  appInfo: call(none, s.appInfoSchema),
+  connection: call(none, s.connectionSchema),
+  // embedded simulator (demo) controls; null / NOT_FOUND when not connected to it
+  simState: call(none, s.simStateSchema.nullable()),
+  simSetRefill: call(z.object({ model: s.refillModelSchema }), s.simStateSchema),
+  simSetFaults: call(s.faultConfigSchema.partial(), s.simStateSchema),
+  simSetCompetitors: call(z.object({ competitors: z.array(s.competitorSchema).max(20) }), s.simStateSchema),
+  simSetDemoTraffic: call(s.demoTrafficSchema, s.simStateSchema),
+  simReset: call(none, s.simStateSchema),
+  // telemetry
+  budgetSnapshot: call(none, z.object({ vendor: z.string().nullable(), buckets: z.array(s.bucketViewSchema) })),
+  /** Raw samples kept in main's ring buffers, for charts that open late. */
+  budgetHistory: call(z.object({ sinceMs: z.number() }), z.object({ aggregates: z.array(s.budgetAggregateSchema) })),
+  requestLog: call(
+    z.object({ endpoint: s.endpointIdSchema.nullable(), status: z.number().int().nullable(), limit: z.number().int().min(1).max(5000) }),
+    z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
+  ),
+  requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
+} as const;
+
+export const events = {
+  /** Samples summed per (vendor, endpoint) per batch interval (<= ~20 messages/s). */
+  budget: z.object({ aggregates: z.array(s.budgetAggregateSchema) }),
+  /** New request log entries; `dropped` counts entries the bounded log let go so far. */
+  requestLog: z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
+  downloadProgress: s.downloadProgressSchema,
+  connection: s.connectionSchema,
+} as const;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export type CallRequest<N extends CallName> = z.input<Calls[N]['request']>;
+export type CallResponse<N extends CallName> = z.output<Calls[N]['response']>;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<N extends EventName> = z.output<Events[N]>;
+
+export const CALL_NAMES = Object.keys(calls) as CallName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+/** What crosses the wire for a call: a value or plain error data, never a thrown object. */
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: z.output<typeof s.errorDataSchema> };
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.hasOwn(calls, name);
+}
+
+export { budgetSampleSchema };

@@ -1,0 +1,214 @@
+/** Data shapes that cross the bridge (besides shared/catalog.ts and shared/rate-limit.ts). */
+import { z } from 'zod';
+import { ENDPOINT_IDS } from '../endpoints';
+import { ERROR_CODES } from '../errors';
+import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
+
+export const endpointIdSchema = z.enum(ENDPOINT_IDS);
+export const errorDataSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().optional(),
+  endpoint: z.string().optional(),
+  retryable: z.boolean(),
+  hint: z.string().optional(),
+  body: z.unknown().optional(),
+});
+
+const cursorSchema = z.union([z.string(), z.number()]);
+
+export const pageSchema = z.object({
+  items: z.array(assetSchema),
+  /** Cursor to pass as lastId for the next page; null at the end. */
+  cursor: cursorSchema.nullable(),
+  done: z.boolean(),
+  total: z.number().nullable(),
+});
+
+export const searchResultSchema = z.object({ items: z.array(assetSchema), total: z.number().nullable() });
+export const categoriesSchema = z.object({ items: z.array(categorySchema) });
+export const historySchema = z.object({ assetId: cursorSchema, items: z.array(historyEntrySchema) });
+
+export const urlResultSchema = z.object({ purchaseId: z.string(), url: z.string(), expiresAt: z.string().nullable() });
+/** A purchase made in this session, with its last known state. */
+export const sessionPurchaseSchema = z.object({
+  purchase: purchaseSchema,
+  assetTitle: z.string().nullable(),
+  updatedAt: z.number(),
+});
+
+export const downloadFormatSchema = z.enum(['jsonl', 'csv']);
+export const downloadProgressSchema = z.object({
+  state: z.enum(['idle', 'running', 'paused', 'done', 'failed', 'cancelled']),
+  format: downloadFormatSchema,
+  outPath: z.string().nullable(),
+  pages: z.number(),
+  items: z.number(),
+  requests: z.number(),
+  requestsPerSecond: z.number(),
+  waitedMs: z.number(),
+  rateLimited: z.number(),
+  total: z.number().nullable(),
+  etaSeconds: z.number().nullable(),
+  bytes: z.number(),
+  error: errorDataSchema.nullable(),
+});
+
+export const tokenPresentationSchema = z.object({
+  /** Header that carries the token; default Authorization. */
+  header: z.string().min(1).regex(/^[A-Za-z0-9-]+$/, 'a header name: letters, digits and dashes'),
+  /** Scheme before the token (e.g. Bearer); null sends the bare token. */
+  scheme: z.string().nullable(),
+});
+
+/** A profile as the renderer sees it: tokens only as ids and masked forms. */
+export const profileViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  vendor: z.string(),
+  baseUrl: z.string(),
+  demo: z.boolean(),
+  tokens: z.array(z.object({ id: z.string(), masked: z.string() })),
+  tokenPresentation: tokenPresentationSchema,
+  pageSizeParam: z.string(),
+  idField: z.string(),
+});
+
+export const profileInputSchema = z.object({
+  /** Absent: a new profile. */
+  id: z.string().optional(),
+  name: z.string().trim().min(1, 'a name is required').max(80),
+  vendor: z.string().trim().min(1, 'a vendor is required').max(80),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }),
+  /** Tokens to add (plain text goes main-ward only, never back). */
+  addTokens: z.array(z.string().trim().min(1).max(4096)).default([]),
+  /** Token ids to remove. */
+  removeTokenIds: z.array(z.string()).default([]),
+  tokenPresentation: tokenPresentationSchema.default({ header: 'Authorization', scheme: 'Bearer' }),
+  pageSizeParam: z.string().trim().min(1).max(64).default('per-page'),
+  idField: z.string().trim().min(1).max(64).default('id'),
+});
+
+export const connectionTestSchema = z.object({
+  ok: z.boolean(),
+  status: z.number(),
+  latencyMs: z.number(),
+  limit: z.number().nullable(),
+  remaining: z.number().nullable(),
+  reset: z.number().nullable(),
+  error: errorDataSchema.nullable(),
+});
+
+export const settingsSchema = z.object({
+  theme: z.enum(['system', 'light', 'dark']),
+  downloadDir: z.string(),
+  /** Page size used by the Assets table. */
+  pageSize: z.number().int().min(1).max(100),
+  /** Request timeout per attempt. */
+  timeoutMs: z.number().int().min(1000).max(120_000),
+});
+
+/** One endpoint's bucket as the client models it now. */
+export const bucketViewSchema = z.object({
+  endpoint: endpointIdSchema,
+  limit: z.number(),
+  /** Last Remaining the server reported, less what we sent since; null before the first response. */
+  remaining: z.number().nullable(),
+  /** Epoch ms until which the bucket is paused after a 429; null when not paused. */
+  pausedUntil: z.number().nullable(),
+  /** Epoch ms when the server says the budget is full again; null when unknown. */
+  resetAt: z.number().nullable(),
+  queued: z.number(),
+  inFlight: z.number(),
+});
+
+/** Samples aggregated per (vendor, endpoint) over one batch interval: nothing dropped, only summed. */
+export const budgetAggregateSchema = z.object({
+  vendor: z.string(),
+  endpoint: endpointIdSchema,
+  from: z.number(),
+  to: z.number(),
+  /** Responses (and failures) in the interval. */
+  requests: z.number(),
+  rateLimited: z.number(),
+  errors: z.number(),
+  limit: z.number().nullable(),
+  /** Last and lowest Remaining seen in the interval. */
+  remaining: z.number().nullable(),
+  minRemaining: z.number().nullable(),
+  reset: z.number().nullable(),
+  waitedMs: z.number(),
+  latencyMsSum: z.number(),
+  latencyMsMax: z.number(),
+  /** Slots that Remaining fell by beyond what our own requests explain: another consumer. */
+  foreignUse: z.number(),
+});
+
+export const logEntrySchema = z.object({
+  id: z.number(),
+  at: z.number(),
+  vendor: z.string(),
+  endpoint: endpointIdSchema,
+  method: z.string(),
+  /** Path and query, no token. */
+  path: z.string(),
+  status: z.number(),
+  latencyMs: z.number(),
+  waitedMs: z.number(),
+  attempt: z.number(),
+  limit: z.number().nullable(),
+  remaining: z.number().nullable(),
+  reset: z.number().nullable(),
+  errorCode: z.enum(ERROR_CODES).nullable(),
+});
+
+export const logDetailSchema = logEntrySchema.extend({
+  /** Tokens masked. */
+  requestHeaders: z.record(z.string(), z.string()),
+  requestBody: z.string().nullable(),
+  responseHeaders: z.record(z.string(), z.string()),
+  /** First few KB. */
+  responseBody: z.string().nullable(),
+  headerProblems: z.array(z.string()),
+});
+
+export const refillModelSchema = z.enum(['continuous', 'whole-second']);
+export const faultConfigSchema = z.object({
+  latencyMs: z.number().min(0).max(10_000),
+  jitterMs: z.number().min(0).max(10_000),
+  errorRate: z.number().min(0).max(1),
+  dropRate: z.number().min(0).max(1),
+  garbleRate: z.number().min(0).max(1),
+});
+export const competitorSchema = z.object({ vendor: z.string(), endpoint: endpointIdSchema, rps: z.number().min(0).max(1000) });
+export const demoTrafficSchema = z.object({
+  /** Share of each endpoint's limit the app's own client asks for; 0 stops. */
+  share: z.number().min(0).max(2),
+  endpoints: z.array(endpointIdSchema),
+});
+
+export const simStateSchema = z.object({
+  url: z.string(),
+  refill: refillModelSchema,
+  faults: faultConfigSchema,
+  competitors: z.array(competitorSchema),
+  demoTraffic: demoTrafficSchema,
+  catalogSize: z.number(),
+});
+
+export const connectionSchema = z.object({
+  state: z.enum(['connecting', 'connected', 'degraded', 'offline']),
+  profileId: z.string().nullable(),
+  vendor: z.string().nullable(),
+  baseUrl: z.string().nullable(),
+  demo: z.boolean(),
+  message: z.string().nullable(),
+});
+
+export const appInfoSchema = z.object({
+  shell: z.enum(['desktop', 'web']),
+  version: z.string(),
+  /** How tokens are kept at rest: the OS keychain, Electron's plain-text fallback, or memory only (web mode flags). */
+  tokenStorage: z.enum(['os-encrypted', 'plaintext', 'memory']),
+  settingsProblem: z.string().nullable(),
+});
