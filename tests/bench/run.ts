@@ -1,0 +1,91 @@
+/**
+ * `npm run bench [-- --only client,simulator,dashboard] [--clients partner-console,naive] [--scenarios 1,2]`
+ * Measures and prints; speed targets live here, never in unit tests. Figures also go to
+ * bench-results/*.json for the README.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { BenchClientKind } from './bench-client';
+import { BENCH_CLIENT_KINDS } from './bench-client';
+import type { RefillModel, ScenarioResult } from './client-scenarios';
+import { CATALOG_SIZE, SCENARIOS, TOKENS, VENDOR } from './client-scenarios';
+import { startSimProcess } from './sim-process';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'simulator,client,dashboard' },
+    clients: { type: 'string', default: BENCH_CLIENT_KINDS.join(',') },
+    scenarios: { type: 'string', default: '1,2,3,4,5' },
+    refill: { type: 'string', default: 'whole-second,continuous' },
+  },
+});
+const only = new Set(values.only.split(','));
+const clients = values.clients.split(',') as BenchClientKind[];
+const scenarioNumbers = values.scenarios.split(',').map(Number);
+const refills = values.refill.split(',') as RefillModel[];
+
+/** Partner Console's goals from issue 3: minimum goodput and maximum share of 429s per scenario. */
+const GOALS: Record<number, { goodput: number; max429Share: number }> = {
+  1: { goodput: 0.98, max429Share: 0 },
+  2: { goodput: 0.95, max429Share: 0 },
+  3: { goodput: 0.9, max429Share: 0.01 },
+  4: { goodput: 0.95, max429Share: 0 },
+  5: { goodput: 0.9, max429Share: 0.02 },
+};
+
+function verdict(r: ScenarioResult): string {
+  if (r.client !== 'partner-console') return '';
+  const goal = GOALS[Number(r.scenario[0])]!;
+  const share = r.requests === 0 ? 0 : r.rateLimited / r.requests;
+  return r.goodput >= goal.goodput && share <= goal.max429Share ? 'met' : 'MISSED';
+}
+
+function printTable(rows: ScenarioResult[]): void {
+  const header = '| scenario | refill | client | goodput | 429s | requests | p95 wait ms | seconds | goal |';
+  console.log(header);
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.scenario} | ${r.refill} | ${r.client} | ${r.goodput.toFixed(3)} | ${r.rateLimited} | ${r.requests} | ${r.p95WaitMs.toFixed(0)} | ${r.seconds.toFixed(1)} | ${verdict(r)} |`,
+    );
+  }
+}
+
+async function clientBench(): Promise<ScenarioResult[]> {
+  const rows: ScenarioResult[] = [];
+  for (const refill of refills) {
+    const sim = await startSimProcess(['--refill', refill, '--catalog-size', String(CATALOG_SIZE), ...TOKENS.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
+    try {
+      for (const n of scenarioNumbers) {
+        for (const kind of clients) {
+          const row = await SCENARIOS[n - 1]!(sim, refill, kind);
+          console.error(`  ${row.scenario} / ${refill} / ${kind}: goodput ${row.goodput.toFixed(3)}, 429s ${row.rateLimited}`);
+          rows.push(row);
+        }
+      }
+    } finally {
+      await sim.stop();
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  mkdirSync('bench-results', { recursive: true });
+  if (only.has('simulator')) {
+    const { main: simulatorBench } = await import('./simulator-throughput');
+    await simulatorBench();
+  }
+  if (only.has('client')) {
+    console.log('\n## Rate-aware client vs baselines\n');
+    const rows = await clientBench();
+    printTable(rows);
+    writeFileSync('bench-results/client.json', JSON.stringify(rows, null, 2));
+  }
+  if (only.has('dashboard')) {
+    const { main: dashboardBench } = await import('./dashboard-perf');
+    await dashboardBench();
+  }
+}
+
+await main();
