@@ -1,0 +1,192 @@
+/**
+ * The checkpoint beside the output file: where the download stands after the last page that is
+ * safely in the output. Written atomically (temp file, fsync, rename, fsync of the folder), so a
+ * crash leaves either the old or the new checkpoint, never half of one.
+ */
+import { open, rename, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { z } from 'zod';
+import { PartnerError } from '../../shared/errors';
+import type { Cursor } from './page';
+import type { ExportFormat } from './settings';
+
+export const CHECKPOINT_VERSION = 1;
+
+export interface CheckpointSettings {
+  baseUrl: string;
+  vendor: string;
+  format: ExportFormat;
+  idField: string;
+  pageSize: number;
+  pageSizeParam: string;
+}
+
+export interface Checkpoint {
+  version: typeof CHECKPOINT_VERSION;
+  /** The output file's name, for a person reading the checkpoint. */
+  output: string;
+  settings: CheckpointSettings;
+  /** last_id for the next page; null before the first page. */
+  cursor: Cursor | null;
+  /** The last page has been written: nothing left to fetch. */
+  done: boolean;
+  pages: number;
+  items: number;
+  /** Length of the output file when this checkpoint was written: everything after it is a torn page. */
+  bytes: number;
+  /** CSV header as written (fixed for the whole file); null for JSON Lines or before the first page. */
+  columns: string[] | null;
+  total: number | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+const cursorSchema = z.union([z.string().min(1), z.number()]);
+const checkpointSchema = z.object({
+  version: z.literal(CHECKPOINT_VERSION),
+  output: z.string(),
+  settings: z.object({
+    baseUrl: z.string(),
+    vendor: z.string(),
+    format: z.enum(['jsonl', 'csv']),
+    idField: z.string(),
+    pageSize: z.number().int(),
+    pageSizeParam: z.string(),
+  }),
+  cursor: cursorSchema.nullable(),
+  done: z.boolean(),
+  pages: z.number().int().nonnegative(),
+  items: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  columns: z.array(z.string()).nullable(),
+  total: z.number().nullable(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export function checkpointPathFor(outPath: string): string {
+  return `${outPath}.checkpoint.json`;
+}
+
+function fileError(action: string, path: string, e: unknown): PartnerError {
+  const reason = e instanceof Error ? e.message : String(e);
+  return new PartnerError({ code: 'INTERNAL', message: `Cannot ${action} ${path}: ${reason}`, retryable: true });
+}
+
+function refused(message: string, hint?: string): PartnerError {
+  return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false, ...(hint ? { hint } : {}) });
+}
+
+function isMissing(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ENOENT';
+}
+
+/** The checkpoint, or null when there is none. A damaged one is an error, never silently ignored. */
+export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if (isMissing(e)) return null;
+    throw fileError('read the checkpoint', path, e);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw refused(`The checkpoint ${path} is not valid JSON.`, 'Delete the checkpoint and the output file to start over.');
+  }
+  const parsed = checkpointSchema.safeParse(json);
+  if (!parsed.success) {
+    throw refused(`The checkpoint ${path} is not a catalog checkpoint this version can read.`, 'Delete the checkpoint and the output file to start over.');
+  }
+  return parsed.data as Checkpoint;
+}
+
+/** Temp file, fsync, rename over the old one, fsync the folder so that the rename itself survives a crash. */
+export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(checkpoint, null, 2)}\n`, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw fileError('write the checkpoint', path, e);
+  }
+  await syncFolder(dirname(path));
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  // Not every platform lets a folder be opened and fsynced (Windows): best effort.
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}
+
+/** What differs between the checkpoint's settings and the wanted ones, in words; empty when resuming is safe. */
+export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointSettings): string[] {
+  const conflicts: string[] = [];
+  // Page size and its parameter's name may change between runs: the cursor does not depend on them.
+  const keys = ['baseUrl', 'vendor', 'format', 'idField'] as const;
+  for (const key of keys) {
+    if (saved[key] !== wanted[key]) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
+  }
+  return conflicts;
+}
+
+/** Throws a clear refusal when the checkpoint belongs to another download. */
+export function assertResumable(checkpointPath: string, saved: Checkpoint, wanted: CheckpointSettings, columns?: readonly string[]): void {
+  const conflicts = settingsConflicts(saved.settings, wanted);
+  if (columns && saved.columns && columns.join('\u0000') !== saved.columns.join('\u0000')) {
+    conflicts.push(`columns were ${saved.columns.join(',')}, now ${columns.join(',')}`);
+  }
+  if (conflicts.length > 0) {
+    throw refused(
+      `Cannot resume ${saved.output}: its checkpoint was made with other settings (${conflicts.join('; ')}).`,
+      `Use the same settings as before, or choose another output file (or delete ${basename(checkpointPath)} and the output to start over).`,
+    );
+  }
+}
+
+/**
+ * Cuts the output back to the checkpoint's length, dropping a page that was half written when the
+ * process died. Returns how many bytes were dropped. A file shorter than the checkpoint says was
+ * changed by someone else: refuse rather than write a catalog with a hole in it.
+ */
+export async function truncateToCheckpoint(outPath: string, bytes: number): Promise<number> {
+  let size: number;
+  try {
+    size = (await stat(outPath)).size;
+  } catch (e) {
+    if (!isMissing(e)) throw fileError('read', outPath, e);
+    if (bytes === 0) return 0;
+    throw refused(`Cannot resume: the output file ${outPath} is missing, but its checkpoint says ${bytes} bytes were written.`, 'Delete the checkpoint to start over.');
+  }
+  if (size < bytes) {
+    throw refused(
+      `Cannot resume: ${outPath} has ${size} bytes, fewer than the ${bytes} its checkpoint says were written (was it changed?).`,
+      'Delete the output file and its checkpoint to start over.',
+    );
+  }
+  if (size > bytes) {
+    try {
+      await truncate(outPath, bytes);
+    } catch (e) {
+      throw fileError('truncate', outPath, e);
+    }
+  }
+  return size - bytes;
+}

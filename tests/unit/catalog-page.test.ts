@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { parsePage, sameCursor } from '../../electron/catalog/page';
+import { formatForPath, pageShape, validatePageSize, validatePageSizeParam } from '../../electron/catalog/settings';
+import { PartnerError } from '../../shared/errors';
+
+const shape = pageShape();
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof PartnerError ? e.code : 'not a PartnerError';
+  }
+  return undefined;
+}
+
+describe('parsePage', () => {
+  it('reads a top-level array: the cursor is the last item id, no total', () => {
+    const page = parsePage([{ id: 1 }, { id: 2 }], shape);
+    expect(page).toEqual({ items: [{ id: 1 }, { id: 2 }], cursor: 2, done: false, total: null });
+  });
+
+  it('reads the first array property of an object', () => {
+    const page = parsePage({ meta: { x: 1 }, data: [{ id: 'a' }, { id: 'b' }], other: [{ id: 'z' }] }, shape);
+    expect(page.items).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(page.cursor).toBe('b');
+    expect(page.done).toBe(false);
+  });
+
+  it('uses a configured items field and id field', () => {
+    const custom = pageShape({ itemsField: 'rows', idField: 'uuid' });
+    const page = parsePage({ first: [1], rows: [{ uuid: 'u1' }, { uuid: 'u2' }] }, custom);
+    expect(page.items).toHaveLength(2);
+    expect(page.cursor).toBe('u2');
+  });
+
+  it('prefers a cursor the body names over the last item id', () => {
+    expect(parsePage({ items: [{ id: 1 }, { id: 2 }], next_cursor: 'abc' }, shape).cursor).toBe('abc');
+    expect(parsePage({ items: [{ id: 1 }], next_last_id: 99 }, shape).cursor).toBe(99);
+    const custom = pageShape({ cursorFields: ['after'] });
+    expect(parsePage({ items: [{ id: 1 }], after: 'k', last_id: 5 }, custom).cursor).toBe('k');
+  });
+
+  it('ends on an empty page', () => {
+    expect(parsePage({ items: [], has_more: true }, shape)).toMatchObject({ items: [], done: true, cursor: null });
+    expect(parsePage([], shape).done).toBe(true);
+  });
+
+  it('ends on has_more: false, keeping the items of that page', () => {
+    const page = parsePage({ items: [{ id: 7 }], last_id: 7, has_more: false, total: 7 }, shape);
+    expect(page).toEqual({ items: [{ id: 7 }], cursor: 7, done: true, total: 7 });
+  });
+
+  it('ends on a named cursor that is null', () => {
+    const page = parsePage({ items: [{ id: 3 }], next_cursor: null }, shape);
+    expect(page.done).toBe(true);
+    expect(page.cursor).toBeNull();
+  });
+
+  it('reads a total from total, total_count or count, ignoring nonsense', () => {
+    expect(parsePage({ items: [{ id: 1 }], total_count: 50 }, shape).total).toBe(50);
+    expect(parsePage({ items: [{ id: 1 }], count: '12' }, shape).total).toBe(12);
+    expect(parsePage({ items: [{ id: 1 }], total: -3 }, shape).total).toBeNull();
+    expect(parsePage({ items: [{ id: 1 }], total: 'many' }, shape).total).toBeNull();
+  });
+
+  it('refuses items without a usable id with INVALID_RESPONSE', () => {
+    expect(codeOf(() => parsePage({ items: [{ id: 1 }, { title: 'no id' }] }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage([{ id: '' }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage([{ id: null }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage([{ id: { nested: 1 } }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage([5, 6], shape))).toBe('INVALID_RESPONSE');
+    try {
+      parsePage({ items: [{ id: 1 }, { title: 'x' }] }, shape);
+    } catch (e) {
+      expect((e as Error).message).toContain('Item 2');
+      expect((e as Error).message).toContain('"id"');
+    }
+  });
+
+  it('refuses bodies without items and cursors that cannot be sent', () => {
+    expect(codeOf(() => parsePage({ message: 'hello' }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage('<html>', shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage(null, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage({ items: [{ id: 1 }], next_cursor: '' }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => parsePage({ rows: [] }, pageShape({ itemsField: 'items' })))).toBe('INVALID_RESPONSE');
+  });
+
+  it('compares cursors as sent on the wire', () => {
+    expect(sameCursor(5, '5')).toBe(true);
+    expect(sameCursor(5, 6)).toBe(false);
+    expect(sameCursor(null, null)).toBe(false);
+  });
+});
+
+describe('settings', () => {
+  it('checks the page size range', () => {
+    expect(validatePageSize(100)).toBe(100);
+    expect(validatePageSize('1')).toBe(1);
+    for (const bad of [0, 101, 2.5, '', ' ', 'ten', -1, Number.NaN, undefined]) {
+      expect(codeOf(() => validatePageSize(bad))).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('checks the page-size parameter name', () => {
+    expect(validatePageSizeParam(undefined)).toBe('per-page');
+    expect(validatePageSizeParam('limit')).toBe('limit');
+    expect(codeOf(() => validatePageSizeParam(''))).toBe('BAD_REQUEST');
+    expect(codeOf(() => validatePageSizeParam('last_id'))).toBe('BAD_REQUEST');
+  });
+
+  it('chooses the format from the extension or an explicit option', () => {
+    expect(formatForPath('/x/a.jsonl')).toBe('jsonl');
+    expect(formatForPath('A.NDJSON')).toBe('jsonl');
+    expect(formatForPath('a.csv')).toBe('csv');
+    expect(formatForPath('a.txt', 'csv')).toBe('csv');
+    expect(codeOf(() => formatForPath('a.txt'))).toBe('BAD_REQUEST');
+    expect(codeOf(() => formatForPath('a.csv', 'xml'))).toBe('BAD_REQUEST');
+  });
+});
