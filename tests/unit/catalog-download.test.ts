@@ -1,0 +1,345 @@
+/**
+ * CatalogDownload against an in-memory fake of the client, with real files in a temp folder:
+ * the write order, resume, refusals, pause and cancel.
+ */
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CatalogClient, ListRequestOptions } from '../../electron/catalog/client-port';
+import { readCheckpoint } from '../../electron/catalog/checkpoint';
+import { CatalogDownload } from '../../electron/catalog/download';
+import type { CatalogDownloadOptions } from '../../electron/catalog/download';
+import type { CatalogProgress } from '../../electron/catalog/progress';
+import { readPage } from '../../electron/catalog/read-page';
+import { PartnerError } from '../../shared/errors';
+import type { BudgetSample } from '../../shared/rate-limit';
+
+type Item = Record<string, unknown>;
+
+interface FakeOptions {
+  size: number;
+  /** Another body for the same page (odd shapes). */
+  shapeBody?: (items: Item[], lastId: number | null, hasMore: boolean, total: number) => unknown;
+  /** Runs before answering call n (1-based); may throw or wait. */
+  before?: (call: number, options: ListRequestOptions) => void | Promise<void>;
+}
+
+/** The client's catalog surface over an in-memory catalog, in the simulator's page shape. */
+class FakeCatalogClient implements CatalogClient {
+  readonly calls: ListRequestOptions[] = [];
+  readonly items: Item[];
+  private listeners = new Set<(s: BudgetSample) => void>();
+
+  constructor(private readonly options: FakeOptions) {
+    this.items = Array.from({ length: options.size }, (_, i) => ({
+      id: i + 1,
+      title: i % 5 === 0 ? `Asset "${i + 1}", special\nline` : `Asset ${i + 1}`,
+      price: (i % 7) + 0.5,
+      tags: ['a', `t${i % 3}`],
+    }));
+  }
+
+  onSample(listener: (s: BudgetSample) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async request(_endpoint: 'listAssets', options: ListRequestOptions): Promise<{ status: number; body: unknown }> {
+    this.calls.push(options);
+    await this.options.before?.(this.calls.length, options);
+    if (options.signal?.aborted) throw new PartnerError({ code: 'CANCELLED', message: 'cancelled', retryable: true });
+    const perPage = Number(options.query['per-page'] ?? 20);
+    const lastId = options.query['last_id'] === undefined ? 0 : Number(options.query['last_id']);
+    const start = this.items.findIndex((it) => (it.id as number) > lastId);
+    const page = start < 0 ? [] : this.items.slice(start, start + perPage);
+    const last = page[page.length - 1];
+    const hasMore = last !== undefined && (last.id as number) < this.items.length;
+    const lastIdOut = last === undefined ? null : (last.id as number);
+    const body = this.options.shapeBody
+      ? this.options.shapeBody(page, lastIdOut, hasMore, this.items.length)
+      : { items: page, last_id: lastIdOut, has_more: hasMore, total: this.items.length };
+    this.emit(200);
+    return { status: 200, body };
+  }
+
+  emit(status: number, waitedMs = 5, endpoint: BudgetSample['endpoint'] = 'listAssets'): void {
+    const sample: BudgetSample = {
+      vendor: 'demo', endpoint, at: Date.now(), status, limit: 20, remaining: 10, reset: 0,
+      latencyMs: 1, waitedMs, attempt: 1, headerProblems: [],
+    };
+    for (const l of this.listeners) l(sample);
+  }
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'catalog-dl-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function download(client: CatalogClient, patch: Partial<CatalogDownloadOptions> = {}): CatalogDownload {
+  return new CatalogDownload({ client, baseUrl: 'http://127.0.0.1:9/', vendor: 'demo', out: join(dir, 'catalog.jsonl'), pageSize: 10, ...patch });
+}
+
+async function jsonlIds(path: string): Promise<number[]> {
+  const text = await readFile(path, 'utf8');
+  return text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('readPage', () => {
+  it('sends last_id and the page size under the configured name, in the background when asked', async () => {
+    const client = new FakeCatalogClient({ size: 30 });
+    const first = await readPage(client, { pageSize: 10, priority: 'background' });
+    expect(first.items).toHaveLength(10);
+    expect(first.total).toBe(30);
+    expect(client.calls[0]?.query).toEqual({ 'per-page': 10 });
+    expect(client.calls[0]?.priority).toBe('background');
+    const second = await readPage(client, { pageSize: 10, lastId: first.cursor });
+    expect(second.items[0]).toMatchObject({ id: 11 });
+    expect(client.calls[1]?.query).toEqual({ 'per-page': 10, last_id: 10 });
+    expect(client.calls[1]?.priority).toBe('interactive');
+  });
+
+  it('uses a configured page-size parameter name', async () => {
+    const client = new FakeCatalogClient({ size: 3 });
+    await readPage(client, { pageSizeParam: 'limit' });
+    expect(client.calls[0]?.query).toEqual({ limit: 100 });
+  });
+
+  it('refuses a bad page size or an empty cursor before sending anything', async () => {
+    const client = new FakeCatalogClient({ size: 5 });
+    await expect(readPage(client, { pageSize: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(readPage(client, { pageSize: 500 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(readPage(client, { lastId: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(client.calls).toHaveLength(0);
+  });
+});
+
+describe('CatalogDownload', () => {
+  it('downloads every item once as JSON Lines, with a checkpoint that says done', async () => {
+    const client = new FakeCatalogClient({ size: 95 });
+    const dl = download(client);
+    const result = await dl.start();
+    expect(result).toMatchObject({ state: 'done', items: 95, pages: 10, total: 95, percent: 100, requests: 10, resumed: false });
+    expect(result.statuses).toEqual({ '200': 10 });
+    expect(result.waitedMs).toBe(50);
+    expect(await jsonlIds(dl.out)).toEqual(range(95));
+    const cp = await readCheckpoint(dl.checkpointPath);
+    expect(cp).toMatchObject({ done: true, items: 95, cursor: 95, bytes: (await stat(dl.out)).size });
+    expect(client.calls.every((c) => c.priority === 'background' && c.signal instanceof AbortSignal)).toBe(true);
+    expect(client.calls[1]?.query).toEqual({ 'per-page': 10, last_id: 10 });
+  });
+
+  it('writes CSV with a header from the first page, quoted cells and JSON-encoded arrays', async () => {
+    const client = new FakeCatalogClient({ size: 12 });
+    const dl = download(client, { out: join(dir, 'catalog.csv') });
+    expect((await dl.start()).state).toBe('done');
+    const text = await readFile(dl.out, 'utf8');
+    expect(text.startsWith('id,title,price,tags\r\n1,"Asset ""1"", special\nline",0.5,"[""a"",""t0""]"\r\n2,Asset 2,1.5,')).toBe(true);
+    expect((await readCheckpoint(dl.checkpointPath))?.columns).toEqual(['id', 'title', 'price', 'tags']);
+  });
+
+  it('ends on an empty page when the body gives no end marker (top-level arrays)', async () => {
+    const client = new FakeCatalogClient({ size: 20, shapeBody: (items) => items });
+    const result = await download(client).start();
+    expect(result).toMatchObject({ state: 'done', items: 20, pages: 3, total: null, percent: null, etaSeconds: null });
+    expect(client.calls).toHaveLength(3);
+  });
+
+  it('stops with INVALID_RESPONSE when the server returns the same cursor twice', async () => {
+    const client = new FakeCatalogClient({
+      size: 50,
+      // A server that ignores last_id: the same page and cursor every time.
+      shapeBody: () => ({ items: [{ id: 1 }, { id: 2 }], next_cursor: 'same', has_more: true }),
+    });
+    const dl = download(client);
+    const result = await dl.start();
+    expect(result.state).toBe('failed');
+    expect(result.error?.code).toBe('INVALID_RESPONSE');
+    expect(result.error?.message).toMatch(/same cursor \(same\) twice/);
+    expect(client.calls).toHaveLength(2);
+    // The first page is kept and resumable.
+    expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(2);
+  });
+
+  it('fails with INVALID_RESPONSE on items without an id, writing nothing of that page', async () => {
+    const client = new FakeCatalogClient({ size: 30, shapeBody: (items, _l, hasMore) => ({ items: items.map(({ id: _id, ...rest }) => rest), has_more: hasMore }) });
+    const dl = download(client);
+    const result = await dl.start();
+    expect(result).toMatchObject({ state: 'failed', items: 0, error: { code: 'INVALID_RESPONSE' } });
+    expect(await readFile(dl.out, 'utf8')).toBe('');
+  });
+
+  it('refuses to overwrite an existing output unless resuming or told to overwrite', async () => {
+    const client = new FakeCatalogClient({ size: 5 });
+    const out = join(dir, 'catalog.jsonl');
+    await writeFile(out, 'precious\n');
+    const result = await download(client).start();
+    expect(result.state).toBe('failed');
+    expect(result.error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('already exists') });
+    expect(result.error?.hint).toMatch(/--resume/);
+    expect(await readFile(out, 'utf8')).toBe('precious\n');
+    expect(client.calls).toHaveLength(0);
+    // Resuming a file without a checkpoint is refused too: where it stopped is unknown.
+    expect((await download(client, { resume: true }).start()).error?.message).toMatch(/no checkpoint/);
+    expect((await download(client, { overwrite: true }).start()).state).toBe('done');
+    expect(await jsonlIds(out)).toEqual(range(5));
+  });
+
+  it('resumes after a crash mid-page: the torn page is dropped and nothing is lost or doubled', async () => {
+    const out = join(dir, 'catalog.jsonl');
+    // First run dies on the 4th request.
+    const crashing = new FakeCatalogClient({
+      size: 57,
+      before: (call) => {
+        if (call === 4) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+      },
+    });
+    const first = await download(crashing).start();
+    expect(first).toMatchObject({ state: 'failed', items: 30, error: { code: 'NETWORK' } });
+    // As if the process died after writing part of page 4 but before its checkpoint.
+    await appendFile(out, '{"id":31,"title":"Asset 31"}\n{"id":32,"ti');
+    const client = new FakeCatalogClient({ size: 57 });
+    const second = await download(client, { resume: true }).start();
+    expect(second).toMatchObject({ state: 'done', resumed: true, items: 57, requests: 3 });
+    expect(client.calls[0]?.query).toEqual({ 'per-page': 10, last_id: 30 });
+    expect(await jsonlIds(out)).toEqual(range(57));
+  });
+
+  it('resumes with another page size, keeping the CSV header and writing it once', async () => {
+    const out = join(dir, 'catalog.csv');
+    const crashing = new FakeCatalogClient({
+      size: 40,
+      before: (call) => {
+        if (call === 2) throw new PartnerError({ code: 'TIMEOUT', message: 'timeout', retryable: true });
+      },
+    });
+    expect((await download(crashing, { out }).start()).items).toBe(10);
+    const result = await download(new FakeCatalogClient({ size: 40 }), { out, pageSize: 25, resume: true }).start();
+    expect(result).toMatchObject({ state: 'done', items: 40, pages: 3 });
+    const lines = (await readFile(out, 'utf8')).split('\r\n').filter((l) => /^\d+,/.test(l));
+    expect(lines.map((l) => Number(l.split(',')[0]))).toEqual(range(40));
+    expect((await readFile(out, 'utf8')).match(/^id,title/gm)).toHaveLength(1);
+  });
+
+  it('refuses to resume with another vendor, base URL or format, saying why', async () => {
+    const client = new FakeCatalogClient({ size: 30, before: (call) => { if (call === 2) throw new Error('boom'); } });
+    await download(client).start();
+    const otherVendor = await download(new FakeCatalogClient({ size: 30 }), { vendor: 'acme', resume: true }).start();
+    expect(otherVendor.error?.message).toMatch(/other settings \(vendor was "demo", now "acme"\)/);
+    const otherUrl = await download(new FakeCatalogClient({ size: 30 }), { baseUrl: 'http://example.test', resume: true }).start();
+    expect(otherUrl.error?.message).toMatch(/baseUrl/);
+    const otherFormat = await download(new FakeCatalogClient({ size: 30 }), { format: 'csv', resume: true }).start();
+    expect(otherFormat.error?.message).toMatch(/format was "jsonl", now "csv"/);
+    // The trailing slash of a base URL does not matter.
+    const same = await download(new FakeCatalogClient({ size: 30 }), { baseUrl: 'http://127.0.0.1:9', resume: true }).start();
+    expect(same).toMatchObject({ state: 'done', items: 30 });
+  });
+
+  it('a resume of a finished download sends nothing', async () => {
+    const client = new FakeCatalogClient({ size: 15 });
+    await download(client).start();
+    const again = await download(client, { resume: true }).start();
+    expect(again).toMatchObject({ state: 'done', items: 15, requests: 0, resumed: true });
+    expect(client.calls).toHaveLength(2);
+  });
+
+  it('pauses after the page in flight and resumes from its checkpoint', async () => {
+    let dl: CatalogDownload | null = null;
+    const client = new FakeCatalogClient({ size: 50, before: (call) => { if (call === 2) dl?.pause(); } });
+    dl = download(client);
+    const paused = await dl.start();
+    expect(paused).toMatchObject({ state: 'paused', items: 20, pages: 2 });
+    expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(20);
+    const done = await dl.resume();
+    expect(done).toMatchObject({ state: 'done', items: 50 });
+    expect(await jsonlIds(dl.out)).toEqual(range(50));
+  });
+
+  it('cancel aborts the request in flight, keeps a resumable pair, or deletes both when asked', async () => {
+    let release: () => void = () => undefined;
+    const client = new FakeCatalogClient({
+      size: 50,
+      before: (call, options) =>
+        call === 3
+          ? new Promise<void>((resolve) => {
+              release = resolve;
+              options.signal?.addEventListener('abort', () => resolve());
+            })
+          : undefined,
+    });
+    const dl = download(client);
+    const running = dl.start();
+    await waitUntil(() => client.calls.length === 3);
+    const cancelled = await dl.cancel();
+    release();
+    expect(cancelled).toMatchObject({ state: 'cancelled', items: 20 });
+    expect((await running).state).toBe('cancelled');
+    expect(client.calls[2]?.signal?.aborted).toBe(true);
+    const resumed = await download(new FakeCatalogClient({ size: 50 }), { resume: true }).start();
+    expect(resumed).toMatchObject({ state: 'done', items: 50 });
+    expect(await jsonlIds(dl.out)).toEqual(range(50));
+
+    const dl2 = download(new FakeCatalogClient({ size: 5 }), { out: join(dir, 'other.jsonl') });
+    await dl2.start();
+    await dl2.cancel({ deleteFiles: true });
+    await expect(stat(dl2.out)).rejects.toThrow();
+    await expect(stat(dl2.checkpointPath)).rejects.toThrow();
+  });
+
+  it('refuses a second start while running', async () => {
+    let release: () => void = () => undefined;
+    const client = new FakeCatalogClient({ size: 5, before: () => new Promise<void>((r) => (release = r)) });
+    const dl = download(client);
+    const running = dl.start();
+    await expect(dl.start()).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await waitUntil(() => client.calls.length === 1);
+    release();
+    expect((await running).state).toBe('done');
+  });
+
+  it('counts only its own requests and reports 429s, statuses and time waited', async () => {
+    const client = new FakeCatalogClient({
+      size: 20,
+      before: (call) => {
+        if (call === 1) {
+          client.emit(429, 300);
+          client.emit(200, 0, 'purchaseInfo');
+        }
+      },
+    });
+    client.emit(200); // before the download: not counted
+    const result = await download(client).start();
+    expect(result).toMatchObject({ requests: 3, rateLimited: 1, waitedMs: 310, statuses: { '200': 2, '429': 1 } });
+  });
+
+  it('emits progress: running first, the final state last', async () => {
+    const client = new FakeCatalogClient({ size: 30 });
+    const dl = download(client, { progressIntervalMs: 0 });
+    const seen: CatalogProgress[] = [];
+    dl.onProgress((p) => seen.push(p));
+    await dl.start();
+    expect(seen[0]?.state).toBe('running');
+    expect(seen.at(-1)).toMatchObject({ state: 'done', items: 30 });
+    expect(seen.map((p) => p.items)).toEqual([...seen.map((p) => p.items)].sort((a, b) => a - b));
+  });
+
+  it('refuses bad settings at construction', () => {
+    const client = new FakeCatalogClient({ size: 1 });
+    expect(() => download(client, { pageSize: 0 })).toThrow(/Page size/);
+    expect(() => download(client, { out: join(dir, 'x.txt') })).toThrow(/format/);
+    expect(() => download(client, { pageSizeParam: '' })).toThrow(/page-size parameter/);
+    expect(() => download(client, { idField: '' })).toThrow(/id field/);
+    expect(() => download(client, { out: join(dir, 'a.csv'), columns: [] })).toThrow(/columns/);
+  });
+});
+
+async function waitUntil(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!cond()) throw new Error('condition not met');
+}
