@@ -1,0 +1,88 @@
+/**
+ * One HTTP exchange as the recording fetch saw it, and how it is shown: tokens masked wherever
+ * they could appear (auth headers, cookies, query values), bodies cut to a few KB.
+ */
+import { maskToken, redactTokens } from '../profiles/mask-token';
+
+export const BODY_EXCERPT_BYTES = 4096;
+
+export interface BodyExcerpt {
+  /** null until read, or when there is no body. */
+  text: string | null;
+}
+
+export interface RecordedExchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string | null;
+  /** 0 when no response arrived. */
+  status: number;
+  responseHeaders: Record<string, string>;
+  /** Filled in once the body excerpt is read (asynchronously); a box, so that a log entry can keep it alone. */
+  responseBody: BodyExcerpt;
+  /** The failure's name and message when no response arrived. */
+  error: string | null;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** Headers whose whole value is a credential, whatever the token. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token']);
+
+export interface MaskContext {
+  /** Every plain token the app knows now (masked wherever it appears). */
+  tokens: readonly string[];
+  /** Extra header names that carry a token (the profiles' token presentation headers), lower case. */
+  tokenHeaders: ReadonlySet<string>;
+}
+
+export function maskHeaderValue(name: string, value: string, ctx: MaskContext): string {
+  const lower = name.toLowerCase();
+  if (CREDENTIAL_HEADERS.has(lower) || ctx.tokenHeaders.has(lower)) {
+    // Keep a scheme word ("Bearer"), mask the credential after it.
+    const space = value.indexOf(' ');
+    if (space > 0 && /^[A-Za-z][A-Za-z0-9_-]*$/.test(value.slice(0, space))) {
+      return `${value.slice(0, space)} ${maskToken(value.slice(space + 1).trim())}`;
+    }
+    return maskToken(value);
+  }
+  return redactTokens(value, ctx.tokens);
+}
+
+export function maskHeaders(headers: Record<string, string>, ctx: MaskContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = maskHeaderValue(name, value, ctx);
+  return out;
+}
+
+/** Path and query of a URL, with any query value (or path part) that is a known token masked. */
+export function maskedPathAndQuery(url: string, ctx: MaskContext): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactTokens(url, ctx.tokens);
+  }
+  const known = new Set(ctx.tokens);
+  const params = [...parsed.searchParams.entries()].map(([k, v]) => {
+    const shown = known.has(v) ? maskToken(v) : redactTokens(v, ctx.tokens);
+    return `${encodeURIComponent(k)}=${encodeURIComponent(shown).replace(/%E2%80%A6/g, '…')}`;
+  });
+  const path = redactTokens(decodeSafe(parsed.pathname), ctx.tokens);
+  return params.length > 0 ? `${path}?${params.join('&')}` : path;
+}
+
+function decodeSafe(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** At most `limit` characters (the excerpt's unit), marked when cut. */
+export function truncateText(text: string | null, limit = BODY_EXCERPT_BYTES): string | null {
+  if (text === null) return null;
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length - limit} more characters)` : text;
+}

@@ -1,0 +1,175 @@
+/**
+ * Telemetry of the client's budget: every BudgetSample goes into
+ * - the per-second history (charts that open late: `budgetHistory`),
+ * - the batch of the `budget` event (aggregates per (vendor, endpoint), nothing dropped, <= 1000/intervalMs per second),
+ * - the request log (bounded, with details from the recording fetch) and the `requestLog` event (same bound),
+ * - the foreign-use detector, whose finding is summed into the aggregates.
+ */
+import type { BudgetSample } from '../../shared/rate-limit';
+import type { BudgetAggregate } from './aggregate';
+import { addSample, aggregateKey, emptyAggregate } from './aggregate';
+import { BudgetHistory } from './budget-history';
+import type { BudgetHistoryOptions } from './budget-history';
+import type { MaskContext, RecordedExchange } from './exchange';
+import { ExchangeMatcher } from './exchange-matcher';
+import { ForeignUseDetector } from './foreign-use';
+import type { ForeignUseOptions } from './foreign-use';
+import { createRecordingFetch } from './recording-fetch';
+import { RequestLog } from './request-log';
+import type { LogDetail, LogEntry, LogFilter, RequestLogOptions } from './request-log';
+import { ThrottledEmitter } from './throttled-emitter';
+import { systemClock } from './timer-clock';
+import type { TimerClock } from './timer-clock';
+
+export interface BudgetEventPayload {
+  aggregates: BudgetAggregate[];
+}
+export interface RequestLogEventPayload {
+  entries: LogEntry[];
+  dropped: number;
+}
+
+export interface TelemetryOptions extends ForeignUseOptions {
+  clock?: TimerClock;
+  /** Minimum time between two events of one stream; default 50 ms (20 per second). */
+  batchIntervalMs?: number;
+  history?: BudgetHistoryOptions;
+  log?: RequestLogOptions;
+  /** Plain tokens the app knows now, and header names that carry them: for masking. */
+  maskContext?: () => MaskContext;
+}
+
+export interface Telemetry {
+  /** Feed every client's samples here (client.onSample(telemetry.record)). */
+  record(sample: BudgetSample): void;
+  /** A fetch that records exchanges for the request log's details; give it to the clients. */
+  wrapFetch(inner: typeof fetch): typeof fetch;
+  budgetHistory(sinceMs: number): BudgetAggregate[];
+  recentSamples(): BudgetSample[];
+  requestLog(filter: LogFilter): RequestLogEventPayload;
+  requestDetail(id: number): LogDetail | null;
+  onBudget(listener: (payload: BudgetEventPayload) => void): () => void;
+  onRequestLog(listener: (payload: RequestLogEventPayload) => void): () => void;
+  /** Forgets the anchors of the foreign-use detector (a profile switch, a budget reset). */
+  resetDetector(): void;
+  /** Emits what is pending now. */
+  flush(): void;
+  dispose(): void;
+}
+
+const EMPTY_MASK: MaskContext = { tokens: [], tokenHeaders: new Set() };
+
+export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const clock = options.clock ?? systemClock;
+  const intervalMs = options.batchIntervalMs ?? 50;
+  const maskContext = options.maskContext ?? (() => EMPTY_MASK);
+  const history = new BudgetHistory(options.history);
+  const log = new RequestLog(options.log);
+  const matcher = new ExchangeMatcher();
+  const detector = new ForeignUseDetector(options);
+  const budgetListeners = new Set<(p: BudgetEventPayload) => void>();
+  const logListeners = new Set<(p: RequestLogEventPayload) => void>();
+  let disposed = false;
+
+  // Pending batch: one aggregate per (vendor, endpoint) since the last budget event.
+  let pendingAggregates = new Map<string, BudgetAggregate>();
+  let batchFrom = clock.now();
+  let pendingEntries: LogEntry[] = [];
+
+  const budgetEmitter = new ThrottledEmitter<BudgetEventPayload>({
+    intervalMs,
+    clock,
+    take: () => {
+      if (pendingAggregates.size === 0) return null;
+      const to = clock.now();
+      const aggregates = [...pendingAggregates.values()].map((a) => ({ ...a, to: Math.max(a.to, to) }));
+      pendingAggregates = new Map();
+      batchFrom = to;
+      return { aggregates };
+    },
+    emit: (payload) => notify(budgetListeners, payload),
+  });
+  const logEmitter = new ThrottledEmitter<RequestLogEventPayload>({
+    intervalMs,
+    clock,
+    take: () => {
+      if (pendingEntries.length === 0) return null;
+      const entries = pendingEntries;
+      pendingEntries = [];
+      return { entries, dropped: log.dropped };
+    },
+    emit: (payload) => notify(logListeners, payload),
+  });
+
+  function record(sample: BudgetSample): void {
+    if (disposed) return;
+    let foreign = 0;
+    try {
+      foreign = detector.observe(sample);
+    } catch {
+      foreign = 0; // detection is advisory; a bug there never loses the sample
+    }
+    history.add(sample, foreign);
+    const key = aggregateKey(sample.vendor, sample.endpoint);
+    let agg = pendingAggregates.get(key);
+    if (!agg) {
+      agg = emptyAggregate(sample.vendor, sample.endpoint, Math.min(batchFrom, sample.at), sample.at);
+      pendingAggregates.set(key, agg);
+    }
+    addSample(agg, sample, foreign);
+    agg.from = Math.min(agg.from, sample.at);
+    agg.to = Math.max(agg.to, sample.at);
+    budgetEmitter.schedule();
+
+    const exchange = matcher.take(sample);
+    const entry = log.add(sample, exchange, maskContext());
+    pendingEntries.push(entry);
+    // Entries the log has already let go need not travel either: the event says how many went.
+    if (pendingEntries.length > log.capacity) pendingEntries.splice(0, pendingEntries.length - log.capacity);
+    logEmitter.schedule();
+  }
+
+  return {
+    record,
+    wrapFetch(inner) {
+      return createRecordingFetch(inner, { onExchange: (e: RecordedExchange) => matcher.add(e), now: () => clock.now() });
+    },
+    budgetHistory: (sinceMs) => history.since(sinceMs, clock.now()),
+    recentSamples: () => history.recentSamples(),
+    requestLog: (filter) => log.list(filter),
+    requestDetail: (id) => log.detail(id, maskContext().tokens),
+    onBudget(listener) {
+      budgetListeners.add(listener);
+      return () => budgetListeners.delete(listener);
+    },
+    onRequestLog(listener) {
+      logListeners.add(listener);
+      return () => logListeners.delete(listener);
+    },
+    resetDetector: () => detector.reset(),
+    flush() {
+      budgetEmitter.flush();
+      logEmitter.flush();
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      budgetEmitter.dispose();
+      logEmitter.dispose();
+      budgetListeners.clear();
+      logListeners.clear();
+      matcher.clear();
+    },
+  };
+}
+
+function notify<T>(listeners: Set<(p: T) => void>, payload: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(payload);
+    } catch {
+      // One listener's failure never stops the others or the telemetry.
+    }
+  }
+}
+
