@@ -20,6 +20,8 @@ export interface CatalogProgress {
   pages: number;
   items: number;
   bytes: number;
+  /** Items this run added to the file. */
+  itemsThisRun: number;
   /** Catalog size where the service gives one; null otherwise. */
   total: number | null;
   /** 0..100 where the total is known. */
@@ -136,6 +138,7 @@ export class ProgressTracker {
       pages: this.pages,
       items: this.items,
       bytes: this.bytes,
+      itemsThisRun: this.sessionItems,
       total,
       percent,
       requests: this.requests,

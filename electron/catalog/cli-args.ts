@@ -1,0 +1,152 @@
+/** The catalog command line's flags (node:util parseArgs), checked before anything is sent. */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
+import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
+import type { ExportFormat } from './settings';
+
+export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
+
+Downloads the whole asset catalog (GET /assets/list, page by page with last_id) into a
+JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
+
+  --base-url URL          the Partner service's base URL (required)
+  --token TOKEN           a token of the vendor; repeat for several (or env PARTNER_TOKENS=t1,t2)
+  --vendor NAME           the vendor's name (default "default"); names the default output file
+  --out FILE              output file, .jsonl/.ndjson or .csv (default ./catalog-<vendor>.jsonl)
+  --format jsonl|csv      the format, whatever the file's extension
+  --page-size N           items per page, ${PAGE_SIZE_MIN}..${PAGE_SIZE_MAX} (default ${DEFAULT_DOWNLOAD_PAGE_SIZE})
+  --page-size-param NAME  the page-size query parameter's name (default "per-page")
+  --id-field NAME         the items' id field, the next page's cursor (default "id")
+  --cursor-field NAME     a body field naming the next cursor; repeat for several
+                          (default: next_last_id, next_cursor, last_id, cursor)
+  --columns A,B,C         CSV columns (default: the first page's keys)
+  --resume                continue a stopped download from its checkpoint
+  -h, --help              this text
+
+At the end one JSON object with the figures goes to stdout; progress goes to stderr.
+Exit codes: 0 done, 1 failed, 2 bad flags, 130 interrupted (resume with --resume).`;
+
+export interface CliOptions {
+  baseUrl: string;
+  tokens: string[];
+  vendor: string;
+  /** Absolute output path. */
+  out: string;
+  /** --out was not given: the default file in the current folder. */
+  defaultOut: boolean;
+  format: ExportFormat;
+  pageSize: number;
+  pageSizeParam: string;
+  idField?: string;
+  cursorFields?: string[];
+  columns?: string[];
+  resume: boolean;
+}
+
+export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
+
+/** A vendor name as a safe file name part. */
+export function defaultOutName(vendor: string): string {
+  const safe = vendor.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.]+/, '_') || 'vendor';
+  return `catalog-${safe}.jsonl`;
+}
+
+export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): CliParse {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (e) {
+    return { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+  }
+  if (values.help) return { kind: 'help' };
+  try {
+    return { kind: 'run', options: toOptions(values, env, cwd) };
+  } catch (e) {
+    return { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      'base-url': { type: 'string' },
+      token: { type: 'string', multiple: true },
+      vendor: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      'page-size': { type: 'string' },
+      'page-size-param': { type: 'string' },
+      'id-field': { type: 'string' },
+      'cursor-field': { type: 'string', multiple: true },
+      columns: { type: 'string' },
+      resume: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.ProcessEnv, cwd: string): CliOptions {
+  const baseUrl = values['base-url'];
+  if (baseUrl === undefined || baseUrl.trim() === '') throw new Error('--base-url is required.');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`--base-url is not a URL: ${JSON.stringify(baseUrl)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--base-url must be http:// or https://, got ${JSON.stringify(baseUrl)}.`);
+
+  const tokens = (values.token ?? (env.PARTNER_TOKENS ?? '').split(',')).map((t) => t.trim()).filter((t) => t !== '');
+  if (values.token?.some((t) => t.trim() === '')) throw new Error('--token must not be empty.');
+  if (tokens.length === 0) throw new Error('At least one --token is required (or PARTNER_TOKENS in the environment).');
+
+  const vendor = values.vendor ?? 'default';
+  if (vendor.trim() === '') throw new Error('--vendor must not be empty.');
+
+  const defaultOut = values.out === undefined;
+  if (values.out !== undefined && values.out.trim() === '') throw new Error('--out must not be empty.');
+  const out = resolve(cwd, values.out ?? defaultOutName(vendor));
+  const format = formatForPath(out, values.format);
+
+  const pageSize = values['page-size'] === undefined ? DEFAULT_DOWNLOAD_PAGE_SIZE : validatePageSize(values['page-size']);
+  const pageSizeParam = validatePageSizeParam(values['page-size-param']);
+  const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, pageSizeParam, resume: values.resume ?? false };
+
+  if (values['id-field'] !== undefined) {
+    if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');
+    options.idField = values['id-field'];
+  }
+  if (values['cursor-field'] !== undefined) {
+    if (values['cursor-field'].some((f) => f.trim() === '')) throw new Error('--cursor-field must not be empty.');
+    options.cursorFields = values['cursor-field'];
+  }
+  if (values.columns !== undefined) {
+    const columns = values.columns.split(',').map((c) => c.trim());
+    if (columns.some((c) => c === '')) throw new Error(`--columns must be a comma-separated list of names, got ${JSON.stringify(values.columns)}.`);
+    if (format !== 'csv') throw new Error('--columns applies to CSV output only.');
+    options.columns = columns;
+  }
+  return options;
+}
+
+/** The same command with --resume, tokens masked, to print when a run stops early. */
+export function resumeCommand(argv: string[]): string {
+  const shown: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--resume') continue;
+    if (arg === '--token') {
+      shown.push('--token', '<token>');
+      i++;
+    } else if (arg.startsWith('--token=')) {
+      shown.push('--token', '<token>');
+    } else {
+      shown.push(/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+    }
+  }
+  return `npm run catalog -- ${[...shown, '--resume'].join(' ')}`;
+}

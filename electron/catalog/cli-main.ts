@@ -1,0 +1,92 @@
+/**
+ * The catalog command line: flags, the download through the same PartnerClient as the app, progress
+ * on stderr, one JSON summary on stdout, a one-line reason and a non-zero exit code on failure.
+ */
+import { PartnerClient } from '../client';
+import { toErrorData } from '../../shared/errors';
+import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
+import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
+import type { ProgressStream } from './cli-output';
+import { CatalogDownload } from './download';
+
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: ProgressStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Registers a handler for Ctrl-C / termination; returns an unregister function. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+
+export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCliArgs(argv, io.env, io.cwd);
+  if (parsed.kind === 'help') {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  if (parsed.kind === 'error') {
+    io.stderr.write(`catalog: ${parsed.message}\n\n${USAGE}\n`);
+    return EXIT_USAGE;
+  }
+  const options = parsed.options;
+  const client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens });
+  let download: CatalogDownload;
+  try {
+    download = new CatalogDownload({
+      client,
+      baseUrl: options.baseUrl,
+      vendor: options.vendor,
+      out: options.out,
+      format: options.format,
+      pageSize: options.pageSize,
+      pageSizeParam: options.pageSizeParam,
+      resume: options.resume,
+      ...(options.idField === undefined ? {} : { idField: options.idField }),
+      ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+    });
+  } catch (e) {
+    client.close();
+    io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
+    return EXIT_USAGE;
+  }
+
+  const where = options.defaultOut ? ' (the default; choose another file with --out)' : '';
+  io.stderr.write(`catalog: ${options.resume ? 'resuming' : 'writing'} ${download.out}${where}\n`);
+  const reporter = new ProgressReporter(io.stderr);
+  const stopProgress = download.onProgress((p) => reporter.update(p));
+  let interrupted = false;
+  const stopInterrupt = io.onInterrupt(() => {
+    if (interrupted) return;
+    interrupted = true;
+    // Abort the page in flight: the checkpoint already holds every page written before it.
+    void download.cancel();
+  });
+
+  try {
+    const result = await download.start();
+    stopProgress();
+    reporter.finish(result);
+    io.stdout.write(`${JSON.stringify(summaryJson(result))}\n`);
+    if (result.state === 'done') {
+      io.stderr.write(`catalog: done, ${result.items} items in ${result.out}\n`);
+      return EXIT_OK;
+    }
+    if (result.state === 'cancelled' || interrupted) {
+      io.stderr.write(`catalog: interrupted; ${result.items} items are saved in ${result.out}. To continue: ${resumeCommand(argv)}\n`);
+      return EXIT_INTERRUPTED;
+    }
+    const error = result.error ?? { code: 'INTERNAL' as const, message: `the download stopped (${result.state})`, retryable: true };
+    io.stderr.write(`${failureMessage(error, { baseUrl: options.baseUrl, vendor: options.vendor })}\n`);
+    return EXIT_FAILED;
+  } finally {
+    stopProgress();
+    stopInterrupt();
+    client.close();
+  }
+}

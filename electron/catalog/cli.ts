@@ -1,0 +1,34 @@
+/** `npm run catalog -- --base-url URL --token T [...]`: see cli-args.ts for the flags. */
+import { runCatalogCli } from './cli-main';
+
+function onInterrupt(handler: () => void): () => void {
+  let count = 0;
+  const listener = (): void => {
+    count += 1;
+    // A second Ctrl-C quits at once; the checkpoint is replaced atomically, so it is never torn.
+    if (count > 1) process.exit(130);
+    handler();
+  };
+  process.on('SIGINT', listener);
+  process.on('SIGTERM', listener);
+  return () => {
+    process.off('SIGINT', listener);
+    process.off('SIGTERM', listener);
+  };
+}
+
+runCatalogCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  onInterrupt,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`catalog: unexpected error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);
