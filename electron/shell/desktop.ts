@@ -1,0 +1,147 @@
+/**
+ * The desktop shell's start-up, in the order Electron requires: crash guards, one instance, the
+ * app:// scheme (before ready), then after ready the session's hardening, the protocol handler,
+ * the services, the IPC bridge and the window; the services are disposed before the app quits.
+ * main.ts only calls this, so the whole sequence runs in unit tests against a fake `electron`.
+ */
+import path from 'node:path';
+import { app, dialog, net, safeStorage, session, shell } from 'electron';
+import type { BrowserWindow } from 'electron';
+import type { AppEnvironment, AppServices } from '../app';
+import type { TokenVault } from '../app/token-vault';
+import { APP_ENTRY_URL } from './channels';
+import { hardenSession, hardenWebContents } from './hardening';
+import { registerIpcBridge } from './ipc';
+import type { IpcBridge } from './ipc';
+import { createShellLog, installCrashGuards } from './log';
+import type { ShellLog } from './log';
+import { registerAppScheme, serveAppProtocol } from './protocol';
+import { createSafeStorageVault } from './vault';
+import { createMainWindow } from './window';
+
+export interface DesktopOptions {
+  createServices: (env: AppEnvironment) => Promise<AppServices>;
+  /** Folder holding main.cjs and preload.cjs (dist/main); the renderer is its sibling dist/renderer. */
+  mainDir: string;
+  version: string;
+  log?: ShellLog;
+  /** Overrides the data folder (tests, QA); default PARTNER_CONSOLE_DATA_DIR or Electron's userData. */
+  dataDir?: string;
+  /** How long quitting waits for the services to dispose. */
+  disposeTimeoutMs?: number;
+  /** Where uncaught errors are caught and logged: the process by default; false in tests (the runner owns them). */
+  crashGuards?: NodeJS.EventEmitter | false;
+}
+
+export interface DesktopHandle {
+  readonly services: AppServices;
+  readonly vault: TokenVault;
+  window(): BrowserWindow | null;
+}
+
+/** One data folder whatever way Electron was launched (an app dir, a bare main.cjs, a package). */
+const USER_DATA_FOLDER = 'partner-console';
+
+/** Electron's net.fetch (system proxy, certificates) with Node's fetch signature, for the client. */
+export function fetchOverNet(netFetch: typeof net.fetch): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    netFetch(input instanceof URL ? input.href : input, init)) as typeof fetch;
+}
+
+/** shell.openExternal for https URLs only (the contract checks too; this is the last gate). */
+export function openHttpsExternally(url: string): Promise<void> {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return Promise.reject(new Error('Not a URL.'));
+  }
+  if (protocol !== 'https:') return Promise.reject(new Error('Only https URLs are opened.'));
+  return shell.openExternal(url);
+}
+
+export async function startDesktop(options: DesktopOptions): Promise<DesktopHandle | null> {
+  const log = options.log ?? createShellLog('desktop');
+  if (options.crashGuards !== false) installCrashGuards(log, options.crashGuards ?? process);
+
+  app.setPath('userData', path.join(app.getPath('appData'), USER_DATA_FOLDER));
+  if (!app.requestSingleInstanceLock()) {
+    log('another Partner Console is already running; handing over to it');
+    app.quit();
+    return null;
+  }
+  registerAppScheme();
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log));
+
+  await app.whenReady();
+  hardenSession(session.defaultSession, log);
+  const rendererDir = path.join(options.mainDir, '..', 'renderer');
+  serveAppProtocol(session.defaultSession, rendererDir);
+
+  const vault = createSafeStorageVault(safeStorage);
+  if (vault.kind !== 'os-encrypted') log(`tokens are kept ${vault.kind === 'memory' ? 'in memory only (no OS encryption available)' : 'with a plain-text key (no secret service found)'}`);
+
+  let services: AppServices;
+  try {
+    services = await options.createServices({
+      shell: 'desktop',
+      dataDir: options.dataDir ?? process.env.PARTNER_CONSOLE_DATA_DIR ?? app.getPath('userData'),
+      fetch: fetchOverNet(net.fetch.bind(net)),
+      vault,
+      openExternal: openHttpsExternally,
+      version: options.version,
+    });
+  } catch (error) {
+    log('the services could not start', error);
+    dialog.showErrorBox('Partner Console could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+    return null;
+  }
+
+  let window: BrowserWindow | null = null;
+  const getWindow = () => (window !== null && !window.isDestroyed() ? window : null);
+  const bridge: IpcBridge = registerIpcBridge({ services, getWindow, log });
+  const preloadPath = path.join(options.mainDir, 'preload.cjs');
+
+  const openWindow = () => {
+    const created = createMainWindow(preloadPath, !app.isPackaged);
+    created.on('closed', () => {
+      if (window === created) window = null;
+    });
+    window = created;
+    created.loadURL(APP_ENTRY_URL).catch((error: unknown) => log(`could not load ${APP_ENTRY_URL}`, error));
+  };
+  openWindow();
+
+  app.on('second-instance', () => {
+    const current = getWindow();
+    if (current === null) return openWindow();
+    if (current.isMinimized()) current.restore();
+    current.focus();
+  });
+  app.on('activate', () => {
+    if (getWindow() === null) openWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let disposed = false;
+  let disposing = false;
+  app.on('will-quit', (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    if (disposing) return;
+    disposing = true;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.disposeTimeoutMs ?? 5000).unref());
+    Promise.race([services.dispose(), timeout])
+      .catch((error: unknown) => log('disposing the services failed', error))
+      .finally(() => {
+        disposed = true;
+        bridge.dispose();
+        app.quit();
+      });
+  });
+
+  return { services, vault, window: getWindow };
+}

@@ -1,0 +1,46 @@
+/**
+ * Secure defaults for every web contents and the session (Electron's security checklist): no
+ * navigation away from the app, no new windows, no <webview>, no permission prompts, no downloads
+ * started by the page (downloads are the main process's job).
+ */
+import type { Session, WebContents } from 'electron';
+import { APP_ORIGIN, originOf } from './channels';
+import type { ShellLog } from './log';
+
+export function hardenWebContents(contents: WebContents, log: ShellLog): void {
+  // The app is a single page: any navigation of the main frame is unexpected, including to app://.
+  contents.on('will-navigate', (event, url) => {
+    event.preventDefault();
+    log(`blocked navigation to ${url}`);
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (event.isMainFrame || originOf(event.url) === APP_ORIGIN) return;
+    event.preventDefault();
+    log(`blocked sub-frame navigation to ${event.url}`);
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (originOf(url) === APP_ORIGIN) return;
+    event.preventDefault();
+    log(`blocked redirect to ${url}`);
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    log(`blocked a new window for ${url}`);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (event) => {
+    event.preventDefault();
+    log('blocked a <webview>');
+  });
+}
+
+export function hardenSession(session: Session, log: ShellLog): void {
+  session.setPermissionRequestHandler((_contents, permission, callback) => {
+    log(`denied permission request: ${permission}`);
+    callback(false);
+  });
+  session.setPermissionCheckHandler(() => false);
+  session.on('will-download', (event, item) => {
+    event.preventDefault();
+    log(`blocked a download started by the page: ${item.getURL()}`);
+  });
+}
