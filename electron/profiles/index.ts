@@ -1,0 +1,5 @@
+export { ProfileStore, toView, normalizeBaseUrl, DEFAULT_TIMEOUT_MS } from './profile-store';
+export type { ProfileStoreOptions } from './profile-store';
+export type { ProfileInput, ProfileInputDraft, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken, TokenPresentation } from './profile-types';
+export { SETTINGS_FILE_NAME } from './settings-file';
+export { maskToken, redactTokens } from './mask-token';

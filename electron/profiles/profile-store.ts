@@ -1,0 +1,261 @@
+/**
+ * Vendor profiles and app settings, persisted atomically in <dataDir>/config.json. Tokens are sealed
+ * with the TokenVault before they are stored; `openTokens` opens them in memory for the client only.
+ * The renderer gets views: a token is an id and a masked form. Ephemeral profiles (web mode flags)
+ * live in memory only.
+ */
+import { randomUUID } from 'node:crypto';
+import { isAbsolute, join } from 'node:path';
+import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
+import { PartnerError } from '../../shared/errors';
+import type { TokenVault } from '../app/token-vault';
+import { maskToken, redactTokens } from './mask-token';
+import type { PersistedState, ProfileInput, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken } from './profile-types';
+import { loadSettingsFile } from './settings-file';
+import type { LoadedSettingsFile } from './settings-file';
+
+export interface ProfileStoreOptions {
+  dataDir: string;
+  vault: TokenVault;
+  now?: () => number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+function badRequest(message: string, hint?: string): PartnerError {
+  return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false, ...(hint ? { hint } : {}) });
+}
+
+function notFound(message: string): PartnerError {
+  return new PartnerError({ code: 'NOT_FOUND', message, retryable: false });
+}
+
+export function normalizeBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+export class ProfileStore {
+  readonly settingsProblem: string | null;
+  readonly path: string;
+  private readonly file: LoadedSettingsFile;
+  private readonly now: () => number;
+  private state: PersistedState;
+  private readonly ephemeral = new Map<string, StoredProfile>();
+  /** Plain tokens this process has seen (opened or added): masked wherever text leaves the main process. */
+  private readonly known = new Set<string>();
+
+  constructor(private readonly options: ProfileStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.file = loadSettingsFile(options.dataDir, this.now);
+    this.state = this.file.state;
+    this.settingsProblem = this.file.problem;
+    this.path = this.file.path;
+  }
+
+  get tokenStorage(): TokenVault['kind'] {
+    return this.options.vault.kind;
+  }
+
+  // ---- profiles
+
+  list(): ProfileView[] {
+    return [...this.state.profiles, ...this.ephemeral.values()].map((p) => toView(p));
+  }
+
+  get(id: string): ProfileRecord | undefined {
+    const stored = this.state.profiles.find((p) => p.id === id);
+    if (stored) return { ...stored, persisted: true };
+    const eph = this.ephemeral.get(id);
+    return eph ? { ...eph, persisted: false } : undefined;
+  }
+
+  view(id: string): ProfileView {
+    const record = this.get(id);
+    if (!record) throw notFound(`No profile with id "${id}".`);
+    return toView(record);
+  }
+
+  /**
+   * Creates (no id) or updates a profile. `ephemeral`: kept in memory only (web mode flags).
+   * Throws BAD_REQUEST when the result would have no token, NOT_FOUND for an unknown id.
+   */
+  save(input: ProfileInput, options: { ephemeral?: boolean } = {}): ProfileView {
+    const at = this.now();
+    const existing = input.id === undefined ? undefined : this.get(input.id);
+    if (input.id !== undefined && !existing) throw notFound(`No profile with id "${input.id}" to update.`);
+    const removeIds = new Set(input.removeTokenIds);
+    const unknownIds = [...removeIds].filter((id) => !existing?.tokens.some((t) => t.id === id));
+    if (unknownIds.length > 0) throw badRequest(`Unknown token id(s) to remove: ${unknownIds.join(', ')}.`);
+    const kept = (existing?.tokens ?? []).filter((t) => !removeIds.has(t.id));
+    const keptPlain = new Set(kept.flatMap((t) => this.tryOpen(t)));
+    const added: StoredToken[] = [];
+    for (const token of input.addTokens) {
+      const plain = token.trim();
+      if (plain === '' || keptPlain.has(plain)) continue; // the same token twice gives nothing
+      keptPlain.add(plain);
+      this.known.add(plain);
+      added.push({ id: `t_${randomUUID().slice(0, 8)}`, sealed: this.seal(plain), masked: maskToken(plain) });
+    }
+    const tokens = [...kept, ...added];
+    if (tokens.length === 0) throw badRequest('A profile needs at least one token.', 'Add the vendor token the Partner service gave you.');
+    const profile: StoredProfile = {
+      id: existing?.id ?? `p_${randomUUID()}`,
+      name: input.name.trim(),
+      vendor: input.vendor.trim(),
+      baseUrl: normalizeBaseUrl(input.baseUrl),
+      tokens,
+      tokenPresentation: { header: input.tokenPresentation.header, scheme: input.tokenPresentation.scheme?.trim() || null },
+      pageSizeParam: input.pageSizeParam.trim(),
+      idField: input.idField.trim(),
+      createdAt: existing?.createdAt ?? at,
+      updatedAt: at,
+    };
+    const persist = existing ? existing.persisted : !options.ephemeral;
+    if (persist) {
+      const profiles = existing
+        ? this.state.profiles.map((p) => (p.id === profile.id ? profile : p))
+        : [...this.state.profiles, profile];
+      this.commit({ ...this.state, profiles });
+    } else {
+      this.ephemeral.set(profile.id, profile);
+    }
+    return toView(profile);
+  }
+
+  remove(id: string): void {
+    const record = this.get(id);
+    if (!record) throw notFound(`No profile with id "${id}".`);
+    if (!record.persisted) {
+      this.ephemeral.delete(id);
+      if (this.state.activeId === id) this.commit({ ...this.state, activeId: null });
+      return;
+    }
+    this.commit({
+      ...this.state,
+      profiles: this.state.profiles.filter((p) => p.id !== id),
+      activeId: this.state.activeId === id ? null : this.state.activeId,
+    });
+  }
+
+  /** The plain tokens of a profile, in memory, for its client. Throws when the vault cannot open them. */
+  openTokens(id: string): string[] {
+    const record = this.get(id);
+    if (!record) throw notFound(`No profile with id "${id}".`);
+    return record.tokens.map((t) => {
+      let plain: string;
+      try {
+        plain = this.options.vault.open(t.sealed);
+      } catch (e) {
+        throw new PartnerError({
+          code: 'UNAUTHORIZED',
+          message: `The token ${t.masked} of profile "${record.name}" could not be decrypted (${redactTokens((e as Error).message, this.known)}).`,
+          hint: 'Remove the token from the profile and add it again.',
+          retryable: false,
+        });
+      }
+      this.known.add(plain);
+      return plain;
+    });
+  }
+
+  /** Every plain token this process has seen, for masking logs and error texts. */
+  knownTokens(): string[] {
+    return [...this.known];
+  }
+
+  /** The header names that carry tokens in some profile (for masking request logs), lower case. */
+  tokenHeaders(): Set<string> {
+    return new Set([...this.state.profiles, ...this.ephemeral.values()].map((p) => p.tokenPresentation.header.toLowerCase()));
+  }
+
+  get activeId(): string | null {
+    return this.state.activeId;
+  }
+
+  /** Remembers the active profile (any id the app knows, the built-in demo's included). */
+  setActive(id: string | null): void {
+    if (this.state.activeId === id) return;
+    this.commit({ ...this.state, activeId: id });
+  }
+
+  // ---- settings
+
+  settings(): Settings {
+    const s = this.state.settings;
+    return {
+      theme: s.theme ?? 'system',
+      downloadDir: s.downloadDir ?? join(this.options.dataDir, 'downloads'),
+      pageSize: s.pageSize ?? PAGE_SIZE_DEFAULT,
+      timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+  }
+
+  saveSettings(patch: Partial<Settings>): Settings {
+    const next = { ...this.state.settings };
+    for (const [key, value] of Object.entries(patch) as [keyof Settings, unknown][]) {
+      if (value === undefined) continue;
+      if (key === 'downloadDir') {
+        const dir = String(value).trim();
+        if (dir === '') {
+          delete next.downloadDir; // back to the default
+          continue;
+        }
+        if (!isAbsolute(dir)) throw badRequest(`downloadDir must be an absolute path, got "${dir}".`);
+        next.downloadDir = dir;
+      } else {
+        (next as Record<string, unknown>)[key] = value;
+      }
+    }
+    this.commit({ ...this.state, settings: next });
+    return this.settings();
+  }
+
+  private seal(plain: string): string {
+    try {
+      return this.options.vault.seal(plain);
+    } catch (e) {
+      throw new PartnerError({
+        code: 'INTERNAL',
+        message: `The token could not be encrypted for storage (${redactTokens((e as Error).message, [plain])}); it was not saved.`,
+        retryable: false,
+      });
+    }
+  }
+
+  private tryOpen(token: StoredToken): string[] {
+    try {
+      return [this.options.vault.open(token.sealed)];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Writes first, then takes the new state: a failed write leaves memory as the file is. */
+  private commit(next: PersistedState): void {
+    try {
+      this.file.write(next);
+    } catch (e) {
+      throw new PartnerError({
+        code: 'INTERNAL',
+        message: `Could not save the settings file ${this.path}: ${(e as Error).message}`,
+        hint: 'Check that the data directory is writable and the disk is not full.',
+        retryable: true,
+      });
+    }
+    this.state = next;
+  }
+}
+
+export function toView(profile: StoredProfile, demo = false): ProfileView {
+  return {
+    id: profile.id,
+    name: profile.name,
+    vendor: profile.vendor,
+    baseUrl: profile.baseUrl,
+    demo,
+    tokens: profile.tokens.map((t) => ({ id: t.id, masked: t.masked })),
+    tokenPresentation: { ...profile.tokenPresentation },
+    pageSizeParam: profile.pageSizeParam,
+    idField: profile.idField,
+  };
+}

@@ -1,0 +1,49 @@
+/** What the profile store keeps on disk, and what crosses the bridge (views without tokens). */
+import { z } from 'zod';
+import { profileInputSchema, profileViewSchema, settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
+
+export type ProfileInput = z.output<typeof profileInputSchema>;
+/** What callers outside the bridge may pass (defaults not applied yet). */
+export type ProfileInputDraft = z.input<typeof profileInputSchema>;
+export type ProfileView = z.output<typeof profileViewSchema>;
+export type Settings = z.output<typeof settingsSchema>;
+export type TokenPresentation = z.output<typeof tokenPresentationSchema>;
+
+export const storedTokenSchema = z.object({
+  id: z.string().min(1),
+  /** TokenVault.seal() output: never the plain token. */
+  sealed: z.string().min(1),
+  /** The masked form for lists, so that listing never needs to open the vault. */
+  masked: z.string(),
+});
+export type StoredToken = z.output<typeof storedTokenSchema>;
+
+export const storedProfileSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  vendor: z.string().min(1),
+  baseUrl: z.string().min(1),
+  tokens: z.array(storedTokenSchema),
+  tokenPresentation: tokenPresentationSchema,
+  pageSizeParam: z.string().min(1),
+  idField: z.string().min(1),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type StoredProfile = z.output<typeof storedProfileSchema>;
+
+export const SETTINGS_FILE_VERSION = 1;
+
+/** The whole settings file (config.json in the data directory). */
+export const persistedStateSchema = z.object({
+  version: z.literal(SETTINGS_FILE_VERSION),
+  profiles: z.array(storedProfileSchema),
+  activeId: z.string().nullable(),
+  settings: settingsSchema.partial(),
+});
+export type PersistedState = z.output<typeof persistedStateSchema>;
+
+/** A profile in memory: stored ones and ephemeral ones (web mode flags), which never touch disk. */
+export interface ProfileRecord extends StoredProfile {
+  persisted: boolean;
+}
