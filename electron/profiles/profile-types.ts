@@ -1,6 +1,7 @@
 /** What the profile store keeps on disk, and what crosses the bridge (views without tokens). */
 import { z } from 'zod';
-import { profileInputSchema, profileViewSchema, settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
+import type { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
+import { settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
 
 export type ProfileInput = z.output<typeof profileInputSchema>;
 /** What callers outside the bridge may pass (defaults not applied yet). */

@@ -56,7 +56,9 @@ function readState(path: string): { state: PersistedState | null; reason: string
 export function loadSettingsFile(dataDir: string, now: () => number = Date.now): LoadedSettingsFile {
   const path = join(dataDir, SETTINGS_FILE_NAME);
   let problem: string | null = null;
-  let { state, reason } = readState(path);
+  const read = readState(path);
+  let state = read.state;
+  const reason = read.reason;
   if (reason !== null && existsSync(path)) {
     const aside = `${path}.corrupt-${timestampForFileName(now())}`;
     try {
