@@ -1,0 +1,137 @@
+/**
+ * The command line of `npm run web`. Pure: returns the options or a usage error, never exits.
+ *
+ *   npm run web -- [--port P] [--host H] [--no-open] [--data-dir DIR] [--no-simulator]
+ *                  [--token VENDOR:TOKEN ...] [--base-url URL]
+ *
+ * Tokens may also come from PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token" (a command line is
+ * visible to other users in the process list; the environment is not). All tokens given here form
+ * one profile per vendor against --base-url, and stay in the server process.
+ */
+export interface WebCliOptions {
+  port: number;
+  host: string;
+  open: boolean;
+  dataDir: string | null;
+  embeddedSimulator: boolean;
+  baseUrl: string | null;
+  tokens: Array<{ vendor: string; token: string }>;
+  help: boolean;
+}
+
+export type ParsedWebArgs = { ok: true; options: WebCliOptions } | { ok: false; error: string };
+
+export const WEB_USAGE = `Usage: npm run web -- [options]
+
+  --port P              port to listen on (default: any free port)
+  --host H              address to bind (default 127.0.0.1; anything else exposes the app to your network)
+  --no-open             print the URL but do not open a browser
+  --data-dir DIR        where settings and profiles live (default: partner-console-web in your config folder)
+  --no-simulator        do not start the embedded simulator when no profile is configured
+  --token VENDOR:TOKEN  a vendor's API token (repeat for more tokens or vendors); needs --base-url
+  --base-url URL        the Partner service's base URL for the tokens given
+  --help                this text
+
+Tokens can also be given as PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token".`;
+
+function parseToken(text: string): { vendor: string; token: string } | null {
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) return null;
+  const vendor = text.slice(0, colon).trim();
+  const token = text.slice(colon + 1).trim();
+  return vendor && token ? { vendor, token } : null;
+}
+
+export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ParsedWebArgs {
+  const options: WebCliOptions = {
+    port: 0,
+    host: '127.0.0.1',
+    open: true,
+    dataDir: null,
+    embeddedSimulator: true,
+    baseUrl: null,
+    tokens: [],
+    help: false,
+  };
+  const fail = (error: string): ParsedWebArgs => ({ ok: false, error });
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | null => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) return null;
+      i += 1;
+      return next;
+    };
+    switch (flag) {
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      case '--no-open':
+        options.open = false;
+        break;
+      case '--no-simulator':
+        options.embeddedSimulator = false;
+        break;
+      case '--port': {
+        const text = value();
+        const port = text === null ? NaN : Number(text);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port needs a whole number from 0 to 65535 (got ${text ?? 'nothing'}).`);
+        options.port = port;
+        break;
+      }
+      case '--host': {
+        const host = value();
+        if (host === null || host.trim() === '') return fail('--host needs an address, e.g. --host 127.0.0.1.');
+        options.host = host.trim();
+        break;
+      }
+      case '--data-dir': {
+        const dir = value();
+        if (dir === null || dir.trim() === '') return fail('--data-dir needs a folder.');
+        options.dataDir = dir;
+        break;
+      }
+      case '--base-url': {
+        const url = value();
+        if (url === null) return fail('--base-url needs a URL, e.g. --base-url https://partner.example.com/api.');
+        let parsed: URL;
+        try {
+          parsed = new URL(url);
+        } catch {
+          return fail(`--base-url is not a URL: ${url}`);
+        }
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(`--base-url must be http(s): ${url}`);
+        options.baseUrl = url.replace(/\/+$/, '');
+        break;
+      }
+      case '--token': {
+        const text = value();
+        const token = text === null ? null : parseToken(text);
+        if (token === null) return fail('--token needs VENDOR:TOKEN, e.g. --token acme:abc123.');
+        options.tokens.push(token);
+        break;
+      }
+      default:
+        return fail(`Unknown option ${arg}.`);
+    }
+  }
+  for (const item of (env.PARTNER_CONSOLE_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const token = parseToken(item);
+    if (token === null) return fail('PARTNER_CONSOLE_TOKENS must be "vendor:token,vendor:token".');
+    options.tokens.push(token);
+  }
+  if (options.tokens.length > 0 && options.baseUrl === null) return fail('Tokens need the service they belong to: add --base-url URL.');
+  if (options.baseUrl !== null && options.tokens.length === 0) return fail('--base-url needs at least one --token VENDOR:TOKEN.');
+  return { ok: true, options };
+}
+
+/** One profile per vendor, with all of that vendor's tokens. */
+export function profilesFromArgs(options: Pick<WebCliOptions, 'baseUrl' | 'tokens'>): Array<{ name: string; vendor: string; baseUrl: string; addTokens: string[] }> {
+  if (options.baseUrl === null) return [];
+  const byVendor = new Map<string, string[]>();
+  for (const { vendor, token } of options.tokens) byVendor.set(vendor, [...(byVendor.get(vendor) ?? []), token]);
+  return [...byVendor].map(([vendor, tokens]) => ({ name: vendor, vendor, baseUrl: options.baseUrl!, addTokens: [...new Set(tokens)] }));
+}

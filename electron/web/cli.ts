@@ -1,0 +1,77 @@
+/**
+ * `npm run web`: browser mode. Builds the renderer if it is missing, serves it and the bridge on
+ * loopback, prints the one URL (with this run's secret in the fragment) and opens it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createShellLog, installCrashGuards } from '../shell/log';
+import { WEB_USAGE, parseWebArgs, profilesFromArgs } from './args';
+import { openInBrowser } from './open-browser';
+import { isLoopbackHost } from './origins';
+import { URL_LINE_PREFIX } from './protocol';
+import { DEFAULT_RENDERER_DIR, REPO_ROOT, startWebServer } from './server';
+
+function ensureRendererBuilt(): boolean {
+  if (existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) return true;
+  console.error('The renderer is not built yet: running `npx vite build` (once)…');
+  // Vite's output goes to stderr so that stdout carries only the URL line.
+  const result = spawnSync('npx', ['vite', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
+  if (result.status === 0 && existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) return true;
+  console.error(`Building the renderer failed${result.error ? ` (${result.error.message})` : ''}: run \`npm run build:renderer\` and read its errors.`);
+  return false;
+}
+
+async function main(): Promise<number> {
+  const parsed = parseWebArgs(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    console.error(`${parsed.error}\n\n${WEB_USAGE}`);
+    return 2;
+  }
+  const options = parsed.options;
+  if (options.help) {
+    console.log(WEB_USAGE);
+    return 0;
+  }
+  const log = createShellLog('web');
+  installCrashGuards(log);
+  if (!ensureRendererBuilt()) return 1;
+  if (!isLoopbackHost(options.host)) {
+    console.error(
+      `WARNING: binding to ${options.host} makes Partner Console reachable from other machines. The secret in the URL still guards the bridge, but the traffic is plain HTTP: use this only on a network you trust.`,
+    );
+  }
+  const server = await startWebServer({
+    port: options.port,
+    host: options.host,
+    dataDir: options.dataDir ?? undefined,
+    embeddedSimulator: options.embeddedSimulator,
+    initialProfiles: profilesFromArgs(options),
+    log,
+  });
+  console.log(`${URL_LINE_PREFIX}${server.url}`);
+  if (options.open) {
+    const notOpened = openInBrowser(server.url, (message) => log(message));
+    if (notOpened !== null) console.error(`Not opening a browser: ${notOpened}. Open the URL above yourself.`);
+  }
+  const stop = (signal: string) => {
+    console.error(`${signal}: stopping…`);
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return -1; // keep running
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(`Partner Console (browser mode) could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+/**
+ * The services over WebSockets: each accepted socket may call, and every socket gets every event.
+ * Sockets reach this only after the upgrade check (secret and Origin) in server.ts.
+ */
+import { WebSocket } from 'ws';
+import type { RawData } from 'ws';
+import type { EventName } from '../../shared/bridge/contract';
+import { toErrorData } from '../../shared/errors';
+import type { AppServices } from '../app';
+import { checkCall } from '../shell/call-gate';
+import type { ShellLog } from '../shell/log';
+import { errorMessage, eventMessage, parseClientMessage, resultMessage } from './protocol';
+import type { ServerMessage } from './protocol';
+
+/** A page that stops reading (a frozen tab) is cut off once this much is queued for it. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export interface WsBridge {
+  accept(socket: WebSocket): void;
+  readonly clientCount: number;
+  /** Closes every socket (1001 going away) and drops the event subscription; idempotent. */
+  close(): void;
+}
+
+export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent'>, log: ShellLog): WsBridge {
+  const clients = new Set<WebSocket>();
+
+  const send = (socket: WebSocket, message: ServerMessage) => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      log('a page stopped reading its socket; closing it');
+      socket.terminate();
+      return;
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      log('could not serialise a message', error);
+      return;
+    }
+    socket.send(text, (error) => {
+      if (error) log('send failed', error.message);
+    });
+  };
+
+  const unsubscribe = services.onEvent((name: EventName, payload: unknown) => {
+    if (clients.size === 0) return;
+    const message = eventMessage(name, payload);
+    for (const socket of clients) send(socket, message);
+  });
+
+  async function onMessage(socket: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
+    if (isBinary) return send(socket, errorMessage(null, 'Binary frames are not accepted: send JSON text.'));
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) return send(socket, errorMessage(parsed.id, parsed.message));
+    const { id, name, request } = parsed.message;
+    const gate = checkCall(name, request);
+    if (!gate.ok) return send(socket, resultMessage(id, gate.result));
+    let result;
+    try {
+      result = await services.dispatch(gate.name, request ?? {});
+    } catch (error) {
+      log(`dispatch of ${name} threw`, error);
+      result = { ok: false as const, error: toErrorData(error) };
+    }
+    send(socket, resultMessage(id, result));
+  }
+
+  let closed = false;
+  return {
+    accept(socket) {
+      if (closed) {
+        socket.close(1001, 'server stopping');
+        return;
+      }
+      clients.add(socket);
+      socket.on('message', (data, isBinary) => {
+        onMessage(socket, data, isBinary).catch((error: unknown) => log('message handling failed', error));
+      });
+      socket.on('close', () => clients.delete(socket));
+      socket.on('error', (error) => {
+        // e.g. a frame over maxPayload: ws closes the socket with 1009 itself; nothing else to do.
+        log('socket error', error.message);
+        clients.delete(socket);
+      });
+    },
+    get clientCount() {
+      return clients.size;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      for (const socket of clients) socket.close(1001, 'server stopping');
+      clients.clear();
+    },
+  };
+}
