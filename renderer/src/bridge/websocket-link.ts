@@ -1,0 +1,211 @@
+/**
+ * Browser mode's transport: the protocol of shared/bridge/websocket-protocol.ts over one WebSocket,
+ * reconnected with backoff when it drops. Calls in flight when it drops resolve to a NETWORK error
+ * (as data, like every other failure that crosses the bridge).
+ */
+import type { CallName, CallResult, EventName } from '../../../shared/bridge/contract';
+import type { ClientMessage, ServerMessage } from '../../../shared/bridge/websocket-protocol';
+import type { ErrorData } from '../../../shared/errors';
+import { ENDPOINTS, isEndpointId } from '../../../shared/endpoints';
+import type { LinkSource, LinkStatus } from './link-status';
+
+type Result = CallResult<unknown>;
+
+export interface WebSocketLinkOptions {
+  url: string;
+  /** Injected for tests; defaults to the browser's. */
+  createSocket?: (url: string) => WebSocket;
+  random?: () => number;
+  /** How long a call made while (re)connecting waits for the socket before failing. */
+  connectWaitMs?: number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+
+export class WebSocketLink implements LinkSource {
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { name: CallName; resolve: (r: Result) => void }>();
+  private readonly waitingForOpen = new Set<() => void>();
+  private readonly eventListeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly statusListeners = new Set<() => void>();
+  private status: LinkStatus = { state: 'connecting', retryAt: null, problem: null };
+  private failures = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  private readonly createSocket: (url: string) => WebSocket;
+  private readonly random: () => number;
+  private readonly connectWaitMs: number;
+
+  constructor(private readonly options: WebSocketLinkOptions) {
+    this.createSocket = options.createSocket ?? ((url) => new WebSocket(url));
+    this.random = options.random ?? Math.random;
+    this.connectWaitMs = options.connectWaitMs ?? 10_000;
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  get = (): LinkStatus => this.status;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  };
+
+  retryNow = (): void => {
+    if (this.status.state !== 'offline' || this.closed) return;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.connect();
+  };
+
+  invoke = async (name: CallName, request: unknown): Promise<Result> => {
+    if (this.status.state === 'connecting') await this.waitForOpen();
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return { ok: false, error: offlineError(name) };
+    const id = this.nextId++;
+    const message: ClientMessage = { t: 'call', id, name, request };
+    return new Promise<Result>((resolve) => {
+      this.pending.set(id, { name, resolve });
+      try {
+        socket.send(JSON.stringify(message));
+      } catch {
+        this.pending.delete(id);
+        resolve({ ok: false, error: offlineError(name) });
+      }
+    });
+  };
+
+  on = (name: EventName, listener: (payload: unknown) => void): (() => void) => {
+    let set = this.eventListeners.get(name);
+    if (!set) this.eventListeners.set(name, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+
+  close(): void {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.socket?.close();
+  }
+
+  private connect(): void {
+    this.setStatus({ state: 'connecting', retryAt: null, problem: null });
+    let socket: WebSocket;
+    try {
+      socket = this.createSocket(this.options.url);
+    } catch (e) {
+      this.dropped(`Could not open the connection: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.failures = 0;
+      this.setStatus({ state: 'open', retryAt: null, problem: null });
+      for (const wake of [...this.waitingForOpen]) wake();
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      const why =
+        event.code === 1008 || event.code === 4401
+          ? 'The service refused this page (wrong or expired secret). Open the address printed by npm run web.'
+          : 'The connection to the Partner Console service dropped.';
+      this.dropped(why);
+    };
+  }
+
+  private dropped(problem: string): void {
+    // Calls in flight cannot be answered any more: their outcome is unknown to us.
+    for (const [id, call] of this.pending) {
+      this.pending.delete(id);
+      call.resolve({ ok: false, error: droppedError(call.name) });
+    }
+    if (this.closed) return;
+    const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** this.failures) * (0.5 + this.random() / 2);
+    this.failures = Math.min(this.failures + 1, 10);
+    this.setStatus({ state: 'offline', retryAt: Date.now() + delay, problem });
+    for (const wake of [...this.waitingForOpen]) wake();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private waitForOpen(): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waitingForOpen.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, this.connectWaitMs);
+      this.waitingForOpen.add(wake);
+    });
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(data) as ServerMessage;
+    } catch {
+      return; // Not ours to crash on; the server only sends JSON.
+    }
+    if (message.t === 'event') {
+      const listeners = this.eventListeners.get(message.name);
+      if (!listeners) return;
+      for (const listener of [...listeners]) {
+        try {
+          listener(message.payload);
+        } catch (e) {
+          console.error(`listener of ${message.name} failed`, e);
+        }
+      }
+    } else if (message.t === 'result') {
+      const call = this.pending.get(message.id);
+      if (!call) return;
+      this.pending.delete(message.id);
+      call.resolve(message.result as Result);
+    } else if (message.t === 'error') {
+      const call = message.id === null ? undefined : this.pending.get(message.id);
+      if (!call || message.id === null) {
+        console.warn('bridge error', message.message);
+        return;
+      }
+      this.pending.delete(message.id);
+      call.resolve({ ok: false, error: { code: 'INTERNAL', message: message.message, retryable: false } });
+    }
+  }
+
+  private setStatus(status: LinkStatus): void {
+    this.status = status;
+    for (const listener of [...this.statusListeners]) listener();
+  }
+}
+
+function offlineError(name: CallName): ErrorData {
+  return {
+    code: 'NETWORK',
+    message: 'Not connected to the Partner Console service; nothing was sent.',
+    retryable: true,
+    hint: `Wait for the connection to come back, then try ${name} again.`,
+  };
+}
+
+/** A registration that was in flight may have happened: say so instead of inviting a second one. */
+function droppedError(name: CallName): ErrorData {
+  const unsafe = isEndpointId(name) && !ENDPOINTS[name].safeToResend;
+  return {
+    code: 'NETWORK',
+    message: 'The connection to the Partner Console service dropped before the answer arrived.',
+    retryable: !unsafe,
+    hint: unsafe
+      ? 'It may or may not have gone through. Check the session purchases (Purchase info) before registering again.'
+      : 'Safe to try again once the connection is back.',
+  };
+}

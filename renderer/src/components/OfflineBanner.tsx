@@ -1,0 +1,30 @@
+import { useAppContext, useLink } from '../api/context';
+import { useConnection } from '../api/queries';
+
+/** Says plainly when the app cannot reach its services or the Partner service. */
+export function OfflineBanner() {
+  const link = useLink();
+  const { link: source } = useAppContext();
+  const connection = useConnection();
+  if (link.state === 'offline') {
+    return (
+      <div className="banner banner-danger" role="alert">
+        <strong>Offline.</strong> {link.problem ?? 'Not connected to the Partner Console service.'} Showing the last data
+        received; reconnecting automatically.
+        <button type="button" className="btn btn-small" onClick={() => source.retryNow()}>
+          Reconnect now
+        </button>
+      </div>
+    );
+  }
+  const c = connection.data;
+  if (link.state === 'open' && c && (c.state === 'offline' || c.state === 'degraded')) {
+    return (
+      <div className={`banner ${c.state === 'offline' ? 'banner-danger' : 'banner-warn'}`} role="status">
+        <strong>{c.state === 'offline' ? 'The Partner service is unreachable.' : 'The Partner service is degraded.'}</strong>{' '}
+        {c.message ?? ''}
+      </div>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,113 @@
+/**
+ * Errors in words a person understands: what happened, and whether trying again is safe. Built from
+ * the ErrorData that crosses the bridge (code, message, hint, retryable).
+ */
+import { isPartnerError, toErrorData } from '../../../shared/errors';
+import type { ErrorData } from '../../../shared/errors';
+
+export interface ErrorText {
+  title: string;
+  detail: string;
+  /** Whether the same action may be repeated, in words; null when not applicable. */
+  retry: string | null;
+  retryable: boolean;
+  code: string;
+  hint: string | null;
+}
+
+export function errorData(e: unknown): ErrorData {
+  if (isPartnerError(e)) return e.data;
+  if (isErrorData(e)) return e;
+  return toErrorData(e);
+}
+
+/** A short action label ("registration") lets the words fit the action. */
+export function describeError(e: unknown, action = 'request'): ErrorText {
+  const data = errorData(e);
+  const hint = data.hint ?? null;
+  const base = { retryable: data.retryable, code: data.code, hint };
+  switch (data.code) {
+    case 'RATE_LIMITED':
+      return {
+        ...base,
+        title: 'The service is busy',
+        detail: "The service kept answering 'too many requests'; nothing was created or changed.",
+        retry: 'Safe to try again in a moment.',
+      };
+    case 'UNKNOWN_OUTCOME': {
+      const ref = referenceOf(data);
+      return {
+        ...base,
+        title: `We could not tell whether the ${action} went through`,
+        detail: `The connection failed after the request was sent, so it may or may not have taken effect.`,
+        retry: `Do not ${action === 'registration' ? 'register' : 'repeat it'} again: check with Purchase info${ref ? ` (reference ${ref})` : ''} first.`,
+        retryable: false,
+      };
+    }
+    case 'CONFLICT':
+      return {
+        ...base,
+        title: "The purchase's state does not allow this",
+        detail: serviceMessage(data, 'The service refused the action for the purchase as it is now.'),
+        retry: 'Refresh it with Purchase info to see its current state.',
+      };
+    case 'NOT_FOUND':
+      return { ...base, title: 'Not found', detail: serviceMessage(data, 'The service does not know this item.'), retry: null };
+    case 'UNAUTHORIZED':
+      return {
+        ...base,
+        title: 'The service did not accept the token',
+        detail: 'The vendor token is missing, unknown or revoked.',
+        retry: 'Check the profile in Settings, then try again.',
+      };
+    case 'BAD_REQUEST':
+      return { ...base, title: 'The request was refused as invalid', detail: serviceMessage(data, data.message), retry: 'Change the input before trying again.' };
+    case 'SERVER_ERROR':
+      return {
+        ...base,
+        title: 'The service failed',
+        detail: serviceMessage(data, 'The service answered with a server error, also after retries.'),
+        retry: data.retryable ? 'Safe to try again later.' : null,
+      };
+    case 'TIMEOUT':
+      return { ...base, title: 'No answer in time', detail: data.message, retry: data.retryable ? 'Safe to try again.' : 'Check before trying again.' };
+    case 'NETWORK':
+      return {
+        ...base,
+        title: 'Connection problem',
+        detail: data.message,
+        retry: data.retryable ? 'Safe to try again once connected.' : 'It may have gone through: check before trying again.',
+      };
+    case 'CANCELLED':
+      return { ...base, title: 'Cancelled', detail: data.message, retry: null };
+    case 'INVALID_RESPONSE':
+      return { ...base, title: 'The answer could not be read', detail: data.message, retry: data.retryable ? 'Safe to try again.' : null };
+    default:
+      return { ...base, title: 'Something went wrong', detail: data.message, retry: data.retryable ? 'Safe to try again.' : null };
+  }
+}
+
+function serviceMessage(data: ErrorData, fallback: string): string {
+  const body = data.body as { message?: unknown } | undefined;
+  const said = body && typeof body.message === 'string' ? body.message : null;
+  return said ? `${fallback.replace(/\.$/, '')}: “${said}”` : data.message || fallback;
+}
+
+/** The client reference of a registration, when main put it in the error. */
+function referenceOf(data: ErrorData): string | null {
+  const body = data.body as { client_reference?: unknown; clientReference?: unknown } | undefined;
+  const fromBody = body?.client_reference ?? body?.clientReference;
+  if (typeof fromBody === 'string') return fromBody;
+  const match = /reference[^A-Za-z0-9]*([A-Za-z0-9_-]{6,})/i.exec(`${data.hint ?? ''} ${data.message}`);
+  return match?.[1] ?? null;
+}
+
+function isErrorData(e: unknown): e is ErrorData {
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    !(e instanceof Error) &&
+    typeof (e as ErrorData).code === 'string' &&
+    typeof (e as ErrorData).message === 'string'
+  );
+}

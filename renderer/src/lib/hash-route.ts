@@ -1,0 +1,36 @@
+import { useSyncExternalStore } from 'react';
+
+export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'settings'] as const;
+export type ViewId = (typeof VIEWS)[number];
+
+export interface Route {
+  view: ViewId;
+  /** The rest after the view, e.g. an asset id: #/catalog/123. */
+  param: string | null;
+}
+
+export function parseRoute(hash: string): Route {
+  const [view, ...rest] = hash.replace(/^#\/?/, '').split('/');
+  const known = (VIEWS as readonly string[]).includes(view ?? '') ? (view as ViewId) : 'budget';
+  const param = known === view && rest.length > 0 ? decodeURIComponent(rest.join('/')) : null;
+  return { view: known, param };
+}
+
+export function routeHref(view: ViewId, param?: string | number | null): string {
+  return param === null || param === undefined ? `#/${view}` : `#/${view}/${encodeURIComponent(String(param))}`;
+}
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener('hashchange', listener);
+  return () => window.removeEventListener('hashchange', listener);
+}
+
+/** The current hash route; reloading keeps the view. */
+export function useRoute(): Route {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  return parseRoute(hash);
+}
+
+export function navigate(view: ViewId, param?: string | number | null): void {
+  window.location.hash = routeHref(view, param);
+}

@@ -1,0 +1,58 @@
+/**
+ * Connects the bridge's events to the renderer's state, once for the whole app: budget samples and
+ * request-log entries into their bounded stores, download progress and connection changes into
+ * react-query's cache. After the link comes back, backfills what was missed and refetches.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { keys } from '../api/queries';
+import type { AppContextValue } from '../api/context';
+import { useLink } from '../api/context';
+
+const HISTORY_MS = 60 * 60 * 1000;
+const LOG_BACKFILL = 1000;
+
+export function useLiveWiring({ api, budget, log }: AppContextValue): void {
+  const queryClient = useQueryClient();
+  const link = useLink();
+  const wasOpen = useRef(false);
+
+  useEffect(() => {
+    const offs = [
+      api.onBudget((p) => budget.ingest(p.aggregates)),
+      api.onRequestLog((p) => log.ingest(p.entries, p.dropped)),
+      api.onDownloadProgress((p) => queryClient.setQueryData(keys.download, p)),
+      api.onConnection((c) => {
+        const before = queryClient.getQueryData(keys.connection) as typeof c | undefined;
+        queryClient.setQueryData(keys.connection, c);
+        // Another profile: its catalog, purchases and simulator are different.
+        if (before && (before.profileId !== c.profileId || before.baseUrl !== c.baseUrl)) {
+          void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'connection' });
+        }
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [api, budget, log, queryClient]);
+
+  useEffect(() => {
+    if (link.state !== 'open') return;
+    const reconnected = wasOpen.current;
+    wasOpen.current = true;
+    let cancelled = false;
+    budget.beginBackfill();
+    const since = budget.latest > 0 ? budget.latest : Date.now() - HISTORY_MS;
+    api
+      .budgetHistory({ sinceMs: since })
+      .then((h) => !cancelled && budget.endBackfill(h.aggregates))
+      .catch(() => budget.endBackfill(null));
+    api
+      .requestLog({ endpoint: null, status: null, limit: LOG_BACKFILL })
+      .then((r) => !cancelled && log.ingest(r.entries, r.dropped))
+      .catch(() => undefined);
+    if (reconnected) void queryClient.invalidateQueries();
+    return () => {
+      cancelled = true;
+      budget.endBackfill(null);
+    };
+  }, [link.state, api, budget, log, queryClient]);
+}

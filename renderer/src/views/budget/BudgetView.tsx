@@ -1,0 +1,182 @@
+/** The landing view for account managers: every endpoint's budget, live. */
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { EndpointId } from '../../../../shared/endpoints';
+import { ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
+import { useAppContext } from '../../api/context';
+import { useBudgetSnapshot, useConnection } from '../../api/queries';
+import { Loading } from '../../components/states';
+import { downloadText, toCsv } from '../../lib/csv';
+import { fmtClock, fmtInt } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
+import { useThrottledStore } from '../../lib/use-throttled-store';
+import { BudgetTable } from './BudgetTable';
+import type { RangeMin } from './budget-model';
+import { csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN } from './budget-model';
+
+const BudgetCharts = lazy(() => import('./BudgetCharts'));
+
+const TABLE_TICK_MS = 500;
+const CHART_TICK_MS = 1000;
+
+export function BudgetView() {
+  const { budget } = useAppContext();
+  const connection = useConnection();
+  const [live, setLive] = useState(true);
+  const [rangeMin, setRangeMin] = useState<RangeMin>(5);
+  const [hidden, setHidden] = useState<ReadonlySet<EndpointId>>(new Set());
+  const [focused, setFocused] = useState<EndpointId | null>(null);
+  const [chosenVendor, setChosenVendor] = useState<string | null>(null);
+
+  const version = useThrottledStore(budget, TABLE_TICK_MS);
+  const tableNow = useNow(TABLE_TICK_MS);
+  // Charts move once per second (their resolution) and stop moving when paused.
+  const chartTick = useNow(CHART_TICK_MS, live);
+  const [frozenAt, setFrozenAt] = useState<{ now: number; version: number } | null>(null);
+  const chartNow = frozenAt?.now ?? Math.floor(chartTick / CHART_TICK_MS) * CHART_TICK_MS;
+  // The buffers' version as of the chart's last tick, so the charts redraw once a second, not per table tick.
+  const versionAtTick = useMemo(() => budget.version, [budget, chartNow]);
+  const chartVersion = frozenAt?.version ?? versionAtTick;
+
+  const snapshot = useBudgetSnapshot(true);
+  const activeVendor = connection.data?.vendor ?? snapshot.data?.vendor ?? null;
+  const vendors = useMemo(() => {
+    const seen = new Set(budget.vendors());
+    if (activeVendor) seen.add(activeVendor);
+    return [...seen].sort();
+  }, [budget, activeVendor, version]); // version: the store's vendors change with it
+  const vendor = chosenVendor && vendors.includes(chosenVendor) ? chosenVendor : (activeVendor ?? vendors[0] ?? null);
+  const rangeMs = rangeMin * 60_000;
+
+  const buckets = snapshot.data && snapshot.data.vendor === vendor ? snapshot.data.buckets : [];
+  const rows = vendor
+    ? ENDPOINT_LIST.map((spec) => endpointRow(budget, vendor, spec, buckets.find((b) => b.endpoint === spec.id), tableNow, rangeMs))
+    : [];
+  const foreign = rows.filter((r) => r.foreignUse > 0);
+  const visible = ENDPOINT_LIST.filter((e) => !hidden.has(e.id));
+
+  const toggleLive = () => {
+    if (live) setFrozenAt({ now: chartNow, version });
+    else setFrozenAt(null);
+    setLive(!live);
+  };
+
+  const toggleEndpoint = (id: EndpointId) => {
+    const next = new Set(hidden);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setHidden(next);
+  };
+
+  const openChart = (id: EndpointId) => {
+    if (hidden.has(id)) toggleEndpoint(id);
+    setFocused(id);
+    requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' }));
+  };
+
+  const exportCsv = () => {
+    if (!vendor) return;
+    const rowsOut = csvRows(budget, vendor, visible.map((e) => e.id), chartNow - rangeMs, chartNow);
+    const stamp = new Date(chartNow).toISOString().replace(/[:.]/g, '-');
+    downloadText(`budget-${vendor}-${rangeMin}min-${stamp}.csv`, toCsv(CSV_HEADER, rowsOut));
+  };
+
+  return (
+    <div className="view">
+      <div className="view-head">
+        <div>
+          <h1 className="view-title">Budget</h1>
+          <p className="view-sub">
+            Requests per second against each endpoint's limit, as the service reports it in X-Rate-Limit-* headers.
+          </p>
+        </div>
+        <div className="toolbar" role="toolbar" aria-label="Chart controls">
+          {vendors.length > 1 ? (
+            <label className="inline-field">
+              <span>Vendor</span>
+              <select className="input" value={vendor ?? ''} onChange={(e) => setChosenVendor(e.target.value)}>
+                {vendors.map((v) => (
+                  <option key={v} value={v}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : vendor ? (
+            <span className="vendor-tag" title="Vendor">
+              {vendor}
+            </span>
+          ) : null}
+          <div className="segmented" role="group" aria-label="Time range">
+            {RANGES_MIN.map((m) => (
+              <button key={m} type="button" aria-pressed={rangeMin === m} onClick={() => setRangeMin(m)}>
+                {m} min
+              </button>
+            ))}
+          </div>
+          <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive}>
+            <span className={live ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
+            {live ? 'Live' : 'Paused'}
+          </button>
+          <button type="button" className="btn" onClick={exportCsv} disabled={!vendor}>
+            Export CSV
+          </button>
+        </div>
+      </div>
+
+      {foreign.map((r) => (
+        <div key={r.spec.id} className="banner banner-warn" role="status">
+          <strong>Another consumer is using this vendor's budget on {r.spec.label}.</strong> Remaining fell by {fmtInt(r.foreignUse)} more
+          than this app's own requests explain in the last 30 s (another token or another machine).
+        </div>
+      ))}
+
+      {vendor === null ? (
+        connection.isPending ? (
+          <Loading label="Connecting…" />
+        ) : (
+          <div className="state state-empty">
+            <strong>No vendor connected yet.</strong>
+            <div className="muted">
+              Add or select a profile in <a href="#/settings">Settings</a>.
+            </div>
+          </div>
+        )
+      ) : (
+        <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} />
+      )}
+
+      <div className="section-head">
+        <h2 className="section-title">Live charts</h2>
+        <span className="muted small">
+          {live ? `Last ${rangeMin} min, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}
+        </span>
+        <div className="legend" role="group" aria-label="Show or hide endpoints">
+          {ENDPOINT_LIST.map((e) => (
+            <button
+              key={e.id}
+              type="button"
+              className="legend-item"
+              aria-pressed={!hidden.has(e.id)}
+              onClick={() => toggleEndpoint(e.id)}
+              title={hidden.has(e.id) ? `Show ${e.label}` : `Hide ${e.label}`}
+            >
+              <span className="swatch" style={{ background: ENDPOINT_COLORS[e.id] }} aria-hidden="true" />
+              {ENDPOINTS[e.id].label}
+            </button>
+          ))}
+        </div>
+        <div className="chart-key muted small" aria-hidden="true">
+          <span className="key key-area" /> requests/s <span className="key key-line" /> lowest remaining <span className="key key-limit" /> limit
+          <span className="key key-warn" /> 80% <span className="key key-429" /> 429
+        </div>
+      </div>
+      {vendor === null ? null : visible.length === 0 ? (
+        <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
+      ) : (
+        <Suspense fallback={<Loading label="Loading charts…" />}>
+          <BudgetCharts store={budget} version={chartVersion} vendor={vendor} endpoints={visible} rangeMs={rangeMs} now={chartNow} focused={focused} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

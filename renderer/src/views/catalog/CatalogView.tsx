@@ -1,0 +1,176 @@
+/** The catalog for vendor staff: page through it by cursor, search, filter, open an asset, download it whole. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Asset } from '../../../../shared/catalog';
+import { PAGE_SIZE_DEFAULT } from '../../../../shared/catalog';
+import { useApi } from '../../api/context';
+import { keys, useAssetSearch, useAssetsPage, useCategories, useSettings } from '../../api/queries';
+import { Empty, ErrorCallout, Loading } from '../../components/states';
+import { fmtInt } from '../../lib/format';
+import { navigate } from '../../lib/hash-route';
+import { useDebounced } from '../../lib/use-debounced';
+import { AssetDetail } from './AssetDetail';
+import { AssetsTable } from './AssetsTable';
+import { DownloadPanel } from './DownloadPanel';
+
+const PAGE_SIZES = [10, 20, 50, 100] as const;
+/** Search spends budget (20/s): wait until typing pauses. */
+const SEARCH_DEBOUNCE_MS = 350;
+
+export default function CatalogView({ assetParam }: { assetParam: string | null }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const settings = useSettings();
+  const pageSize = settings.data?.pageSize ?? PAGE_SIZE_DEFAULT;
+  const [cursors, setCursors] = useState<(string | number | null)[]>([null]);
+  const [query, setQuery] = useState('');
+  const [category, setCategory] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Asset | null>(null);
+  const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
+  const searching = debouncedQuery !== '' || category !== null;
+
+  const categories = useCategories();
+  const lastId = cursors[cursors.length - 1] ?? null;
+  const page = useAssetsPage(lastId, pageSize, !searching && settings.isSuccess);
+  const search = useAssetSearch(debouncedQuery, category, pageSize, searching && settings.isSuccess);
+  const current = searching ? search : page;
+
+  const savePageSize = useMutation({
+    mutationFn: (size: number) => api.saveSettings({ pageSize: size }),
+    onSuccess: (s) => {
+      queryClient.setQueryData(keys.settings, s);
+      setCursors([null]);
+    },
+  });
+
+  const categoryNames = new Map((categories.data?.items ?? []).map((c) => [c.id, c.name]));
+  const totalAll = page.data?.total ?? null;
+  const items = current.data?.items ?? [];
+  const pageIndex = cursors.length - 1;
+  const openAsset = (asset: Asset) => {
+    setSelected(asset);
+    navigate('catalog', asset.id);
+  };
+  const shown = selected && assetParam !== null && String(selected.id) === assetParam ? selected : null;
+  const fromUrl = !shown && assetParam !== null ? items.find((a) => String(a.id) === assetParam) ?? null : null;
+  // Linked from elsewhere (#/catalog/ID) to an asset not on this page: open it by id alone.
+  const byId: Asset | null = assetParam !== null ? { id: /^\d+$/.test(assetParam) ? Number(assetParam) : assetParam } : null;
+  const detail = shown ?? fromUrl ?? byId;
+
+  return (
+    <div className="view">
+      <div className="view-head">
+        <div>
+          <h1 className="view-title">Catalog</h1>
+          <p className="view-sub">
+            {totalAll !== null ? `${fmtInt(totalAll)} assets` : 'Assets'} · paged by cursor (last_id), {pageSize} per page
+          </p>
+        </div>
+      </div>
+
+      <DownloadPanel />
+
+      <div className={detail ? 'split split-open' : 'split'}>
+        <section className="panel" aria-label="Asset list">
+          <div className="filters">
+            <input
+              type="search"
+              className="input search-input"
+              aria-label="Search assets"
+              placeholder="Search assets by title or tag…"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+            <select
+              className="input"
+              aria-label="Category"
+              value={category ?? ''}
+              onChange={(e) => setCategory(e.target.value === '' ? null : e.target.value)}
+              disabled={categories.isPending}
+            >
+              <option value="">All categories{totalAll !== null ? ` (${fmtInt(totalAll)})` : ''}</option>
+              {(categories.data?.items ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} ({fmtInt(c.count)})
+                </option>
+              ))}
+            </select>
+            <label className="inline-field">
+              <span>Per page</span>
+              <select
+                className="input"
+                aria-label="Page size"
+                value={pageSize}
+                onChange={(e) => savePageSize.mutate(Number(e.target.value))}
+                disabled={savePageSize.isPending}
+              >
+                {[...new Set([...PAGE_SIZES, pageSize])].sort((a, b) => a - b).map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {current.isFetching ? <span className="spinner" role="status" aria-label="Loading" /> : null}
+          </div>
+          {categories.isError ? <ErrorCallout error={categories.error} onRetry={() => void categories.refetch()} /> : null}
+
+          {current.isPending && current.fetchStatus !== 'idle' ? (
+            <Loading label="Loading assets…" />
+          ) : current.isError ? (
+            <ErrorCallout error={current.error} onRetry={() => void current.refetch()} />
+          ) : items.length === 0 ? (
+            <Empty title={searching ? 'No asset matches.' : 'The catalog is empty.'}>
+              {searching ? 'Try other words or another category.' : null}
+            </Empty>
+          ) : (
+            <AssetsTable items={items} categoryNames={categoryNames} selectedId={detail?.id ?? null} onOpen={openAsset} />
+          )}
+
+          <div className="pager">
+            {searching ? (
+              <span className="muted small" role="status">
+                {search.data
+                  ? `${fmtInt(items.length)} shown of ${search.data.total !== null ? fmtInt(search.data.total) : 'unknown'} matches`
+                  : ''}
+              </span>
+            ) : (
+              <>
+                <span className="muted small" role="status">
+                  Page {pageIndex + 1}
+                  {page.data && items.length > 0
+                    ? ` · items ${fmtInt(pageIndex * pageSize + 1)}–${fmtInt(pageIndex * pageSize + items.length)}${totalAll !== null ? ` of ${fmtInt(totalAll)}` : ''}`
+                    : ''}
+                </span>
+                <div className="pager-buttons">
+                  <button type="button" className="btn" disabled={pageIndex === 0 || page.isFetching} onClick={() => setCursors(cursors.slice(0, -1))}>
+                    Previous page
+                  </button>
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={!page.data || page.data.done || page.data.cursor === null || page.isFetching || page.isPlaceholderData}
+                    onClick={() => page.data?.cursor != null && setCursors([...cursors, page.data.cursor])}
+                  >
+                    Next page
+                  </button>
+                </div>
+              </>
+            )}
+          </div>
+        </section>
+
+        {detail ? (
+          <AssetDetail
+            asset={detail}
+            categoryName={typeof detail.category === 'string' ? categoryNames.get(detail.category) ?? detail.category : null}
+            onClose={() => {
+              setSelected(null);
+              navigate('catalog');
+            }}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
