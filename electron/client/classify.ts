@@ -1,0 +1,89 @@
+/** What an answer means: JSON bodies, and the PartnerError for each kind of failure. */
+import { ENDPOINTS } from '../../shared/endpoints';
+import type { EndpointId } from '../../shared/endpoints';
+import type { ErrorCode } from '../../shared/errors';
+import { PartnerError } from '../../shared/errors';
+import { label, redact, redactValue } from './errors';
+import type { FailureKind } from './http';
+
+export const EXCERPT_CHARS = 200;
+
+export type ParsedBody = { json: true; value: unknown } | { json: false; text: string };
+
+export function parseBody(text: string): ParsedBody {
+  if (text.trim() === '') return { json: false, text };
+  try {
+    return { json: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { json: false, text };
+  }
+}
+
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+interface StatusMeaning {
+  code: ErrorCode;
+  retryable: boolean;
+  hint?: string;
+}
+
+function meaningOf(status: number): StatusMeaning {
+  if (status === 400) return { code: 'BAD_REQUEST', retryable: false, hint: 'The service refused a parameter of this request; fix it before trying again.' };
+  if (status === 401 || status === 403) return { code: 'UNAUTHORIZED', retryable: false, hint: "Check the vendor's token in its profile." };
+  if (status === 404) return { code: 'NOT_FOUND', retryable: false, hint: 'Check the id (a vendor sees only its own purchases).' };
+  if (status === 409) return { code: 'CONFLICT', retryable: false, hint: "The purchase's state does not allow this action; refresh it with purchase info." };
+  if (status === 429) return { code: 'RATE_LIMITED', retryable: true, hint: "The vendor's budget for this endpoint stayed used up; try again in a few seconds." };
+  if (status >= 500) return { code: 'SERVER_ERROR', retryable: true, hint: 'The service failed; try again later.' };
+  if (status >= 400) return { code: 'BAD_REQUEST', retryable: false };
+  return { code: 'INVALID_RESPONSE', retryable: false, hint: 'The service answered with a status this client does not expect.' };
+}
+
+/** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
+export function statusError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
+  const m = meaningOf(status);
+  const value = body.json ? redactValue(body.value, tokens) : redact(body.text, tokens);
+  const serverMessage =
+    body.json && body.value !== null && typeof body.value === 'object' && typeof (body.value as { message?: unknown }).message === 'string'
+      ? (body.value as { message: string }).message
+      : body.json
+        ? ''
+        : body.text;
+  const head = `${label(endpoint)} answered ${status}${statusText ? ` ${statusText}` : ''}`;
+  const tail = serverMessage ? `: ${excerpt(redact(serverMessage, tokens))}` : '';
+  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  return new PartnerError({ code: m.code, message: `${head}${tail}${tries}`, status, endpoint, retryable: m.retryable, hint: m.hint, body: value });
+}
+
+/** A 2xx whose body is not JSON. */
+export function invalidBodyError(endpoint: EndpointId, status: number, text: string, tokens: readonly string[]): PartnerError {
+  return new PartnerError({
+    code: 'INVALID_RESPONSE',
+    message: `${label(endpoint)} answered ${status} with a body that is not JSON: ${JSON.stringify(excerpt(redact(text, tokens)))}`,
+    status,
+    endpoint,
+    retryable: false,
+    body: redact(text, tokens).slice(0, 10_000),
+  });
+}
+
+export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blindly: check whether it took effect before repeating it.';
+
+/** No answer (after retries where they were safe). */
+export function failureError(endpoint: EndpointId, failure: FailureKind, detail: string, attempts: number, tokens: readonly string[]): PartnerError {
+  const spec = ENDPOINTS[endpoint];
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const text = redact(detail, tokens);
+  if (failure === 'refused') {
+    return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`, endpoint, retryable: true, hint: 'Check the base URL and that the service is running.' });
+  }
+  if (!spec.safeToResend) {
+    return new PartnerError({ code: 'UNKNOWN_OUTCOME', message: `${label(endpoint)}: ${text}; the service may or may not have acted.`, endpoint, retryable: false, hint: UNKNOWN_OUTCOME_HINT });
+  }
+  if (failure === 'timeout') {
+    return new PartnerError({ code: 'TIMEOUT', message: `${label(endpoint)}: ${text}${tries}.`, endpoint, retryable: true, hint: 'The service is slow or unreachable; try again later.' });
+  }
+  return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}.`, endpoint, retryable: true, hint: 'The connection broke; try again.' });
+}

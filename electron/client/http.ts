@@ -1,0 +1,118 @@
+/**
+ * One HTTP attempt: fetch with a timeout and the caller's AbortSignal, the body read as text, and
+ * every way it can fail sorted into a kind that says whether the request could have reached the
+ * server. Never throws.
+ */
+import type { Clock } from './clock';
+
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface AttemptRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  /** The caller's signal (cancel one call). */
+  signal?: AbortSignal;
+  /** The client's signal (close()). */
+  closeSignal?: AbortSignal;
+}
+
+/** Header reader of a response (fetch's Headers.get). */
+export type HeaderGetter = (name: string) => string | null;
+
+export type FailureKind =
+  | 'timeout' // no complete answer in time: the server may have acted
+  | 'aborted' // the caller cancelled while in flight: the server may have acted
+  | 'closed' // the client was closed while in flight: the server may have acted
+  | 'refused' // the connection was never made (refused, no such host): nothing reached the server
+  | 'network'; // the connection broke (reset, dropped): the server may have acted
+
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; statusText: string; header: HeaderGetter; text: string; sentAt: number; receivedAt: number }
+  | { kind: 'failure'; failure: FailureKind; detail: string; sentAt: number; receivedAt: number };
+
+const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH'];
+const NOT_CONNECTED_CHROMIUM = ['ERR_CONNECTION_REFUSED', 'ERR_NAME_NOT_RESOLVED', 'ERR_ADDRESS_UNREACHABLE', 'ERR_NAME_RESOLUTION_FAILED', 'ERR_INTERNET_DISCONNECTED'];
+
+/** Error codes and messages along the cause chain (undici nests them; happy eyeballs aggregates). */
+function describe(e: unknown, depth = 0): { codes: string[]; messages: string[] } {
+  const out = { codes: [] as string[], messages: [] as string[] };
+  if (depth > 5 || e === null || typeof e !== 'object') {
+    if (typeof e === 'string') out.messages.push(e);
+    return out;
+  }
+  const rec = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof rec.code === 'string') out.codes.push(rec.code);
+  if (typeof rec.message === 'string') out.messages.push(rec.message);
+  const nested = [rec.cause, ...(Array.isArray(rec.errors) ? rec.errors : [])];
+  for (const n of nested) {
+    const d = describe(n, depth + 1);
+    out.codes.push(...d.codes);
+    out.messages.push(...d.messages);
+  }
+  return out;
+}
+
+/** Sorts a fetch rejection that was not our own abort. */
+export function classifyFetchError(e: unknown): { failure: 'refused' | 'network'; detail: string } {
+  const { codes, messages } = describe(e);
+  const text = messages.join(' | ');
+  const refused = codes.some((c) => NOT_CONNECTED.includes(c)) || NOT_CONNECTED_CHROMIUM.some((c) => text.includes(c));
+  const code = codes.find((c) => c.startsWith('E') || c.startsWith('UND_')) ?? '';
+  const detail = `${refused ? 'could not connect' : 'connection failed'}${code ? ` (${code})` : ''}${text ? `: ${text.slice(0, 200)}` : ''}`;
+  return { failure: refused ? 'refused' : 'network', detail };
+}
+
+export async function attempt(fetchFn: FetchFn, req: AttemptRequest, clock: Clock): Promise<AttemptOutcome> {
+  const sentAt = clock.now();
+  const controller = new AbortController();
+  let why: 'timeout' | 'aborted' | 'closed' | null = null;
+  let onStop: () => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onStop = () => reject(new Error('stopped'));
+  });
+  stopped.catch(() => {});
+  const stop = (reason: 'timeout' | 'aborted' | 'closed') => (): void => {
+    if (why !== null) return;
+    why = reason;
+    controller.abort();
+    onStop();
+  };
+  const onCaller = stop('aborted');
+  const onClose = stop('closed');
+  if (req.signal?.aborted) onCaller();
+  if (req.closeSignal?.aborted) onClose();
+  req.signal?.addEventListener('abort', onCaller, { once: true });
+  req.closeSignal?.addEventListener('abort', onClose, { once: true });
+  const timer = clock.setTimeout(stop('timeout'), req.timeoutMs);
+  try {
+    if (why !== null) throw new Error('stopped');
+    // Racing `stopped` settles the attempt on time even if an injected fetch ignores the signal.
+    const res = await Promise.race([
+      fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller.signal, redirect: 'manual' }),
+      stopped,
+    ]);
+    const text = await Promise.race([res.text(), stopped]);
+    const header: HeaderGetter = (name) => {
+      try {
+        return res.headers.get(name);
+      } catch {
+        return null;
+      }
+    };
+    return { kind: 'response', status: res.status, statusText: res.statusText, header, text, sentAt, receivedAt: clock.now() };
+  } catch (e) {
+    const receivedAt = clock.now();
+    if (why !== null) {
+      const detail = why === 'timeout' ? `no answer within ${req.timeoutMs} ms` : why === 'aborted' ? 'cancelled by the caller' : 'the client was closed';
+      return { kind: 'failure', failure: why, detail, sentAt, receivedAt };
+    }
+    return { kind: 'failure', ...classifyFetchError(e), sentAt, receivedAt };
+  } finally {
+    clock.clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCaller);
+    req.closeSignal?.removeEventListener('abort', onClose);
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * PartnerClient: every call to the Partner service goes through here. It validates what would only
+ * earn a 400, waits for its bucket's budget (shared per vendor and endpoint, see bucket.ts), sends
+ * one attempt at a time with a timeout, reports a BudgetSample for every answer or failure, and
+ * decides what may be retried:
+ *   429            always safe to resend (nothing happened): the whole bucket pauses for at least
+ *                  Reset (0 = "under a second", never "now") plus full jitter growing with each
+ *                  429 in a row, within the retry budget; then RATE_LIMITED with the 429 body.
+ *   refused        nothing reached the server: retried with backoff for any endpoint (NETWORK).
+ *   timeout, reset, 5xx   unknown outcome: retried with backoff only where the endpoint table says
+ *                  safeToResend; otherwise UNKNOWN_OUTCOME at once (registration is never resent).
+ */
+import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
+import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
+import type { PartnerError } from '../../shared/errors';
+import { PartnerError as PartnerErrorClass } from '../../shared/errors';
+import { PAGE_SIZE_MAX, PAGE_SIZE_MIN, DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
+import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit';
+import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
+import type { RetryPolicy } from './backoff';
+import { fullJitter, mayRetry, rateLimitFloorMs, retryPolicy } from './backoff';
+import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
+import { nextQueueOrder } from './budget-bucket';
+import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
+import type { Ticket } from './bucket';
+import { failureError, invalidBodyError, parseBody, statusError } from './classify';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import { cancelledError, label, redact } from './errors';
+import type { AttemptOutcome, FailureKind, FetchFn } from './http';
+import { attempt } from './http';
+import type { Priority } from './queue';
+import type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
+import { DEFAULT_TOKEN_PRESENTATION } from './types';
+import { requestProblem } from './validation';
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
+const SECOND_GUARD_MS = 20;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Visible ASCII only: no spaces, no control characters (a newline would split the header).
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+
+function badRequest(message: string, endpoint?: EndpointId): PartnerError {
+  return new PartnerErrorClass({ code: 'BAD_REQUEST', message, endpoint, retryable: false });
+}
+
+export class PartnerClient {
+  readonly baseUrl: string;
+  readonly vendor: string;
+  readonly policy: RetryPolicy;
+  private readonly tokens: string[];
+  private nextToken = 0;
+  private readonly fetchFn: FetchFn;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly timeoutMs: number;
+  private readonly presentation: TokenPresentation;
+  private readonly registry: BudgetRegistry;
+  private readonly pageSize: PageSizeRule;
+  private readonly listeners = new Set<(sample: BudgetSample) => void>();
+  private readonly closing = new AbortController();
+  private readonly sleeps = new Set<{ timer: unknown; cancel: () => void }>();
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    if (options === null || typeof options !== 'object') throw badRequest('PartnerClient needs options');
+    try {
+      const url = new URL(options.baseUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      throw badRequest(`baseUrl must be an http(s) URL, got ${JSON.stringify(String(options.baseUrl).slice(0, 100))}`);
+    }
+    if (typeof options.vendor !== 'string' || options.vendor.trim() === '') throw badRequest('vendor must be a non-empty string');
+    if (!Array.isArray(options.tokens)) throw badRequest('tokens must be a list of strings');
+    options.tokens.forEach((t, i) => {
+      if (typeof t !== 'string' || !TOKEN_CHARS.test(t)) throw badRequest(`token #${i + 1} of vendor ${options.vendor} is empty or has characters an HTTP header cannot carry`);
+    });
+    const presentation = options.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
+    if (!HEADER_NAME.test(presentation.header) || (presentation.scheme !== null && !HEADER_NAME.test(presentation.scheme))) {
+      throw badRequest('tokenPresentation needs a header name and a scheme (or null) made of token characters');
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw badRequest('timeoutMs must be a positive number');
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.vendor = options.vendor;
+    this.tokens = [...options.tokens];
+    this.presentation = { ...presentation };
+    this.timeoutMs = timeoutMs;
+    this.policy = retryPolicy(options.retry);
+    this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.registry = options.budgets ?? (options.clock ? new BudgetRegistry({ clock: options.clock }) : defaultBudgetRegistry());
+    const injected = options.fetch as FetchFn | undefined;
+    this.fetchFn = injected ?? ((input, init) => globalThis.fetch(input, init));
+    this.pageSize = {
+      param: options.pageSize?.param ?? DEFAULT_PAGE_SIZE_PARAM,
+      min: options.pageSize?.min ?? PAGE_SIZE_MIN,
+      max: options.pageSize?.max ?? PAGE_SIZE_MAX,
+    };
+  }
+
+  /** Subscribes to every response's (and failure's) budget figures; returns the unsubscribe. */
+  onSample(listener: (sample: BudgetSample) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Every endpoint's bucket for this vendor: limit, estimates, pause, queue and in-flight counts. */
+  budgetSnapshot(): BucketSnapshot[] {
+    return this.registry.snapshot(this.baseUrl, this.vendor);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Rejects this client's queued requests with CANCELLED, aborts its requests in flight, clears its timers. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const bucket of this.registry.all()) bucket.cancelOwner(this, 'The client was closed.');
+    this.closing.abort();
+    for (const s of [...this.sleeps]) s.cancel();
+  }
+
+  async request<T = unknown>(endpoint: EndpointId, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
+    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
+    const opts = options ?? {};
+    const problem = requestProblem(endpoint, opts, this.pageSize);
+    if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
+    const spec = ENDPOINTS[endpoint];
+    const token = this.pickToken(endpoint, opts.token);
+    const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
+    const request = {
+      url: this.urlFor(spec, opts.query),
+      method: spec.method,
+      headers: this.headersFor(token, opts.body !== undefined),
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    };
+    const priority: Priority = opts.priority ?? 'interactive';
+    const startedAt = this.clock.now();
+    const order = nextQueueOrder();
+    for (let attemptNo = 1; ; attemptNo++) {
+      const queuedAt = this.clock.now();
+      const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order });
+      if (opts.signal?.aborted || this.closed) {
+        bucket.failed(ticket, 'no');
+        throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
+      }
+      const outcome = await attempt(
+        this.fetchFn,
+        { ...request, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal, closeSignal: this.closing.signal },
+        this.clock,
+      );
+      const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
+      const next =
+        outcome.kind === 'response'
+          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt)
+          : this.onFailure(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt);
+      if ('result' in next) return next.result;
+      if ('error' in next) throw next.error;
+      if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
+    }
+  }
+
+  // ---- one answer ----
+
+  private onResponse<T>(
+    endpoint: EndpointId,
+    spec: EndpointSpec,
+    bucket: BudgetBucket,
+    ticket: Ticket,
+    outcome: Extract<AttemptOutcome, { kind: 'response' }>,
+    waitedMs: number,
+    attemptNo: number,
+    startedAt: number,
+  ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
+    const rate = parseRateLimitHeaders(outcome.header);
+    const dateMs = parseServerDate(outcome.header('Date'));
+    const { status } = outcome;
+    bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
+    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo);
+    const body = parseBody(outcome.text);
+    if (status >= 200 && status < 300) {
+      if (!body.json) {
+        if (status === 204 || (status !== 200 && outcome.text.trim() === '')) return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
+        return { error: invalidBodyError(endpoint, status, outcome.text, this.tokens) };
+      }
+      return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
+    }
+    const now = this.clock.now();
+    if (status === 429) {
+      // The whole bucket waits: at least Reset, plus full jitter that grows with each 429 in a row.
+      const nextSecond = this.registry.serverClock(this.baseUrl).nextSecondAt(now);
+      const floor = rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS);
+      const pause = floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random);
+      bucket.pauseUntil(now + pause);
+      if (mayRetry(attemptNo, startedAt, now, pause, this.policy)) return { sleepMs: 0 };
+      return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
+    }
+    if (status >= 500) {
+      if (!spec.safeToResend) {
+        const e = statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo);
+        return {
+          error: new PartnerErrorClass({
+            ...e.data,
+            code: 'UNKNOWN_OUTCOME',
+            retryable: false,
+            message: `${e.message}. The service may or may not have acted.`,
+            hint: 'This request is not safe to send again blindly: check whether it took effect before repeating it.',
+          }),
+        };
+      }
+      const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
+      if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };
+    }
+    return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
+  }
+
+  // ---- no answer ----
+
+  private onFailure(
+    endpoint: EndpointId,
+    spec: EndpointSpec,
+    bucket: BudgetBucket,
+    ticket: Ticket,
+    outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
+    waitedMs: number,
+    attemptNo: number,
+    startedAt: number,
+  ): { error: PartnerError } | { sleepMs: number } {
+    const { failure } = outcome;
+    bucket.failed(ticket, reachOf(failure));
+    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo);
+    if (failure === 'aborted' || failure === 'closed') {
+      const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
+      if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
+      return { error: failureError(endpoint, failure, `${why} after it was sent`, attemptNo, this.tokens) };
+    }
+    if (failure === 'refused' || spec.safeToResend) {
+      const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
+      if (mayRetry(attemptNo, startedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
+    }
+    return { error: failureError(endpoint, failure, outcome.detail, attemptNo, this.tokens) };
+  }
+
+  // ---- helpers ----
+
+  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number): BudgetSample {
+    const sample: BudgetSample = {
+      vendor: this.vendor,
+      endpoint,
+      at,
+      status,
+      limit: rate?.limit ?? null,
+      remaining: rate?.remaining ?? null,
+      reset: rate?.reset ?? null,
+      latencyMs: Math.max(0, latencyMs),
+      waitedMs,
+      attempt: attemptNo,
+      headerProblems: rate ? rate.problems.map((p) => redact(p, this.tokens)) : [],
+    };
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(sample);
+      } catch {
+        // A subscriber's bug must not break the request that reported it.
+      }
+    }
+    return sample;
+  }
+
+  private pickToken(endpoint: EndpointId, named: string | undefined): string {
+    if (named !== undefined) {
+      if (!this.tokens.includes(named)) throw badRequest(`${label(endpoint)}: the named token is not one of vendor ${this.vendor}'s tokens. Not sent.`, endpoint);
+      return named;
+    }
+    if (this.tokens.length === 0) {
+      throw new PartnerErrorClass({ code: 'UNAUTHORIZED', message: `${label(endpoint)}: vendor ${this.vendor} has no token. Not sent.`, endpoint, retryable: false, hint: 'Add a token to the vendor profile.' });
+    }
+    const token = this.tokens[this.nextToken % this.tokens.length]!;
+    this.nextToken = (this.nextToken + 1) % this.tokens.length;
+    return token;
+  }
+
+  private urlFor(spec: EndpointSpec, query: Record<string, QueryValue> | undefined): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.append(k, String(v));
+    const qs = params.toString();
+    return `${this.baseUrl}${spec.path}${qs ? `?${qs}` : ''}`;
+  }
+
+  private headersFor(token: string, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    headers[this.presentation.header] = this.presentation.scheme === null ? token : `${this.presentation.scheme} ${token}`;
+    if (hasBody) headers['Content-Type'] = 'application/json';
+    return headers;
+  }
+
+  /** A cancellable wait on the client's clock (backoff between attempts). */
+  private sleep(ms: number, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        timer: null as unknown,
+        cancel: () => finish(cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.')),
+      };
+      const onAbort = (): void => entry.cancel();
+      const finish = (error?: PartnerError): void => {
+        if (!this.sleeps.delete(entry)) return;
+        this.clock.clearTimeout(entry.timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.sleeps.add(entry);
+      entry.timer = this.clock.setTimeout(() => finish(), ms);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+/** Whether a failed attempt may have used a slot, and by when. */
+function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
+  if (failure === 'refused') return 'no';
+  if (failure === 'network') return 'before-now';
+  return 'maybe-later';
+}

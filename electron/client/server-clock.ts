@@ -1,0 +1,72 @@
+/**
+ * Where the server's whole seconds fall on our clock, learnt from Date headers.
+ *
+ * The whole-second limiter refills when the server's second changes, and its Date header carries
+ * that second. Let d = server time - local time. A response with Date second S, sent at local
+ * `sentAt` and received at `receivedAt`, was processed at some local p in [sentAt, receivedAt] with
+ * S <= p + d < S + 1000, hence  S - receivedAt <= d < S + 1000 - sentAt.  Intersecting these
+ * intervals over many responses pins d down to a few ms.
+ *
+ * Only the lower bound matters for safety: the server has surely entered second W at local time
+ * W*1000 - dLow (any larger true d makes it earlier). Both bounds are widened by a drift allowance
+ * as time passes, and a sample that contradicts them (a clock step on either side) restarts them.
+ */
+const DRIFT_PER_MS = 1e-4; // 100 ppm: far above real crystal drift
+const CONTRADICTION_MS = 50;
+
+export class ServerClock {
+  private low: number | null = null;
+  private high: number | null = null;
+  private updatedAt = 0;
+
+  /** Records one response's Date second (epoch ms of its whole second). */
+  observe(sentAt: number, receivedAt: number, dateMs: number): void {
+    const second = Math.floor(dateMs / 1000) * 1000;
+    const lo = second - receivedAt;
+    const hi = second + 1000 - sentAt;
+    this.widen(receivedAt);
+    if (this.low === null || this.high === null || hi < this.low - CONTRADICTION_MS || lo > this.high + CONTRADICTION_MS) {
+      this.low = lo;
+      this.high = Math.max(lo, hi);
+    } else {
+      this.low = Math.max(this.low, lo);
+      // A Date that lags its budget second (a cached header) can push high under low: keep low, the safe side.
+      this.high = Math.max(this.low, Math.min(this.high, hi));
+    }
+    this.updatedAt = receivedAt;
+  }
+
+  private widen(now: number): void {
+    if (this.low === null || this.high === null) return;
+    const drift = Math.max(0, now - this.updatedAt) * DRIFT_PER_MS;
+    this.low -= drift;
+    this.high += drift;
+    this.updatedAt = Math.max(this.updatedAt, now);
+  }
+
+  get known(): boolean {
+    return this.low !== null;
+  }
+
+  /** Lower bound of server time - local time at local time `now`, or null before any Date. */
+  offsetLow(now: number): number | null {
+    if (this.low === null) return null;
+    return this.low - Math.max(0, now - this.updatedAt) * DRIFT_PER_MS;
+  }
+
+  /** Local time by which the server's clock has surely reached the whole second `secondMs`. */
+  surelyReached(secondMs: number, now: number): number | null {
+    const low = this.offsetLow(now);
+    return low === null ? null : secondMs - low;
+  }
+
+  /** Local time at which the server's current second surely ends, or null when unknown. */
+  nextSecondAt(now: number): number | null {
+    const low = this.offsetLow(now);
+    if (low === null || this.high === null) return null;
+    // The latest the current server second can be (upper bound of d) decides the next boundary.
+    const high = this.high + Math.max(0, now - this.updatedAt) * DRIFT_PER_MS;
+    const serverNow = now + high;
+    return (Math.floor(serverNow / 1000) + 1) * 1000 - low;
+  }
+}

@@ -1,0 +1,67 @@
+/** The client's public option and result types. */
+import type { RateLimitHeaders, BudgetSample } from '../../shared/rate-limit';
+import type { RetryPolicy } from './backoff';
+import type { BudgetRegistry } from './budget-registry';
+import type { Clock } from './clock';
+import type { FetchFn } from './http';
+import type { Priority } from './queue';
+
+/** How a token is sent: `${scheme} ${token}` in `header`, or the bare token when scheme is null. */
+export interface TokenPresentation {
+  header: string;
+  scheme: string | null;
+}
+
+export const DEFAULT_TOKEN_PRESENTATION: Readonly<TokenPresentation> = Object.freeze({ header: 'Authorization', scheme: 'Bearer' });
+
+export interface PageSizeRule {
+  /** Query parameter of the page size (default 'per-page', shared/catalog.ts). */
+  param: string;
+  min: number;
+  max: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  vendor: string;
+  /** The vendor's tokens; requests rotate over them unless one is named. */
+  tokens: string[];
+  /** Injected: Node's fetch here, Electron's net.fetch in the app. Default: global fetch. */
+  fetch?: FetchFn | typeof fetch;
+  clock?: Clock;
+  random?: () => number;
+  /** Per attempt, ms. Default 15000. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  tokenPresentation?: TokenPresentation;
+  /**
+   * Buckets shared per process, keyed by (baseUrl, vendor, endpoint). Default: the process-wide
+   * registry, or a private one on `clock` when a clock is given (tests).
+   */
+  budgets?: BudgetRegistry;
+  /** Page-size parameter of list calls and its bounds; checked before sending. */
+  pageSize?: Partial<PageSizeRule>;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  /** JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Default 'interactive'. */
+  priority?: Priority;
+  /** Per attempt, ms (default: the client's). */
+  timeoutMs?: number;
+  /** A specific token of the vendor (must be one of `tokens`). */
+  token?: string;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  rateLimit: RateLimitHeaders;
+  sample: BudgetSample;
+  attempts: number;
+}
