@@ -34,7 +34,14 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   const options = parsed.options;
-  const client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens });
+  let client: PartnerClient;
+  try {
+    // The client checks the page size before sending too: tell it the parameter's name.
+    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam } });
+  } catch (e) {
+    io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
+    return EXIT_USAGE;
+  }
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -71,7 +78,9 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   try {
     const result = await download.start();
     stopProgress();
-    reporter.finish(result);
+    // A refusal before the first request (output exists, other settings) has no figures worth a line.
+    if (!(result.state === 'failed' && result.requests === 0)) reporter.finish(result);
+    else reporter.breakLine();
     io.stdout.write(`${JSON.stringify(summaryJson(result))}\n`);
     if (result.state === 'done') {
       io.stderr.write(`catalog: done, ${result.items} items in ${result.out}\n`);
@@ -82,7 +91,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       return EXIT_INTERRUPTED;
     }
     const error = result.error ?? { code: 'INTERNAL' as const, message: `the download stopped (${result.state})`, retryable: true };
-    io.stderr.write(`${failureMessage(error, { baseUrl: options.baseUrl, vendor: options.vendor })}\n`);
+    io.stderr.write(`${failureMessage(error, { baseUrl: options.baseUrl, vendor: options.vendor, saved: result.items })}\n`);
     return EXIT_FAILED;
   } finally {
     stopProgress();

@@ -14,18 +14,24 @@ export function formatDuration(seconds: number): string {
 
 function figures(p: CatalogProgress): string[] {
   const items = p.total === null ? `${p.items} items` : `${p.items}/${p.total} items`;
-  const parts = [items, `${p.pages} pages`, `${p.requestsPerSecond.toFixed(1)} req/s`, `waited ${(p.waitedMs / 1000).toFixed(1)}s`, `${p.rateLimited}×429`];
+  const parts = [items, `${p.pages} pages`, `${p.requestsPerSecond.toFixed(1)} req/s`, `waited ${(p.waitedMs / 1000).toFixed(1)}s`, `429s ${p.rateLimited}`];
   if (p.etaSeconds !== null && p.state === 'running') parts.push(`ETA ${formatDuration(p.etaSeconds)}`);
   return parts;
 }
 
-/** One line for a terminal, redrawn in place: a bar and the percent where the total is known. */
+/**
+ * One line for a terminal, redrawn in place: a bar and the percent where the total is known. On a
+ * narrow terminal the bar goes first, so that the figures still fit on one line.
+ */
 export function formatProgressBar(p: CatalogProgress, columns = 80): string {
   const tail = figures(p).join('  ');
-  if (p.percent === null) return fit(`catalog ${tail}`, columns);
+  const max = Math.max(20, columns - 1);
+  if (p.percent === null) return fit(`catalog  ${tail}`, max);
+  const percent = `${p.percent.toFixed(1).padStart(5)}%`;
   const width = 20;
   const filled = Math.round((p.percent / 100) * width);
-  return fit(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.percent.toFixed(1).padStart(5)}%  ${tail}`, columns);
+  const withBar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}  ${tail}`;
+  return withBar.length <= max ? withBar : fit(`${percent}  ${tail}`, max);
 }
 
 /** A plain progress line for logs (stderr not a terminal). */
@@ -34,8 +40,7 @@ export function formatProgressLine(p: CatalogProgress): string {
   return `catalog: ${p.state}${percent}, ${figures(p).join(', ')}`;
 }
 
-function fit(line: string, columns: number): string {
-  const max = Math.max(20, columns - 1);
+function fit(line: string, max: number): string {
   return line.length > max ? line.slice(0, max) : line;
 }
 
@@ -64,20 +69,21 @@ export function summaryJson(p: CatalogProgress): Record<string, unknown> {
 }
 
 /** One line that says what went wrong and what to do, for stderr. */
-export function failureMessage(error: ErrorData, context: { baseUrl: string; vendor: string }): string {
+export function failureMessage(error: ErrorData, context: { baseUrl: string; vendor: string; saved?: number }): string {
+  const again = context.saved ? ` ${context.saved} items are saved: rerun with --resume to continue.` : '';
   switch (error.code) {
     case 'NETWORK':
     case 'TIMEOUT':
-      return `catalog: cannot reach the Partner service at ${context.baseUrl} (${error.message}). Is it running? Rerun with --resume to continue.`;
+      return `catalog: cannot reach the Partner service at ${context.baseUrl} (${error.message}). Is it running?${again}`;
     case 'UNAUTHORIZED':
       return `catalog: the service at ${context.baseUrl} refused the token (401 Unauthorized) for vendor "${context.vendor}": check --token.`;
     case 'RATE_LIMITED':
-      return `catalog: the service kept answering 429 Too Many Requests (${error.message}); rerun later with --resume.`;
+      return `catalog: the service kept answering 429 Too Many Requests (${error.message}).${again}`;
     case 'SERVER_ERROR':
-      return `catalog: the service at ${context.baseUrl} failed (${error.status ?? '5xx'}): ${error.message}. Rerun with --resume to continue.`;
+      return `catalog: the service at ${context.baseUrl} failed: ${error.message}.${again}`;
     default: {
       const hint = error.hint ? ` ${error.hint}` : '';
-      return `catalog: ${error.message}${hint}`;
+      return `catalog: ${error.message}${hint}${again}`;
     }
   }
 }
@@ -101,7 +107,7 @@ export class ProgressReporter {
 
   update(p: CatalogProgress): void {
     if (this.stream.isTTY) {
-      this.stream.write(`\r${formatProgressBar(p, this.stream.columns ?? 80)}\x1b[K`);
+      this.stream.write(`\r${formatProgressBar(p, this.stream.columns || 80)}\x1b[K`);
       this.drawn = true;
       return;
     }
@@ -115,7 +121,7 @@ export class ProgressReporter {
   /** The last figures, then the cursor on a fresh line. */
   finish(p: CatalogProgress): void {
     if (this.stream.isTTY) {
-      this.stream.write(`\r${formatProgressBar(p, this.stream.columns ?? 80)}\x1b[K\n`);
+      this.stream.write(`\r${formatProgressBar(p, this.stream.columns || 80)}\x1b[K\n`);
     } else {
       this.stream.write(`${formatProgressLine(p)}\n`);
     }

@@ -149,9 +149,12 @@ export class CatalogDownload {
   private async run(resume: boolean, signal: AbortSignal): Promise<CatalogProgress> {
     let output: OutputFile | null = null;
     let unsubscribe: (() => void) | null = null;
+    let fresh = false;
+    let checkpoint: Checkpoint | null = null;
     try {
       const prepared = await this.prepare(resume);
-      let checkpoint = prepared.checkpoint;
+      fresh = !prepared.resumed;
+      checkpoint = prepared.checkpoint;
       this.tracker.beginRun(checkpoint, prepared.resumed);
       if (checkpoint.done) return this.finish('done');
       this.tracker.setState('running');
@@ -196,11 +199,15 @@ export class CatalogDownload {
         this.emitter.notify();
       }
     } catch (e) {
-      if (this.cancelRequested) return this.finish('cancelled');
-      return this.finish('failed', toErrorData(e));
+      return this.cancelRequested ? this.finish('cancelled') : this.finish('failed', toErrorData(e));
     } finally {
       unsubscribe?.();
       await output?.close().catch(() => undefined);
+      // A fresh download that stopped before its first page leaves nothing worth resuming: no files either.
+      if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {
+        await rm(this.out, { force: true }).catch(() => undefined);
+        await rm(this.checkpointPath, { force: true }).catch(() => undefined);
+      }
     }
   }
 
@@ -240,7 +247,9 @@ export class CatalogDownload {
       if (!saved.done) await truncateToCheckpoint(this.out, saved.bytes);
       return { checkpoint: { ...saved, settings: { ...this.settings } }, resumed: true };
     }
-    if (outputSize !== null && (resume || !this.options.overwrite)) {
+    // An empty output whose checkpoint has no page is what a run killed before its first page leaves.
+    const emptyLeftover = saved !== null && saved.pages === 0 && outputSize === 0;
+    if (outputSize !== null && !emptyLeftover && (resume || !this.options.overwrite)) {
       throw new PartnerError({
         code: 'BAD_REQUEST',
         retryable: false,

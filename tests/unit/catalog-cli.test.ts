@@ -82,13 +82,15 @@ function progress(patch: Partial<CatalogProgress> = {}): CatalogProgress {
 
 describe('catalog CLI output', () => {
   it('draws a bar with percent, items, pages, rate, waited, 429s and ETA', () => {
-    expect(formatProgressBar(progress(), 200)).toBe('[#########...........]  45.0%  4500/10000 items  45 pages  19.8 req/s  waited 12.3s  2×429  ETA 1m12s');
-    expect(formatProgressBar(progress({ total: null, percent: null, etaSeconds: null }), 200)).toBe('catalog 4500 items  45 pages  19.8 req/s  waited 12.3s  2×429');
+    expect(formatProgressBar(progress(), 200)).toBe('[#########...........]  45.0%  4500/10000 items  45 pages  19.8 req/s  waited 12.3s  429s 2  ETA 1m12s');
+    expect(formatProgressBar(progress({ total: null, percent: null, etaSeconds: null }), 200)).toBe('catalog  4500 items  45 pages  19.8 req/s  waited 12.3s  429s 2');
+    // An 80-column terminal: the bar goes, every figure stays.
+    expect(formatProgressBar(progress(), 80)).toBe(' 45.0%  4500/10000 items  45 pages  19.8 req/s  waited 12.3s  429s 2  ETA 1m12s');
     expect(formatProgressBar(progress(), 40)).toHaveLength(39);
   });
 
   it('writes plain lines', () => {
-    expect(formatProgressLine(progress())).toBe('catalog: running (45.0%), 4500/10000 items, 45 pages, 19.8 req/s, waited 12.3s, 2×429, ETA 1m12s');
+    expect(formatProgressLine(progress())).toBe('catalog: running (45.0%), 4500/10000 items, 45 pages, 19.8 req/s, waited 12.3s, 429s 2, ETA 1m12s');
   });
 
   it('formats durations', () => {

@@ -172,7 +172,22 @@ describe('CatalogDownload', () => {
     const dl = download(client);
     const result = await dl.start();
     expect(result).toMatchObject({ state: 'failed', items: 0, error: { code: 'INVALID_RESPONSE' } });
-    expect(await readFile(dl.out, 'utf8')).toBe('');
+    // Nothing was written, so nothing is left behind to block the next run.
+    await expect(stat(dl.out)).rejects.toThrow();
+    await expect(stat(dl.checkpointPath)).rejects.toThrow();
+  });
+
+  it('a run killed before its first page does not block the next one', async () => {
+    const out = join(dir, 'catalog.jsonl');
+    // What a SIGKILL during the first request leaves: an empty output and a checkpoint with no page.
+    await writeFile(out, '');
+    await writeFile(`${out}.checkpoint.json`, JSON.stringify({
+      version: 1, output: 'catalog.jsonl', cursor: null, done: false, pages: 0, items: 0, bytes: 0, columns: null, total: null,
+      settings: { baseUrl: 'http://127.0.0.1:9', vendor: 'demo', format: 'jsonl', idField: 'id', pageSize: 10, pageSizeParam: 'per-page' },
+      startedAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z',
+    }));
+    expect((await download(new FakeCatalogClient({ size: 12 })).start()).state).toBe('done');
+    expect(await jsonlIds(out)).toEqual(range(12));
   });
 
   it('refuses to overwrite an existing output unless resuming or told to overwrite', async () => {
