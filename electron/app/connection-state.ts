@@ -1,0 +1,132 @@
+/**
+ * The connection's health, derived from the active client's samples, announced on change only:
+ * - connecting: a profile was chosen and nothing has answered yet;
+ * - offline: requests get no answer (network errors) and nothing answered since;
+ * - degraded: the service answered 429 or 5xx within the last `windowMs`, or refused the token;
+ * - connected: otherwise.
+ * A quiet period ends "degraded" by itself: a timer re-evaluates when the window closes.
+ */
+import type { z } from 'zod';
+import type { connectionSchema } from '../../shared/bridge/schemas';
+import type { BudgetSample } from '../../shared/rate-limit';
+import type { TimerClock } from '../telemetry';
+
+export type ConnectionView = z.output<typeof connectionSchema>;
+export type ConnectionStateName = ConnectionView['state'];
+
+export interface ConnectionTarget {
+  profileId: string;
+  vendor: string;
+  baseUrl: string;
+  demo: boolean;
+}
+
+export interface ConnectionTrackerOptions {
+  clock: TimerClock;
+  onChange: (view: ConnectionView) => void;
+  /** How long a 429/5xx keeps the state degraded; default 10 s. */
+  windowMs?: number;
+  /** Network failures in a row, with no answer in between, that mean offline; default 2. */
+  offlineAfter?: number;
+}
+
+export class ConnectionTracker {
+  private target: ConnectionTarget | null = null;
+  private state: ConnectionStateName = 'offline';
+  private message: string | null = 'No profile is selected.';
+  private answered = false;
+  private failuresInARow = 0;
+  private lastTrouble: { at: number; message: string } | null = null;
+  private unauthorized = false;
+  private timer: unknown = null;
+  private readonly windowMs: number;
+  private readonly offlineAfter: number;
+
+  constructor(private readonly options: ConnectionTrackerOptions) {
+    this.windowMs = options.windowMs ?? 10_000;
+    this.offlineAfter = options.offlineAfter ?? 2;
+  }
+
+  current(): ConnectionView {
+    return {
+      state: this.state,
+      profileId: this.target?.profileId ?? null,
+      vendor: this.target?.vendor ?? null,
+      baseUrl: this.target?.baseUrl ?? null,
+      demo: this.target?.demo ?? false,
+      message: this.message,
+    };
+  }
+
+  /** A new target (or none): starts at connecting, or offline with a reason. */
+  setTarget(target: ConnectionTarget | null, reason: string | null = null): void {
+    this.target = target;
+    this.answered = false;
+    this.failuresInARow = 0;
+    this.lastTrouble = null;
+    this.unauthorized = false;
+    this.clearTimer();
+    if (!target) this.set('offline', reason ?? 'No profile is selected.', true);
+    else this.set(reason ? 'offline' : 'connecting', reason, true);
+  }
+
+  /** A failure to connect at all (the simulator would not start, tokens could not be opened). */
+  fail(reason: string): void {
+    this.set('offline', reason);
+  }
+
+  record(sample: BudgetSample): void {
+    if (!this.target || sample.vendor !== this.target.vendor) return;
+    const now = this.options.clock.now();
+    if (sample.status === 0) {
+      this.failuresInARow += 1;
+      if (!this.answered || this.failuresInARow >= this.offlineAfter) {
+        this.set('offline', `No answer from ${this.target.baseUrl} (network error or timeout).`);
+        return;
+      }
+      this.lastTrouble = { at: now, message: 'Some requests got no answer (network error or timeout).' };
+    } else {
+      this.answered = true;
+      this.failuresInARow = 0;
+      if (sample.status === 401 || sample.status === 403) this.unauthorized = true;
+      else if (sample.status >= 200 && sample.status < 300) this.unauthorized = false;
+      if (sample.status === 429) this.lastTrouble = { at: now, message: 'The service answered 429 (rate limited) recently.' };
+      else if (sample.status >= 500) this.lastTrouble = { at: now, message: `The service answered ${sample.status} (server error) recently.` };
+    }
+    this.evaluate();
+  }
+
+  dispose(): void {
+    this.clearTimer();
+  }
+
+  private evaluate(): void {
+    const now = this.options.clock.now();
+    if (this.unauthorized) {
+      this.set('degraded', 'The service refused the token (401); check the profile\u2019s tokens.');
+      return;
+    }
+    if (this.lastTrouble && now - this.lastTrouble.at < this.windowMs) {
+      this.set('degraded', this.lastTrouble.message);
+      this.clearTimer();
+      this.timer = this.options.clock.setTimeout(() => {
+        this.timer = null;
+        this.evaluate();
+      }, this.lastTrouble.at + this.windowMs - now);
+      return;
+    }
+    if (this.answered) this.set('connected', null);
+  }
+
+  private set(state: ConnectionStateName, message: string | null, force = false): void {
+    if (!force && state === this.state && message === this.message) return;
+    this.state = state;
+    this.message = message;
+    this.options.onChange(this.current());
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Demo traffic: the app's OWN client sends realistic requests to chosen endpoints at share x limit
+ * per second, so that anyone can watch it pace and back off live against the built-in simulator.
+ * Open loop (requests start on schedule, not after the previous answer), but never more than one
+ * second's worth waiting per endpoint: asking for more than the limit shows pacing, not a growing queue.
+ * Background priority, so a click in the dashboard still goes first.
+ */
+import { ENDPOINTS } from '../../shared/endpoints';
+import type { EndpointId } from '../../shared/endpoints';
+import type { TimerClock } from '../telemetry';
+
+export interface DemoTrafficPlan {
+  share: number;
+  endpoints: EndpointId[];
+}
+
+/** The part of PartnerClient that demo traffic uses. */
+export interface DemoTrafficClient {
+  request(
+    endpoint: EndpointId,
+    options?: { query?: Record<string, string | number | undefined>; body?: unknown; signal?: AbortSignal; priority?: 'interactive' | 'background' },
+  ): Promise<{ status: number; body: unknown }>;
+}
+
+export interface DemoTrafficOptions {
+  client: DemoTrafficClient;
+  clock: TimerClock;
+  random?: () => number;
+  /** Page-size parameter of the profile. */
+  pageSizeParam?: string;
+  tickMs?: number;
+}
+
+const SEARCH_WORDS = ['castle', 'forest', 'neon', 'crimson', 'model', 'texture', 'sound', 'ui', 'font', 'shader', 'galaxy', 'stone'];
+const MAX_KNOWN = 500;
+
+export class DemoTraffic {
+  private current: DemoTrafficPlan = { share: 0, endpoints: [] };
+  private timer: unknown = null;
+  private lastTick = 0;
+  private readonly due = new Map<EndpointId, number>();
+  private readonly outstanding = new Map<EndpointId, number>();
+  private abort = new AbortController();
+  private readonly random: () => number;
+  private readonly tickMs: number;
+  private readonly assetIds: number[] = [];
+  private readonly purchaseIds: string[] = [];
+  private seq = 0;
+  /** One seeding request at a time, however many requests wait for an id. */
+  private seedingAssets: Promise<void> | null = null;
+  private seedingPurchases: Promise<void> | null = null;
+  /** Requests sent and answers by outcome, for tests and the status line. */
+  readonly counts = { sent: 0, ok: 0, failed: 0 };
+
+  constructor(private readonly options: DemoTrafficOptions) {
+    this.random = options.random ?? Math.random;
+    this.tickMs = options.tickMs ?? 50;
+  }
+
+  plan(): DemoTrafficPlan {
+    return { share: this.current.share, endpoints: [...this.current.endpoints] };
+  }
+
+  /** Replaces the plan; share 0 or no endpoint stops. */
+  setPlan(plan: DemoTrafficPlan): void {
+    const endpoints = [...new Set(plan.endpoints)];
+    this.current = { share: plan.share, endpoints };
+    if (plan.share <= 0 || endpoints.length === 0) {
+      this.stop();
+      this.current = { share: 0, endpoints: [] };
+      return;
+    }
+    for (const e of [...this.due.keys()]) if (!endpoints.includes(e)) this.due.delete(e);
+    if (this.timer === null) {
+      this.lastTick = this.options.clock.now();
+      this.schedule();
+    }
+  }
+
+  /** Stops scheduling and cancels the demo requests in flight. */
+  stop(): void {
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.due.clear();
+    this.current = { share: 0, endpoints: [] };
+  }
+
+  private schedule(): void {
+    this.timer = this.options.clock.setTimeout(() => this.tick(), this.tickMs);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const now = this.options.clock.now();
+    const dt = Math.min(1000, Math.max(0, now - this.lastTick));
+    this.lastTick = now;
+    for (const endpoint of this.current.endpoints) {
+      const limit = ENDPOINTS[endpoint].limit;
+      const cap = Math.max(2, Math.ceil(limit * Math.min(1, this.current.share)));
+      let due = (this.due.get(endpoint) ?? 0) + (this.current.share * limit * dt) / 1000;
+      while (due >= 1 && (this.outstanding.get(endpoint) ?? 0) < cap) {
+        due -= 1;
+        this.fire(endpoint);
+      }
+      // A full queue does not build a backlog to burst later.
+      this.due.set(endpoint, Math.min(due, 1));
+    }
+    if (this.current.endpoints.length > 0) this.schedule();
+  }
+
+  private fire(endpoint: EndpointId): void {
+    this.outstanding.set(endpoint, (this.outstanding.get(endpoint) ?? 0) + 1);
+    this.counts.sent += 1;
+    const signal = this.abort.signal;
+    void this.send(endpoint, signal)
+      .then(() => (this.counts.ok += 1))
+      .catch(() => (this.counts.failed += 1))
+      .finally(() => this.outstanding.set(endpoint, Math.max(0, (this.outstanding.get(endpoint) ?? 1) - 1)));
+  }
+
+  private pick<T>(list: readonly T[]): T | undefined {
+    return list.length === 0 ? undefined : list[Math.floor(this.random() * list.length)];
+  }
+
+  private remember<T>(list: T[], value: T): void {
+    list.push(value);
+    if (list.length > MAX_KNOWN) list.splice(0, list.length - MAX_KNOWN);
+  }
+
+  private learnAssets(body: unknown): void {
+    const items = (body as { items?: unknown } | null)?.items;
+    if (!Array.isArray(items)) return;
+    for (const item of items.slice(0, 20)) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id === 'number' && !this.assetIds.includes(id)) this.remember(this.assetIds, id);
+    }
+  }
+
+  private learnPurchase(body: unknown): void {
+    const id = (body as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !this.purchaseIds.includes(id)) this.remember(this.purchaseIds, id);
+  }
+
+  /** An asset id seen in a page; the first page is read when none is known yet. */
+  private async assetId(signal: AbortSignal): Promise<number | undefined> {
+    if (this.assetIds.length === 0) {
+      this.seedingAssets ??= this.listPage(signal, null).finally(() => (this.seedingAssets = null));
+      await this.seedingAssets;
+    }
+    return this.pick(this.assetIds);
+  }
+
+  private async purchaseId(signal: AbortSignal): Promise<string | undefined> {
+    if (this.purchaseIds.length < 3) {
+      this.seedingPurchases ??= this.register(signal).finally(() => (this.seedingPurchases = null));
+      await this.seedingPurchases;
+    }
+    return this.pick(this.purchaseIds);
+  }
+
+  private async listPage(signal: AbortSignal, lastId: number | null | undefined): Promise<void> {
+    const query: Record<string, string | number | undefined> = { [this.options.pageSizeParam ?? 'per-page']: 20 };
+    if (lastId !== null && lastId !== undefined) query.last_id = lastId;
+    const res = await this.options.client.request('listAssets', { query, signal, priority: 'background' });
+    this.learnAssets(res.body);
+  }
+
+  private async register(signal: AbortSignal): Promise<void> {
+    const assetId = await this.assetId(signal);
+    if (assetId === undefined) return;
+    const res = await this.options.client.request('registerPurchase', {
+      body: { asset_id: assetId, client_reference: `demo-traffic-${++this.seq}` },
+      signal,
+      priority: 'background',
+    });
+    this.learnPurchase(res.body);
+  }
+
+  private async send(endpoint: EndpointId, signal: AbortSignal): Promise<void> {
+    const { client } = this.options;
+    const bg = { signal, priority: 'background' as const };
+    switch (endpoint) {
+      case 'listAssets':
+        // Now the first page, now a page further on, as someone paging through the table.
+        return this.listPage(signal, this.random() < 0.3 ? null : this.pick(this.assetIds));
+      case 'searchAssets': {
+        const res = await client.request('searchAssets', { body: { query: this.pick(SEARCH_WORDS) ?? 'castle', limit: 20 }, ...bg });
+        this.learnAssets(res.body);
+        return;
+      }
+      case 'assetHistory':
+        await client.request('assetHistory', { body: { asset_id: (await this.assetId(signal)) ?? 1000 }, ...bg });
+        return;
+      case 'categories':
+        await client.request('categories', bg);
+        return;
+      case 'registerPurchase':
+        return this.register(signal);
+      case 'purchaseInfo':
+        await client.request('purchaseInfo', { query: { purchase_id: await this.purchaseId(signal) }, ...bg });
+        return;
+      case 'validatePurchase':
+        await client.request('validatePurchase', { body: { purchase_id: await this.purchaseId(signal) }, ...bg });
+        return;
+      case 'downloadUrl':
+      case 'viewUrl':
+      case 'cancelPurchase':
+        // Some answer 409 (a purchase in the wrong state): that is realistic traffic too.
+        await client.request(endpoint, { query: { purchase_id: await this.purchaseId(signal) }, ...bg });
+        return;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The one entry point of both shells: a call name and an untrusted request in, a CallResult out.
+ * The request is parsed with the contract's schema (a bad payload is BAD_REQUEST naming the field),
+ * the handler runs, its answer is checked against the response schema (a mismatch is our bug:
+ * INTERNAL, logged), and anything thrown becomes plain ErrorData. Never throws.
+ */
+import type { z } from 'zod';
+import { calls, isCallName } from '../../shared/bridge/contract';
+import type { CallName, CallResult } from '../../shared/bridge/contract';
+import { errorDataSchema } from '../../shared/bridge/schemas';
+import { toErrorData } from '../../shared/errors';
+import type { ErrorData } from '../../shared/errors';
+import type { AppLog } from './environment';
+import type { CallHandlers } from './handlers/types';
+
+export type Dispatch = (name: string, request: unknown) => Promise<CallResult<unknown>>;
+
+export interface DispatcherOptions {
+  log: AppLog;
+  /** Masks tokens in any text that leaves (error messages, bodies). */
+  redact: (text: string) => string;
+}
+
+/** "pageSize: Too big: expected number to be <=100; lastId: Invalid input" */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the request';
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function badRequestData(message: string): ErrorData {
+  return { code: 'BAD_REQUEST', message, retryable: false };
+}
+
+/** Error data with every known token masked, checked against the contract's error shape. */
+function cleanError(data: ErrorData, redact: (t: string) => string): ErrorData {
+  let body: unknown = data.body;
+  if (body !== undefined) {
+    try {
+      body = JSON.parse(redact(JSON.stringify(body)));
+    } catch {
+      body = undefined;
+    }
+  }
+  const cleaned: ErrorData = { ...data, message: redact(data.message) };
+  if (data.hint !== undefined) cleaned.hint = redact(data.hint);
+  if (body === undefined) delete cleaned.body;
+  else cleaned.body = body;
+  const checked = errorDataSchema.safeParse(cleaned);
+  return checked.success ? checked.data : { code: 'INTERNAL', message: redact(String(data.message)), retryable: false };
+}
+
+export function createDispatcher(handlers: CallHandlers, options: DispatcherOptions): Dispatch {
+  const { log, redact } = options;
+  return async (name, request) => {
+    if (!isCallName(name)) {
+      return { ok: false, error: badRequestData(`Unknown call ${JSON.stringify(String(name).slice(0, 60))}.`) };
+    }
+    const contract = calls[name];
+    const parsed = contract.request.safeParse(request ?? {});
+    if (!parsed.success) {
+      return { ok: false, error: badRequestData(`Invalid request for ${name}: ${describeIssues(parsed.error.issues)}.`) };
+    }
+    let value: unknown;
+    try {
+      const handler = handlers[name] as (req: unknown) => Promise<unknown>;
+      value = await handler(parsed.data);
+    } catch (e) {
+      const data = toErrorData(e);
+      if (data.code === 'INTERNAL') log('error', `${name} failed: ${redact(data.message)}`, e instanceof Error ? redact(e.stack ?? '') : undefined);
+      return { ok: false, error: cleanError(data, redact) };
+    }
+    const checked = contract.response.safeParse(value);
+    if (!checked.success) {
+      log('error', `${name} answered outside the contract: ${redact(describeIssues(checked.error.issues))}`);
+      return { ok: false, error: { code: 'INTERNAL', message: `The app produced an invalid answer for ${name}; this is a bug.`, retryable: false } };
+    }
+    return { ok: true, value: checked.data };
+  };
+}
+
+export type { CallName };

@@ -1,0 +1,166 @@
+/**
+ * The dashboard's whole-catalog download: one at a time, into <downloadDir>/catalog-<vendor>.<format>,
+ * its progress forwarded as `downloadProgress` events (CatalogDownload throttles them to 4 per second).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { downloadProgressSchema } from '../../shared/bridge/schemas';
+import { PartnerError } from '../../shared/errors';
+import { CatalogDownload, checkpointPathFor, readCheckpoint } from '../catalog';
+import type { CatalogClient, CatalogProgress, ExportFormat } from '../catalog';
+
+export type DownloadProgressView = z.output<typeof downloadProgressSchema>;
+
+/** What a download needs from the active connection. */
+export interface DownloadTarget {
+  profileId: string;
+  client: CatalogClient;
+  baseUrl: string;
+  vendor: string;
+  pageSizeParam: string;
+  idField: string;
+}
+
+interface Current {
+  download: CatalogDownload;
+  target: DownloadTarget;
+  format: ExportFormat;
+  run: Promise<CatalogProgress> | null;
+  unsubscribe: () => void;
+}
+
+function idle(format: ExportFormat = 'jsonl'): DownloadProgressView {
+  return {
+    state: 'idle',
+    format,
+    outPath: null,
+    pages: 0,
+    items: 0,
+    requests: 0,
+    requestsPerSecond: 0,
+    waitedMs: 0,
+    rateLimited: 0,
+    total: null,
+    etaSeconds: null,
+    bytes: 0,
+    error: null,
+  };
+}
+
+export function toProgressView(p: CatalogProgress, running = false): DownloadProgressView {
+  return {
+    // Between start() and the first checkpoint the tracker still says idle; the run has begun.
+    state: running && p.state === 'idle' ? 'running' : p.state,
+    format: p.format,
+    outPath: p.out,
+    pages: p.pages,
+    items: p.items,
+    requests: p.requests,
+    requestsPerSecond: p.requestsPerSecond,
+    waitedMs: p.waitedMs,
+    rateLimited: p.rateLimited,
+    total: p.total,
+    etaSeconds: p.etaSeconds,
+    bytes: p.bytes,
+    error: p.error ?? null,
+  };
+}
+
+/** File names carry the vendor: keep them to characters every file system accepts. */
+export function catalogFileName(vendor: string, format: ExportFormat): string {
+  const safe = vendor.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || 'vendor';
+  return `catalog-${safe}.${format}`;
+}
+
+function conflict(message: string): PartnerError {
+  return new PartnerError({ code: 'CONFLICT', message, retryable: false });
+}
+
+export class DownloadController {
+  private current: Current | null = null;
+
+  constructor(private readonly emit: (view: DownloadProgressView) => void) {}
+
+  status(): DownloadProgressView {
+    const c = this.current;
+    return c ? toProgressView(c.download.progress(), c.run !== null) : idle();
+  }
+
+  async start(target: DownloadTarget, downloadDir: string, request: { format: ExportFormat; resume: boolean }): Promise<DownloadProgressView> {
+    if (this.current?.run) throw conflict('A catalog download is already running; pause or cancel it first.');
+    await mkdir(downloadDir, { recursive: true });
+    const out = join(downloadDir, catalogFileName(target.vendor, request.format));
+    const download = new CatalogDownload({
+      client: target.client,
+      baseUrl: target.baseUrl,
+      vendor: target.vendor,
+      out,
+      format: request.format,
+      pageSizeParam: target.pageSizeParam,
+      idField: target.idField,
+      resume: request.resume,
+      // A fresh start replaces the previous export of this vendor and format.
+      overwrite: !request.resume,
+    });
+    this.replace({ download, target, format: request.format, run: null, unsubscribe: () => undefined });
+    this.launch(() => download.start());
+    return this.status();
+  }
+
+  pause(): DownloadProgressView {
+    if (!this.current?.run) throw conflict('No catalog download is running.');
+    this.current.download.pause();
+    return this.status();
+  }
+
+  async resume(target: DownloadTarget, downloadDir: string): Promise<DownloadProgressView> {
+    const c = this.current;
+    if (c?.run) throw conflict('The catalog download is already running.');
+    if (c && c.target.profileId === target.profileId) {
+      this.launch(() => c.download.resume());
+      return this.status();
+    }
+    // After a restart or a profile switch: pick up the checkpoint of this vendor's file, if any.
+    for (const format of ['jsonl', 'csv'] as const) {
+      const out = join(downloadDir, catalogFileName(target.vendor, format));
+      const saved = await readCheckpoint(checkpointPathFor(out)).catch(() => null);
+      if (saved && !saved.done) return this.start(target, downloadDir, { format, resume: true });
+    }
+    throw new PartnerError({ code: 'NOT_FOUND', message: 'There is no interrupted catalog download to resume.', retryable: false });
+  }
+
+  async cancel(deleteFiles: boolean): Promise<DownloadProgressView> {
+    const c = this.current;
+    if (!c) return idle();
+    const final = await c.download.cancel({ deleteFiles });
+    return toProgressView(final);
+  }
+
+  /** Profile switch or dispose: cancel a running download (files kept for a resume) and forget it. */
+  async stop(): Promise<void> {
+    const c = this.current;
+    if (!c) return;
+    if (c.run) await c.download.cancel({ deleteFiles: false }).catch(() => undefined);
+    c.unsubscribe();
+    this.current = null;
+  }
+
+  private replace(next: Current): void {
+    this.current?.unsubscribe();
+    next.unsubscribe = next.download.onProgress((p) => this.emit(toProgressView(p, this.current?.download === next.download && next.run !== null)));
+    this.current = next;
+  }
+
+  private launch(run: () => Promise<CatalogProgress>): void {
+    const c = this.current;
+    if (!c) return;
+    const promise = run();
+    c.run = promise;
+    void promise
+      .catch(() => undefined)
+      .finally(() => {
+        if (c.run === promise) c.run = null;
+      });
+  }
+}

@@ -1,0 +1,36 @@
+/** What a shell gives the services, and what it gets back (see .tmp/APIS.md, "App services"). */
+import type { CallResult, EventName } from '../../shared/bridge/contract';
+import type { ProfileInputDraft } from '../profiles';
+import type { TokenVault } from './token-vault';
+
+export type AppLogLevel = 'info' | 'warn' | 'error';
+/** Where the services report their own problems (bugs, failed cleanups). Texts are token-free. */
+export type AppLog = (level: AppLogLevel, message: string, detail?: unknown) => void;
+
+export interface AppEnvironment {
+  shell: 'desktop' | 'web';
+  /** Where settings, profiles and downloads live. */
+  dataDir: string;
+  /** net.fetch in desktop; default globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Seals tokens at rest. */
+  vault: TokenVault;
+  /** Desktop: shell.openExternal. Absent (web): openExternal answers NOT_FOUND. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Web mode: profiles from flags, kept in memory only. */
+  initialProfiles?: ProfileInputDraft[];
+  /** Default true: start the simulator when no profile is configured. */
+  embeddedSimulator?: boolean;
+  version: string;
+  /** Optional: default writes warnings and errors to stderr. */
+  log?: AppLog;
+}
+
+export interface AppServices {
+  /** Validates name + request with the contract; never throws. */
+  dispatch(name: string, request: unknown): Promise<CallResult<unknown>>;
+  /** Batched events (<= ~20/s per stream). */
+  onEvent(listener: (name: EventName, payload: unknown) => void): () => void;
+  /** Stops simulator, timers, downloads; idempotent. */
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,20 @@
+/** download*: the whole-catalog download of the active profile (one at a time). */
+import type { DownloadTarget } from '../download-controller';
+import type { AppContext } from './context';
+import type { HandlerGroup } from './types';
+
+function targetOf(ctx: AppContext): DownloadTarget {
+  const session = ctx.session();
+  const p = session.profile;
+  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, pageSizeParam: p.pageSizeParam, idField: p.idField };
+}
+
+export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' | 'downloadPause' | 'downloadResume' | 'downloadCancel' | 'downloadStatus'> {
+  return {
+    downloadStart: async ({ format, resume }) => ctx.downloads.start(targetOf(ctx), ctx.settings().downloadDir, { format, resume }),
+    downloadPause: async () => ctx.downloads.pause(),
+    downloadResume: async () => ctx.downloads.resume(targetOf(ctx), ctx.settings().downloadDir),
+    downloadCancel: async ({ deleteFiles }) => ctx.downloads.cancel(deleteFiles),
+    downloadStatus: async () => ctx.downloads.status(),
+  };
+}

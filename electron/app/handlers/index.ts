@@ -1,0 +1,23 @@
+/** Every call's handler, by concern. The CallHandlers type refuses a missing or misspelt one. */
+import { catalogHandlers } from './catalog';
+import type { AppContext } from './context';
+import { downloadHandlers } from './download';
+import { profileHandlers } from './profiles';
+import { purchaseHandlers } from './purchases';
+import { simulatorHandlers } from './simulator';
+import { telemetryHandlers } from './telemetry';
+import type { CallHandlers } from './types';
+
+export function createHandlers(ctx: AppContext): CallHandlers {
+  return {
+    ...catalogHandlers(ctx),
+    ...downloadHandlers(ctx),
+    ...purchaseHandlers(ctx),
+    ...profileHandlers(ctx),
+    ...simulatorHandlers(ctx),
+    ...telemetryHandlers(ctx),
+  };
+}
+
+export type { AppContext } from './context';
+export type { CallHandler, CallHandlers, HandlerGroup, ParsedRequest } from './types';

@@ -1,0 +1,117 @@
+/** Profiles, settings, app info and the connection. The built-in demo profile is listed but cannot be edited. */
+import type { BudgetSample } from '../../../shared/rate-limit';
+import { PartnerError, toErrorData } from '../../../shared/errors';
+import { PartnerClient } from '../../client';
+import { DEMO_PROFILE_ID } from '../embedded-demo';
+import type { AppContext } from './context';
+import type { HandlerGroup } from './types';
+
+type Names =
+  | 'listProfiles'
+  | 'saveProfile'
+  | 'removeProfile'
+  | 'selectProfile'
+  | 'testConnection'
+  | 'getSettings'
+  | 'saveSettings'
+  | 'appInfo'
+  | 'connection';
+
+const TEST_TIMEOUT_MS = 10_000;
+
+function demoIsReadOnly(): PartnerError {
+  return new PartnerError({
+    code: 'BAD_REQUEST',
+    message: 'The built-in demo profile cannot be changed or removed.',
+    hint: 'Add a new profile for your own service instead.',
+    retryable: false,
+  });
+}
+
+export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
+  /** One cheap request (categories) with the profile's first token, never retried. */
+  async function testConnection(id: string) {
+    const isDemo = id === DEMO_PROFILE_ID;
+    const record = isDemo ? null : ctx.store.get(id);
+    if (!isDemo && !record) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
+    const demoWasRunning = ctx.demo.running !== null;
+    const sim = isDemo ? await ctx.demo.ensure() : null;
+    const profile = sim ? { ...ctx.demo.view(), baseUrl: sim.url } : record!;
+    const first = (sim ? ctx.demo.tokens() : ctx.store.openTokens(id))[0];
+    if (first === undefined) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This profile has no token to test.', retryable: false });
+    let sample: BudgetSample | null = null;
+    const client = new PartnerClient({
+      baseUrl: profile.baseUrl,
+      vendor: profile.vendor,
+      tokens: [first],
+      fetch: ctx.fetch,
+      budgets: ctx.budgets,
+      timeoutMs: Math.min(TEST_TIMEOUT_MS, ctx.settings().timeoutMs),
+      retry: { maxAttempts: 1 },
+      tokenPresentation: profile.tokenPresentation,
+    });
+    const unsubscribe = client.onSample((s) => {
+      sample = s;
+      ctx.telemetry.record(s);
+    });
+    try {
+      const res = await client.request('categories', { priority: 'interactive' });
+      return {
+        ok: true,
+        status: res.status,
+        latencyMs: res.sample.latencyMs,
+        limit: res.rateLimit.limit,
+        remaining: res.rateLimit.remaining,
+        reset: res.rateLimit.reset,
+        error: null,
+      };
+    } catch (e) {
+      const error = toErrorData(e);
+      const s = sample as BudgetSample | null;
+      return {
+        ok: false,
+        status: error.status ?? s?.status ?? 0,
+        latencyMs: s?.latencyMs ?? 0,
+        limit: s?.limit ?? null,
+        remaining: s?.remaining ?? null,
+        reset: s?.reset ?? null,
+        error,
+      };
+    } finally {
+      unsubscribe();
+      client.close();
+      // Testing the demo while another profile is active must not leave the simulator running.
+      if (sim && !demoWasRunning && ctx.currentSession()?.profile.demo !== true) await ctx.demo.stop();
+    }
+  }
+
+  return {
+    async listProfiles() {
+      const items = [...(ctx.demo.enabled ? [ctx.demo.view()] : []), ...ctx.store.list()];
+      return { items, activeId: ctx.connection.current().profileId };
+    },
+    async saveProfile(input) {
+      if (input.id === DEMO_PROFILE_ID) throw demoIsReadOnly();
+      const view = ctx.store.save(input);
+      await ctx.reconnectIfActive(view.id, false);
+      return view;
+    },
+    async removeProfile({ id }) {
+      if (id === DEMO_PROFILE_ID) throw demoIsReadOnly();
+      ctx.store.remove(id);
+      await ctx.reconnectIfActive(id, true);
+      return { ok: true as const };
+    },
+    selectProfile: ({ id }) => ctx.select(id),
+    testConnection: ({ id }) => testConnection(id),
+    getSettings: async () => ctx.settings(),
+    saveSettings: async (patch) => ctx.store.saveSettings(patch),
+    appInfo: async () => ({
+      shell: ctx.env.shell,
+      version: ctx.env.version,
+      tokenStorage: ctx.env.vault.kind,
+      settingsProblem: ctx.store.settingsProblem,
+    }),
+    connection: async () => ctx.connection.current(),
+  };
+}

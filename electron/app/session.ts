@@ -1,0 +1,72 @@
+/**
+ * The active connection: one profile, its PartnerClient (sharing the process's budget registry),
+ * its purchase actions and, on the built-in demo, its demo traffic. Closed as a whole on a switch.
+ */
+import type { BudgetSample } from '../../shared/rate-limit';
+import { PartnerClient } from '../client';
+import type { BudgetRegistry } from '../client';
+import type { TokenPresentation } from '../profiles';
+import { DemoTraffic } from './demo-traffic';
+import type { TimerClock } from '../telemetry';
+import { createPurchaseActions } from './purchase-actions';
+import type { PurchaseActions } from './purchase-actions';
+
+export interface SessionProfile {
+  id: string;
+  name: string;
+  vendor: string;
+  baseUrl: string;
+  demo: boolean;
+  tokenPresentation: TokenPresentation;
+  pageSizeParam: string;
+  idField: string;
+}
+
+export interface SessionDeps {
+  fetch: typeof fetch;
+  budgets: BudgetRegistry;
+  timeoutMs: number;
+  clock: TimerClock;
+  onSample: (sample: BudgetSample) => void;
+}
+
+export class ActiveSession {
+  readonly client: PartnerClient;
+  readonly purchases: PurchaseActions;
+  readonly demoTraffic: DemoTraffic | null;
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
+  constructor(
+    readonly profile: SessionProfile,
+    tokens: string[],
+    deps: SessionDeps,
+  ) {
+    this.client = new PartnerClient({
+      baseUrl: profile.baseUrl,
+      vendor: profile.vendor,
+      tokens,
+      fetch: deps.fetch,
+      budgets: deps.budgets,
+      timeoutMs: deps.timeoutMs,
+      tokenPresentation: profile.tokenPresentation,
+      pageSize: { param: profile.pageSizeParam },
+    });
+    this.unsubscribe = this.client.onSample(deps.onSample);
+    this.purchases = createPurchaseActions(this.client);
+    this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, pageSizeParam: profile.pageSizeParam }) : null;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.demoTraffic?.stop();
+    this.client.close();
+    this.unsubscribe();
+  }
+}
