@@ -34,6 +34,17 @@ export function hardenWebContents(contents: WebContents, log: ShellLog): void {
 }
 
 export function hardenSession(session: Session, log: ShellLog): void {
+  // The app:// handler already sends the CSP; this puts it on any other response the session sees too.
+  // A literal, because electronegativity only recognises one here; a unit test keeps it equal to
+  // contentSecurityPolicy() in csp.ts.
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': ["default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"],
+      },
+    });
+  });
   session.setPermissionRequestHandler((_contents, permission, callback) => {
     log(`denied permission request: ${permission}`);
     callback(false);

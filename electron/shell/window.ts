@@ -1,25 +1,8 @@
-/** The app's one window, with every webPreference the security checklist asks for spelled out. */
+/**
+ * The app's one window, with every webPreference the security checklist asks for spelled out in
+ * the literal (so that electronegativity, which reads the source, sees them too).
+ */
 import { BrowserWindow } from 'electron';
-import type { WebPreferences } from 'electron';
-
-export function secureWebPreferences(preloadPath: string, devTools: boolean): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    safeDialogs: true,
-    spellcheck: false,
-    devTools,
-  };
-}
 
 export function createMainWindow(preloadPath: string, devTools: boolean): BrowserWindow {
   const window = new BrowserWindow({
@@ -29,7 +12,24 @@ export function createMainWindow(preloadPath: string, devTools: boolean): Browse
     minHeight: 600,
     show: false,
     title: 'Partner Console',
-    webPreferences: secureWebPreferences(preloadPath, devTools),
+    webPreferences: {
+      preload: preloadPath, // eng-disable PRELOAD_JS_CHECK: the preload only exposes the contract's bridge via contextBridge, in a sandboxed, context-isolated page
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      // Middle-click would otherwise try to open links in a new window (denied anyway, see hardening.ts).
+      disableBlinkFeatures: 'Auxclick',
+      safeDialogs: true,
+      spellcheck: false,
+      devTools,
+    },
   });
   window.once('ready-to-show', () => window.show());
   return window;

@@ -40,6 +40,12 @@ export class FakeWebFrameMain {
 export class FakeSession extends EventEmitter {
   permissionRequestHandler: ((...args: unknown[]) => void) | null = null;
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null;
+  readonly webRequest = {
+    headersReceived: null as ((details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void) | null,
+    onHeadersReceived(listener: FakeSession['webRequest']['headersReceived']) {
+      this.headersReceived = listener;
+    },
+  };
   readonly protocol = {
     handlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
     handle(scheme: string, handler: (request: Request) => Response | Promise<Response>) {

@@ -69,6 +69,8 @@ describe('desktop start-up', () => {
     expect(fakeElectron.windows).toHaveLength(1);
     const window = fakeElectron.windows[0]!;
     expect(window.options.webPreferences).toMatchObject({
+      disableBlinkFeatures: 'Auxclick',
+      experimentalFeatures: false,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -138,6 +140,15 @@ describe('desktop start-up', () => {
     const download = new FakeEvent();
     ses.emit('will-download', download, { getURL: () => 'https://x.example/a.zip' }, null);
     expect(download.defaultPrevented).toBe(true);
+  });
+
+  it('puts the same CSP on every response of the session, over any the server sent', async () => {
+    const { contentSecurityPolicy } = await import('../../electron/shell/csp');
+    await start();
+    const listener = session.defaultSession.webRequest.headersReceived!;
+    let answered: { responseHeaders?: Record<string, string[]> } = {};
+    listener({ responseHeaders: { 'Content-Type': ['text/html'] } }, (response) => (answered = response));
+    expect(answered.responseHeaders).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy()] });
   });
 
   it('serves every contract call over IPC once the window is up', async () => {
