@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { connectionSchema } from '../../shared/bridge/schemas';
+import type { EndpointId } from '../../shared/endpoints';
+import type { BudgetSample } from '../../shared/rate-limit';
+import { ConnectionTracker } from '../../electron/app/connection-state';
+import type { ConnectionView } from '../../electron/app/connection-state';
+import { DemoTraffic } from '../../electron/app/demo-traffic';
+import type { TimerClock } from '../../electron/telemetry';
+
+function fakeClock(start = 1_700_000_000_000): TimerClock & { advance(ms: number): void; pending(): number } {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(fn, ms) {
+      timers.set(++seq, { at: now + Math.max(0, ms), fn });
+      return seq;
+    },
+    clearTimeout: (h) => void timers.delete(h as number),
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const next = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        if (!next) break;
+        timers.delete(next[0]);
+        now = Math.max(now, next[1].at);
+        next[1].fn();
+      }
+      now = end;
+    },
+    pending: () => timers.size,
+  };
+}
+
+const sample = (status: number, at: number): BudgetSample => ({
+  vendor: 'demo',
+  endpoint: 'categories',
+  at,
+  status,
+  limit: 20,
+  remaining: 10,
+  reset: 0,
+  latencyMs: 3,
+  waitedMs: 0,
+  attempt: 1,
+  headerProblems: [],
+});
+
+describe('ConnectionTracker', () => {
+  const target = { profileId: 'demo', vendor: 'demo', baseUrl: 'http://127.0.0.1:1', demo: true };
+
+  it('goes connecting -> connected -> degraded -> connected, announcing changes only', () => {
+    const clock = fakeClock();
+    const seen: ConnectionView[] = [];
+    const t = new ConnectionTracker({ clock, onChange: (v) => seen.push(v), windowMs: 10_000 });
+    t.setTarget(target);
+    expect(t.current().state).toBe('connecting');
+    for (let i = 0; i < 5; i++) t.record(sample(200, clock.now()));
+    t.record(sample(429, clock.now()));
+    t.record(sample(429, clock.now()));
+    t.record(sample(200, clock.now()));
+    expect(t.current().state).toBe('degraded');
+    clock.advance(9_000);
+    expect(t.current().state).toBe('degraded');
+    clock.advance(1_001);
+    expect(t.current().state).toBe('connected');
+    expect(seen.map((v) => v.state)).toEqual(['connecting', 'connected', 'degraded', 'connected']);
+    for (const v of seen) expect(connectionSchema.safeParse(v).success).toBe(true);
+    t.dispose();
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('is offline when nothing answers, degraded on a lone failure after answers, and ignores other vendors', () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const t = new ConnectionTracker({ clock, onChange: (v) => seen.push(v.state) });
+    t.setTarget(target);
+    t.record(sample(0, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'offline', message: expect.stringContaining('No answer') });
+    t.record(sample(200, clock.now()));
+    expect(t.current().state).toBe('connected');
+    t.record(sample(0, clock.now()));
+    expect(t.current().state).toBe('degraded');
+    t.record(sample(0, clock.now()));
+    expect(t.current().state).toBe('offline');
+    t.record({ ...sample(200, clock.now()), vendor: 'acme' });
+    expect(t.current().state).toBe('offline');
+    t.record(sample(503, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'degraded', message: expect.stringContaining('503') });
+    t.setTarget(null);
+    expect(t.current()).toMatchObject({ state: 'offline', profileId: null, demo: false });
+    t.dispose();
+  });
+});
+
+describe('DemoTraffic', () => {
+  /** A client that answers after `latencyMs` on the fake clock, and counts requests per endpoint. */
+  function fakeClient(clock: ReturnType<typeof fakeClock>, latencyMs: number) {
+    const counts = new Map<EndpointId, number>();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const client = {
+      request(endpoint: EndpointId, options?: { signal?: AbortSignal }) {
+        counts.set(endpoint, (counts.get(endpoint) ?? 0) + 1);
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+          const handle = clock.setTimeout(() => {
+            inFlight -= 1;
+            resolve({ status: 200, body: endpoint === 'registerPurchase' ? { id: `p_${Math.random()}` } : { items: [{ id: 1001 }, { id: 1005 }] } });
+          }, latencyMs);
+          options?.signal?.addEventListener('abort', () => {
+            clock.clearTimeout(handle);
+            inFlight -= 1;
+            reject(new Error('aborted'));
+          });
+        });
+      },
+    };
+    return { client, counts, maxInFlight: () => maxInFlight, inFlight: () => inFlight };
+  }
+  const flush = () => new Promise((r) => setImmediate(r));
+
+  it('asks for share x limit per second on each chosen endpoint, and stops cleanly', async () => {
+    const clock = fakeClock();
+    const fake = fakeClient(clock, 5);
+    const traffic = new DemoTraffic({ client: fake.client, clock, random: () => 0.5 });
+    traffic.setPlan({ share: 0.5, endpoints: ['categories', 'searchAssets', 'categories'] });
+    expect(traffic.plan()).toEqual({ share: 0.5, endpoints: ['categories', 'searchAssets'] });
+    for (let i = 0; i < 200; i++) {
+      clock.advance(10);
+      await flush();
+    }
+    // 2 seconds at 0.5 x 20/s = 20 each (one tick of rounding either way).
+    expect(fake.counts.get('categories')).toBeGreaterThanOrEqual(19);
+    expect(fake.counts.get('categories')).toBeLessThanOrEqual(21);
+    expect(fake.counts.get('searchAssets')).toBeGreaterThanOrEqual(19);
+    expect(fake.counts.get('listAssets')).toBeUndefined();
+    traffic.setPlan({ share: 0, endpoints: ['categories'] });
+    expect(traffic.plan()).toEqual({ share: 0, endpoints: [] });
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('never lets more than a second of requests wait when the client is slower than asked', async () => {
+    const clock = fakeClock();
+    const fake = fakeClient(clock, 5_000); // answers take 5 s: the queue fills
+    const traffic = new DemoTraffic({ client: fake.client, clock });
+    traffic.setPlan({ share: 2, endpoints: ['listAssets'] });
+    for (let i = 0; i < 300; i++) {
+      clock.advance(10);
+      await flush();
+    }
+    expect(fake.maxInFlight()).toBeLessThanOrEqual(20);
+    traffic.stop();
+    await flush();
+    expect(fake.inFlight()).toBe(0); // stop aborts what was in flight
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('registers a few purchases to act on and reuses them', async () => {
+    const clock = fakeClock();
+    const fake = fakeClient(clock, 2);
+    const traffic = new DemoTraffic({ client: fake.client, clock });
+    traffic.setPlan({ share: 0.2, endpoints: ['purchaseInfo', 'viewUrl'] });
+    for (let i = 0; i < 300; i++) {
+      clock.advance(10);
+      await flush();
+    }
+    traffic.stop();
+    expect(fake.counts.get('purchaseInfo')).toBeGreaterThanOrEqual(25);
+    expect(fake.counts.get('registerPurchase')).toBeGreaterThanOrEqual(3);
+    expect(fake.counts.get('registerPurchase')).toBeLessThanOrEqual(6);
+    expect(fake.counts.get('listAssets')).toBe(1);
+  });
+});
