@@ -10,18 +10,21 @@
  *   own, whole-second RecentSends: at most N of ours in flight or answered within the last second.
  *                     Both hold whatever any header says, so hostile or garbled headers can never
  *                     push us over the limit; alone, they are exact enough to run at N per second.
- *   server, continuous RefillBound re-based on the latest response's Remaining (R at its arrival,
- *                     less every request of ours that may not be counted in R yet).
- *   server, window    R less what we sent since, until the server's second surely changed (learnt
- *                     from Date, plus a guard; without Date, one second after the answer).
+ *   server, continuous RefillBound re-based on the latest-sent answer's Remaining (R at its
+ *                     arrival, less every request of ours that may not be counted in R yet).
+ *   server, window    WindowBasis: the lowest Remaining of the server's latest second, less our
+ *                     requests that may have been processed after it, until that second surely
+ *                     ended (learnt from Date, plus a guard; without Date, one second after it).
  *
  * The server bounds follow Remaining, so consumption by others (another process, another consumer
  * of the vendor) slows us as soon as a header shows it; when Remaining falls faster than our own
- * requests explain, a margin of one slot (more after 429s) is kept back for a few seconds.
- * Right after the window of an exhausted budget ends, the continuous bound still limits us to the
- * refill since then, so the first request after the wait works as a probe: its Remaining re-bases
- * both server bounds (N-1 in whole-second, the true level in continuous) and the rest follows at
- * full speed. In steady state this runs at N per (1000 ms + one round trip) in both models.
+ * requests explain, a margin of one slot (more after 429s) is kept back for a while.
+ * When a second's budget is used up we wait for the next second; there the continuous bound
+ * still limits us to the refill since the last answer, so the first request works as a probe: its
+ * Remaining re-bases both server bounds (N-1 in whole-second, the true level in continuous) and
+ * the rest follows at full speed. The refill during the wait is never lost in the continuous model
+ * (the wait is under a second, so the bucket cannot overflow), and in the whole-second model every
+ * second is used whole. Steady state: N per (1000 ms + one round trip) in both models.
  *
  * Pure: every method takes the local time; no timers here.
  */
@@ -29,6 +32,8 @@ import type { RateLimitHeaders } from '../../shared/rate-limit';
 import { RecentSends } from './recent-sends';
 import { RefillBound } from './refill-bound';
 import type { ServerClock } from './server-clock';
+import type { AnswerFact } from './window-basis';
+import { WindowBasis } from './window-basis';
 
 export interface Ticket {
   readonly id: number;
@@ -54,19 +59,13 @@ export interface BucketModelOptions {
   guardMs?: number;
 }
 
-/** Basis from the freshest response's headers. */
-interface ServerBasis {
-  remaining: number;
-  receivedAt: number;
-  /** Whole server second (epoch ms) from the Date header, or null. */
-  window: number | null;
+/** Continuous-model basis from the latest-sent answered request's Remaining. */
+interface RefillBasis {
   seq: number;
-  cont: RefillBound;
-  /** Our requests since the basis (incl. those in flight at it): counted against `remaining`. */
-  spent: number;
+  bound: RefillBound;
 }
 
-const FOREIGN_MEMORY_MS = 5_000;
+const FOREIGN_MEMORY_MS = 15_000;
 const RATE_LIMITED_MEMORY_MS = 10_000;
 /** A request we abandoned (timeout, abort) may still reach the server a little later. */
 export const ABANDONED_LINGER_MS = 1_000;
@@ -81,12 +80,13 @@ export class BucketModel {
   private readonly guardMs: number;
   private readonly ownCont: RefillBound;
   private readonly recent = new RecentSends();
-  private server: ServerBasis | null = null;
+  private refillBasis: RefillBasis | null = null;
+  private windowBasis: WindowBasis | null = null;
   private readonly inFlight = new Map<number, Ticket>();
   /** Abandoned requests, counted as pending until `at`. */
   private lingering: { ticket: Ticket; at: number }[] = [];
-  /** Recently answered: seq and arrival, to spot answers overtaken by a later-sent one. */
-  private answeredLog: { seq: number; at: number }[] = [];
+  /** Recent answers, to spot answers that overtook one another. */
+  private answeredLog: AnswerFact[] = [];
   private seq = 0;
   private pausedUntilMs = 0;
   private streak = 0;
@@ -127,10 +127,8 @@ export class BucketModel {
     this.inFlight.set(ticket.id, ticket);
     this.ownCont.add(ticket.id);
     this.recent.add(ticket.id);
-    if (this.server) {
-      this.server.cont.add(ticket.id);
-      this.server.spent++;
-    }
+    this.refillBasis?.bound.add(ticket.id);
+    this.windowBasis?.sent(ticket.id);
     return ticket;
   }
 
@@ -148,12 +146,22 @@ export class BucketModel {
     } else {
       this.streak = 0;
     }
-    const remaining = info.status === 429 ? 0 : info.rate.remaining;
-    if (remaining !== null && (this.server === null || ticket.seq > this.server.seq)) {
-      this.rebase(ticket, t, Math.min(remaining, this.limit), info.dateMs);
-    }
+    const refused = info.status === 429;
+    const read = refused ? 0 : info.rate.remaining;
+    const fact: AnswerFact = {
+      id: ticket.id,
+      seq: ticket.seq,
+      sentAt: ticket.sentAt,
+      receivedAt: t,
+      window: info.dateMs === null ? null : Math.floor(info.dateMs / 1000) * 1000,
+      remaining: read === null ? null : Math.min(read, this.limit),
+      refused,
+    };
+    this.noteForeign(fact);
+    this.windowBasis?.answered(fact);
+    if (fact.remaining !== null) this.rebase(fact, fact.remaining);
     if (info.rate.limit !== null || info.rate.remaining !== null || info.rate.reset !== null) this.lastRate = { rate: info.rate, receivedAt: t };
-    this.answeredLog.push({ seq: ticket.seq, at: t });
+    this.answeredLog.push(fact);
     if (this.answeredLog.length > 256) this.answeredLog = this.answeredLog.slice(-128);
   }
 
@@ -168,10 +176,8 @@ export class BucketModel {
     if (reached === 'no') {
       this.ownCont.refund(ticket.id);
       this.recent.refund(ticket.id);
-      if (this.server?.cont.has(ticket.id)) {
-        this.server.cont.refund(ticket.id);
-        this.server.spent--;
-      }
+      this.refillBasis?.bound.refund(ticket.id);
+      this.windowBasis?.refunded(ticket.id);
     } else if (reached === 'before-now') {
       this.settleEverywhere(ticket.id, now);
     } else {
@@ -192,12 +198,10 @@ export class BucketModel {
     const limit = this.limit;
     let t = Math.max(now, this.pausedUntilMs);
     t = Math.max(t, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit));
-    const s = this.server;
-    if (s) {
-      const need = 1 + this.margin(now);
-      t = Math.max(t, s.cont.earliest(need, now, limit));
-      if (s.remaining - s.spent < need) t = Math.max(t, this.windowEndsAt(s));
-    }
+    const need = 1 + this.margin(now);
+    if (this.refillBasis) t = Math.max(t, this.refillBasis.bound.earliest(need, now, limit));
+    const w = this.windowBasis;
+    if (w && w.value() < need) t = Math.max(t, this.windowEndsAt(w));
     if (t === Infinity && this.lingering.length > 0) return Math.max(now, Math.min(...this.lingering.map((l) => l.at)));
     return t;
   }
@@ -208,18 +212,16 @@ export class BucketModel {
     if (now < this.pausedUntilMs) return 0;
     const limit = this.limit;
     let v = Math.min(this.ownCont.value(now, limit), this.recent.room(now, limit));
-    const s = this.server;
-    if (s) {
-      const m = this.margin(now);
-      v = Math.min(v, s.cont.value(now, limit) - m);
-      if (now < this.windowEndsAt(s)) v = Math.min(v, s.remaining - s.spent - m);
-    }
+    const m = this.margin(now);
+    if (this.refillBasis) v = Math.min(v, this.refillBasis.bound.value(now, limit) - m);
+    const w = this.windowBasis;
+    if (w && now < this.windowEndsAt(w)) v = Math.min(v, w.value() - m);
     return Math.max(0, Math.floor(v + 1e-9));
   }
 
   /** Last Remaining the server reported, less what we sent since; null before any. */
   serverRemaining(): number | null {
-    return this.server ? Math.max(0, this.server.remaining - this.server.spent) : null;
+    return this.windowBasis ? Math.max(0, this.windowBasis.value()) : null;
   }
 
   /** When the server said the budget is full again (Reset), or null. */
@@ -244,7 +246,7 @@ export class BucketModel {
     const limit = this.limit;
     this.ownCont.settle(id, t, limit);
     this.recent.settle(id, t);
-    this.server?.cont.settle(id, t, limit);
+    this.refillBasis?.bound.settle(id, t, limit);
   }
 
   /** Abandoned requests whose linger time passed count as consumed then. */
@@ -257,7 +259,7 @@ export class BucketModel {
   }
 
   /** Local time after which the basis's server second has surely ended. */
-  private windowEndsAt(s: ServerBasis): number {
+  private windowEndsAt(s: WindowBasis): number {
     if (s.window !== null) {
       const reached = this.serverClock.surelyReached(s.window + 1000, s.receivedAt);
       if (reached !== null) return reached + this.guardMs;
@@ -265,24 +267,35 @@ export class BucketModel {
     return s.receivedAt + 1000 + this.guardMs;
   }
 
-  private rebase(ticket: Ticket, t: number, remaining: number, dateMs: number | null): void {
-    const window = dateMs === null ? null : Math.floor(dateMs / 1000) * 1000;
-    const prev = this.server;
-    // Remaining fell faster than our own requests explain: someone else spends this budget. Valid in
-    // both models: within one server second, refill can only add.
-    if (prev && prev.window !== null && prev.window === window && remaining < prev.remaining - prev.spent) this.lastForeignAt = t;
-    // Answers that arrived while this request was in flight, for requests sent before it, may have
-    // been processed after it: count them against this Remaining too (they are folded in as spent).
-    const overtaken = this.answeredLog.filter((a) => a.seq < ticket.seq && a.at > ticket.sentAt).length;
+  /** Offers answer x as the basis of both server bounds. */
+  private rebase(x: AnswerFact, remaining: number): void {
     const pending = [...this.inFlight.keys(), ...this.lingering.map((l) => l.ticket.id)];
-    this.server = {
-      remaining,
-      receivedAt: t,
-      window,
-      seq: ticket.seq,
-      cont: new RefillBound(remaining - overtaken, t, pending),
-      spent: pending.length + overtaken,
-    };
+    // Continuous: the latest-sent answer; answers that arrived while it was in flight may have been
+    // processed after it, so they are folded in as spent.
+    if (this.refillBasis === null || x.seq > this.refillBasis.seq) {
+      const overtaken = this.answeredLog.filter((a) => a.seq < x.seq && a.receivedAt > x.sentAt && !a.refused).length;
+      this.refillBasis = { seq: x.seq, bound: new RefillBound(remaining - overtaken, x.receivedAt, pending) };
+    }
+    // Whole-second: a later second replaces. Within one second Remaining only falls, so the lowest
+    // one is the latest state, everyone's consumption included (on a tie, the one that leaves more
+    // of our requests unexplained loses). Without Date to compare: the latest-sent answer.
+    const candidate = WindowBasis.on(x, remaining, pending, this.answeredLog);
+    const w = this.windowBasis;
+    if (w === null) this.windowBasis = candidate;
+    else if (x.window !== null && w.window !== null) {
+      const later = x.window > w.window;
+      const lower = x.window === w.window && (remaining < w.remaining || (remaining === w.remaining && candidate.value() > w.value()));
+      if (later || lower) this.windowBasis = candidate;
+    } else if (x.seq > w.seq) this.windowBasis = candidate;
+  }
+
+  /**
+   * Remaining fell faster than our own requests explain: someone else spends this budget. Valid in
+   * both models: within one server second, refill can only add.
+   */
+  private noteForeign(x: AnswerFact): void {
+    const w = this.windowBasis;
+    if (w && x.remaining !== null && x.window !== null && x.window === w.window && x.remaining < w.value()) this.lastForeignAt = x.receivedAt;
   }
 
   /** A lower Limit is adopted once two answers in a row agree on it (a single garbled one is not). */
