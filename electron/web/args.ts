@@ -1,7 +1,7 @@
 /**
  * The command line of `npm run web`. Pure: returns the options or a usage error, never exits.
  *
- *   npm run web -- [--port P] [--host H] [--no-open] [--data-dir DIR] [--no-simulator]
+ *   npm run web -- [--port P] [--host H] [--no-open] [--data-dir DIR] [--renderer-dir DIR] [--no-simulator]
  *                  [--token VENDOR:TOKEN ...] [--base-url URL]
  *
  * Tokens may also come from PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token" (a command line is
@@ -13,6 +13,8 @@ export interface WebCliOptions {
   host: string;
   open: boolean;
   dataDir: string | null;
+  /** A renderer build to serve instead of dist/renderer (no automatic build then). */
+  rendererDir: string | null;
   embeddedSimulator: boolean;
   baseUrl: string | null;
   tokens: Array<{ vendor: string; token: string }>;
@@ -27,6 +29,7 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
   --host H              address to bind (default 127.0.0.1; anything else exposes the app to your network)
   --no-open             print the URL but do not open a browser
   --data-dir DIR        where settings and profiles live (default: partner-console-web in your config folder)
+  --renderer-dir DIR    serve this renderer build instead of dist/renderer (not built automatically)
   --no-simulator        do not start the embedded simulator when no profile is configured
   --token VENDOR:TOKEN  a vendor's API token (repeat for more tokens or vendors); needs --base-url
   --base-url URL        the Partner service's base URL for the tokens given
@@ -48,6 +51,7 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     host: '127.0.0.1',
     open: true,
     dataDir: null,
+    rendererDir: null,
     embeddedSimulator: true,
     baseUrl: null,
     tokens: [],
@@ -92,6 +96,12 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
         const dir = value();
         if (dir === null || dir.trim() === '') return fail('--data-dir needs a folder.');
         options.dataDir = dir;
+        break;
+      }
+      case '--renderer-dir': {
+        const dir = value();
+        if (dir === null || dir.trim() === '') return fail('--renderer-dir needs a folder holding index.html.');
+        options.rendererDir = dir;
         break;
       }
       case '--base-url': {

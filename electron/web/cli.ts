@@ -35,7 +35,11 @@ async function main(): Promise<number> {
   }
   const log = createShellLog('web');
   installCrashGuards(log);
-  if (!ensureRendererBuilt()) return 1;
+  if (options.rendererDir === null && !ensureRendererBuilt()) return 1;
+  if (options.rendererDir !== null && !existsSync(path.join(options.rendererDir, 'index.html'))) {
+    console.error(`--renderer-dir ${options.rendererDir} holds no index.html.`);
+    return 1;
+  }
   if (!isLoopbackHost(options.host)) {
     console.error(
       `WARNING: binding to ${options.host} makes Partner Console reachable from other machines. The secret in the URL still guards the bridge, but the traffic is plain HTTP: use this only on a network you trust.`,
@@ -45,6 +49,7 @@ async function main(): Promise<number> {
     port: options.port,
     host: options.host,
     dataDir: options.dataDir ?? undefined,
+    rendererDir: options.rendererDir ?? undefined,
     embeddedSimulator: options.embeddedSimulator,
     initialProfiles: profilesFromArgs(options),
     log,

@@ -37,12 +37,15 @@ export class FakeWebFrameMain {
   }
 }
 
+type ResponseHeaders = { responseHeaders?: Record<string, string[]> };
+export type HeadersReceivedListener = (details: ResponseHeaders, callback: (response: ResponseHeaders) => void) => void;
+
 export class FakeSession extends EventEmitter {
   permissionRequestHandler: ((...args: unknown[]) => void) | null = null;
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null;
-  readonly webRequest = {
-    headersReceived: null as ((details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void) | null,
-    onHeadersReceived(listener: FakeSession['webRequest']['headersReceived']) {
+  readonly webRequest: { headersReceived: HeadersReceivedListener | null; onHeadersReceived(listener: HeadersReceivedListener): void } = {
+    headersReceived: null,
+    onHeadersReceived(listener) {
       this.headersReceived = listener;
     },
   };

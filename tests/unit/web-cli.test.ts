@@ -8,12 +8,12 @@ describe('npm run web arguments', () => {
   it('defaults to loopback, an ephemeral port, opening a browser and the embedded simulator', () => {
     expect(parseWebArgs([])).toEqual({
       ok: true,
-      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], help: false },
+      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], help: false },
     });
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const parsed = parseWebArgs(['--port', '5173', '--host=0.0.0.0', '--no-open', '--data-dir', '/tmp/d', '--no-simulator', '--token', 'acme:t1', '--token=acme:t2', '--base-url', 'https://p.example/api/']);
+    const parsed = parseWebArgs(['--port', '5173', '--host=0.0.0.0', '--no-open', '--data-dir', '/tmp/d', '--renderer-dir', '/tmp/r', '--no-simulator', '--token', 'acme:t1', '--token=acme:t2', '--base-url', 'https://p.example/api/']);
     expect(parsed).toEqual({
       ok: true,
       options: {
@@ -21,6 +21,7 @@ describe('npm run web arguments', () => {
         host: '0.0.0.0',
         open: false,
         dataDir: '/tmp/d',
+        rendererDir: '/tmp/r',
         embeddedSimulator: false,
         baseUrl: 'https://p.example/api',
         tokens: [
