@@ -1,0 +1,90 @@
+/**
+ * `npm run sim -- --port 8700 [flags]`: runs the simulator until SIGINT/SIGTERM.
+ * The first line is "Partner service simulator listening on <url>" (with --port 0, the real port),
+ * which scripts and the throughput benchmark read.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { CliError, USAGE, parseCliArgs } from './cli-args';
+import { startSimulator } from './index';
+import type { FaultConfig, RunningSimulator } from './types';
+
+const MAX_VENDORS_SHOWN = 30;
+
+function describeFaults(f: FaultConfig): string {
+  const parts: string[] = [];
+  if (f.latencyMs > 0 || f.jitterMs > 0) parts.push(`latency ${f.latencyMs} ms + 0..${f.jitterMs} ms`);
+  if (f.errorRate > 0) parts.push(`errors ${f.errorRate * 100}%`);
+  if (f.dropRate > 0) parts.push(`drops ${f.dropRate * 100}%`);
+  if (f.garbleRate > 0) parts.push(`garbled headers ${f.garbleRate * 100}%`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+export function banner(sim: RunningSimulator): string {
+  const state = sim.control.state();
+  const byVendor = new Map<string, string[]>();
+  for (const t of sim.tokens) byVendor.set(t.vendor, [...(byVendor.get(t.vendor) ?? []), t.token]);
+  const vendorLines = [...byVendor].slice(0, MAX_VENDORS_SHOWN).map(([v, ts]) => `    ${v}: ${ts.join(', ')}`);
+  if (byVendor.size > MAX_VENDORS_SHOWN) vendorLines.push(`    (and ${byVendor.size - MAX_VENDORS_SHOWN} more vendors)`);
+  const first = sim.tokens[0]!;
+  const competitors = state.competitors.map((c) => `${c.vendor} ${c.endpoint} ${c.rps} rps`).join('; ') || 'none';
+  return [
+    `Partner service simulator listening on ${sim.url}`,
+    `  refill model: ${state.refill}`,
+    `  catalog: ${state.catalogSize} assets (seed ${state.seed})`,
+    `  vendors and tokens (${sim.tokens.length} tokens):`,
+    ...vendorLines,
+    `  faults: ${describeFaults(state.faults)}`,
+    `  competitors: ${competitors}`,
+    `  control API: ${sim.url}/_sim/state`,
+    `  try: curl -i -H "Authorization: Bearer ${first.token}" "${sim.url}/assets/list?per-page=5"`,
+    'Press Ctrl+C to stop.',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCliArgs(argv, (p) => readFileSync(p, 'utf8'));
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    process.stderr.write(`sim: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let sim: RunningSimulator;
+  try {
+    sim = await startSimulator(parsed.options);
+  } catch (e) {
+    const usage = e instanceof RangeError || e instanceof TypeError;
+    process.stderr.write(`sim: ${(e as Error).message}\n`);
+    return usage ? 2 : 1;
+  }
+  process.stdout.write(`${banner(sim)}\n`);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.stdout.write(`\nsim: ${signal}, stopping\n`);
+      void sim.stop().then(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`sim: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
