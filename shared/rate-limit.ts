@@ -35,8 +35,20 @@ function parseOne(field: RateLimitField, raw: RawHeaderValue, problems: string[]
     problems.push(`${name} missing`);
     return null;
   }
-  const parts = (typeof raw === 'string' ? [raw] : [...raw])
-    .flatMap((v) => String(v).split(','))
+  // Hostile sources: a number (Node's getHeader), a non-array object, an element whose toString throws.
+  const list: unknown[] = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as unknown[])] : [raw];
+  let texts: string[];
+  try {
+    texts = list.map((v) => {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return String(v);
+      throw new TypeError(typeof v);
+    });
+  } catch {
+    problems.push(`${name} unreadable`);
+    return null;
+  }
+  const parts = texts
+    .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter((v) => v !== '');
   if (parts.length === 0) {
@@ -76,7 +88,12 @@ export function parseRateLimitHeaders(get: (name: string) => RawHeaderValue): Ra
     } catch {
       raw = undefined;
     }
-    return parseOne(field, raw, problems);
+    try {
+      return parseOne(field, raw, problems);
+    } catch {
+      problems.push(`${RATE_LIMIT_HEADERS[field]} unreadable`);
+      return null;
+    }
   };
   const limit = read('limit');
   let remaining = read('remaining');
