@@ -5,6 +5,7 @@
  * second's worth waiting per endpoint: asking for more than the limit shows pacing, not a growing queue.
  * Background priority, so a click in the dashboard still goes first.
  */
+import { setMaxListeners } from 'node:events';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { TimerClock } from '../telemetry';
@@ -31,6 +32,13 @@ export interface DemoTrafficOptions {
   tickMs?: number;
 }
 
+/** One signal for every demo request in flight (hundreds may listen to it: no leak warning). */
+function sharedAbort(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(Number.POSITIVE_INFINITY, controller.signal);
+  return controller;
+}
+
 const SEARCH_WORDS = ['castle', 'forest', 'neon', 'crimson', 'model', 'texture', 'sound', 'ui', 'font', 'shader', 'galaxy', 'stone'];
 const MAX_KNOWN = 500;
 
@@ -40,7 +48,7 @@ export class DemoTraffic {
   private lastTick = 0;
   private readonly due = new Map<EndpointId, number>();
   private readonly outstanding = new Map<EndpointId, number>();
-  private abort = new AbortController();
+  private abort = sharedAbort();
   private readonly random: () => number;
   private readonly tickMs: number;
   private readonly assetIds: number[] = [];
@@ -82,7 +90,7 @@ export class DemoTraffic {
     if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
     this.timer = null;
     this.abort.abort();
-    this.abort = new AbortController();
+    this.abort = sharedAbort();
     this.due.clear();
     this.current = { share: 0, endpoints: [] };
   }
