@@ -111,7 +111,7 @@ export class CatalogDownload {
       this.cancelRequested = true;
       this.abort?.abort();
       await this.running;
-    } else {
+    } else if (this.tracker.current !== 'done') {
       this.tracker.setState('cancelled');
     }
     if (options.deleteFiles) {

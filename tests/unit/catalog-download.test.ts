@@ -259,9 +259,12 @@ describe('CatalogDownload', () => {
   it('a resume of a finished download sends nothing', async () => {
     const client = new FakeCatalogClient({ size: 15 });
     await download(client).start();
-    const again = await download(client, { resume: true }).start();
+    const finished = download(client, { resume: true });
+    const again = await finished.start();
     expect(again).toMatchObject({ state: 'done', items: 15, requests: 0, resumed: true });
     expect(client.calls).toHaveLength(2);
+    // Cancelling a finished download does not make it "cancelled".
+    expect((await finished.cancel()).state).toBe('done');
   });
 
   it('pauses after the page in flight and resumes from its checkpoint', async () => {
