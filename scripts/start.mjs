@@ -5,52 +5,18 @@
  * (`vite build` for dist/renderer, scripts/build-main.mjs for dist/main), then launches Electron on
  * this folder (package.json's "main" is dist/main/main.cjs). Extra arguments go to the app.
  *
- * The runtime: ELECTRON_OVERRIDE_DIST_PATH (a folder holding an Electron build), else the binary
- * that `npm install` downloads into node_modules/electron/dist. require('electron') is not used to
- * find it: in Electron 45 that tries to download the binary when it is missing.
+ * The runtime (scripts/electron-runtime.mjs): ELECTRON_OVERRIDE_DIST_PATH (a folder holding an
+ * Electron build), else the binary that `npm install` downloads into node_modules/electron/dist.
  * With no runtime it prints one paragraph and exits with code 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findElectron, noRuntimeMessage } from './electron-runtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NO_RUNTIME_EXIT_CODE = 3;
-
-/** Where the executable sits inside an Electron build folder, per platform (as electron's install.js names it). */
-function executableInDist(platform = process.platform) {
-  if (platform === 'darwin' || platform === 'mas') return 'Electron.app/Contents/MacOS/Electron';
-  if (platform === 'win32') return 'electron.exe';
-  return 'electron';
-}
-
-/** The Electron executable to run, or null with the places looked at. */
-export function findElectron(env = process.env, platform = process.platform) {
-  const looked = [];
-  const packageDir = path.join(root, 'node_modules', 'electron');
-  const pathTxt = path.join(packageDir, 'path.txt');
-  const relative = existsSync(pathTxt) ? readFileSync(pathTxt, 'utf8').trim() : executableInDist(platform);
-  if (env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const candidate = path.join(env.ELECTRON_OVERRIDE_DIST_PATH, relative);
-    if (existsSync(candidate)) return { path: candidate, looked };
-    looked.push(`${candidate} (from ELECTRON_OVERRIDE_DIST_PATH)`);
-  }
-  const installed = path.join(packageDir, 'dist', relative);
-  if (existsSync(installed)) return { path: installed, looked };
-  looked.push(installed);
-  return { path: null, looked };
-}
-
-export function noRuntimeMessage(looked) {
-  return [
-    `Partner Console cannot start its desktop window: no Electron runtime was found (looked at ${looked.join(' and ')}).`,
-    'The electron npm package is installed but its binary is not: `npm install` downloads it from Electron\'s releases, which failed or was skipped here (no network access to them on this machine).',
-    'To use an Electron you already have, point ELECTRON_OVERRIDE_DIST_PATH at the folder that contains it (e.g. `ELECTRON_OVERRIDE_DIST_PATH=/opt/electron-v45 npm start`, the folder of the `electron` executable, or of Electron.app on macOS);',
-    'with network access, `npx install-electron` (or `rm -rf node_modules/electron && npm install`) fetches it.',
-    'Meanwhile `npm run web` serves the same app, with the same services, in your browser.',
-  ].join(' ');
-}
 
 function newestMtime(entries) {
   let newest = 0;

@@ -14,6 +14,11 @@ import { DEFAULT_RENDERER_DIR, REPO_ROOT, startWebServer } from './server';
 
 function ensureRendererBuilt(): boolean {
   if (existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) return true;
+  // Test harnesses that build first (npm test) set this: a missing build is then reported, not made.
+  if (process.env.PARTNER_WEB_NO_BUILD === '1') {
+    console.error(`The renderer is not built (${DEFAULT_RENDERER_DIR}) and PARTNER_WEB_NO_BUILD=1: serving the bridge only; run \`npm run build:renderer\`.`);
+    return true;
+  }
   console.error('The renderer is not built yet: running `npx vite build` (once)…');
   // Vite's output goes to stderr so that stdout carries only the URL line.
   const result = spawnSync('npx', ['vite', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
