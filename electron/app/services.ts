@@ -83,7 +83,9 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     return { profile: { ...record, demo: false }, tokens: store.openTokens(id) };
   }
 
-  async function connect(id: string): Promise<ConnectionView> {
+  async function connect(id: string, force: boolean): Promise<ConnectionView> {
+    // Choosing the profile that is already connected changes nothing (demo traffic keeps running).
+    if (!force && session && !session.isClosed && session.profile.id === id) return connection.current();
     if (disposed) throw new PartnerError({ code: 'CANCELLED', message: 'The app is shutting down.', retryable: false });
     if (id !== DEMO_PROFILE_ID && !store.get(id)) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
     if (id === DEMO_PROFILE_ID && !demo.enabled) throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
@@ -122,8 +124,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
 
   // Profile switches never interleave.
   let chain: Promise<unknown> = Promise.resolve();
-  function select(id: string): Promise<ConnectionView> {
-    const next = chain.then(() => connect(id));
+  function select(id: string, force = false): Promise<ConnectionView> {
+    const next = chain.then(() => connect(id, force));
     chain = next.catch(() => undefined);
     return next;
   }
@@ -162,11 +164,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       });
     },
     currentSession: () => (session && !session.isClosed ? session : null),
-    select,
+    select: (id) => select(id),
     async reconnectIfActive(profileId, removed) {
       if (connection.current().profileId !== profileId) return;
       if (!removed) {
-        await select(profileId);
+        await select(profileId, true);
         return;
       }
       const fallback = demo.enabled ? DEMO_PROFILE_ID : (store.list()[0]?.id ?? null);

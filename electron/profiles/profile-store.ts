@@ -30,6 +30,10 @@ function notFound(message: string): PartnerError {
   return new PartnerError({ code: 'NOT_FOUND', message, retryable: false });
 }
 
+/** What an HTTP header can carry as a token: visible ASCII, no spaces (the client refuses the rest). */
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+const SCHEME_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 export function normalizeBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
@@ -89,8 +93,13 @@ export class ProfileStore {
     const kept = (existing?.tokens ?? []).filter((t) => !removeIds.has(t.id));
     const keptPlain = new Set(kept.flatMap((t) => this.tryOpen(t)));
     const added: StoredToken[] = [];
-    for (const token of input.addTokens) {
+    const scheme = input.tokenPresentation.scheme?.trim() || null;
+    if (scheme !== null && !SCHEME_CHARS.test(scheme)) throw badRequest(`tokenPresentation.scheme must be one word (letters, digits, -._~ and the like), got "${scheme.slice(0, 40)}".`);
+    for (const [i, token] of input.addTokens.entries()) {
       const plain = token.trim();
+      if (plain !== '' && !TOKEN_CHARS.test(plain)) {
+        throw badRequest(`addTokens.${i}: a token may hold only visible ASCII characters (no spaces or line breaks).`);
+      }
       if (plain === '' || keptPlain.has(plain)) continue; // the same token twice gives nothing
       keptPlain.add(plain);
       this.known.add(plain);
@@ -104,7 +113,7 @@ export class ProfileStore {
       vendor: input.vendor.trim(),
       baseUrl: normalizeBaseUrl(input.baseUrl),
       tokens,
-      tokenPresentation: { header: input.tokenPresentation.header, scheme: input.tokenPresentation.scheme?.trim() || null },
+      tokenPresentation: { header: input.tokenPresentation.header, scheme },
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
       createdAt: existing?.createdAt ?? at,

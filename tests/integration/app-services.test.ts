@@ -168,6 +168,9 @@ describe('app services on the embedded simulator', () => {
     await call('selectProfile', { id: 'demo' });
     const url = (await call('simState', {}))!.url;
     await call('simSetDemoTraffic', { share: 0.5, endpoints: ['listAssets', 'purchaseInfo'] });
+    // Choosing the connected profile again changes nothing: the demo traffic keeps running.
+    await call('selectProfile', { id: 'demo' });
+    expect((await call('simState', {}))!.demoTraffic.share).toBe(0.5);
     await sleep(200);
     await app.dispose();
     await app.dispose(); // idempotent

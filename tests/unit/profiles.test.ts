@@ -79,6 +79,12 @@ describe('ProfileStore', () => {
     refuse(() => store.save(input({ id: view.id, name: 'A', vendor: 'a', baseUrl: 'https://x.example', removeTokenIds: ['t_nope'] })), 'BAD_REQUEST', /t_nope/);
     refuse(() => store.save(input({ id: 'p_unknown', name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['x'] })), 'NOT_FOUND', /p_unknown/);
     refuse(() => store.saveSettings({ downloadDir: 'relative/dir' }), 'BAD_REQUEST', /absolute/);
+    refuse(() => store.save(input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['two words'] })), 'BAD_REQUEST', /addTokens\.0: .*visible ASCII/);
+    refuse(
+      () => store.save(input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['ok'], tokenPresentation: { header: 'X-Key', scheme: 'Two words' } })),
+      'BAD_REQUEST',
+      /scheme/,
+    );
     store.remove(view.id);
     expect(store.list()).toEqual([]);
   });
