@@ -325,3 +325,36 @@ describe('token masking', () => {
     t.dispose();
   });
 });
+
+describe('exchange matching', () => {
+  it('joins each sample to its own exchange when answers overtake each other', async () => {
+    const { ExchangeMatcher, endpointOfExchange } = await import('../../electron/telemetry/exchange-matcher');
+    expect(endpointOfExchange('GET', 'https://x.example/api/v2/assets/list?per-page=5')).toBe('listAssets');
+    expect(endpointOfExchange('POST', 'https://x.example/assets/list')).toBeNull();
+    expect(endpointOfExchange('DELETE', 'http://h/purchase/cancel?purchase_id=p')).toBe('cancelPurchase');
+    const m = new ExchangeMatcher();
+    const ex = (remaining: string, status = 200) => ({
+      method: 'GET',
+      url: 'http://h/assets/categories',
+      requestHeaders: {},
+      requestBody: null,
+      status,
+      responseHeaders: { 'x-rate-limit-remaining': remaining },
+      responseBody: { text: remaining },
+      error: null,
+      startedAt: 0,
+      endedAt: 1,
+    });
+    m.add(ex('9'));
+    m.add(ex('8'));
+    m.add(ex('0', 429));
+    // The client reports them in another order.
+    expect(m.take(sample({ at: 2, endpoint: 'categories', status: 429, remaining: 0 }))?.responseBody.text).toBe('0');
+    expect(m.take(sample({ at: 2, endpoint: 'categories', remaining: 8 }))?.responseBody.text).toBe('8');
+    expect(m.take(sample({ at: 2, endpoint: 'categories', remaining: 9 }))?.responseBody.text).toBe('9');
+    // Nothing left: no detail rather than another request's.
+    expect(m.take(sample({ at: 2, endpoint: 'categories' }))).toBeNull();
+    m.add(ex('5', 500));
+    expect(m.take(sample({ at: 2, endpoint: 'categories', status: 200 }))).toBeNull();
+  });
+});
