@@ -6,7 +6,7 @@
  * Nothing per asset is stored; a page of a 1,000,000-asset catalog costs what a page of 5,000 costs.
  */
 import { ADJECTIVES, CATEGORIES, NOUNS, TAGS } from './words';
-import { hash3 } from './hash';
+import { hashLane, mixSeed } from './hash';
 
 export interface SimAsset {
   id: number;
@@ -73,7 +73,7 @@ const SPAN_MS = 6 * 365 * 86_400_000;
 const DAY_S = 86_400;
 
 function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
 /** x.99 prices from 0.99 to 199.99. */
@@ -90,6 +90,7 @@ interface Matcher {
 export class AssetCatalog {
   readonly size: number;
   readonly seed: number;
+  private readonly mixed: number;
   private categoryCounts: CategoryCount[] | null = null;
   private lowerTitles: string[] | null = null;
   private readonly matchers = new Map<string, Matcher>();
@@ -101,10 +102,11 @@ export class AssetCatalog {
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
     this.size = size;
     this.seed = seed | 0;
+    this.mixed = mixSeed(this.seed);
   }
 
   idAt(k: number): number {
-    return FIRST_ID + 3 * k + (hash3(this.seed, k, LANE_ID) % 3);
+    return FIRST_ID + 3 * k + (hashLane(this.mixed, k, LANE_ID) % 3);
   }
 
   /** Index of the asset with this id, or -1. */
@@ -124,7 +126,7 @@ export class AssetCatalog {
   }
 
   private titleCode(k: number): number {
-    const h = hash3(this.seed, k, LANE_TITLE);
+    const h = hashLane(this.mixed, k, LANE_TITLE);
     const category = h & 7;
     const adjective = (h >>> 3) & 31;
     const noun = (h >>> 8) & 31;
@@ -144,7 +146,7 @@ export class AssetCatalog {
   }
 
   private tagIndexes(k: number): number[] {
-    const h = hash3(this.seed, k, LANE_TAGS);
+    const h = hashLane(this.mixed, k, LANE_TAGS);
     const count = 2 + ((h >>> 10) % 3);
     const start = (h >>> 14) % TAGS.length;
     const step = TAG_STEPS[(h >>> 20) & 7]!;
@@ -154,17 +156,17 @@ export class AssetCatalog {
   }
 
   private times(k: number): { created: number; updated: number; versions: number } {
-    const created = BASE_MS + Math.floor((k * SPAN_MS) / Math.max(this.size, 1) / 1000) * 1000 + (hash3(this.seed, k, LANE_CREATED) % DAY_S) * 1000;
-    const versions = 1 + (hash3(this.seed, k, LANE_HISTORY) % 4);
-    const updated = versions === 1 ? created : created + (1 + (hash3(this.seed, k, LANE_UPDATED) % (200 * DAY_S))) * 1000;
+    const created = BASE_MS + Math.floor((k * SPAN_MS) / Math.max(this.size, 1) / 1000) * 1000 + (hashLane(this.mixed, k, LANE_CREATED) % DAY_S) * 1000;
+    const versions = 1 + (hashLane(this.mixed, k, LANE_HISTORY) % 4);
+    const updated = versions === 1 ? created : created + (1 + (hashLane(this.mixed, k, LANE_UPDATED) % (200 * DAY_S))) * 1000;
     return { created, updated, versions };
   }
 
   /** The asset at index k (0 <= k < size). */
   assetAt(k: number): SimAsset {
     const { title, category } = AssetCatalog.titleOf(this.titleCode(k));
-    const hp = hash3(this.seed, k, LANE_PRICE);
-    const ht = hash3(this.seed, k, LANE_TAGS);
+    const hp = hashLane(this.mixed, k, LANE_PRICE);
+    const ht = hashLane(this.mixed, k, LANE_TAGS);
     const u = (ht % 1000) / 1000;
     const { created, updated } = this.times(k);
     return {
@@ -196,7 +198,7 @@ export class AssetCatalog {
     if (!this.categoryCounts) {
       const counts = new Array<number>(CATEGORIES.length).fill(0);
       for (let k = 0; k < this.size; k++) {
-        const c = hash3(this.seed, k, LANE_TITLE) & 7;
+        const c = hashLane(this.mixed, k, LANE_TITLE) & 7;
         counts[c] = (counts[c] ?? 0) + 1;
       }
       this.categoryCounts = CATEGORIES.map((c, i) => ({ id: c.id, name: c.name, count: counts[i] ?? 0 }));
@@ -266,7 +268,7 @@ export class AssetCatalog {
     let previous = 0;
     for (let v = 1; v <= versions; v++) {
       const at = versions === 1 ? created : created + Math.floor(((updated - created) * (v - 1)) / (versions - 1) / 1000) * 1000;
-      const price = v === versions ? finalPrice : priceFrom(hash3(this.seed, k, 16 + v));
+      const price = v === versions ? finalPrice : priceFrom(hashLane(this.mixed, k, 16 + v));
       const event = v === 1 ? 'created' : price !== previous ? 'price_changed' : 'updated';
       out.push({ at: isoSeconds(v === versions ? updated : at), event, price, version: v });
       previous = price;

@@ -14,7 +14,12 @@ export function mix32(x: number): number {
   return h >>> 0;
 }
 
-/** A hash of (seed, index, lane): independent-looking 32-bit values per field ("lane") of an asset. */
-export function hash3(seed: number, index: number, lane: number): number {
-  return mix32(mix32(mix32(seed ^ 0x9e3779b9) ^ index) + Math.imul(lane + 1, 0x27d4eb2d));
+/** The seed, mixed once per catalog (hashLane's first argument). */
+export function mixSeed(seed: number): number {
+  return mix32(seed ^ 0x9e3779b9);
+}
+
+/** A hash of (mixed seed, index, lane): independent-looking 32-bit values per field ("lane") of an asset. */
+export function hashLane(mixedSeed: number, index: number, lane: number): number {
+  return mix32(mix32(mixedSeed ^ index) + Math.imul(lane + 1, 0x27d4eb2d));
 }
