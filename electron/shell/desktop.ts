@@ -25,7 +25,7 @@ export interface DesktopOptions {
   mainDir: string;
   version: string;
   log?: ShellLog;
-  /** Overrides the data folder (tests, QA); default PARTNER_CONSOLE_DATA_DIR or Electron's userData. */
+  /** Overrides the data folder (tests, QA); default PARTNER_CONSOLE_DATA_DIR, else <appData>/partner-console. */
   dataDir?: string;
   /** How long quitting waits for the services to dispose. */
   disposeTimeoutMs?: number;
@@ -64,7 +64,10 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
   const log = options.log ?? createShellLog('desktop');
   if (options.crashGuards !== false) installCrashGuards(log, options.crashGuards ?? process);
 
-  app.setPath('userData', path.join(app.getPath('appData'), USER_DATA_FOLDER));
+  // One folder for Chromium's profile, the single-instance lock and the services' files; an override
+  // (QA, Playwright) isolates all three from the user's own app.
+  const dataDir = options.dataDir ?? process.env.PARTNER_CONSOLE_DATA_DIR ?? path.join(app.getPath('appData'), USER_DATA_FOLDER);
+  app.setPath('userData', dataDir);
   if (!app.requestSingleInstanceLock()) {
     log('another Partner Console is already running; handing over to it');
     app.quit();
@@ -85,7 +88,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
   try {
     services = await options.createServices({
       shell: 'desktop',
-      dataDir: options.dataDir ?? process.env.PARTNER_CONSOLE_DATA_DIR ?? app.getPath('userData'),
+      dataDir,
       fetch: fetchOverNet(net.fetch.bind(net)),
       vault,
       openExternal: openHttpsExternally,

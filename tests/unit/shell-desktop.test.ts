@@ -44,6 +44,7 @@ describe('desktop start-up', () => {
     expect(env.shell).toBe('desktop');
     expect(env.version).toBe('9.9.9');
     expect(env.dataDir).toBe(path.join('/tmp/fake-electron/appData', 'partner-console'));
+    expect(app.getPath('userData')).toBe(env.dataDir);
     expect(env.vault.kind).toBe('os-encrypted');
     expect(env.vault.open(env.vault.seal('tok-1'))).toBe('tok-1');
 
@@ -62,6 +63,8 @@ describe('desktop start-up', () => {
     await start();
     delete process.env.PARTNER_CONSOLE_DATA_DIR;
     expect(environments[0]!.dataDir).toBe('/tmp/qa-profile');
+    // Chromium's profile and the single-instance lock live there too, away from the user's own app.
+    expect(app.getPath('userData')).toBe('/tmp/qa-profile');
   });
 
   it('opens one window with the secure webPreferences, our preload, and the app:// page', async () => {
