@@ -151,7 +151,8 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
     }
     if (url.pathname !== WEB_BRIDGE_PATH) return refuseUpgrade(socket, 404, 'Not found.');
     if (!hostIsAllowed(request.headers.host, allowed) || !originIsAllowed(request.headers.origin, allowed)) {
-      log(`refused a bridge connection from origin ${request.headers.origin ?? '(none)'}`);
+      // JSON.stringify: the header is the caller's text; no control characters reach the terminal.
+      log(`refused a bridge connection from origin ${request.headers.origin === undefined ? '(none)' : JSON.stringify(request.headers.origin.slice(0, 200))}`);
       return refuseUpgrade(socket, 403, 'Origin not allowed.');
     }
     if (!secretMatches(secret, url.searchParams.get(SECRET_QUERY_KEY))) {
