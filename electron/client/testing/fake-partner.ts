@@ -15,6 +15,7 @@ export type FakeRefill = 'whole-second' | 'continuous';
 /** What the fake does with one request, decided when it reaches the server. */
 export type FakeAction =
   | { kind: 'answer'; status?: number; body?: unknown; text?: string } // through the limiter (default)
+  | { kind: 'rate-limited' } // a 429 whatever the limiter says (Remaining 0, Reset 1)
   | { kind: 'drop' } // the limiter and action run, then the connection breaks
   | { kind: 'hang' } // never answers (until aborted)
   | { kind: 'refuse' }; // connection refused: nothing reaches the server
@@ -53,6 +54,8 @@ export interface FakePartnerOptions {
   rewriteHeaders?: (headers: Record<string, string>, req: FakeRequest) => Record<string, string | string[] | undefined>;
   /** Omit the Date header. */
   noDate?: boolean;
+  /** The server's limit per endpoint (default: the endpoint table's). */
+  limitOf?: (endpoint: EndpointId) => number;
 }
 
 interface Bucket {
@@ -81,7 +84,7 @@ export class FakePartner {
 
   /** The limiter: one check at server time `at` (ms). */
   take(vendor: string, endpoint: EndpointId, at: number): { allowed: boolean; limit: number; remaining: number; reset: number } {
-    const limit = ENDPOINTS[endpoint].limit;
+    const limit = this.options.limitOf?.(endpoint) ?? ENDPOINTS[endpoint].limit;
     const key = `${vendor}/${endpoint}`;
     const b = this.buckets.get(key);
     if (this.refill === 'whole-second') {
@@ -185,7 +188,7 @@ export class FakePartner {
           this.records.push({ endpoint: endpoint.id, vendor: '', serverAt, status: 401, foreign: false });
           return this.reply(resolve, finish, total / 2, 401, { name: 'Unauthorized', message: 'Your request was made with invalid credentials.', code: 0, status: 401 }, undefined, {}, req);
         }
-        const d = this.take(vendor, endpoint.id, serverAt);
+        const d = action.kind === 'rate-limited' ? { allowed: false, limit: this.options.limitOf?.(endpoint.id) ?? endpoint.limit, remaining: 0, reset: 1 } : this.take(vendor, endpoint.id, serverAt);
         const status = d.allowed ? (action.kind === 'answer' ? (action.status ?? 200) : 200) : 429;
         this.records.push({ endpoint: endpoint.id, vendor, serverAt, status: action.kind === 'drop' ? 0 : status, foreign: false });
         if (action.kind === 'hang') return;
@@ -193,9 +196,10 @@ export class FakePartner {
           timer = clock.setTimeout(() => finish(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))), total / 2);
           return;
         }
-        const body = !d.allowed ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 } : (action.body ?? { ok: true, endpoint: endpoint.id });
+        const answer: { body?: unknown; text?: string } = action.kind === 'answer' ? action : {};
+        const body = !d.allowed ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 } : (answer.body ?? { ok: true, endpoint: endpoint.id });
         const rate = { 'X-Rate-Limit-Limit': String(d.limit), 'X-Rate-Limit-Remaining': String(d.remaining), 'X-Rate-Limit-Reset': String(d.reset) };
-        this.reply(resolve, finish, total / 2, status, body, d.allowed ? action.text : undefined, rate, req);
+        this.reply(resolve, finish, total / 2, status, body, d.allowed ? answer.text : undefined, rate, req);
       }, total / 2);
     });
   };

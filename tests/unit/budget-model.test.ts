@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import type { RateLimitHeaders } from '../../shared/rate-limit';
+import { BucketModel } from '../../electron/client/bucket';
+import { RecentSends } from '../../electron/client/recent-sends';
+import { RefillBound } from '../../electron/client/refill-bound';
+import { ServerClock } from '../../electron/client/server-clock';
+import { seededRandom } from '../../electron/client/testing/harness';
+
+const rate = (remaining: number | null, limit: number | null = 20, reset: number | null = 0): RateLimitHeaders => ({ limit, remaining, reset, problems: [] });
+
+describe('RefillBound (continuous model, lower bound)', () => {
+  it('never promises more than a true leaky bucket holds, whatever the order of consumption and answers', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const random = seededRandom(seed);
+      const N = 1 + Math.floor(random() * 50);
+      const bound = new RefillBound(N, 0);
+      let allowance = N; // the server's, in slots
+      let at = 0;
+      const pending: { id: number; consumed: boolean }[] = [];
+      let id = 0;
+      for (let step = 0; step < 2_000; step++) {
+        const dt = random() * (200 / N);
+        allowance = Math.min(N, allowance + (N * dt) / 1000);
+        at += dt;
+        const roll = random();
+        if (roll < 0.4 && bound.value(at, N) >= 1 - 1e-9) {
+          bound.add(++id);
+          pending.push({ id, consumed: false });
+        } else if (roll < 0.7) {
+          const p = pending.find((x) => !x.consumed && random() < 0.5);
+          if (p) {
+            expect(allowance, `seed ${seed}: a request was let go that the server refuses`).toBeGreaterThanOrEqual(1 - 1e-9);
+            allowance -= 1;
+            p.consumed = true;
+          }
+        } else {
+          const i = pending.findIndex((x) => x.consumed);
+          if (i >= 0) bound.settle(pending.splice(i, 1)[0]!.id, at, N);
+        }
+        const unconsumed = pending.filter((x) => !x.consumed).length;
+        expect(bound.value(at, N)).toBeLessThanOrEqual(allowance - unconsumed + 1e-9);
+      }
+    }
+  });
+
+  it('earliest() is when the value reaches the need, and Infinity when only answers can help', () => {
+    const b = new RefillBound(0, 1_000);
+    expect(b.earliest(1, 1_000, 20)).toBe(1_050);
+    expect(b.value(1_050, 20)).toBeCloseTo(1);
+    for (let i = 0; i < 20; i++) b.add(i);
+    expect(b.earliest(1, 5_000, 20)).toBe(Infinity);
+    b.refund(0);
+    expect(b.earliest(1, 5_000, 20)).toBe(5_000);
+  });
+});
+
+describe('RecentSends (whole-second model, own requests)', () => {
+  it('keeps at most N of our requests in any server second, whatever its alignment and the latencies', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = seededRandom(seed);
+      const N = 1 + Math.floor(random() * 30);
+      const offset = random() * 1000; // where the server's seconds fall
+      const recent = new RecentSends();
+      let at = 0;
+      const inFlight: { id: number; processedAt: number | null }[] = [];
+      const processed: number[] = [];
+      let id = 0;
+      for (let step = 0; step < 4_000; step++) {
+        at += random() * 8;
+        if (random() < 0.5 && recent.room(at, N) >= 1) {
+          recent.add(++id);
+          inFlight.push({ id, processedAt: null });
+        }
+        for (const r of inFlight) if (r.processedAt === null && random() < 0.3) r.processedAt = at;
+        const done = inFlight.filter((r) => r.processedAt !== null && random() < 0.3);
+        for (const r of done) {
+          recent.settle(r.id, at);
+          processed.push(r.processedAt!);
+          inFlight.splice(inFlight.indexOf(r), 1);
+        }
+      }
+      const perSecond = new Map<number, number>();
+      for (const p of processed) {
+        const s = Math.floor((p + offset) / 1000);
+        perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+      }
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(N);
+    }
+  });
+
+  it('frees room one second (plus slack) after an answer, Infinity while all are in flight', () => {
+    const r = new RecentSends();
+    r.add(1);
+    r.add(2);
+    expect(r.earliest(1, 0, 2)).toBe(Infinity);
+    r.settle(1, 10);
+    expect(r.earliest(1, 10, 2)).toBe(1_012);
+    expect(r.room(1_011, 2)).toBe(0);
+    expect(r.room(1_012, 2)).toBe(1);
+  });
+});
+
+describe('ServerClock (where the server seconds fall)', () => {
+  it('never puts a server second earlier than it is, and learns it to within tens of ms', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = seededRandom(seed);
+      const d = (random() - 0.5) * 10_000; // server - local
+      const clock = new ServerClock();
+      let at = 1_700_000_000_000;
+      for (let i = 0; i < 200; i++) {
+        at += random() * 60;
+        const up = random() * 5;
+        const down = random() * 5;
+        const serverAt = at + up + d;
+        clock.observe(at, at + up + down, Math.floor(serverAt / 1000) * 1000);
+        expect(clock.offsetLow(at + up + down)!).toBeLessThanOrEqual(d + 1e-6);
+      }
+      expect(d - clock.offsetLow(at)!).toBeLessThan(30);
+      // "The server surely reached second S" is never before it truly does.
+      const s = Math.ceil((at + d) / 1000) * 1000;
+      expect(clock.surelyReached(s, at)! + d).toBeGreaterThanOrEqual(s);
+    }
+  });
+
+  it('starts over when the server clock steps (a contradicting Date)', () => {
+    const clock = new ServerClock();
+    clock.observe(10_000, 10_002, 10_000);
+    expect(clock.offsetLow(10_002)).toBeCloseTo(-2);
+    clock.observe(20_000, 20_002, 15_000); // server stepped back by 5 s
+    expect(clock.offsetLow(20_002)!).toBeLessThanOrEqual(-5_000 + 1);
+  });
+});
+
+describe('BucketModel', () => {
+  const second = 1_736_000_000_000; // a whole second, epoch ms
+  function model(limit = 20): { m: BucketModel; clock: ServerClock } {
+    const clock = new ServerClock();
+    return { m: new BucketModel({ limit, now: second, serverClock: clock, guardMs: 20 }), clock };
+  }
+
+  it('lets N go at once, then waits for answers (requests in flight count as spent)', () => {
+    const { m } = model(20);
+    const tickets = Array.from({ length: 20 }, () => {
+      expect(m.earliest(second)).toBe(second);
+      return m.send(second);
+    });
+    expect(tickets).toHaveLength(20);
+    expect(m.earliest(second)).toBe(Infinity);
+    expect(m.available(second)).toBe(0);
+    expect(m.inFlightCount).toBe(20);
+  });
+
+  it('whole-second: Remaining 0 within a server second waits until that second surely ended', () => {
+    const { m } = model(20);
+    let t = second + 100;
+    for (let i = 19; i >= 0; i--) {
+      const ticket = m.send(t);
+      t += 2;
+      m.answered(ticket, { receivedAt: t, status: 200, rate: rate(i), dateMs: second });
+    }
+    const next = m.earliest(t);
+    expect(next).toBeGreaterThanOrEqual(second + 1_000 + 20);
+    expect(next).toBeLessThan(second + 1_000 + 200);
+  });
+
+  it('after a used-up second, the first request is a probe; its Remaining re-bases the rest', () => {
+    const { m } = model(20);
+    // Two answers either side of a boundary teach the model where the server's seconds fall.
+    const before = m.send(second - 4);
+    m.answered(before, { receivedAt: second - 2, status: 200, rate: rate(19), dateMs: second - 1_000 });
+    const after = m.send(second + 1);
+    m.answered(after, { receivedAt: second + 3, status: 200, rate: rate(19), dateMs: second });
+    let t = second + 100;
+    for (let i = 18; i >= 0; i--) {
+      const ticket = m.send(t);
+      t += i >= 10 ? 2 : 80; // half early in the second, half spread over it
+      m.answered(ticket, { receivedAt: t, status: 200, rate: rate(i), dateMs: second });
+    }
+    const at = m.earliest(t);
+    expect(at).toBeGreaterThanOrEqual(second + 1_000 + 20);
+    expect(at).toBeLessThan(second + 1_100);
+    // Whole-second would allow 20 now, continuous only the refill since the last answer (~1.6).
+    expect(m.available(at)).toBe(1);
+    const probe = m.send(at);
+    m.answered(probe, { receivedAt: at + 2, status: 200, rate: rate(19), dateMs: second + 1_000 });
+    // Our own requests of the last second still cap us at 20 in any second (RecentSends), so the
+    // rest follows as they age: at +1125 the nine early ones have, and the re-based bounds allow
+    // all nine (the refill since the probe alone would allow about 3).
+    expect(m.available(at + 2)).toBe(0);
+    expect(m.available(second + 1_125)).toBe(9);
+  });
+
+  it('follows the headers when Remaining falls faster than our own requests explain', () => {
+    const { m } = model(20);
+    let t = second + 100;
+    const a = m.send(t);
+    m.answered(a, { receivedAt: (t += 2), status: 200, rate: rate(15), dateMs: second });
+    expect(m.margin(t)).toBe(0);
+    const b = m.send(t);
+    m.answered(b, { receivedAt: (t += 2), status: 200, rate: rate(10), dateMs: second }); // 4 others took slots
+    expect(m.margin(t)).toBe(1);
+    expect(m.available(t)).toBe(9); // 10 left, one held back
+  });
+
+  it('never goes past the documented limit on its own count, whatever Remaining says', () => {
+    const { m } = model(20);
+    let t = second;
+    let sent = 0;
+    while (m.earliest(t) === t) {
+      const ticket = m.send(t);
+      sent++;
+      m.answered(ticket, { receivedAt: t, status: 200, rate: rate(19, 1_000), dateMs: null });
+    }
+    expect(sent).toBe(20);
+  });
+
+  it('adopts a lower Limit only when two answers in a row agree, and never a higher one', () => {
+    const { m } = model(20);
+    const answer = (limit: number | null): void => m.answered(m.send(second), { receivedAt: second, status: 200, rate: rate(5, limit), dateMs: null });
+    answer(8);
+    expect(m.limit).toBe(20);
+    answer(8);
+    expect(m.limit).toBe(8);
+    answer(50);
+    expect(m.limit).toBe(20);
+  });
+
+  it('gives the slot back when nothing reached the server; keeps an abandoned one counted for a while', () => {
+    const { m } = model(2);
+    m.failed(m.send(second), second, 'no');
+    expect(m.available(second)).toBe(2);
+    m.failed(m.send(second), second, 'maybe-later');
+    m.send(second);
+    expect(m.earliest(second)).toBe(second + 1_000); // when the abandoned one is taken as consumed
+  });
+
+  it('counts 429s in a row and forgets them on any other answer', () => {
+    const { m } = model(20);
+    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
+    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
+    expect(m.rateLimitStreak).toBe(2);
+    m.answered(m.send(second + 2_000), { receivedAt: second + 2_000, status: 200, rate: rate(19), dateMs: second + 2_000 });
+    expect(m.rateLimitStreak).toBe(0);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Pacing against a fake service that runs the limiter's arithmetic, on a fake clock, in both refill
+ * models: zero 429s (the limiter refuses anything over the limit, so none means never over it), at
+ * or near the limit in steady state (measured on the fake clock, so deterministic).
+ */
+import { describe, expect, it } from 'vitest';
+import { BudgetRegistry } from '../../electron/client/budget-registry';
+import type { FakeRefill } from '../../electron/client/testing/fake-partner';
+import { harness, runFor, seededRandom } from '../../electron/client/testing/harness';
+
+const MODELS: FakeRefill[] = ['whole-second', 'continuous'];
+
+describe.each(MODELS)('pacing, %s refill', (refill) => {
+  it('a sequential download runs at the limit with zero 429s', async () => {
+    const h = harness({ refill, latencyMs: 2, serverOffsetMs: 437 });
+    const client = h.client();
+    const start = h.clock.now();
+    let pages = 0;
+    const run = (async () => {
+      for (; pages < 300; pages++) await client.request('listAssets', { query: { 'per-page': 100, last_id: pages || undefined }, priority: 'background' });
+    })();
+    await h.clock.runUntil(() => pages === 300);
+    await run;
+    const seconds = (h.clock.now() - start) / 1000;
+    expect(h.fake.count(429)).toBe(0);
+    expect(h.fake.maxPerServerSecond('listAssets')).toBeLessThanOrEqual(20);
+    // 300 pages at 20/s: the first 20 go at once, the other 280 need 14 s at the limit.
+    expect(280 / seconds).toBeGreaterThan(20 * 0.98);
+  });
+
+  it('eight concurrent callers with jittery latency stay under the limit and near it', async () => {
+    const random = seededRandom(3);
+    const h = harness({ refill, latencyMs: () => 1 + random() * 12, serverOffsetMs: -611 });
+    const client = h.client();
+    const end = h.clock.now() + 10_000;
+    const { ok, failed } = await runFor(h.clock, end, 8, () => client.request('purchaseInfo', { query: { purchase_id: 'p_1' } }));
+    expect(failed).toEqual([]);
+    expect(h.fake.count(429)).toBe(0);
+    expect(h.fake.maxPerServerSecond('purchaseInfo')).toBeLessThanOrEqual(refill === 'whole-second' ? 50 : 100);
+    expect(ok / 10).toBeGreaterThan(50 * 0.95);
+  });
+
+  it('without a Date header it stays under the limit', async () => {
+    const h = harness({ refill, latencyMs: 3, noDate: true, serverOffsetMs: 250 });
+    const client = h.client();
+    const { ok } = await runFor(h.clock, h.clock.now() + 8_000, 4, () => client.request('searchAssets', { body: { query: 'x' } }));
+    expect(h.fake.count(429)).toBe(0);
+    expect(ok / 8).toBeGreaterThan(20 * 0.9);
+  });
+
+  it('with no rate-limit headers at all it falls back to the documented limit, under it', async () => {
+    const h = harness({ refill, latencyMs: 3, rewriteHeaders: () => ({}) });
+    const client = h.client();
+    const { ok } = await runFor(h.clock, h.clock.now() + 8_000, 4, () => client.request('assetHistory', { body: { asset_id: 1 } }));
+    expect(h.fake.count(429)).toBe(0);
+    expect(h.fake.maxPerServerSecond('assetHistory')).toBeLessThanOrEqual(refill === 'whole-second' ? 10 : 20);
+    expect(ok / 8).toBeGreaterThan(10 * 0.9);
+  });
+
+  it('two clients of one vendor (different tokens) share one budget: more tokens add no requests', async () => {
+    const h = harness({ refill, latencyMs: 2 });
+    const a = h.client({ tokens: ['token-a'] });
+    const b = h.client({ tokens: ['token-b'] });
+    const { ok } = await runFor(h.clock, h.clock.now() + 8_000, 4, (i) => (i % 2 ? a : b).request('listAssets'));
+    expect(h.fake.count(429)).toBe(0);
+    expect(new Set(h.fake.received.map((r) => r.token))).toEqual(new Set(['token-a', 'token-b']));
+    expect(ok / 8).toBeLessThan(20 * 1.15); // one budget (plus the first burst), not two
+    expect(ok / 8).toBeGreaterThan(20 * 0.95);
+  });
+
+  it('two processes (separate registries) follow each other through the headers', async () => {
+    const h = harness({ refill, latencyMs: () => 2 });
+    const a = h.client({ budgets: new BudgetRegistry({ clock: h.clock }) });
+    const b = h.client({ budgets: new BudgetRegistry({ clock: h.clock }) });
+    const { ok } = await runFor(h.clock, h.clock.now() + 10_000, 2, (i) => (i ? a : b).request('listAssets'));
+    expect(h.fake.count(429)).toBe(0);
+    expect(ok / 10).toBeGreaterThan(20 * 0.9);
+  });
+
+  it('endpoints are independent: each runs at its own limit at the same time', async () => {
+    const h = harness({ refill, latencyMs: 2 });
+    const client = h.client();
+    let list = 0;
+    let info = 0;
+    await runFor(h.clock, h.clock.now() + 6_000, 4, async (i) => {
+      if (i < 2) {
+        await client.request('listAssets');
+        list++;
+      } else {
+        await client.request('purchaseInfo', { query: { purchase_id: 'p' } });
+        info++;
+      }
+    });
+    expect(h.fake.count(429)).toBe(0);
+    expect(list / 6).toBeGreaterThan(20 * 0.95);
+    expect(info / 6).toBeGreaterThan(50 * 0.95);
+  });
+
+  it('follows Remaining when another consumer spends the same budget (8 of 20 per second)', async () => {
+    const h = harness({ refill, latencyMs: 2 });
+    const client = h.client();
+    let stop = false;
+    const competitor = (): void => {
+      if (stop) return;
+      h.fake.foreign('v', 'listAssets');
+      h.clock.setTimeout(competitor, 125);
+    };
+    h.clock.setTimeout(competitor, 40);
+    let sawMargin = false;
+    const { ok, failed } = await runFor(h.clock, h.clock.now() + 10_000, 1, async () => {
+      await client.request('listAssets');
+      sawMargin ||= client.budgetSnapshot().find((b) => b.endpoint === 'listAssets')!.margin > 0;
+    });
+    stop = true;
+    expect(failed).toEqual([]);
+    expect(sawMargin).toBe(true);
+    expect(h.fake.count(429)).toBe(0);
+    const competitorGot = h.fake.records.filter((r) => r.foreign && r.status === 200).length;
+    expect((ok + competitorGot) / 10).toBeGreaterThan(20 * 0.9);
+  });
+
+  it('adopts a lower limit the server insists on', async () => {
+    const h = harness({ refill, latencyMs: 2, limitOf: () => 10 });
+    const client = h.client();
+    const { ok } = await runFor(h.clock, h.clock.now() + 5_000, 2, () => client.request('categories'));
+    expect(h.fake.count(429)).toBe(0);
+    expect(client.budgetSnapshot().find((b) => b.endpoint === 'categories')!.limit).toBe(10);
+    expect(ok / 5).toBeGreaterThan(10 * 0.9);
+  });
+});
