@@ -102,7 +102,9 @@ export class WebSocketLink implements LinkSource {
       return;
     }
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.failures = 0;
       this.setStatus({ state: 'open', retryAt: null, problem: null });
       for (const wake of [...this.waitingForOpen]) wake();
@@ -111,9 +113,11 @@ export class WebSocketLink implements LinkSource {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      const why =
-        event.code === 1008 || event.code === 4401
-          ? 'The service refused this page (wrong or expired secret). Open the address printed by npm run web.'
+      // A refused upgrade (wrong secret, stale link) and a stopped server look the same from here.
+      const why = !opened
+        ? 'Could not reach the Partner Console service. If this browser-mode session has ended or the link is stale, run `npm run web` again and open the new URL.'
+        : event.code === 1009
+          ? 'The connection was closed: a message was too large.'
           : 'The connection to the Partner Console service dropped.';
       this.dropped(why);
     };

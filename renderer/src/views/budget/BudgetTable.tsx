@@ -80,10 +80,12 @@ export function BudgetTable({
                 }
               }}
             >
-              <th scope="row" className="endpoint-cell">
-                <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
-                <span className="method">{row.spec.method}</span>
-                <span className="mono">{row.spec.path}</span>
+              <th scope="row">
+                <span className="endpoint-cell">
+                  <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
+                  <span className="method">{row.spec.method}</span>
+                  <span className="mono">{row.spec.path}</span>
+                </span>
               </th>
               <td className="num">{fmtInt(row.limit)}</td>
               <td className="num" data-col="remaining">

@@ -1,5 +1,5 @@
 /** The landing view for account managers: every endpoint's budget, live. */
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
 import { useAppContext } from '../../api/context';
@@ -9,11 +9,11 @@ import { downloadText, toCsv } from '../../lib/csv';
 import { fmtClock, fmtInt } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { useThrottledStore } from '../../lib/use-throttled-store';
+import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
 import { csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN } from './budget-model';
 
-const BudgetCharts = lazy(() => import('./BudgetCharts'));
 
 const TABLE_TICK_MS = 500;
 const CHART_TICK_MS = 1000;
@@ -173,9 +173,7 @@ export function BudgetView() {
       {vendor === null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <Suspense fallback={<Loading label="Loading charts…" />}>
-          <BudgetCharts store={budget} version={chartVersion} vendor={vendor} endpoints={visible} rangeMs={rangeMs} now={chartNow} focused={focused} />
-        </Suspense>
+        <BudgetCharts store={budget} version={chartVersion} vendor={vendor} endpoints={visible} rangeMs={rangeMs} now={chartNow} focused={focused} />
       )}
     </div>
   );

@@ -34,7 +34,7 @@ export function PreferencesPanel() {
         Preferences
       </h2>
       <form
-        className="form"
+        className="form prefs-form"
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate(draft);
@@ -78,11 +78,11 @@ export function PreferencesPanel() {
             onChange={(e) => setDraft({ ...draft, timeoutMs: Number(e.target.value) * 1000 })}
           />
         </label>
-        <label className="field field-wide">
+        <label className="field">
           <span className="field-label">Download folder</span>
           <input className="input mono" value={draft.downloadDir} onChange={(e) => setDraft({ ...draft, downloadDir: e.target.value })} />
         </label>
-        <div className="form-actions">
+        <div className="form-actions field-wide">
           <button type="submit" className="btn btn-primary" disabled={!dirty || save.isPending}>
             Save preferences
           </button>

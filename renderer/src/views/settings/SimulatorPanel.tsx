@@ -68,92 +68,6 @@ export function SimulatorPanel({ state }: { state: SimState }) {
 
       <div className="sim-grid">
         <fieldset className="sim-block">
-          <legend className="sim-legend">Refill model</legend>
-          {(['whole-second', 'continuous'] as const).map((m) => (
-            <label key={m} className="check">
-              <input
-                type="radio"
-                name="refill"
-                checked={state.refill === m}
-                onChange={() => apply.mutate(() => api.simSetRefill({ model: m }))}
-              />
-              {m === 'whole-second' ? 'Whole second (Yii2: the budget comes back each second)' : 'Continuous (leaky bucket)'}
-            </label>
-          ))}
-        </fieldset>
-
-        <fieldset className="sim-block">
-          <legend className="sim-legend">Latency and faults</legend>
-          <div className="form-row">
-            <label className="field">
-              <span className="field-label">Latency (ms)</span>
-              <input className="input" type="number" min={0} max={10000} value={faults.latencyMs} onChange={(e) => setFaults({ ...faults, latencyMs: Number(e.target.value) })} />
-            </label>
-            <label className="field">
-              <span className="field-label">Jitter (ms)</span>
-              <input className="input" type="number" min={0} max={10000} value={faults.jitterMs} onChange={(e) => setFaults({ ...faults, jitterMs: Number(e.target.value) })} />
-            </label>
-          </div>
-          <Percent label="5xx answers" value={faults.errorRate} onChange={(v) => setFaults({ ...faults, errorRate: v })} />
-          <Percent label="Dropped connections" value={faults.dropRate} onChange={(v) => setFaults({ ...faults, dropRate: v })} />
-          <Percent label="Garbled rate-limit headers" value={faults.garbleRate} onChange={(v) => setFaults({ ...faults, garbleRate: v })} />
-          <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={!faultsDirty || apply.isPending} onClick={() => apply.mutate(() => api.simSetFaults(faults))}>
-              Apply faults
-            </button>
-            <button
-              type="button"
-              className="btn"
-              disabled={apply.isPending}
-              onClick={() => apply.mutate(() => api.simSetFaults({ latencyMs: 0, jitterMs: 0, errorRate: 0, dropRate: 0, garbleRate: 0 }))}
-            >
-              No faults
-            </button>
-          </div>
-        </fieldset>
-
-        <fieldset className="sim-block">
-          <legend className="sim-legend">Competing consumer</legend>
-          <p className="muted small">Another client spending vendor {vendor}'s budget on one endpoint, as another token or machine would.</p>
-          <div className="form-row">
-            <label className="field">
-              <span className="field-label">Endpoint</span>
-              <select className="input" aria-label="Competitor endpoint" value={compEndpoint} onChange={(e) => isEndpointId(e.target.value) && setCompEndpoint(e.target.value)}>
-                {ENDPOINT_LIST.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.label} (limit {e.limit})
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="field">
-              <span className="field-label">Requests/s</span>
-              <input className="input" aria-label="Competitor requests per second" type="number" min={0} max={1000} value={compRps} onChange={(e) => setCompRps(Number(e.target.value))} />
-            </label>
-          </div>
-          <div className="form-actions">
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={apply.isPending || compRps <= 0}
-              onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [{ vendor, endpoint: compEndpoint, rps: compRps }] }))}
-            >
-              {competitor ? 'Update competitor' : 'Turn on competitor'}
-            </button>
-            <button type="button" className="btn" disabled={!competitor || apply.isPending} onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [] }))}>
-              Turn off competitor
-            </button>
-            {competitor ? (
-              <Pill tone="warn">
-                on: {competitor.rps}/s on {ENDPOINTS[competitor.endpoint].label}
-              </Pill>
-            ) : (
-              <Pill>off</Pill>
-            )}
-          </div>
-        </fieldset>
-
-        <fieldset className="sim-block">
           <legend className="sim-legend">Demo traffic</legend>
           <p className="muted small">Requests sent through the app's own client at a share of each endpoint's limit.</p>
           <label className="field slider-field">
@@ -207,6 +121,89 @@ export function SimulatorPanel({ state }: { state: SimState }) {
               <Pill>stopped</Pill>
             )}
           </div>
+        </fieldset>
+        <fieldset className="sim-block">
+          <legend className="sim-legend">Competing consumer</legend>
+          <p className="muted small">Another client spending vendor {vendor}'s budget on one endpoint, as another token or machine would.</p>
+          <div className="form-row">
+            <label className="field">
+              <span className="field-label">Endpoint</span>
+              <select className="input" aria-label="Competitor endpoint" value={compEndpoint} onChange={(e) => isEndpointId(e.target.value) && setCompEndpoint(e.target.value)}>
+                {ENDPOINT_LIST.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.label} (limit {e.limit})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span className="field-label">Requests/s</span>
+              <input className="input" aria-label="Competitor requests per second" type="number" min={0} max={1000} value={compRps} onChange={(e) => setCompRps(Number(e.target.value))} />
+            </label>
+          </div>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={apply.isPending || compRps <= 0}
+              onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [{ vendor, endpoint: compEndpoint, rps: compRps }] }))}
+            >
+              {competitor ? 'Update competitor' : 'Turn on competitor'}
+            </button>
+            <button type="button" className="btn" disabled={!competitor || apply.isPending} onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [] }))}>
+              Turn off competitor
+            </button>
+            {competitor ? (
+              <Pill tone="warn">
+                on: {competitor.rps}/s on {ENDPOINTS[competitor.endpoint].label}
+              </Pill>
+            ) : (
+              <Pill>off</Pill>
+            )}
+          </div>
+        </fieldset>
+        <fieldset className="sim-block">
+          <legend className="sim-legend">Latency and faults</legend>
+          <div className="form-row">
+            <label className="field">
+              <span className="field-label">Latency (ms)</span>
+              <input className="input" type="number" min={0} max={10000} value={faults.latencyMs} onChange={(e) => setFaults({ ...faults, latencyMs: Number(e.target.value) })} />
+            </label>
+            <label className="field">
+              <span className="field-label">Jitter (ms)</span>
+              <input className="input" type="number" min={0} max={10000} value={faults.jitterMs} onChange={(e) => setFaults({ ...faults, jitterMs: Number(e.target.value) })} />
+            </label>
+          </div>
+          <Percent label="5xx answers" value={faults.errorRate} onChange={(v) => setFaults({ ...faults, errorRate: v })} />
+          <Percent label="Dropped connections" value={faults.dropRate} onChange={(v) => setFaults({ ...faults, dropRate: v })} />
+          <Percent label="Garbled rate-limit headers" value={faults.garbleRate} onChange={(v) => setFaults({ ...faults, garbleRate: v })} />
+          <div className="form-actions">
+            <button type="button" className="btn btn-primary" disabled={!faultsDirty || apply.isPending} onClick={() => apply.mutate(() => api.simSetFaults(faults))}>
+              Apply faults
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={apply.isPending}
+              onClick={() => apply.mutate(() => api.simSetFaults({ latencyMs: 0, jitterMs: 0, errorRate: 0, dropRate: 0, garbleRate: 0 }))}
+            >
+              No faults
+            </button>
+          </div>
+        </fieldset>
+        <fieldset className="sim-block">
+          <legend className="sim-legend">Refill model</legend>
+          {(['whole-second', 'continuous'] as const).map((m) => (
+            <label key={m} className="check">
+              <input
+                type="radio"
+                name="refill"
+                checked={state.refill === m}
+                onChange={() => apply.mutate(() => api.simSetRefill({ model: m }))}
+              />
+              {m === 'whole-second' ? 'Whole second (Yii2: the budget comes back each second)' : 'Continuous (leaky bucket)'}
+            </label>
+          ))}
         </fieldset>
       </div>
       <ConfirmDialog

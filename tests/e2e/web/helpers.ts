@@ -1,0 +1,79 @@
+/**
+ * Shared steps of the browser-mode specs: open the app from the URL browser mode printed, save a
+ * screenshot, and call the bridge directly (as the page does) to put shared state back.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import WebSocket from 'ws';
+import type { CallName, CallRequest, CallResponse, CallResult } from '../../../shared/bridge/contract';
+import { SECRET_FRAGMENT_KEY, WEB_BRIDGE_PATH } from '../../../shared/bridge/websocket-protocol';
+
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '..', 'screenshots');
+
+export function webUrl(): string {
+  const url = process.env.PARTNER_WEB_URL;
+  if (!url) throw new Error('PARTNER_WEB_URL is not set: run the specs through playwright.config.ts (its global setup starts browser mode).');
+  return url;
+}
+
+export type View = 'Budget' | 'Catalog' | 'Purchases' | 'Requests' | 'Settings';
+
+/** Opens the app as QA would (the printed URL), waits until it is connected, then goes to a view. */
+export async function openApp(page: Page, view: View = 'Budget'): Promise<void> {
+  await page.goto(webUrl());
+  await expect(page.getByRole('status', { name: /Connection: Connected/ })).toBeVisible({ timeout: 20_000 });
+  if (view !== 'Budget') await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** One bridge call over a fresh WebSocket, with the page's own origin (the server checks it). */
+export async function bridgeCall<N extends CallName>(name: N, request: CallRequest<N>): Promise<CallResponse<N>> {
+  const page = new URL(webUrl());
+  const secret = new URLSearchParams(page.hash.slice(1)).get(SECRET_FRAGMENT_KEY) ?? '';
+  const socket = new WebSocket(`ws://${page.host}${WEB_BRIDGE_PATH}?${SECRET_FRAGMENT_KEY}=${encodeURIComponent(secret)}`, {
+    headers: { Origin: page.origin },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const result = await new Promise<CallResult<unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name}: no answer in 15 s`)), 15_000);
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { t: string; id?: number; result?: CallResult<unknown>; message?: string };
+        if (message.t === 'result' && message.id === 1) {
+          clearTimeout(timer);
+          resolve(message.result!);
+        } else if (message.t === 'error' && message.id === 1) {
+          clearTimeout(timer);
+          reject(new Error(message.message));
+        }
+      });
+      socket.send(JSON.stringify({ t: 'call', id: 1, name, request }));
+    });
+    if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+    return result.value as CallResponse<N>;
+  } finally {
+    socket.close();
+  }
+}
+
+/** Demo traffic and the competing consumer off, so that no spec depends on another's leftovers. */
+export async function quietSimulator(): Promise<void> {
+  await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+  await bridgeCall('simSetCompetitors', { competitors: [] });
+}
+
+/** The number in a table cell like "12.5 / 20" or "1,234". */
+export function numberIn(text: string | null): number {
+  const match = /-?[\d,]+(\.\d+)?/.exec(text ?? '');
+  return match ? Number(match[0].replace(/,/g, '')) : NaN;
+}

@@ -1,0 +1,99 @@
+/** Account managers watch each endpoint's budget live, and see a competing consumer's effect. */
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { numberIn, openApp, quietSimulator, screenshot } from './helpers';
+
+test.beforeEach(quietSimulator);
+test.afterEach(quietSimulator);
+
+function budgetRow(page: Page, endpoint: string) {
+  return page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"]`);
+}
+
+async function cell(page: Page, endpoint: string, col: string): Promise<string> {
+  return budgetRow(page, endpoint).locator(`[data-col="${col}"]`).innerText();
+}
+
+async function startDemoTraffic(page: Page, percent: number, only?: string[]) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('slider', { name: "Demo traffic share of each endpoint's limit" }).fill(String(percent));
+  if (only) {
+    const boxes = page.getByRole('group', { name: 'Demo traffic endpoints' }).getByRole('checkbox');
+    for (const box of await boxes.all()) await box.uncheck();
+    for (const label of only) await page.getByRole('group', { name: 'Demo traffic endpoints' }).getByRole('checkbox', { name: label }).check();
+  }
+  await page.getByRole('button', { name: 'Start demo traffic' }).click();
+  await expect(page.getByText(/^running: /)).toBeVisible();
+}
+
+test('an account manager sees the budget table and charts move while traffic flows', async ({ page }) => {
+  await openApp(page, 'Budget');
+  const table = page.getByRole('table', { name: 'Endpoint budgets' });
+  await expect(table.locator('tbody tr')).toHaveCount(10);
+
+  await startDemoTraffic(page, 60);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
+
+  // Requests per second climb towards 60% of the limit on every endpoint.
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000 }).toBeGreaterThan(5);
+  await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000 }).toBeGreaterThan(10);
+  // Remaining moves: it is read from the service's headers as requests flow.
+  const seen = new Set<string>();
+  await expect
+    .poll(async () => {
+      seen.add(await cell(page, 'purchaseInfo', 'remaining'));
+      return seen.size;
+    }, { timeout: 15_000, intervals: [200] })
+    .toBeGreaterThan(1);
+
+  // The chart of an endpoint draws its requests and moves with time.
+  const chart = page.getByRole('region', { name: 'GET /assets/list chart' });
+  const area = chart.locator('path.lc-rps').first();
+  await expect(area).toBeVisible();
+  const before = await area.getAttribute('d');
+  await expect.poll(async () => area.getAttribute('d'), { timeout: 5_000 }).not.toBe(before);
+  await expect(chart.getByText(/limit 20/)).toBeVisible();
+
+  // Live / paused: paused charts stop moving.
+  await page.getByRole('button', { name: 'Live' }).click();
+  await expect(page.getByRole('button', { name: 'Paused' })).toBeVisible();
+  const frozen = await area.getAttribute('d');
+  await page.waitForTimeout(1500);
+  expect(await area.getAttribute('d')).toBe(frozen);
+  await page.getByRole('button', { name: 'Paused' }).click();
+
+  // The legend hides and shows an endpoint's chart.
+  const legend = page.getByRole('group', { name: 'Show or hide endpoints' });
+  await legend.getByRole('button', { name: 'GET /assets/categories' }).click();
+  await expect(page.getByRole('region', { name: 'GET /assets/categories chart' })).toHaveCount(0);
+  await legend.getByRole('button', { name: 'GET /assets/categories' }).click();
+  await expect(page.getByRole('region', { name: 'GET /assets/categories chart' })).toBeVisible();
+
+  // Export the shown samples as CSV.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^budget-.*\.csv$/);
+  await screenshot(page, 'manager-budget-live');
+});
+
+test('an account manager sees 429s and a pause when a competing consumer spends the budget', async ({ page }) => {
+  await openApp(page, 'Settings');
+  await startDemoTraffic(page, 80, ['GET /assets/list']);
+  await page.getByRole('combobox', { name: 'Competitor endpoint' }).selectOption('listAssets');
+  await page.getByRole('spinbutton', { name: 'Competitor requests per second' }).fill('30');
+  await page.getByRole('button', { name: 'Turn on competitor' }).click();
+  await expect(page.getByText(/^on: 30\/s on GET \/assets\/list/)).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000 }).toBeGreaterThan(0);
+  // The client pauses the whole bucket after a 429: the state shows it while it lasts.
+  await expect
+    .poll(async () => cell(page, 'listAssets', 'state'), { timeout: 20_000, intervals: [100] })
+    .toMatch(/Paused|Queued/);
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect(page.getByText(/Another consumer is using this vendor's budget on GET \/assets\/list/)).toBeVisible({ timeout: 20_000 });
+  // 429s are marked on the chart's time axis.
+  await expect(page.getByRole('region', { name: 'GET /assets/list chart' }).locator('path.lc-429').first()).toBeVisible();
+  await screenshot(page, 'manager-budget-competitor');
+});

@@ -1,0 +1,37 @@
+/** Vendor staff download the whole catalog: start, pause, resume, and see where the file is. */
+import { expect, test } from '@playwright/test';
+import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
+
+test.afterEach(async () => {
+  await bridgeCall('downloadCancel', { deleteFiles: true }).catch(() => undefined);
+  await bridgeCall('simSetFaults', { latencyMs: 0, jitterMs: 0 });
+});
+
+test('vendor staff download the whole catalog with pause and resume', async ({ page }) => {
+  // Some latency so that there is time to pause (5,000 items are otherwise ~3 s).
+  await bridgeCall('simSetFaults', { latencyMs: 120, jitterMs: 0 });
+  await openApp(page, 'Catalog');
+  const panel = page.getByRole('region', { name: 'Download whole catalog' });
+  await panel.getByRole('combobox', { name: 'Format' }).selectOption('csv');
+  await panel.getByRole('button', { name: 'Start download' }).click();
+
+  const progress = panel.getByRole('progressbar', { name: 'Catalog download progress' });
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+  await panel.getByRole('button', { name: 'Pause' }).click();
+  await expect(panel.getByText('Paused', { exact: true })).toBeVisible();
+  const pausedAt = Number(await progress.getAttribute('aria-valuenow'));
+  await page.waitForTimeout(700);
+  expect(Number(await progress.getAttribute('aria-valuenow'))).toBe(pausedAt);
+  await expect(panel.getByText(/Writing to/)).toBeVisible();
+
+  await panel.getByRole('button', { name: 'Resume' }).click();
+  await expect(panel.getByText('Complete', { exact: true })).toBeVisible({ timeout: 30_000 });
+  const total = Number(await progress.getAttribute('aria-valuemax'));
+  expect(total).toBeGreaterThan(1000);
+  await expect(progress).toHaveAttribute('aria-valuenow', String(total));
+  const pages = numberIn(await panel.getByText('Pages').locator('xpath=following-sibling::dd').innerText());
+  expect(pages).toBeGreaterThanOrEqual(Math.ceil(total / 100));
+  await expect(panel.getByText(/Saved to/)).toBeVisible();
+  await expect(panel.locator('code')).toHaveText(/\.csv$/);
+  await screenshot(page, 'vendor-download');
+});
