@@ -17,8 +17,8 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxAt
 
 /** A Reset of 0 means "under a second": never retry sooner than this. */
 export const MIN_RESET_ZERO_WAIT_MS = 250;
-/** A Reset above this is a garbled header (the budget is per second); waits are capped to it. */
-export const MAX_BELIEVED_RESET_MS = 60_000;
+/** A Reset above this contradicts a per-second budget (a garbled header): waits are capped to it. */
+export const MAX_BELIEVED_RESET_MS = 10_000;
 
 /** Merges a partial policy over the defaults, rejecting nonsense (NaN, negative) with a RangeError. */
 export function retryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
@@ -37,12 +37,12 @@ export function fullJitter(n: number, policy: RetryPolicy, random: () => number)
 }
 
 /**
- * The least a bucket waits after a 429, in ms. Reset >= 1: that many seconds (capped). Reset 0 or
- * unreadable: until the server's next second surely began (when known) and never under 250 ms;
- * unknown second and unknown Reset: a whole second.
+ * The least a bucket waits after a 429, in ms. Reset > 0: that many seconds (capped at 10 s, never
+ * under 250 ms). Reset 0 or unreadable: until the server's next second surely began (when known),
+ * never under 250 ms; unknown second and unknown Reset: a whole second. Never "now".
  */
 export function rateLimitFloorMs(resetSeconds: number | null, untilNextServerSecondMs: number | null): number {
-  if (resetSeconds !== null && resetSeconds > 0) return Math.min(resetSeconds * 1000, MAX_BELIEVED_RESET_MS);
+  if (resetSeconds !== null && resetSeconds > 0) return Math.max(MIN_RESET_ZERO_WAIT_MS, Math.min(resetSeconds * 1000, MAX_BELIEVED_RESET_MS));
   if (untilNextServerSecondMs !== null) return Math.max(MIN_RESET_ZERO_WAIT_MS, Math.min(untilNextServerSecondMs, 1_000));
   return 1_000;
 }

@@ -40,7 +40,8 @@ describe('the floor after a 429', () => {
   it('waits Reset seconds when Reset is 1 or more, capped for garbled values', () => {
     expect(rateLimitFloorMs(1, 300)).toBe(1_000);
     expect(rateLimitFloorMs(3, null)).toBe(3_000);
-    expect(rateLimitFloorMs(3_600, null)).toBe(60_000);
+    expect(rateLimitFloorMs(3_600, null)).toBe(10_000);
+    expect(rateLimitFloorMs(0.001, null)).toBe(250); // a fraction is still never "now"
   });
 
   it('treats Reset 0 as "under a second": until the next server second, never under 250 ms, never now', () => {
