@@ -51,7 +51,7 @@ describe('header fuzzing', () => {
   it('the parser never throws and never returns NaN, negatives or Infinity', () => {
     const random = seededRandom(99);
     for (let i = 0; i < 5_000; i++) {
-      const values = {
+      const values: Record<string, Hostile> = {
         [RATE_LIMIT_HEADERS.limit]: hostile(random, '20'),
         [RATE_LIMIT_HEADERS.remaining]: hostile(random, String(Math.floor(random() * 20))),
         [RATE_LIMIT_HEADERS.reset]: hostile(random, '0'),

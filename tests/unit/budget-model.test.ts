@@ -204,7 +204,7 @@ describe('BucketModel', () => {
 
   it('never goes past the documented limit on its own count, whatever Remaining says', () => {
     const { m } = model(20);
-    let t = second;
+    const t = second;
     let sent = 0;
     while (m.earliest(t) === t) {
       const ticket = m.send(t);
