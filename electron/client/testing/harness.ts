@@ -61,3 +61,14 @@ export async function runFor(clock: ManualClock, untilMs: number, loops: number,
   await all;
   return result;
 }
+
+/** Runs the clock until `promise` settles, then returns (or throws) its outcome. */
+export async function drive<T>(clock: ManualClock, promise: Promise<T>, limitMs = 600_000): Promise<T> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await clock.runUntil(() => settled, limitMs);
+  return promise;
+}
