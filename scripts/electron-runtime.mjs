@@ -1,6 +1,6 @@
 /**
  * Finds an Electron runtime to run the desktop app with: ELECTRON_OVERRIDE_DIST_PATH (a folder
- * holding an Electron build), else the binary `npm install` downloads into node_modules/electron/dist.
+ * holding an Electron build), else the binary Electron downloads into node_modules/electron/dist on first use.
  * Used by scripts/start.mjs and the Playwright `_electron` spec. Does not require('electron'): in
  * Electron 45 that starts a download when the binary is missing.
  */
@@ -36,9 +36,9 @@ export function findElectron(env = process.env, platform = process.platform, pac
 export function noRuntimeMessage(looked) {
   return [
     `Partner Console cannot start its desktop window: no Electron runtime was found (looked at ${looked.join(' and ')}).`,
-    "The electron npm package is installed but its binary is not: `npm install` downloads it from Electron's releases, which failed or was skipped here (no network access to them on this machine).",
+    "The electron npm package is installed but its binary is not, and downloading it from Electron's releases failed (this machine may have no network access to them).",
     'To use an Electron you already have, point ELECTRON_OVERRIDE_DIST_PATH at the folder that contains it (e.g. `ELECTRON_OVERRIDE_DIST_PATH=/opt/electron-v45 npm start`, the folder of the `electron` executable, or of Electron.app on macOS);',
-    'with network access, `npx install-electron` (or `rm -rf node_modules/electron && npm install`) fetches it.',
+    'with network access, `npm start` fetches it by itself.',
     'Meanwhile `npm run web` serves the same app, with the same services, in your browser.',
   ].join(' ');
 }

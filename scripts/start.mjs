@@ -6,8 +6,9 @@
  * this folder (package.json's "main" is dist/main/main.cjs). Extra arguments go to the app.
  *
  * The runtime (scripts/electron-runtime.mjs): ELECTRON_OVERRIDE_DIST_PATH (a folder holding an
- * Electron build), else the binary that `npm install` downloads into node_modules/electron/dist.
- * With no runtime it prints one paragraph and exits with code 3.
+ * Electron build), else the binary Electron downloads into node_modules/electron/dist on first use.
+ * When neither is there it tries the download once (node_modules/electron/install.js); with no
+ * runtime after that it prints one paragraph and exits with code 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -48,7 +49,21 @@ function run(label, command, args) {
 }
 
 function main() {
-  const electron = findElectron();
+  let electron = findElectron();
+  if (electron.path === null && !process.env.ELECTRON_OVERRIDE_DIST_PATH) {
+    // Electron 45 fetches its binary on first use; try that once, quietly, before giving up.
+    console.error('npm start: the Electron binary is not installed yet; downloading it…');
+    const download = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    if (download.status !== 0) {
+      const reason = `${download.stderr ?? ''}`.split('\n').find((line) => /error/i.test(line)) ?? 'no details';
+      console.error(`npm start: the download failed (${reason.trim().slice(0, 200)}).`);
+    }
+    electron = findElectron();
+  }
   if (electron.path === null) {
     console.error(noRuntimeMessage(electron.looked));
     process.exit(NO_RUNTIME_EXIT_CODE);
