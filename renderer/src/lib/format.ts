@@ -49,6 +49,13 @@ export function fmtDateTime(value: string | number | null | undefined): string {
   return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 }
 
+export function fmtDate(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return DASH;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  return d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit' });
+}
+
 export function fmtPrice(price: unknown, currency: unknown): string {
   if (typeof price !== 'number' || !Number.isFinite(price)) return DASH;
   const code = typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : null;

@@ -69,6 +69,11 @@ test('an account manager sees the budget table and charts move while traffic flo
   await legend.getByRole('button', { name: 'GET /assets/categories' }).click();
   await expect(page.getByRole('region', { name: 'GET /assets/categories chart' })).toBeVisible();
 
+  // Time ranges: the axis spans the chosen minutes.
+  await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' }).click();
+  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByText('Last 1 min, updated every second')).toBeVisible();
+
   // Export the shown samples as CSV.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -81,9 +86,9 @@ test('an account manager sees 429s and a pause when a competing consumer spends 
   await openApp(page, 'Settings');
   await startDemoTraffic(page, 80, ['GET /assets/list']);
   await page.getByRole('combobox', { name: 'Competitor endpoint' }).selectOption('listAssets');
-  await page.getByRole('spinbutton', { name: 'Competitor requests per second' }).fill('30');
+  await page.getByRole('spinbutton', { name: 'Competitor requests per second' }).fill('14');
   await page.getByRole('button', { name: 'Turn on competitor' }).click();
-  await expect(page.getByText(/^on: 30\/s on GET \/assets\/list/)).toBeVisible();
+  await expect(page.getByText(/^on: 14\/s on GET \/assets\/list/)).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000 }).toBeGreaterThan(0);
@@ -93,6 +98,7 @@ test('an account manager sees 429s and a pause when a competing consumer spends 
     .toMatch(/Paused|Queued/);
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000 }).toBeGreaterThan(0);
   await expect(page.getByText(/Another consumer is using this vendor's budget on GET \/assets\/list/)).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' }).click();
   // 429s are marked on the chart's time axis.
   await expect(page.getByRole('region', { name: 'GET /assets/list chart' }).locator('path.lc-429').first()).toBeVisible();
   await screenshot(page, 'manager-budget-competitor');

@@ -88,7 +88,12 @@ export function BudgetTable({
                 </span>
               </th>
               <td className="num">{fmtInt(row.limit)}</td>
-              <td className="num" data-col="remaining">
+              <td
+                className={row.remainingEstimated ? 'num muted' : 'num'}
+                data-col="remaining"
+                title={row.remainingEstimated ? 'No request for a while: the budget has refilled since the last response' : undefined}
+              >
+                {row.remainingEstimated ? '≈ ' : ''}
                 {fmtInt(row.remaining)}
               </td>
               <td className="col-util">
@@ -100,7 +105,11 @@ export function BudgetTable({
               <td className={row.rateLimited > 0 ? 'num text-warn strong' : 'num'} data-col="429s">
                 {fmtInt(row.rateLimited)}
               </td>
-              <td className="num" data-col="waited">
+              <td
+                className="num"
+                data-col="waited"
+                title={row.requests > 0 ? `${fmtMs(row.waitedMs / row.requests)} per request on average` : undefined}
+              >
                 {row.waitedMs > 0 ? fmtMs(row.waitedMs) : '0'}
               </td>
               <td className="num" data-col="refill">

@@ -93,7 +93,9 @@ export const LiveChart = memo(function LiveChart({
   const x = (t: number) => M.left + ((t - from) / span) * innerW;
   const y = (v: number) => M.top + innerH - (Math.min(v, top) / top) * innerH;
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
-  const ticksX = Array.from({ length: 5 }, (_, i) => from + (span * i) / 4);
+  // As many time labels as fit (about 70 px each).
+  const nTicks = Math.max(2, Math.min(5, Math.floor(innerW / 70)));
+  const ticksX = Array.from({ length: nTicks }, (_, i) => from + (span * i) / (nTicks - 1));
   const marks = series.points.filter((p) => p.n429 > 0);
 
   let hovered: ChartPoint | null = null;
@@ -129,7 +131,7 @@ export const LiveChart = memo(function LiveChart({
               </g>
             ))}
             {ticksX.map((t, i) => (
-              <text key={t} x={x(t)} y={HEIGHT - 4} textAnchor={i === 0 ? 'start' : i === 4 ? 'end' : 'middle'}>
+              <text key={t} x={x(t)} y={HEIGHT - 4} textAnchor={i === 0 ? 'start' : i === nTicks - 1 ? 'end' : 'middle'}>
                 {fmtClock(t)}
               </text>
             ))}

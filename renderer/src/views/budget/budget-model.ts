@@ -9,6 +9,7 @@ export const WARN_SHARE = 0.8;
 /** Requests per second are averaged over the last complete seconds. */
 const RATE_WINDOW_S = 5;
 const FOREIGN_WINDOW_MS = 30_000;
+const IDLE_REFILL_MS = 2_000;
 
 export const RANGES_MIN = [1, 5, 15, 60] as const;
 export type RangeMin = (typeof RANGES_MIN)[number];
@@ -17,6 +18,8 @@ export interface EndpointRow {
   spec: EndpointSpec;
   limit: number;
   remaining: number | null;
+  /** Remaining is an estimate: no response for a while, so the budget has refilled since the last one. */
+  remainingEstimated: boolean;
   rps: number;
   utilisation: number;
   rateLimited: number;
@@ -59,10 +62,15 @@ export function endpointRow(
   const last = store.buffer(vendor, spec.id)?.last();
   const limit = bucket?.limit ?? last?.limit ?? spec.limit;
   const rps = recent / RATE_WINDOW_S;
+  const reported = bucket?.remaining ?? last?.remaining ?? null;
+  const paused = bucket?.pausedUntil != null && bucket.pausedUntil > now;
+  // Both refill models give the whole budget back within a second of idling; a stale low figure would mislead.
+  const idle = last !== undefined && now - (last.lastTo || last.t) > IDLE_REFILL_MS && (bucket?.inFlight ?? 0) === 0 && !paused;
   return {
     spec,
     limit,
-    remaining: bucket?.remaining ?? last?.remaining ?? null,
+    remaining: idle ? limit : reported,
+    remainingEstimated: idle && reported !== limit,
     rps,
     utilisation: limit > 0 ? rps / limit : 0,
     rateLimited,

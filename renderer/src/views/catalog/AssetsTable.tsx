@@ -1,16 +1,18 @@
 import type { Asset } from '../../../../shared/catalog';
-import { DASH, fmtDateTime, fmtInt, fmtPrice } from '../../lib/format';
+import { DASH, fmtDate, fmtInt, fmtPrice } from '../../lib/format';
 
 function text(v: unknown): string {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : DASH;
 }
 
 export function AssetsTable({
+  stale,
   items,
   categoryNames,
   selectedId,
   onOpen,
 }: {
+  stale: boolean;
   items: Asset[];
   categoryNames: Map<string, string>;
   selectedId: string | number | null;
@@ -18,7 +20,7 @@ export function AssetsTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className="table" aria-label="Assets">
+      <table className={stale ? 'table table-stale' : 'table'} aria-label="Assets" aria-busy={stale}>
         <thead>
           <tr>
             <th scope="col" className="num">
@@ -59,7 +61,7 @@ export function AssetsTable({
               <td className="num">{fmtPrice(a.price, a.currency)}</td>
               <td className="num">{typeof a.rating === 'number' ? a.rating.toFixed(1) : text(a.rating)}</td>
               <td className="num">{typeof a.downloads === 'number' ? fmtInt(a.downloads) : text(a.downloads)}</td>
-              <td className="muted">{fmtDateTime(typeof a.updated_at === 'string' ? a.updated_at : null)}</td>
+              <td className="muted">{fmtDate(typeof a.updated_at === 'string' ? a.updated_at : null)}</td>
             </tr>
           ))}
         </tbody>

@@ -28,6 +28,8 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const [selected, setSelected] = useState<Asset | null>(null);
   const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
   const searching = debouncedQuery !== '' || category !== null;
+  // Typed but not searched yet: the results below are for the previous words.
+  const typing = query.trim() !== debouncedQuery;
 
   const categories = useCategories();
   const lastId = cursors[cursors.length - 1] ?? null;
@@ -111,7 +113,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
                 ))}
               </select>
             </label>
-            {current.isFetching ? <span className="spinner" role="status" aria-label="Loading" /> : null}
+            {current.isFetching || typing ? <span className="spinner" role="status" aria-label="Loading" /> : null}
           </div>
           {categories.isError ? <ErrorCallout error={categories.error} onRetry={() => void categories.refetch()} /> : null}
 
@@ -120,17 +122,17 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
           ) : current.isError ? (
             <ErrorCallout error={current.error} onRetry={() => void current.refetch()} />
           ) : items.length === 0 ? (
-            <Empty title={searching ? 'No asset matches.' : 'The catalog is empty.'}>
-              {searching ? 'Try other words or another category.' : null}
+            <Empty title={typing ? 'Searching…' : searching ? 'No asset matches.' : 'The catalog is empty.'}>
+              {searching && !typing ? 'Try other words or another category.' : null}
             </Empty>
           ) : (
-            <AssetsTable items={items} categoryNames={categoryNames} selectedId={detail?.id ?? null} onOpen={openAsset} />
+            <AssetsTable stale={typing || current.isPlaceholderData} items={items} categoryNames={categoryNames} selectedId={detail?.id ?? null} onOpen={openAsset} />
           )}
 
           <div className="pager">
             {searching ? (
               <span className="muted small" role="status">
-                {search.data
+                {search.data && !typing && !search.isPlaceholderData
                   ? `${fmtInt(items.length)} shown of ${search.data.total !== null ? fmtInt(search.data.total) : 'unknown'} matches`
                   : ''}
               </span>

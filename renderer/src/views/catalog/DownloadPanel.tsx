@@ -112,7 +112,7 @@ export function DownloadPanel() {
               <dd>{fmtRate(p.requestsPerSecond)} req/s</dd>
             </div>
             <div>
-              <dt>Waited for budget</dt>
+              <dt title="Time spent waiting for budget">Waited</dt>
               <dd>{fmtMs(p.waitedMs)}</dd>
             </div>
             <div>

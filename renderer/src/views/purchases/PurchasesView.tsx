@@ -74,7 +74,9 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
                         <Pill tone={purchaseTone(p.purchase.state)}>{p.purchase.state}</Pill>
                       </td>
                       <td className="num">{fmtPrice(p.purchase.price, p.purchase.currency)}</td>
-                      <td className="mono small muted">{p.purchase.client_reference ?? DASH}</td>
+                      <td className="mono small muted cell-ellipsis" title={p.purchase.client_reference}>
+                        {p.purchase.client_reference ?? DASH}
+                      </td>
                       <td className="muted">{fmtDateTime(p.updatedAt)}</td>
                     </tr>
                   ))}

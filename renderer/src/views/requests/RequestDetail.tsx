@@ -91,7 +91,7 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
               <dt>Attempt</dt>
               <dd>{d.attempt}</dd>
             </div>
-            <div>
+            <div className="stats-span2">
               <dt>Limit / Remaining / Reset</dt>
               <dd className="mono">
                 {d.limit ?? DASH} / {d.remaining ?? DASH} / {d.reset ?? DASH}
