@@ -167,7 +167,7 @@ export class FakePartner {
         const endpoint = findEndpoint(method, url.pathname);
         if (!endpoint) return finish(() => resolve(new Response('{"name":"Not Found"}', { status: 404 })));
         const auth = headers['authorization'] ?? '';
-        const token = /^Bearer (\S+)$/.exec(auth)?.[1] ?? null;
+        const token = /^Bearer (\S+)$/.exec(auth)?.[1] ?? headers['x-api-key'] ?? null;
         const serverAt = this.serverNow();
         const req: FakeRequest = {
           endpoint: endpoint.id,
