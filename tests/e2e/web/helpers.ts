@@ -31,7 +31,7 @@ export async function openApp(page: Page, view: View = 'Budget'): Promise<void> 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // A full-page shot of a scrolled page draws the sticky header mid-page.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 

@@ -9,7 +9,7 @@ function UtilisationBar({ share }: { share: number }) {
   return (
     <div className="util">
       <div className="util-track" aria-hidden="true">
-        <div className={`util-fill util-${tone}`} style={{ width: `${Math.min(1, share) * 100}%` }} />
+        <div className={`util-fill util-${tone}`} style={{ transform: `scaleX(${Math.min(1, share)})` }} />
         <div className="util-warn-mark" style={{ left: `${WARN_SHARE * 100}%` }} />
       </div>
       <span className="util-label">{fmtPercent(share)}</span>
