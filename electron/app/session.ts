@@ -1,6 +1,6 @@
 /**
  * The active connection: one profile, its PartnerClient (sharing the process's budget registry),
- * its purchase actions and, on the built-in demo, its demo traffic. Closed as a whole on a switch.
+ * its PurchaseService and, on the built-in demo, its demo traffic. Closed as a whole on a switch.
  */
 import type { BudgetSample } from '../../shared/rate-limit';
 import { PartnerClient } from '../client';
@@ -8,8 +8,7 @@ import type { BudgetRegistry } from '../client';
 import type { TokenPresentation } from '../profiles';
 import { DemoTraffic } from './demo-traffic';
 import type { TimerClock } from '../telemetry';
-import { createPurchaseActions } from './purchase-actions';
-import type { PurchaseActions } from './purchase-actions';
+import { PurchaseService } from '../purchases';
 
 export interface SessionProfile {
   id: string;
@@ -32,7 +31,7 @@ export interface SessionDeps {
 
 export class ActiveSession {
   readonly client: PartnerClient;
-  readonly purchases: PurchaseActions;
+  readonly purchases: PurchaseService;
   readonly demoTraffic: DemoTraffic | null;
   private readonly unsubscribe: () => void;
   private closed = false;
@@ -54,7 +53,7 @@ export class ActiveSession {
       pageSize: { param: profile.pageSizeParam },
     });
     this.unsubscribe = this.client.onSample(deps.onSample);
-    this.purchases = createPurchaseActions(this.client);
+    this.purchases = new PurchaseService(this.client);
     this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, pageSizeParam: profile.pageSizeParam }) : null;
   }
 

@@ -2,15 +2,27 @@
  * The six purchase calls, the session's purchase list, and openExternal. A URL answer is remembered:
  * openExternal opens only https URLs that downloadUrl/viewUrl returned in this session.
  */
+import type { z } from 'zod';
+import type { urlResultSchema } from '../../../shared/bridge/schemas';
 import type { Purchase } from '../../../shared/catalog';
 import { PartnerError } from '../../../shared/errors';
-import type { UrlResult } from '../purchase-actions';
+import type { PurchaseUrl } from '../../purchases';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
 type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'sessionPurchases' | 'openExternal';
 
 const MAX_OPENABLE = 1000;
+
+type UrlResult = z.output<typeof urlResultSchema>;
+
+function toUrlResult(purchaseId: string, answer: PurchaseUrl): UrlResult {
+  return {
+    purchaseId: answer.purchase_id === undefined ? purchaseId : String(answer.purchase_id),
+    url: answer.url,
+    expiresAt: answer.expires_at ?? null,
+  };
+}
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state. */
@@ -20,8 +32,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
     ctx.purchases.record(session.profile.id, purchase, assetTitle);
     return purchase;
   };
-  const remembered = async (run: (s: ReturnType<AppContext['session']>) => Promise<UrlResult>): Promise<UrlResult> => {
-    const result = await run(ctx.session());
+  const remembered = async (purchaseId: string, run: (s: ReturnType<AppContext['session']>) => Promise<PurchaseUrl>): Promise<UrlResult> => {
+    const result = toUrlResult(purchaseId, await run(ctx.session()));
     if (ctx.openable.size >= MAX_OPENABLE) ctx.openable.delete(ctx.openable.values().next().value as string);
     ctx.openable.add(result.url);
     return result;
@@ -31,8 +43,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
     registerPurchase: ({ assetId, assetTitle }) => tracked((s) => s.purchases.register(assetId), assetTitle),
     validatePurchase: ({ purchaseId }) => tracked((s) => s.purchases.validate(purchaseId)),
     cancelPurchase: ({ purchaseId }) => tracked((s) => s.purchases.cancel(purchaseId)),
-    downloadUrl: ({ purchaseId }) => remembered((s) => s.purchases.downloadUrl(purchaseId)),
-    viewUrl: ({ purchaseId }) => remembered((s) => s.purchases.viewUrl(purchaseId)),
+    downloadUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.downloadUrl(purchaseId)),
+    viewUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.viewUrl(purchaseId)),
     async sessionPurchases() {
       const session = ctx.currentSession();
       return { items: session ? ctx.purchases.list(session.profile.id) : [] };
