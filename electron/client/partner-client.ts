@@ -59,7 +59,8 @@ export class PartnerClient {
   private readonly registry: BudgetRegistry;
   private readonly pageSize: PageSizeRule;
   private readonly listeners = new Set<(sample: BudgetSample) => void>();
-  private readonly closing = new AbortController();
+  /** One controller per attempt in flight, aborted by close() (no listener piles up on a shared signal). */
+  private readonly closers = new Set<AbortController>();
   private readonly sleeps = new Set<{ timer: unknown; cancel: () => void }>();
   private closed = false;
 
@@ -122,7 +123,7 @@ export class PartnerClient {
     if (this.closed) return;
     this.closed = true;
     for (const bucket of this.registry.all()) bucket.cancelOwner(this, 'The client was closed.');
-    this.closing.abort();
+    for (const c of [...this.closers]) c.abort();
     for (const s of [...this.sleeps]) s.cancel();
   }
 
@@ -151,11 +152,14 @@ export class PartnerClient {
         bucket.failed(ticket, 'no');
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
       }
-      const outcome = await attempt(
-        this.fetchFn,
-        { ...request, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal, closeSignal: this.closing.signal },
-        this.clock,
-      );
+      const closer = new AbortController();
+      this.closers.add(closer);
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await attempt(this.fetchFn, { ...request, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal, closeSignal: closer.signal }, this.clock);
+      } finally {
+        this.closers.delete(closer);
+      }
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
       const next =
         outcome.kind === 'response'
