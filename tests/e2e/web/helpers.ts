@@ -68,10 +68,20 @@ export async function bridgeCall<N extends CallName>(name: N, request: CallReque
   }
 }
 
-/** Demo traffic and the competing consumer off, so that no spec depends on another's leftovers. */
+/**
+ * Demo traffic and the competing consumer off, and the client's queues drained, so that no spec
+ * depends on (or is slowed by) another's leftovers.
+ */
 export async function quietSimulator(): Promise<void> {
   await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
   await bridgeCall('simSetCompetitors', { competitors: [] });
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const { buckets } = await bridgeCall('budgetSnapshot', {});
+    const now = Date.now();
+    if (buckets.every((b) => b.queued === 0 && b.inFlight === 0 && (b.pausedUntil === null || b.pausedUntil < now))) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** The number in a table cell like "12.5 / 20" or "1,234". */

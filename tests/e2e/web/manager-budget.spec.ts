@@ -31,7 +31,7 @@ test('an account manager sees the budget table and charts move while traffic flo
   const table = page.getByRole('table', { name: 'Endpoint budgets' });
   await expect(table.locator('tbody tr')).toHaveCount(10);
 
-  await startDemoTraffic(page, 60);
+  await startDemoTraffic(page, 60, ['GET /assets/list', 'POST /assets/search', 'GET /purchase/info']);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
 
   // Requests per second climb towards 60% of the limit on every endpoint.

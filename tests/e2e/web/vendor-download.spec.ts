@@ -9,7 +9,7 @@ test.afterEach(async () => {
 
 test('vendor staff download the whole catalog with pause and resume', async ({ page }) => {
   // Some latency so that there is time to pause (5,000 items are otherwise ~3 s).
-  await bridgeCall('simSetFaults', { latencyMs: 120, jitterMs: 0 });
+  await bridgeCall('simSetFaults', { latencyMs: 80, jitterMs: 0 });
   await openApp(page, 'Catalog');
   const panel = page.getByRole('region', { name: 'Download whole catalog' });
   await panel.getByRole('combobox', { name: 'Format' }).selectOption('csv');

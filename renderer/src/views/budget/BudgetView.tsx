@@ -8,7 +8,6 @@ import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
 import { fmtClock, fmtInt } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
-import { useThrottledStore } from '../../lib/use-throttled-store';
 import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
@@ -27,15 +26,11 @@ export function BudgetView() {
   const [focused, setFocused] = useState<EndpointId | null>(null);
   const [chosenVendor, setChosenVendor] = useState<string | null>(null);
 
-  const version = useThrottledStore(budget, TABLE_TICK_MS);
+  // The table reads the buffers on its own tick (countdowns need it anyway).
   const tableNow = useNow(TABLE_TICK_MS);
-  // Charts move once per second (their resolution) and stop moving when paused.
-  const chartTick = useNow(CHART_TICK_MS, live);
-  const [frozenAt, setFrozenAt] = useState<{ now: number; version: number } | null>(null);
-  const chartNow = frozenAt?.now ?? Math.floor(chartTick / CHART_TICK_MS) * CHART_TICK_MS;
-  // The buffers' version as of the chart's last tick, so the charts redraw once a second, not per table tick.
-  const versionAtTick = useMemo(() => budget.version, [budget, chartNow]);
-  const chartVersion = frozenAt?.version ?? versionAtTick;
+  // Charts tick on their own, once per second; paused, they stay at the second they froze at.
+  const [frozenAt, setFrozenAt] = useState<number | null>(null);
+  const chartNow = frozenAt ?? Math.floor(tableNow / CHART_TICK_MS) * CHART_TICK_MS;
 
   const snapshot = useBudgetSnapshot(true);
   const activeVendor = connection.data?.vendor ?? snapshot.data?.vendor ?? null;
@@ -43,7 +38,7 @@ export function BudgetView() {
     const seen = new Set(budget.vendors());
     if (activeVendor) seen.add(activeVendor);
     return [...seen].sort();
-  }, [budget, activeVendor, version]); // version: the store's vendors change with it
+  }, [budget, activeVendor, tableNow]); // tableNow: new vendors show on the next tick
   const vendor = chosenVendor && vendors.includes(chosenVendor) ? chosenVendor : (activeVendor ?? vendors[0] ?? null);
   const rangeMs = rangeMin * 60_000;
 
@@ -55,7 +50,7 @@ export function BudgetView() {
   const visible = ENDPOINT_LIST.filter((e) => !hidden.has(e.id));
 
   const toggleLive = () => {
-    if (live) setFrozenAt({ now: chartNow, version });
+    if (live) setFrozenAt(Math.floor(Date.now() / CHART_TICK_MS) * CHART_TICK_MS);
     else setFrozenAt(null);
     setLive(!live);
   };
@@ -173,7 +168,7 @@ export function BudgetView() {
       {vendor === null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <BudgetCharts store={budget} version={chartVersion} vendor={vendor} endpoints={visible} rangeMs={rangeMs} now={chartNow} focused={focused} />
+        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} />
       )}
     </div>
   );

@@ -8,7 +8,7 @@
  * panels redrawn every second then block the main thread for over half a second. These panels cost
  * a few milliseconds together. recharts still draws the asset price history.
  */
-import { memo, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { fmtClock, fmtInt, fmtMs, fmtRate } from '../../lib/format';
 import type { ChartPoint, ChartSeries } from './budget-model';
 import { WARN_SHARE } from './budget-model';
@@ -92,6 +92,15 @@ export const LiveChart = memo(function LiveChart({
   const span = Math.max(1, to - from);
   const x = (t: number) => M.left + ((t - from) / span) * innerW;
   const y = (v: number) => M.top + innerH - (Math.min(v, top) / top) * innerH;
+  // The paths depend on the data and size only: hovering (which re-renders) does not rebuild them.
+  const paths = useMemo(
+    () => ({
+      area: areaOf(series.points, x, y),
+      rps: pathOf(series.points, x, y, (p) => p.rps, false),
+      remaining: pathOf(series.points, x, y, (p) => p.remaining, true),
+    }),
+    [series, width, from, to], // x and y are functions of these
+  );
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
   // As many time labels as fit (about 70 px each).
   const nTicks = Math.max(2, Math.min(5, Math.floor(innerW / 70)));
@@ -136,9 +145,9 @@ export const LiveChart = memo(function LiveChart({
               </text>
             ))}
           </g>
-          <path className="lc-area" d={areaOf(series.points, x, y)} fill={color} stroke="none" />
-          <path className="lc-rps" d={pathOf(series.points, x, y, (p) => p.rps, false)} stroke={color} />
-          <path className="lc-remaining" d={pathOf(series.points, x, y, (p) => p.remaining, true)} />
+          <path className="lc-area" d={paths.area} fill={color} stroke="none" />
+          <path className="lc-rps" d={paths.rps} stroke={color} />
+          <path className="lc-remaining" d={paths.remaining} />
           <line className="lc-limit" x1={M.left} x2={M.left + innerW} y1={y(series.limit)} y2={y(series.limit)} />
           <text className="lc-limit-label" x={M.left + innerW - 2} y={y(series.limit) - 3} textAnchor="end">
             limit {series.limit}

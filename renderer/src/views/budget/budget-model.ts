@@ -110,7 +110,7 @@ export function chartSeries(
   spec: EndpointSpec,
   now: number,
   rangeMs: number,
-  maxPoints = 240,
+  maxPoints = 160,
 ): ChartSeries {
   const slotMs = Math.max(BUCKET_MS, Math.ceil(rangeMs / maxPoints / BUCKET_MS) * BUCKET_MS);
   const end = Math.floor(startOfSecond(now) / slotMs) * slotMs; // exclusive: the current slot is incomplete

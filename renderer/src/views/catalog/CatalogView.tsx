@@ -33,8 +33,10 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
 
   const categories = useCategories();
   const lastId = cursors[cursors.length - 1] ?? null;
-  const page = useAssetsPage(lastId, pageSize, !searching && settings.isSuccess);
-  const search = useAssetSearch(debouncedQuery, category, pageSize, searching && settings.isSuccess);
+  // Settings only choose the page size: if they cannot be read, browse with the default size.
+  const settingsKnown = !settings.isPending;
+  const page = useAssetsPage(lastId, pageSize, !searching && settingsKnown);
+  const search = useAssetSearch(debouncedQuery, category, pageSize, searching && settingsKnown);
   const current = searching ? search : page;
 
   const savePageSize = useMutation({

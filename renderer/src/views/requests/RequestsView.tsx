@@ -1,5 +1,5 @@
 /** The request log for QA: every request with its budget figures, filterable, with headers and bodies. */
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_LIST, ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
 import { useAppContext } from '../../api/context';
@@ -37,8 +37,6 @@ export default function RequestsView() {
     const keep = (e: LogEntry) => (endpoint === 'all' || e.endpoint === endpoint) && keepStatus(e);
     return { rows: log.newest(MAX_ROWS, keep), matching: log.countMatching(keep) };
   }, [log, version, endpoint, status]); // version: the log changed
-
-  const open = (id: number) => setSelected(id);
 
   return (
     <div className="view">
@@ -115,37 +113,7 @@ export default function RequestsView() {
                 </thead>
                 <tbody>
                   {rows.map((e) => (
-                    <tr
-                      key={e.id}
-                      tabIndex={0}
-                      className="row-clickable"
-                      aria-selected={selected === e.id}
-                      data-status={e.status}
-                      onClick={() => open(e.id)}
-                      onKeyDown={(ev) => {
-                        if (ev.key === 'Enter' || ev.key === ' ') {
-                          ev.preventDefault();
-                          open(e.id);
-                        }
-                      }}
-                    >
-                      <td className="mono muted">{fmtClock(e.at, true)}</td>
-                      <td>{e.vendor}</td>
-                      <td className="mono" title={e.path}>
-                        {ENDPOINTS[e.endpoint]?.label ?? e.endpoint}
-                      </td>
-                      <td>
-                        <Pill tone={statusTone(e.status)} title={e.errorCode ?? undefined}>
-                          {e.status === 0 ? 'no answer' : e.status}
-                        </Pill>
-                      </td>
-                      <td className="num">{fmtMs(e.latencyMs)}</td>
-                      <td className={e.waitedMs > 0 ? 'num' : 'num muted'}>{e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'}</td>
-                      <td className={e.attempt > 1 ? 'num text-warn' : 'num'}>{e.attempt}</td>
-                      <td className="num">{e.limit ?? DASH}</td>
-                      <td className="num">{e.remaining ?? DASH}</td>
-                      <td className="num">{e.reset ?? DASH}</td>
-                    </tr>
+                    <LogRow key={e.id} entry={e} selected={selected === e.id} onOpen={setSelected} />
                   ))}
                 </tbody>
               </table>
@@ -157,3 +125,39 @@ export default function RequestsView() {
     </div>
   );
 }
+
+/** One log line; memoised so that new entries render only themselves. */
+const LogRow = memo(function LogRow({ entry: e, selected, onOpen }: { entry: LogEntry; selected: boolean; onOpen: (id: number) => void }) {
+  return (
+    <tr
+      tabIndex={0}
+      className="row-clickable"
+      aria-selected={selected}
+      data-status={e.status}
+      onClick={() => onOpen(e.id)}
+      onKeyDown={(ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          onOpen(e.id);
+        }
+      }}
+    >
+      <td className="mono muted">{fmtClock(e.at, true)}</td>
+      <td>{e.vendor}</td>
+      <td className="mono" title={e.path}>
+        {ENDPOINTS[e.endpoint]?.label ?? e.endpoint}
+      </td>
+      <td>
+        <Pill tone={statusTone(e.status)} title={e.errorCode ?? undefined}>
+          {e.status === 0 ? 'no answer' : e.status}
+        </Pill>
+      </td>
+      <td className="num">{fmtMs(e.latencyMs)}</td>
+      <td className={e.waitedMs > 0 ? 'num' : 'num muted'}>{e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'}</td>
+      <td className={e.attempt > 1 ? 'num text-warn' : 'num'}>{e.attempt}</td>
+      <td className="num">{e.limit ?? DASH}</td>
+      <td className="num">{e.remaining ?? DASH}</td>
+      <td className="num">{e.reset ?? DASH}</td>
+    </tr>
+  );
+});

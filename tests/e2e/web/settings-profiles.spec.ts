@@ -1,0 +1,61 @@
+/** Settings: a vendor profile is added (token masked), tested, edited and removed; the theme follows the setting. */
+import { expect, test } from '@playwright/test';
+import { bridgeCall, openApp, screenshot } from './helpers';
+
+const NAME = 'Acme QA (e2e)';
+
+test.afterEach(async () => {
+  const { items } = await bridgeCall('listProfiles', {});
+  for (const p of items) if (p.name.startsWith('Acme QA')) await bridgeCall('removeProfile', { id: p.id });
+  await bridgeCall('saveSettings', { theme: 'system' });
+});
+
+test('a profile is added with a masked token, tested, edited and removed', async ({ page }) => {
+  const sim = await bridgeCall('simState', {});
+  test.skip(sim === null, 'needs the embedded simulator');
+  await openApp(page, 'Settings');
+  const profiles = page.getByRole('table', { name: 'Vendor profiles' });
+  await expect(profiles.getByRole('row')).not.toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Add profile' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
+  await page.getByRole('textbox', { name: 'Vendor' }).fill('acme');
+  await page.getByRole('textbox', { name: 'Base URL' }).fill(sim!.url);
+  const token = page.getByLabel('New token 1');
+  await expect(token).toHaveAttribute('type', 'password');
+  await token.fill('acme-token-1');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+
+  const row = profiles.getByRole('row').filter({ hasText: NAME });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('acme');
+  // The token never comes back in full.
+  await expect(page.locator('body')).not.toContainText('acme-token-1');
+
+  await row.getByRole('button', { name: 'Test' }).click();
+  await expect(row).toContainText(/OK · 200 · .* · Limit \d+ · Remaining \d+ · Reset \d+/);
+  await screenshot(page, 'settings-profiles');
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill(`${NAME} renamed`);
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  const renamed = profiles.getByRole('row').filter({ hasText: `${NAME} renamed` });
+  await expect(renamed).toBeVisible();
+
+  await renamed.getByRole('button', { name: 'Remove' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove this profile?' });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(renamed).toHaveCount(0);
+});
+
+test('the theme setting overrides the system theme', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openApp(page, 'Settings');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+  expect(background).not.toBe('rgb(244, 245, 247)');
+  await screenshot(page, 'settings-dark');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'system');
+});
