@@ -219,9 +219,17 @@ export class BucketModel {
     return Math.max(0, Math.floor(v + 1e-9));
   }
 
-  /** Last Remaining the server reported, less what we sent since; null before any. */
-  serverRemaining(): number | null {
-    return this.windowBasis ? Math.max(0, this.windowBasis.value()) : null;
+  /**
+   * Remaining as the server's headers have it now: the last Remaining less what we sent since, plus
+   * what surely came back since (refill, a new second). Null before any readable Remaining.
+   */
+  serverRemaining(now: number): number | null {
+    const w = this.windowBasis;
+    if (!this.refillBasis && !w) return null;
+    const limit = this.limit;
+    let v = this.refillBasis ? this.refillBasis.bound.value(now, limit) : limit;
+    if (w && now < this.windowEndsAt(w)) v = Math.min(v, w.value());
+    return Math.min(limit, Math.max(0, Math.floor(v + 1e-9)));
   }
 
   /** When the server said the budget is full again (Reset), or null. */

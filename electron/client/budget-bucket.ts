@@ -19,7 +19,7 @@ export interface BucketSnapshot {
   endpoint: EndpointId;
   /** The limit paced at (documented, or lower if the server's Limit header insists). */
   limit: number;
-  /** Last Remaining the server reported, less what we sent since; null before the first response. */
+  /** Remaining per the server's headers: the last one less what we sent since, plus what came back since; null before the first. */
   remaining: number | null;
   /** Requests the model would let go right now. */
   available: number;
@@ -150,7 +150,7 @@ export class BudgetBucket {
       vendor: this.vendor,
       endpoint: this.endpoint,
       limit: this.model.limit,
-      remaining: this.model.serverRemaining(),
+      remaining: this.model.serverRemaining(now),
       available: this.model.available(now),
       pausedUntil: paused,
       resetAt: this.model.resetAt(),

@@ -243,3 +243,16 @@ describe('BucketModel', () => {
     expect(m.rateLimitStreak).toBe(0);
   });
 });
+
+describe('BucketModel snapshot figures', () => {
+  it("reports the server's Remaining less our sends, and lets it come back with time", () => {
+    const second = 1_736_000_000_000;
+    const m = new BucketModel({ limit: 20, now: second, serverClock: new ServerClock(), guardMs: 20 });
+    expect(m.serverRemaining(second)).toBeNull();
+    const a = m.send(second + 10);
+    m.answered(a, { receivedAt: second + 12, status: 200, rate: rate(3), dateMs: second });
+    m.send(second + 12);
+    expect(m.serverRemaining(second + 12)).toBe(2);
+    expect(m.serverRemaining(second + 5_000)).toBe(19); // refilled; the one in flight still counts
+  });
+});
