@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import type { Asset } from '../../../../shared/catalog';
 import { useAssetHistory } from '../../api/queries';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
-import { DASH, fmtDateTime, fmtPrice } from '../../lib/format';
+import { DASH, fmtDateTime, fmtInt, fmtPrice } from '../../lib/format';
 import { PurchaseActions } from '../purchases/PurchaseActions';
 
 const PriceChart = lazy(() => import('./PriceChart'));
@@ -14,6 +14,7 @@ function show(v: unknown): string {
   if (v === null || v === undefined || v === '') return DASH;
   if (Array.isArray(v)) return v.map(String).join(', ') || DASH;
   if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? fmtInt(v) : String(v);
   return String(v);
 }
 

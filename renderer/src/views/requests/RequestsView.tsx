@@ -12,7 +12,7 @@ import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
 import { RequestDetail } from './RequestDetail';
 
 /** Rows rendered at most: the newest first; the rest stay in the bounded buffer. */
-const MAX_ROWS = 500;
+const MAX_ROWS = 250;
 
 const STATUS_FILTERS = {
   all: { label: 'All statuses', keep: () => true },

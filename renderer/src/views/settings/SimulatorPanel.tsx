@@ -163,7 +163,15 @@ export function SimulatorPanel({ state }: { state: SimState }) {
           </div>
         </fieldset>
         <fieldset className="sim-block">
-          <legend className="sim-legend">Latency and faults</legend>
+          <legend className="sim-legend">Refill, latency and faults</legend>
+          <div role="radiogroup" aria-label="Refill model" className="radio-row">
+            {(['whole-second', 'continuous'] as const).map((m) => (
+              <label key={m} className="check">
+                <input type="radio" name="refill" checked={state.refill === m} onChange={() => apply.mutate(() => api.simSetRefill({ model: m }))} />
+                {m === 'whole-second' ? 'Whole second (Yii2: the budget comes back each second)' : 'Continuous (leaky bucket)'}
+              </label>
+            ))}
+          </div>
           <div className="form-row">
             <label className="field">
               <span className="field-label">Latency (ms)</span>
@@ -190,20 +198,6 @@ export function SimulatorPanel({ state }: { state: SimState }) {
               No faults
             </button>
           </div>
-        </fieldset>
-        <fieldset className="sim-block">
-          <legend className="sim-legend">Refill model</legend>
-          {(['whole-second', 'continuous'] as const).map((m) => (
-            <label key={m} className="check">
-              <input
-                type="radio"
-                name="refill"
-                checked={state.refill === m}
-                onChange={() => apply.mutate(() => api.simSetRefill({ model: m }))}
-              />
-              {m === 'whole-second' ? 'Whole second (Yii2: the budget comes back each second)' : 'Continuous (leaky bucket)'}
-            </label>
-          ))}
         </fieldset>
       </div>
       <ConfirmDialog
