@@ -7,8 +7,9 @@
  * keep a lower bound of the allowance under each model and take the minimum of four bounds:
  *
  *   own, continuous   RefillBound from our own sends alone (full at start, N/s refill).
- *   own, whole-second RecentSends: at most N of ours in flight or answered within the last second.
- *                     Both hold whatever any header says, so hostile or garbled headers can never
+ *   own, whole-second RecentSends: at most N of ours in flight or answered within the last second
+ *                     (or, per the answer's Date, in a server second that has not surely ended).
+ *                     Neither uses the X-Rate-Limit-* values, so hostile or garbled ones can never
  *                     push us over the limit; alone, they are exact enough to run at N per second.
  *   server, continuous RefillBound re-based on the latest-sent answer's Remaining (R at its
  *                     arrival, less every request of ours that may not be counted in R yet).
@@ -24,7 +25,8 @@
  * Remaining re-bases both server bounds (N-1 in whole-second, the true level in continuous) and
  * the rest follows at full speed. The refill during the wait is never lost in the continuous model
  * (the wait is under a second, so the bucket cannot overflow), and in the whole-second model every
- * second is used whole. Steady state: N per (1000 ms + one round trip) in both models.
+ * second is used whole. Steady state: N per second in both models (N per 1000 ms + one round trip
+ * without Date headers).
  *
  * Pure: every method takes the local time; no timers here.
  */
@@ -79,7 +81,7 @@ export class BucketModel {
   private readonly serverClock: ServerClock;
   private readonly guardMs: number;
   private readonly ownCont: RefillBound;
-  private readonly recent = new RecentSends();
+  private readonly recent: RecentSends;
   private refillBasis: RefillBasis | null = null;
   private windowBasis: WindowBasis | null = null;
   private readonly inFlight = new Map<number, Ticket>();
@@ -99,6 +101,10 @@ export class BucketModel {
     this.serverClock = options.serverClock;
     this.guardMs = options.guardMs ?? 20;
     this.ownCont = new RefillBound(this.documentedLimit, options.now);
+    this.recent = new RecentSends((second, at) => {
+      const reached = this.serverClock.surelyReached(second + 1000, at);
+      return reached === null ? null : reached + this.guardMs;
+    });
   }
 
   /** The limit we pace at: the documented one, or a lower one the server insists on. */
@@ -138,7 +144,7 @@ export class BucketModel {
     this.advance(t);
     if (!this.inFlight.delete(ticket.id)) return;
     if (info.dateMs !== null) this.serverClock.observe(ticket.sentAt, t, info.dateMs);
-    this.settleEverywhere(ticket.id, t);
+    this.settleEverywhere(ticket.id, t, info.dateMs === null ? null : Math.floor(info.dateMs / 1000) * 1000);
     this.adoptLimit(info.rate.limit);
     if (info.status === 429) {
       this.streak++;
@@ -250,10 +256,10 @@ export class BucketModel {
 
   // ---- internals ----
 
-  private settleEverywhere(id: number, t: number): void {
+  private settleEverywhere(id: number, t: number, second: number | null = null): void {
     const limit = this.limit;
     this.ownCont.settle(id, t, limit);
-    this.recent.settle(id, t);
+    this.recent.settle(id, t, second);
     this.refillBasis?.bound.settle(id, t, limit);
   }
 
