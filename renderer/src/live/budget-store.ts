@@ -7,34 +7,19 @@
 import type { z } from 'zod';
 import type { budgetAggregateSchema } from '../../../shared/bridge/schemas';
 import type { EndpointId } from '../../../shared/endpoints';
-import { RingBuffer } from '../lib/ring-buffer';
+import { BucketRing, emptyBucket } from './bucket-ring';
+import type { SecondBucket } from './bucket-ring';
+
+export type { SecondBucket } from './bucket-ring';
 
 export type BudgetAggregate = z.output<typeof budgetAggregateSchema>;
-
-export interface SecondBucket {
-  /** Start of the second, epoch ms. */
-  t: number;
-  requests: number;
-  rateLimited: number;
-  errors: number;
-  limit: number | null;
-  /** Last Remaining reported in the second. */
-  remaining: number | null;
-  minRemaining: number | null;
-  reset: number | null;
-  waitedMs: number;
-  latencyMsSum: number;
-  latencyMsMax: number;
-  foreignUse: number;
-  /** The latest aggregate end folded in, to keep "last remaining" right. */
-  lastTo: number;
-}
 
 export const BUCKET_MS = 1000;
 export const BUCKETS_KEPT = 3600;
 
 export class BudgetStore {
-  private readonly series = new Map<string, Map<EndpointId, RingBuffer<SecondBucket>>>();
+  private readonly series = new Map<string, Map<EndpointId, BucketRing>>();
+  private readonly cursor = emptyBucket();
   private readonly listeners = new Set<() => void>();
   private lastTo = 0;
   private held: BudgetAggregate[] | null = null;
@@ -90,21 +75,29 @@ export class BudgetStore {
     return [...this.series.keys()];
   }
 
-  buffer(vendor: string, endpoint: EndpointId): RingBuffer<SecondBucket> | undefined {
-    return this.series.get(vendor)?.get(endpoint);
+  /** The latest bucket of an endpoint, or null. */
+  last(vendor: string, endpoint: EndpointId): SecondBucket | null {
+    const ring = this.series.get(vendor)?.get(endpoint);
+    return ring && ring.size > 0 ? ring.read(ring.size - 1) : null;
   }
 
-  /** Buckets with fromMs <= t < toMs, oldest first. */
-  range(vendor: string, endpoint: EndpointId, fromMs: number, toMs = Infinity): SecondBucket[] {
-    const ring = this.buffer(vendor, endpoint);
-    if (!ring) return [];
-    const out: SecondBucket[] = [];
-    for (let i = ring.lowerBound((b) => b.t >= fromMs); i < ring.size; i++) {
-      const b = ring.at(i)!;
-      if (b.t >= toMs) break;
-      out.push(b);
+  /** Whether any bucket is older than `ms`. */
+  hasBefore(vendor: string, endpoint: EndpointId, ms: number): boolean {
+    const ring = this.series.get(vendor)?.get(endpoint);
+    return !!ring && ring.size > 0 && ring.t(0) < ms;
+  }
+
+  /**
+   * Calls `visit` for each bucket with fromMs <= t < toMs, oldest first. The bucket object is reused
+   * between calls (no allocation per second of data): read it, do not keep it.
+   */
+  forEach(vendor: string, endpoint: EndpointId, fromMs: number, toMs: number, visit: (b: Readonly<SecondBucket>) => void): void {
+    const ring = this.series.get(vendor)?.get(endpoint);
+    if (!ring) return;
+    for (let i = ring.lowerBound(fromMs); i < ring.size; i++) {
+      if (ring.t(i) >= toMs) break;
+      visit(ring.read(i, this.cursor));
     }
-    return out;
   }
 
   clear(): void {
@@ -117,62 +110,13 @@ export class BudgetStore {
     let byEndpoint = this.series.get(a.vendor);
     if (!byEndpoint) this.series.set(a.vendor, (byEndpoint = new Map()));
     let ring = byEndpoint.get(a.endpoint);
-    if (!ring) byEndpoint.set(a.endpoint, (ring = new RingBuffer<SecondBucket>(this.capacity)));
-    const t = Math.floor(a.to / BUCKET_MS) * BUCKET_MS;
-    const last = ring.last();
-    let bucket: SecondBucket | undefined;
-    if (!last || last.t < t) {
-      bucket = emptyBucket(t);
-      ring.push(bucket);
-    } else if (last.t === t) {
-      bucket = last;
-    } else {
-      // Late arrival: find its second among the recent ones; older than the buffer is dropped.
-      const i = ring.lowerBound((b) => b.t >= t);
-      const found = ring.at(i);
-      if (found?.t === t) bucket = found;
-    }
-    if (bucket) merge(bucket, a);
+    if (!ring) byEndpoint.set(a.endpoint, (ring = new BucketRing(this.capacity)));
+    ring.add(Math.floor(a.to / BUCKET_MS) * BUCKET_MS, a);
     this.lastTo = Math.max(this.lastTo, a.to);
   }
 
   private changed(): void {
     this.version++;
     for (const listener of [...this.listeners]) listener();
-  }
-}
-
-function emptyBucket(t: number): SecondBucket {
-  return {
-    t,
-    requests: 0,
-    rateLimited: 0,
-    errors: 0,
-    limit: null,
-    remaining: null,
-    minRemaining: null,
-    reset: null,
-    waitedMs: 0,
-    latencyMsSum: 0,
-    latencyMsMax: 0,
-    foreignUse: 0,
-    lastTo: 0,
-  };
-}
-
-function merge(b: SecondBucket, a: BudgetAggregate): void {
-  b.requests += a.requests;
-  b.rateLimited += a.rateLimited;
-  b.errors += a.errors;
-  b.waitedMs += a.waitedMs;
-  b.latencyMsSum += a.latencyMsSum;
-  b.latencyMsMax = Math.max(b.latencyMsMax, a.latencyMsMax);
-  b.foreignUse += a.foreignUse;
-  if (a.limit !== null) b.limit = a.limit;
-  if (a.minRemaining !== null) b.minRemaining = b.minRemaining === null ? a.minRemaining : Math.min(b.minRemaining, a.minRemaining);
-  if (a.to >= b.lastTo) {
-    if (a.remaining !== null) b.remaining = a.remaining;
-    if (a.reset !== null) b.reset = a.reset;
-    b.lastTo = a.to;
   }
 }

@@ -46,20 +46,19 @@ export function endpointRow(
   rangeMs: number,
 ): EndpointRow {
   const current = startOfSecond(now);
-  const inRange = store.range(vendor, spec.id, now - rangeMs);
   let rateLimited = 0;
   let waitedMs = 0;
   let requests = 0;
   let recent = 0;
   let foreignUse = 0;
-  for (const b of inRange) {
+  store.forEach(vendor, spec.id, now - rangeMs, Infinity, (b) => {
     rateLimited += b.rateLimited;
     waitedMs += b.waitedMs;
     requests += b.requests;
     if (b.t >= current - RATE_WINDOW_S * BUCKET_MS && b.t < current) recent += b.requests;
     if (b.t >= now - FOREIGN_WINDOW_MS) foreignUse += b.foreignUse;
-  }
-  const last = store.buffer(vendor, spec.id)?.last();
+  });
+  const last = store.last(vendor, spec.id) ?? undefined;
   const limit = bucket?.limit ?? last?.limit ?? spec.limit;
   const rps = recent / RATE_WINDOW_S;
   const reported = bucket?.remaining ?? last?.remaining ?? null;
@@ -122,9 +121,9 @@ export function chartSeries(
   );
   let limit = spec.limit;
   let firstSeen = Infinity;
-  for (const b of store.range(vendor, spec.id, first, end)) {
+  store.forEach(vendor, spec.id, first, end, (b) => {
     const slot = slots[Math.floor((b.t - first) / slotMs)];
-    if (!slot) continue;
+    if (!slot) return;
     slot.seen = true;
     slot.requests += b.requests;
     slot.n429 += b.rateLimited;
@@ -133,8 +132,8 @@ export function chartSeries(
     if (low !== null) slot.min = slot.min === null ? low : Math.min(slot.min, low);
     if (b.limit !== null) limit = b.limit;
     firstSeen = Math.min(firstSeen, b.t);
-  }
-  const earlier = store.range(vendor, spec.id, 0, first).length > 0;
+  });
+  const earlier = store.hasBefore(vendor, spec.id, first);
   const points: ChartPoint[] = [];
   let maxRps = 0;
   let total429 = 0;
@@ -177,12 +176,12 @@ export const CSV_HEADER = [
 export function csvRows(store: BudgetStore, vendor: string, endpoints: readonly EndpointId[], from: number, to: number): unknown[][] {
   const rows: { t: number; row: unknown[] }[] = [];
   for (const endpoint of endpoints) {
-    for (const b of store.range(vendor, endpoint, from, to)) rows.push({ t: b.t, row: csvRow(vendor, endpoint, b) });
+    store.forEach(vendor, endpoint, from, to, (b) => rows.push({ t: b.t, row: csvRow(vendor, endpoint, b) }));
   }
   return rows.sort((a, b) => a.t - b.t).map((r) => r.row);
 }
 
-function csvRow(vendor: string, endpoint: EndpointId, b: SecondBucket): unknown[] {
+function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>): unknown[] {
   return [
     new Date(b.t).toISOString(),
     vendor,

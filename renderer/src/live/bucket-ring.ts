@@ -1,0 +1,173 @@
+/**
+ * A ring of one-second budget buckets stored column-wise in preallocated typed arrays: its memory is
+ * fixed from the first sample (no object per second, nothing for the GC to chase), however long the
+ * dashboard stays open. Nullable figures are stored as NaN.
+ */
+export interface SecondBucket {
+  /** Start of the second, epoch ms. */
+  t: number;
+  requests: number;
+  rateLimited: number;
+  errors: number;
+  limit: number | null;
+  /** Last Remaining reported in the second. */
+  remaining: number | null;
+  minRemaining: number | null;
+  reset: number | null;
+  waitedMs: number;
+  latencyMsSum: number;
+  latencyMsMax: number;
+  foreignUse: number;
+  /** The latest aggregate end folded in, to keep "last remaining" right. */
+  lastTo: number;
+}
+
+export interface BucketDelta {
+  to: number;
+  requests: number;
+  rateLimited: number;
+  errors: number;
+  limit: number | null;
+  remaining: number | null;
+  minRemaining: number | null;
+  reset: number | null;
+  waitedMs: number;
+  latencyMsSum: number;
+  latencyMsMax: number;
+  foreignUse: number;
+}
+
+const COLUMNS = [
+  't',
+  'requests',
+  'rateLimited',
+  'errors',
+  'limit',
+  'remaining',
+  'minRemaining',
+  'reset',
+  'waitedMs',
+  'latencyMsSum',
+  'latencyMsMax',
+  'foreignUse',
+  'lastTo',
+] as const;
+type Column = (typeof COLUMNS)[number];
+
+const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+export class BucketRing {
+  private readonly cols: Record<Column, Float64Array>;
+  private start = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<Column, Float64Array>;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Physical slot of the i-th oldest bucket. */
+  private slot(i: number): number {
+    return (this.start + i) % this.capacity;
+  }
+
+  t(i: number): number {
+    return this.cols.t[this.slot(i)]!;
+  }
+
+  /** Fills `into` with the i-th oldest bucket (0 <= i < size) and returns it. */
+  read(i: number, into: SecondBucket = emptyBucket()): SecondBucket {
+    const s = this.slot(i);
+    const c = this.cols;
+    into.t = c.t[s]!;
+    into.requests = c.requests[s]!;
+    into.rateLimited = c.rateLimited[s]!;
+    into.errors = c.errors[s]!;
+    into.limit = nullable(c.limit[s]!);
+    into.remaining = nullable(c.remaining[s]!);
+    into.minRemaining = nullable(c.minRemaining[s]!);
+    into.reset = nullable(c.reset[s]!);
+    into.waitedMs = c.waitedMs[s]!;
+    into.latencyMsSum = c.latencyMsSum[s]!;
+    into.latencyMsMax = c.latencyMsMax[s]!;
+    into.foreignUse = c.foreignUse[s]!;
+    into.lastTo = c.lastTo[s]!;
+    return into;
+  }
+
+  /** Index of the first bucket with t >= ms (binary search; buckets are in time order). */
+  lowerBound(ms: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.t(mid) >= ms) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Adds an aggregate to the bucket of second `t`: a new one after the last, or a recent one; older is dropped. */
+  add(t: number, d: BucketDelta): void {
+    let i: number;
+    if (this.count === 0 || this.t(this.count - 1) < t) {
+      i = this.push(t);
+    } else {
+      i = this.lowerBound(t);
+      if (i >= this.count || this.t(i) !== t) return;
+    }
+    const s = this.slot(i);
+    const c = this.cols;
+    c.requests[s]! += d.requests;
+    c.rateLimited[s]! += d.rateLimited;
+    c.errors[s]! += d.errors;
+    c.waitedMs[s]! += d.waitedMs;
+    c.latencyMsSum[s]! += d.latencyMsSum;
+    c.latencyMsMax[s] = Math.max(c.latencyMsMax[s]!, d.latencyMsMax);
+    c.foreignUse[s]! += d.foreignUse;
+    if (d.limit !== null) c.limit[s] = d.limit;
+    if (d.minRemaining !== null) c.minRemaining[s] = Number.isNaN(c.minRemaining[s]!) ? d.minRemaining : Math.min(c.minRemaining[s]!, d.minRemaining);
+    if (d.to >= c.lastTo[s]!) {
+      if (d.remaining !== null) c.remaining[s] = d.remaining;
+      if (d.reset !== null) c.reset[s] = d.reset;
+      c.lastTo[s] = d.to;
+    }
+  }
+
+  private push(t: number): number {
+    if (this.count === this.capacity) {
+      this.start = (this.start + 1) % this.capacity;
+      this.count--;
+    }
+    const s = this.slot(this.count);
+    for (const col of COLUMNS) this.cols[col][s] = 0;
+    this.cols.t[s] = t;
+    this.cols.limit[s] = NaN;
+    this.cols.remaining[s] = NaN;
+    this.cols.minRemaining[s] = NaN;
+    this.cols.reset[s] = NaN;
+    this.count++;
+    return this.count - 1;
+  }
+}
+
+export function emptyBucket(): SecondBucket {
+  return {
+    t: 0,
+    requests: 0,
+    rateLimited: 0,
+    errors: 0,
+    limit: null,
+    remaining: null,
+    minRemaining: null,
+    reset: null,
+    waitedMs: 0,
+    latencyMsSum: 0,
+    latencyMsMax: 0,
+    foreignUse: 0,
+    lastTo: 0,
+  };
+}
