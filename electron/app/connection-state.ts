@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { connectionSchema } from '../../shared/bridge/schemas';
 import type { BudgetSample } from '../../shared/rate-limit';
-import type { TimerClock } from '../telemetry';
+import type { Clock } from '../../shared/clock';
 
 export type ConnectionView = z.output<typeof connectionSchema>;
 export type ConnectionStateName = ConnectionView['state'];
@@ -22,7 +22,7 @@ export interface ConnectionTarget {
 }
 
 export interface ConnectionTrackerOptions {
-  clock: TimerClock;
+  clock: Clock;
   onChange: (view: ConnectionView) => void;
   /** How long a 429/5xx keeps the state degraded; default 10 s. */
   windowMs?: number;

@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
-import type { TimerClock } from '../telemetry';
+import type { Clock } from '../../shared/clock';
 
 export interface DemoTrafficPlan {
   share: number;
@@ -25,7 +25,7 @@ export interface DemoTrafficClient {
 
 export interface DemoTrafficOptions {
   client: DemoTrafficClient;
-  clock: TimerClock;
+  clock: Clock;
   random?: () => number;
   /** Page-size parameter of the profile. */
   pageSizeParam?: string;

@@ -6,7 +6,8 @@ import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import { BudgetRegistry } from '../client';
 import { ProfileStore, redactTokens } from '../profiles';
-import { createTelemetry, systemClock } from '../telemetry';
+import { timerClock } from '../../shared/clock';
+import { createTelemetry } from '../telemetry';
 import { ConnectionTracker } from './connection-state';
 import type { ConnectionView } from './connection-state';
 import { createDispatcher, describeIssues } from './dispatcher';
@@ -53,7 +54,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   });
   telemetry.onBudget((p) => events.emit('budget', p));
   telemetry.onRequestLog((p) => events.emit('requestLog', p));
-  const connection = new ConnectionTracker({ clock: systemClock, onChange: (v) => events.emit('connection', v) });
+  const connection = new ConnectionTracker({ clock: timerClock, onChange: (v) => events.emit('connection', v) });
   const downloads = new DownloadController((v) => events.emit('downloadProgress', v));
   const purchases = new SessionPurchases();
   const openable = new Set<string>();
@@ -99,7 +100,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         fetch: recordingFetch,
         budgets,
         timeoutMs: store.settings().timeoutMs,
-        clock: systemClock,
+        clock: timerClock,
         onSample: (s) => {
           telemetry.record(s);
           connection.record(s);

@@ -7,7 +7,7 @@ import { PartnerClient } from '../client';
 import type { BudgetRegistry } from '../client';
 import type { TokenPresentation } from '../profiles';
 import { DemoTraffic } from './demo-traffic';
-import type { TimerClock } from '../telemetry';
+import type { Clock } from '../../shared/clock';
 import { PurchaseService } from '../purchases';
 
 export interface SessionProfile {
@@ -25,7 +25,7 @@ export interface SessionDeps {
   fetch: typeof fetch;
   budgets: BudgetRegistry;
   timeoutMs: number;
-  clock: TimerClock;
+  clock: Clock;
   onSample: (sample: BudgetSample) => void;
 }
 

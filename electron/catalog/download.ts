@@ -8,6 +8,8 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { timerClock } from '../../shared/clock';
+import type { Clock } from '../../shared/clock';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
@@ -19,8 +21,8 @@ import type { RecordEncoder } from './encoder';
 import { OutputFile } from './output-file';
 import { sameCursor } from './page';
 import type { Cursor } from './page';
-import { ProgressTracker, ThrottledEmitter, systemTimerClock } from './progress';
-import type { CatalogProgress, TimerClock } from './progress';
+import { ProgressTracker, ThrottledEmitter } from './progress';
+import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat, PageShape } from './settings';
@@ -47,7 +49,7 @@ export interface CatalogDownloadOptions extends Partial<PageShape> {
   overwrite?: boolean;
   /** Progress events at most once per this many ms (default 250). */
   progressIntervalMs?: number;
-  clock?: TimerClock;
+  clock?: Clock;
 }
 
 export interface CancelOptions {
@@ -85,7 +87,7 @@ export class CatalogDownload {
     if (options.columns !== undefined && (options.columns.length === 0 || options.columns.some((c) => c === ''))) {
       throw new PartnerError({ code: 'BAD_REQUEST', message: 'CSV columns must be a non-empty list of non-empty names.', retryable: false });
     }
-    const clock = options.clock ?? systemTimerClock;
+    const clock = options.clock ?? timerClock;
     this.tracker = new ProgressTracker(() => clock.now(), { out: this.out, checkpoint: this.checkpointPath, format: this.format });
     this.emitter = new ThrottledEmitter(clock, options.progressIntervalMs ?? 250, () => this.tracker.snapshot());
   }

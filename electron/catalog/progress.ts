@@ -2,6 +2,7 @@
  * Progress of a catalog download: counts from the pages, request figures from the client's budget
  * samples, rates and ETA over active (not paused) time. Pure, driven by an injectable clock.
  */
+import type { Clock } from '../../shared/clock';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { ExportFormat } from './settings';
@@ -174,22 +175,6 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
-export interface TimerClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemTimerClock: TimerClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
-
 /**
  * At most one emission per interval: the first change goes out at once, later ones within the
  * interval are folded into one trailing emission. `force` (state changes) goes out at once.
@@ -200,7 +185,7 @@ export class ThrottledEmitter<T> {
   private timer: unknown = null;
 
   constructor(
-    private readonly clock: TimerClock,
+    private readonly clock: Clock,
     private readonly intervalMs: number,
     private readonly read: () => T,
   ) {}

@@ -7,7 +7,7 @@ import type { EndpointId } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import type { AnswerInfo, Ticket } from './bucket';
 import { BucketModel } from './bucket';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import { cancelledError } from './errors';
 import type { Priority, Queued } from './queue';
 import { WaitQueue } from './queue';

@@ -7,7 +7,7 @@ import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { BucketSnapshot } from './budget-bucket';
 import { BudgetBucket } from './budget-bucket';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import { ServerClock } from './server-clock';
 

@@ -1,17 +1,11 @@
-/**
- * The client's notion of time, injectable so that every wait, timeout and backoff runs on a fake
- * clock in tests. `now()` is epoch ms.
- */
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import type { Clock } from '../../shared/clock';
 
 /**
- * Real time. `now()` is monotonic (performance.timeOrigin + performance.now()): a wall-clock step
- * (NTP) must not make the pacing think a second went by, or none did. It stays within a few ms of
- * Date.now() for the life of a process, close enough for sample time stamps.
+ * Real time for the client. `now()` is monotonic (performance.timeOrigin + performance.now()): a
+ * wall-clock step (NTP) must not make the pacing think a second went by, or none did. It stays
+ * within a few ms of Date.now() for the life of a process, close enough for sample time stamps.
+ * Its timers are not unref'd (unlike shared/clock's timerClock): a caller awaiting a queued or
+ * backing-off request keeps the process alive until the answer.
  */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),

@@ -3,7 +3,7 @@
  * every way it can fail sorted into a kind that says whether the request could have reached the
  * server. Never throws.
  */
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 

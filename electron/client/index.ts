@@ -2,7 +2,7 @@
 export { PartnerClient, DEFAULT_TIMEOUT_MS } from './partner-client';
 export type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
 export { DEFAULT_TOKEN_PRESENTATION } from './types';
-export type { Clock } from './clock';
+export type { Clock } from '../../shared/clock';
 export { systemClock } from './clock';
 export type { RetryPolicy } from './backoff';
 export { DEFAULT_RETRY_POLICY, fullJitter, rateLimitFloorMs, retryPolicy } from './backoff';

@@ -24,7 +24,7 @@ import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
 import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError } from './classify';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import { cancelledError, label, redact } from './errors';
 import type { AttemptOutcome, FailureKind, FetchFn } from './http';

@@ -2,7 +2,7 @@
 import type { RateLimitHeaders, BudgetSample } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
 import type { BudgetRegistry } from './budget-registry';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import type { FetchFn } from './http';
 import type { Priority } from './queue';
 

@@ -5,5 +5,5 @@ export type { LogDetail, LogEntry, LogFilter } from './request-log';
 export type { MaskContext, RecordedExchange } from './exchange';
 export type { RefillModelHint } from './foreign-use';
 export { ForeignUseDetector } from './foreign-use';
-export type { TimerClock } from './timer-clock';
-export { systemClock } from './timer-clock';
+/** Kept for importers of the old name: the shared clock interface. */
+export type { Clock as TimerClock } from '../../shared/clock';

@@ -18,8 +18,8 @@ import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
 import type { LogDetail, LogEntry, LogFilter, RequestLogOptions } from './request-log';
 import { ThrottledEmitter } from './throttled-emitter';
-import { systemClock } from './timer-clock';
-import type { TimerClock } from './timer-clock';
+import { timerClock } from '../../shared/clock';
+import type { Clock } from '../../shared/clock';
 
 export interface BudgetEventPayload {
   aggregates: BudgetAggregate[];
@@ -30,7 +30,7 @@ export interface RequestLogEventPayload {
 }
 
 export interface TelemetryOptions extends ForeignUseOptions {
-  clock?: TimerClock;
+  clock?: Clock;
   /** Minimum time between two events of one stream; default 50 ms (20 per second). */
   batchIntervalMs?: number;
   history?: BudgetHistoryOptions;
@@ -60,7 +60,7 @@ export interface Telemetry {
 const EMPTY_MASK: MaskContext = { tokens: [], tokenHeaders: new Set() };
 
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? timerClock;
   const intervalMs = options.batchIntervalMs ?? 50;
   const maskContext = options.maskContext ?? (() => EMPTY_MASK);
   const history = new BudgetHistory(options.history);

@@ -3,11 +3,11 @@
  * `schedule()`; the emitter later calls `take()` for the accumulated payload and hands it to `emit`.
  * A change after a quiet period goes out on the next tick (delay 0), later ones wait for the interval.
  */
-import type { TimerClock } from './timer-clock';
+import type { Clock } from '../../shared/clock';
 
 export interface ThrottledEmitterOptions<T> {
   intervalMs: number;
-  clock: TimerClock;
+  clock: Clock;
   /** The payload accumulated since the last emit, or null when there is nothing to say. */
   take: () => T | null;
   emit: (payload: T) => void;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressTracker, ThrottledEmitter } from '../../electron/catalog/progress';
-import type { TimerClock } from '../../electron/catalog/progress';
+import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 
 /** A clock moved by hand, with timers that fire when it passes them. */
-class FakeClock implements TimerClock {
+class FakeClock implements Clock {
   t = 1_000_000;
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private nextId = 1;

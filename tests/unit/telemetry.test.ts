@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { budgetAggregateSchema, logDetailSchema, logEntrySchema } from '../../shared/bridge/schemas';
 import { createTelemetry } from '../../electron/telemetry';
-import type { BudgetEventPayload, RequestLogEventPayload, TimerClock } from '../../electron/telemetry';
+import type { BudgetEventPayload, RequestLogEventPayload } from '../../electron/telemetry';
 import { RingBuffer } from '../../electron/telemetry/ring-buffer';
 import { BudgetHistory } from '../../electron/telemetry/budget-history';
 import { maskToken, redactTokens } from '../../electron/profiles/mask-token';
 
 /** A fake clock whose timers run only when the test advances time. */
-function fakeClock(start = 1_700_000_000_000): TimerClock & { advance(ms: number): void; pending(): number } {
+function fakeClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void; pending(): number } {
   let now = start;
   let seq = 0;
   const timers = new Map<number, { at: number; fn: () => void }>();

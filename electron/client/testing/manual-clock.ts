@@ -2,7 +2,7 @@
  * A clock that moves only when told to, for tests: timers fire in time order as time is advanced,
  * and `advance` lets promise chains settle between timers, so async client code runs as it would.
  */
-import type { Clock } from '../clock';
+import type { Clock } from '../../../shared/clock';
 
 interface Timer {
   at: number;
