@@ -1,12 +1,10 @@
 /** PurchaseService over PartnerClient against the real simulator over loopback. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPartnerError } from '../../shared/errors';
-import type { PartnerError } from '../../shared/errors';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { PurchaseService } from '../../electron/purchases';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
-import { seededRandom } from '../../electron/client/testing';
+import { errorOf, seededRandom } from '../../electron/client/testing';
 
 const running: RunningSimulator[] = [];
 const clients: PartnerClient[] = [];
@@ -24,16 +22,6 @@ async function setup(reference?: () => string): Promise<{ sim: RunningSimulator;
   clients.push(client);
   const page = await client.request<{ items: { id: number }[] }>('listAssets', { query: { 'per-page': 5 } });
   return { sim, purchases: new PurchaseService(client, reference ? { newReference: reference } : {}), assets: page.body.items.map((a) => a.id) };
-}
-
-async function errorOf(p: Promise<unknown>): Promise<PartnerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isPartnerError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a PartnerError');
 }
 
 describe('purchases against the simulator', () => {

@@ -1,20 +1,8 @@
 /** PurchaseService over PartnerClient, on the fake service: arguments, answers, and unknown outcomes. */
 import { describe, expect, it } from 'vitest';
-import { isPartnerError } from '../../shared/errors';
-import type { PartnerError } from '../../shared/errors';
 import { PurchaseService } from '../../electron/purchases';
-import type { FakeAction, FakeRequest } from '../../electron/client/testing/fake-partner';
-import { drive, harness } from '../../electron/client/testing/harness';
-
-async function errorOf(p: Promise<unknown>): Promise<PartnerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isPartnerError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a PartnerError');
-}
+import { drive, errorOf, harness } from '../../electron/client/testing';
+import type { FakeAction, FakeRequest } from '../../electron/client/testing';
 
 const purchase = (extra: Record<string, unknown> = {}) => ({ id: 'p_1', asset_id: 7, state: 'registered', price: 9.5, currency: 'USD', ...extra });
 

@@ -1,20 +1,7 @@
 /** Waiting for budget: priority, order, cancelling, timeouts, and close() leaving nothing behind. */
 import { describe, expect, it } from 'vitest';
-import { isPartnerError } from '../../shared/errors';
-import type { PartnerError } from '../../shared/errors';
-import { drive, harness } from '../../electron/client/testing/harness';
-import type { FakeAction } from '../../electron/client/testing/fake-partner';
-import { settle } from '../../electron/client/testing/manual-clock';
-
-async function errorOf(p: Promise<unknown>): Promise<PartnerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isPartnerError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a PartnerError');
-}
+import { drive, errorOf, harness, settle } from '../../electron/client/testing';
+import type { FakeAction } from '../../electron/client/testing';
 
 /** Uses up assetHistory's 10 slots so that the next requests have to queue for about a second. */
 async function fillHistoryBucket(h: ReturnType<typeof harness>, client: ReturnType<ReturnType<typeof harness>['client']>): Promise<void> {

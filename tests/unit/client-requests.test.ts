@@ -1,22 +1,10 @@
 /** What is sent and what comes back: validation before sending, tokens, bodies, errors and samples. */
 import { describe, expect, it } from 'vitest';
-import { isPartnerError } from '../../shared/errors';
-import type { PartnerError } from '../../shared/errors';
 import { budgetSampleSchema } from '../../shared/rate-limit';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { PartnerClient } from '../../electron/client';
-import { drive, harness } from '../../electron/client/testing/harness';
-import type { FakeAction } from '../../electron/client/testing/fake-partner';
-
-async function errorOf(p: Promise<unknown>): Promise<PartnerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isPartnerError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a PartnerError');
-}
+import { drive, errorOf, harness } from '../../electron/client/testing';
+import type { FakeAction } from '../../electron/client/testing';
 
 describe('refused before sending: no request, no slot', () => {
   const cases: [string, Record<string, string | number | undefined>, RegExp][] = [

@@ -1,12 +1,9 @@
 /** Retries: 429 pauses the whole bucket with backoff, unknown outcomes are resent only where safe. */
 import { describe, expect, it } from 'vitest';
-import { isPartnerError } from '../../shared/errors';
-import type { PartnerError } from '../../shared/errors';
-import type { FakeAction, FakeRequest } from '../../electron/client/testing/fake-partner';
-import { drive, harness } from '../../electron/client/testing/harness';
+import { ManualClock, drive, errorOf, harness } from '../../electron/client/testing';
+import type { FakeAction, FakeRequest } from '../../electron/client/testing';
 import { BudgetBucket } from '../../electron/client/budget-bucket';
 import { ServerClock } from '../../electron/client/server-clock';
-import { ManualClock } from '../../electron/client/testing/manual-clock';
 
 const RATE_LIMITED_BODY = { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 };
 
@@ -14,16 +11,6 @@ const RATE_LIMITED_BODY = { name: 'Too Many Requests', message: 'Rate limit exce
 function firstN(n: number, action: FakeAction, endpoint?: string): (req: FakeRequest) => FakeAction {
   let seen = 0;
   return (req) => (endpoint === undefined || req.endpoint === endpoint) && seen++ < n ? action : { kind: 'answer' };
-}
-
-async function settleError(p: Promise<unknown>): Promise<PartnerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isPartnerError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a PartnerError');
 }
 
 describe('429: the whole bucket pauses', () => {
@@ -101,7 +88,7 @@ describe('429: the whole bucket pauses', () => {
     const client = h.client({ retry: { maxAttempts: 3 } });
     const attempts: number[] = [];
     client.onSample((s) => attempts.push(s.attempt));
-    const p = settleError(client.request('listAssets'));
+    const p = errorOf(client.request('listAssets'));
     await h.clock.runUntil(() => h.fake.received.length === 3);
     await h.clock.advance(10);
     const e = await p;
@@ -119,7 +106,7 @@ describe('429: the whole bucket pauses', () => {
     const client = h.client({ random: () => 0, retry: { maxAttempts: 100, maxElapsedMs: 2_500 } });
     const start = h.clock.now();
     let doneAt = 0;
-    const p = settleError(client.request('listAssets')).finally(() => (doneAt = h.clock.now()));
+    const p = errorOf(client.request('listAssets')).finally(() => (doneAt = h.clock.now()));
     await h.clock.runUntil(() => doneAt > 0);
     expect((await p).code).toBe('RATE_LIMITED');
     expect(h.fake.received).toHaveLength(3); // at ~0, ~1000, ~2000; the next would start after 2500
@@ -131,7 +118,7 @@ describe('unknown outcome: resend only what is safe to resend', () => {
   it('registration after a dropped connection: UNKNOWN_OUTCOME at once, never resent', async () => {
     const h = harness({ action: () => ({ kind: 'drop' }) });
     const client = h.client();
-    const p = settleError(client.request('registerPurchase', { body: { asset_id: 7, client_reference: 'ref-1' } }));
+    const p = errorOf(client.request('registerPurchase', { body: { asset_id: 7, client_reference: 'ref-1' } }));
     await h.clock.advance(100);
     const e = await p;
     expect(e.code).toBe('UNKNOWN_OUTCOME');
@@ -145,7 +132,7 @@ describe('unknown outcome: resend only what is safe to resend', () => {
     for (const action of [{ kind: 'answer', status: 503 }, { kind: 'hang' }] as FakeAction[]) {
       const h = harness({ action: () => action });
       const client = h.client({ timeoutMs: 1_000 });
-      const p = settleError(client.request('registerPurchase', { body: { asset_id: 7 } }));
+      const p = errorOf(client.request('registerPurchase', { body: { asset_id: 7 } }));
       await h.clock.advance(1_100);
       const e = await p;
       expect(e.code).toBe('UNKNOWN_OUTCOME');
@@ -170,7 +157,7 @@ describe('unknown outcome: resend only what is safe to resend', () => {
 
   it('a safe request that keeps failing ends as SERVER_ERROR (with the body) or TIMEOUT after the retry budget', async () => {
     const h5 = harness({ action: () => ({ kind: 'answer', status: 500, body: { name: 'Internal Server Error', message: 'boom', code: 0, status: 500 } }) });
-    const p5 = settleError(h5.client({ retry: { maxAttempts: 3 } }).request('purchaseInfo', { query: { purchase_id: 'p' } }));
+    const p5 = errorOf(h5.client({ retry: { maxAttempts: 3 } }).request('purchaseInfo', { query: { purchase_id: 'p' } }));
     await h5.clock.advance(30_000);
     const e5 = await p5;
     expect(e5.code).toBe('SERVER_ERROR');
@@ -178,7 +165,7 @@ describe('unknown outcome: resend only what is safe to resend', () => {
     expect(h5.fake.received).toHaveLength(3);
 
     const ht = harness({ action: () => ({ kind: 'hang' }) });
-    const pt = settleError(ht.client({ timeoutMs: 200, retry: { maxAttempts: 2 } }).request('categories'));
+    const pt = errorOf(ht.client({ timeoutMs: 200, retry: { maxAttempts: 2 } }).request('categories'));
     await ht.clock.advance(30_000);
     expect((await pt).code).toBe('TIMEOUT');
     expect(ht.fake.received).toHaveLength(2);
@@ -193,7 +180,7 @@ describe('unknown outcome: resend only what is safe to resend', () => {
 
     const h2 = harness({ action: () => ({ kind: 'refuse' }) });
     const client = h2.client({ retry: { maxAttempts: 4 } });
-    const p = settleError(client.request('registerPurchase', { body: { asset_id: 1 } }));
+    const p = errorOf(client.request('registerPurchase', { body: { asset_id: 1 } }));
     await h2.clock.advance(30_000);
     const e = await p;
     expect(e.code).toBe('NETWORK');
