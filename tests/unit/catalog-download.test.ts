@@ -91,6 +91,16 @@ async function jsonlIds(path: string): Promise<number[]> {
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
+/** A catalog of `size` items whose `failingCall`-th request throws `error`: the run stops there, as a crash would. */
+function failingOn(failingCall: number, size: number, error: Error): FakeCatalogClient {
+  return new FakeCatalogClient({
+    size,
+    before: (call) => {
+      if (call === failingCall) throw error;
+    },
+  });
+}
+
 describe('readPage', () => {
   it('sends last_id and the page size under the configured name, in the background when asked', async () => {
     const client = new FakeCatalogClient({ size: 30 });
@@ -209,12 +219,7 @@ describe('CatalogDownload', () => {
   it('resumes after a crash mid-page: the torn page is dropped and nothing is lost or doubled', async () => {
     const out = join(dir, 'catalog.jsonl');
     // First run dies on the 4th request.
-    const crashing = new FakeCatalogClient({
-      size: 57,
-      before: (call) => {
-        if (call === 4) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
-      },
-    });
+    const crashing = failingOn(4, 57, new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true }));
     const first = await download(crashing).start();
     expect(first).toMatchObject({ state: 'failed', items: 30, error: { code: 'NETWORK' } });
     // As if the process died after writing part of page 4 but before its checkpoint.
@@ -228,12 +233,7 @@ describe('CatalogDownload', () => {
 
   it('resumes with another page size, keeping the CSV header and writing it once', async () => {
     const out = join(dir, 'catalog.csv');
-    const crashing = new FakeCatalogClient({
-      size: 40,
-      before: (call) => {
-        if (call === 2) throw new PartnerError({ code: 'TIMEOUT', message: 'timeout', retryable: true });
-      },
-    });
+    const crashing = failingOn(2, 40, new PartnerError({ code: 'TIMEOUT', message: 'timeout', retryable: true }));
     expect((await download(crashing, { out }).start()).items).toBe(10);
     const result = await download(new FakeCatalogClient({ size: 40 }), { out, pageSize: 25, resume: true }).start();
     expect(result).toMatchObject({ state: 'done', items: 40, pages: 3 });
@@ -243,7 +243,7 @@ describe('CatalogDownload', () => {
   });
 
   it('refuses to resume with another vendor, base URL or format, saying why', async () => {
-    const client = new FakeCatalogClient({ size: 30, before: (call) => { if (call === 2) throw new Error('boom'); } });
+    const client = failingOn(2, 30, new Error('boom'));
     await download(client).start();
     const otherVendor = await download(new FakeCatalogClient({ size: 30 }), { vendor: 'acme', resume: true }).start();
     expect(otherVendor.error?.message).toMatch(/other settings \(vendor was "demo", now "acme"\)/);
