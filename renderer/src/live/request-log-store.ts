@@ -42,6 +42,16 @@ export class RequestLogStore {
     return this.ring.size;
   }
 
+  /** Forgets everything (before a fresh backfill). */
+  clear(): void {
+    this.ring.clear();
+    this.ring.dropped = 0;
+    this.lastId = -Infinity;
+    this.droppedByMain = 0;
+    this.version++;
+    for (const listener of [...this.listeners]) listener();
+  }
+
   /** Entries this page let go to stay bounded. */
   get droppedHere(): number {
     return this.ring.dropped;

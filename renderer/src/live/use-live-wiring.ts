@@ -1,7 +1,8 @@
 /**
- * Connects the bridge's events to the renderer's state, once for the whole app: budget samples and
- * request-log entries into their bounded stores, download progress and connection changes into
- * react-query's cache. After the link comes back, backfills what was missed and refetches.
+ * Connects the bridge's events to the renderer's state, once for the whole app: budget samples into
+ * their bounded store, download progress and connection changes into react-query's cache. After the
+ * link comes back, backfills what was missed and refetches. (The request log is followed only while
+ * the Requests view is open: see use-request-log-feed.ts.)
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -10,9 +11,8 @@ import type { AppContextValue } from '../api/context';
 import { useLink } from '../api/context';
 
 const HISTORY_MS = 60 * 60 * 1000;
-const LOG_BACKFILL = 1000;
 
-export function useLiveWiring({ api, budget, log }: AppContextValue): void {
+export function useLiveWiring({ api, budget }: AppContextValue): void {
   const queryClient = useQueryClient();
   const link = useLink();
   const wasOpen = useRef(false);
@@ -20,7 +20,6 @@ export function useLiveWiring({ api, budget, log }: AppContextValue): void {
   useEffect(() => {
     const offs = [
       api.onBudget((p) => budget.ingest(p.aggregates)),
-      api.onRequestLog((p) => log.ingest(p.entries, p.dropped)),
       api.onDownloadProgress((p) => queryClient.setQueryData(keys.download, p)),
       api.onConnection((c) => {
         const before = queryClient.getQueryData(keys.connection) as typeof c | undefined;
@@ -32,7 +31,7 @@ export function useLiveWiring({ api, budget, log }: AppContextValue): void {
       }),
     ];
     return () => offs.forEach((off) => off());
-  }, [api, budget, log, queryClient]);
+  }, [api, budget, queryClient]);
 
   useEffect(() => {
     if (link.state !== 'open') return;
@@ -45,14 +44,10 @@ export function useLiveWiring({ api, budget, log }: AppContextValue): void {
       .budgetHistory({ sinceMs: since })
       .then((h) => !cancelled && budget.endBackfill(h.aggregates))
       .catch(() => budget.endBackfill(null));
-    api
-      .requestLog({ endpoint: null, status: null, limit: LOG_BACKFILL })
-      .then((r) => !cancelled && log.ingest(r.entries, r.dropped))
-      .catch(() => undefined);
     if (reconnected) void queryClient.invalidateQueries();
     return () => {
       cancelled = true;
       budget.endBackfill(null);
     };
-  }, [link.state, api, budget, log, queryClient]);
+  }, [link.state, api, budget, queryClient]);
 }

@@ -9,6 +9,7 @@ import { DASH, fmtClock, fmtInt, fmtMs } from '../../lib/format';
 import { useThrottledStore } from '../../lib/use-throttled-store';
 import type { LogEntry } from '../../live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
+import { useRequestLogFeed } from '../../live/use-request-log-feed';
 import { RequestDetail } from './RequestDetail';
 
 /** Rows rendered at most: the newest first; the rest stay in the bounded buffer. */
@@ -26,6 +27,7 @@ type StatusFilter = keyof typeof STATUS_FILTERS;
 
 export default function RequestsView() {
   const { log } = useAppContext();
+  useRequestLogFeed();
   const [follow, setFollow] = useState(true);
   const [endpoint, setEndpoint] = useState<EndpointId | 'all'>('all');
   const [status, setStatus] = useState<StatusFilter>('all');
