@@ -110,7 +110,7 @@ export function BudgetTable({
                 data-col="waited"
                 title={row.requests > 0 ? `${fmtMs(row.waitedMs / row.requests)} per request on average` : undefined}
               >
-                {row.waitedMs > 0 ? fmtMs(row.waitedMs) : '0'}
+                {row.waitedMs >= 0.5 ? fmtMs(row.waitedMs) : '0'}
               </td>
               <td className="num" data-col="refill">
                 {row.resetInMs !== null ? fmtMs(row.resetInMs) : DASH}
