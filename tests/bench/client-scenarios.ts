@@ -22,6 +22,8 @@ export interface ScenarioResult {
   requests: number;
   p95WaitMs: number;
   seconds: number;
+  /** A download was abandoned after too many refusals in a row. */
+  gaveUp: boolean;
 }
 
 export const VENDOR = 'bench';
@@ -73,6 +75,7 @@ function result(scenario: string, refill: RefillModel, client: BenchClientKind, 
     requests: counts.requests,
     p95WaitMs: p95(tallies.flatMap((t) => t.waits)),
     seconds,
+    gaveUp: tallies.some((t) => t.gaveUp),
   };
 }
 

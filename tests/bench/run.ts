@@ -34,6 +34,7 @@ const GOALS: Record<number, { goodput: number; max429Share: number }> = {
 };
 
 function verdict(r: ScenarioResult): string {
+  if (r.gaveUp) return 'gave up';
   if (r.client !== 'partner-console') return '';
   const goal = GOALS[Number(r.scenario[0])]!;
   const share = r.requests === 0 ? 0 : r.rateLimited / r.requests;

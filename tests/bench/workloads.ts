@@ -9,6 +9,8 @@ export interface Tally {
   failed: number;
   waits: number[];
   finishedAt: number;
+  /** The client was refused so often that the download was abandoned. */
+  gaveUp: boolean;
 }
 
 function record(tally: Tally, outcome: BenchOutcome, t0: number): void {
@@ -18,7 +20,10 @@ function record(tally: Tally, outcome: BenchOutcome, t0: number): void {
   tally.finishedAt = performance.now() - t0;
 }
 
-export const newTally = (): Tally => ({ good: 0, failed: 0, waits: [], finishedAt: 0 });
+export const newTally = (): Tally => ({ good: 0, failed: 0, waits: [], finishedAt: 0, gaveUp: false });
+
+/** A download refused this many times in a row is abandoned (a naive client can spin forever). */
+const MAX_REFUSALS = 2_000;
 
 /** Reads every page of /assets/list in sequence by last_id; a refused page is asked for again. */
 export async function downloadCatalog(client: BenchClient, token: string, pageSize: number, t0: number, tally = newTally()): Promise<Tally> {
@@ -30,9 +35,13 @@ export async function downloadCatalog(client: BenchClient, token: string, pageSi
     const outcome = await client.request('listAssets', { token, query });
     record(tally, outcome, t0);
     if (outcome.status !== 200) {
-      if (++refusals > 2_000) throw new Error(`${client.name}: gave up after ${refusals} refused pages`);
+      if (++refusals > MAX_REFUSALS) {
+        tally.gaveUp = true;
+        return tally;
+      }
       continue;
     }
+    refusals = 0;
     const body = outcome.body as { items: { id: number }[]; has_more: boolean };
     const last = body.items.at(-1);
     if (!body.has_more || !last) return tally;
