@@ -12,6 +12,8 @@ import { isLoopbackHost } from './origins';
 import { URL_LINE_PREFIX } from './protocol';
 import { DEFAULT_RENDERER_DIR, REPO_ROOT, startWebServer } from './server';
 
+const STOP_DEADLINE_MS = 5_000;
+
 function ensureRendererBuilt(): boolean {
   if (existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) return true;
   // Test harnesses that build first (npm test) set this: a missing build is then reported, not made.
@@ -64,15 +66,23 @@ async function main(): Promise<number> {
     const notOpened = openInBrowser(server.url, (message) => log(message));
     if (notOpened !== null) console.error(`Not opening a browser: ${notOpened}. Open the URL above yourself.`);
   }
+  let stopping = false;
   const stop = (signal: string) => {
+    // A second signal, or a stop that hangs (a socket that will not close), ends the process anyway.
+    if (stopping) process.exit(1);
+    stopping = true;
     console.error(`${signal}: stopping…`);
+    setTimeout(() => {
+      console.error('Stopping took over 5 s: exiting.');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     server.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   return -1; // keep running
 }
 
