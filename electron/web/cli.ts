@@ -66,11 +66,9 @@ async function main(): Promise<number> {
     const notOpened = openInBrowser(server.url, (message) => log(message));
     if (notOpened !== null) console.error(`Not opening a browser: ${notOpened}. Open the URL above yourself.`);
   }
-  let stopping = false;
   const stop = (signal: string) => {
-    // A second signal, or a stop that hangs (a socket that will not close), ends the process anyway.
-    if (stopping) process.exit(1);
-    stopping = true;
+    // A stop that hangs (a socket that will not close) ends the process anyway; a second signal
+    // finds no listener left and ends it at once.
     console.error(`${signal}: stopping…`);
     setTimeout(() => {
       console.error('Stopping took over 5 s: exiting.');
@@ -81,8 +79,8 @@ async function main(): Promise<number> {
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   return -1; // keep running
 }
 
