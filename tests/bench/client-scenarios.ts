@@ -24,6 +24,8 @@ export interface ScenarioResult {
   seconds: number;
   /** A download was abandoned after too many refusals in a row. */
   gaveUp: boolean;
+  /** Scenario 3: how often the competing consumer was refused (a greedy client takes its share). */
+  competitorRateLimited: number;
 }
 
 export const VENDOR = 'bench';
@@ -39,12 +41,21 @@ interface Counter {
   competitor?: boolean;
 }
 
-async function serverCounts(sim: SimProcess): Promise<{ requests: number; rateLimited: number }> {
+interface ServerCounts {
+  requests: number;
+  rateLimited: number;
+  competitorRateLimited: number;
+}
+
+async function serverCounts(sim: SimProcess): Promise<ServerCounts> {
   const raw = await sim.control<Counter[] | { counters: Counter[] }>('GET', '/_sim/counters');
-  const rows = (Array.isArray(raw) ? raw : raw.counters).filter((c) => c.vendor === VENDOR && !c.competitor);
+  const vendorRows = (Array.isArray(raw) ? raw : raw.counters).filter((c) => c.vendor === VENDOR);
+  const ours = vendorRows.filter((c) => !c.competitor);
+  const sum = (rows: Counter[]) => rows.reduce((n, c) => n + c.count, 0);
   return {
-    requests: rows.reduce((n, c) => n + c.count, 0),
-    rateLimited: rows.filter((c) => c.status === 429).reduce((n, c) => n + c.count, 0),
+    requests: sum(ours),
+    rateLimited: sum(ours.filter((c) => c.status === 429)),
+    competitorRateLimited: sum(vendorRows.filter((c) => c.competitor && c.status === 429)),
   };
 }
 
@@ -64,7 +75,7 @@ async function purchaseId(sim: SimProcess): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-function result(scenario: string, refill: RefillModel, client: BenchClientKind, tallies: Tally[], seconds: number, budget: number, counts: { requests: number; rateLimited: number }): ScenarioResult {
+function result(scenario: string, refill: RefillModel, client: BenchClientKind, tallies: Tally[], seconds: number, budget: number, counts: ServerCounts): ScenarioResult {
   const good = tallies.reduce((n, t) => n + t.good, 0);
   return {
     scenario,
@@ -76,6 +87,7 @@ function result(scenario: string, refill: RefillModel, client: BenchClientKind, 
     p95WaitMs: p95(tallies.flatMap((t) => t.waits)),
     seconds,
     gaveUp: tallies.some((t) => t.gaveUp),
+    competitorRateLimited: counts.competitorRateLimited,
   };
 }
 

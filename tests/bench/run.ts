@@ -42,12 +42,12 @@ function verdict(r: ScenarioResult): string {
 }
 
 function printTable(rows: ScenarioResult[]): void {
-  const header = '| scenario | refill | client | goodput | 429s | requests | p95 wait ms | seconds | goal |';
+  const header = '| scenario | refill | client | goodput | 429s | requests | p95 wait ms | seconds | competitor 429s | goal |';
   console.log(header);
-  console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.scenario} | ${r.refill} | ${r.client} | ${r.goodput.toFixed(3)} | ${r.rateLimited} | ${r.requests} | ${r.p95WaitMs.toFixed(0)} | ${r.seconds.toFixed(1)} | ${verdict(r)} |`,
+      `| ${r.scenario} | ${r.refill} | ${r.client} | ${r.goodput.toFixed(3)} | ${r.rateLimited} | ${r.requests} | ${r.p95WaitMs.toFixed(0)} | ${r.seconds.toFixed(1)} | ${r.scenario.startsWith('3') ? r.competitorRateLimited : ''} | ${verdict(r)} |`,
     );
   }
 }
