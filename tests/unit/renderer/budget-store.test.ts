@@ -1,0 +1,160 @@
+import { describe, expect, it, vi } from 'vitest';
+import { BudgetStore } from '../../../renderer/src/live/budget-store';
+import type { BudgetAggregate, SecondBucket } from '../../../renderer/src/live/budget-store';
+import type { EndpointId } from '../../../shared/endpoints';
+
+function agg(to: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
+  return {
+    vendor: 'acme',
+    endpoint: 'listAssets',
+    from: to - 250,
+    to,
+    requests: 1,
+    rateLimited: 0,
+    errors: 0,
+    limit: 20,
+    remaining: 10,
+    minRemaining: 10,
+    reset: 1,
+    waitedMs: 0,
+    latencyMsSum: 5,
+    latencyMsMax: 5,
+    foreignUse: 0,
+    ...over,
+  };
+}
+
+/** Copies of the buckets in [from, to): forEach reuses its object. */
+function buckets(store: BudgetStore, from = 0, to = Infinity, vendor = 'acme', endpoint: EndpointId = 'listAssets'): SecondBucket[] {
+  const out: SecondBucket[] = [];
+  store.forEach(vendor, endpoint, from, to, (b) => out.push({ ...b }));
+  return out;
+}
+
+const totalRequests = (store: BudgetStore, vendor = 'acme', endpoint: EndpointId = 'listAssets') =>
+  buckets(store, 0, Infinity, vendor, endpoint).reduce((n, b) => n + b.requests, 0);
+
+describe('BudgetStore live aggregates', () => {
+  it('sums aggregates into the second they end in', () => {
+    const store = new BudgetStore();
+    store.ingest([agg(10_100), agg(10_900, { requests: 2, remaining: 7, minRemaining: 7 }), agg(11_000)]);
+    const got = buckets(store);
+    expect(got.map((b) => [b.t, b.requests])).toEqual([
+      [10_000, 3],
+      [11_000, 1],
+    ]);
+    expect(got[0]!.remaining).toBe(7);
+    expect(store.latest).toBe(11_000);
+  });
+
+  it('keeps vendors and endpoints apart', () => {
+    const store = new BudgetStore();
+    store.ingest([agg(1000), agg(1000, { endpoint: 'registerPurchase', requests: 4 }), agg(1000, { vendor: 'other', requests: 9 })]);
+    expect(store.vendors().sort()).toEqual(['acme', 'other']);
+    expect(totalRequests(store)).toBe(1);
+    expect(totalRequests(store, 'acme', 'registerPurchase')).toBe(4);
+    expect(totalRequests(store, 'other')).toBe(9);
+    expect(buckets(store, 0, Infinity, 'nobody')).toEqual([]);
+    expect(store.last('nobody', 'listAssets')).toBeNull();
+  });
+
+  it('forEach visits only [from, to), oldest first; last and hasBefore read the ends', () => {
+    const store = new BudgetStore();
+    store.ingest([1000, 2000, 3000, 4000].map((t) => agg(t + 10, { requests: t / 1000 })));
+    expect(buckets(store, 2000, 4000).map((b) => b.t)).toEqual([2000, 3000]);
+    expect(store.last('acme', 'listAssets')?.requests).toBe(4);
+    expect(store.hasBefore('acme', 'listAssets', 1000)).toBe(false);
+    expect(store.hasBefore('acme', 'listAssets', 1001)).toBe(true);
+  });
+
+  it('stays bounded to its capacity in seconds', () => {
+    const store = new BudgetStore(3);
+    store.ingest([1, 2, 3, 4, 5].map((s) => agg(s * 1000)));
+    expect(buckets(store).map((b) => b.t)).toEqual([3000, 4000, 5000]);
+  });
+
+  it('tells subscribers about every change, until they unsubscribe', () => {
+    const store = new BudgetStore();
+    const listener = vi.fn();
+    const off = store.subscribe(listener);
+    store.ingest([agg(1000)]);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.version).toBe(1);
+    off();
+    store.ingest([agg(2000)]);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('clear forgets every series and where the data ended', () => {
+    const store = new BudgetStore();
+    store.ingest([agg(1000)]);
+    store.clear();
+    expect(store.vendors()).toEqual([]);
+    expect(store.latest).toBe(0);
+  });
+});
+
+describe('BudgetStore history backfill', () => {
+  it('holds live aggregates back while a backfill is under way', () => {
+    const store = new BudgetStore();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.beginBackfill();
+    store.ingest([agg(5000)]);
+    expect(totalRequests(store)).toBe(0);
+    expect(listener).not.toHaveBeenCalled();
+    store.endBackfill([]);
+    expect(totalRequests(store)).toBe(1);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts an aggregate once when it arrives both live and in the history', () => {
+    const store = new BudgetStore();
+    store.beginBackfill();
+    // Live events that raced the history call: 3000 is also in the history, 4000 is not.
+    store.ingest([agg(3000, { requests: 3 }), agg(4000, { requests: 4 })]);
+    store.endBackfill([agg(1000, { requests: 1 }), agg(3000, { requests: 3 }), agg(2000, { requests: 2 })]);
+    expect(buckets(store).map((b) => [b.t, b.requests])).toEqual([
+      [1000, 1],
+      [2000, 2],
+      [3000, 3],
+      [4000, 4],
+    ]);
+    expect(store.latest).toBe(4000);
+  });
+
+  it('skips history it already holds (a backfill after a reconnect)', () => {
+    const store = new BudgetStore();
+    store.ingest([agg(1000, { requests: 1 }), agg(2000, { requests: 2 })]);
+    store.beginBackfill();
+    // main's history overlaps what arrived live before the drop, and fills the gap after it.
+    store.endBackfill([agg(1000, { requests: 1 }), agg(2000, { requests: 2 }), agg(3000, { requests: 3 })]);
+    expect(buckets(store).map((b) => [b.t, b.requests])).toEqual([
+      [1000, 1],
+      [2000, 2],
+      [3000, 3],
+    ]);
+  });
+
+  it('applies what it held when the history call failed', () => {
+    const store = new BudgetStore();
+    store.beginBackfill();
+    store.ingest([agg(1000), agg(2000)]);
+    store.endBackfill(null);
+    expect(totalRequests(store)).toBe(2);
+    // Live aggregates flow straight in again afterwards.
+    store.ingest([agg(3000)]);
+    expect(totalRequests(store)).toBe(3);
+  });
+
+  it('a second beginBackfill keeps what is already held, and a stray endBackfill is harmless', () => {
+    const store = new BudgetStore();
+    store.beginBackfill();
+    store.ingest([agg(1000)]);
+    store.beginBackfill();
+    store.ingest([agg(2000)]);
+    store.endBackfill(null);
+    store.endBackfill(null);
+    expect(totalRequests(store)).toBe(2);
+  });
+});
