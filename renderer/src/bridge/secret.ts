@@ -12,7 +12,7 @@ export function takeSecret(loc: Location = window.location, storage: Storage | n
   const pattern = new RegExp(`(?:^#|[#&?])${SECRET_FRAGMENT_KEY}=([^&]*)`);
   const match = pattern.exec(loc.hash);
   if (match && match[1]) {
-    const secret = decodeURIComponent(match[1]);
+    const secret = decodeOrRaw(match[1]);
     storage?.setItem(STORAGE_KEY, secret);
     const rest = loc.hash.replace(pattern, '').replace(/^#[&?]?/, '#');
     const route = rest.startsWith('#/') ? rest : '#/budget';
@@ -20,6 +20,15 @@ export function takeSecret(loc: Location = window.location, storage: Storage | n
     return secret;
   }
   return storage?.getItem(STORAGE_KEY) ?? null;
+}
+
+/** A mangled %-sequence must not stop the page from starting: the server then refuses it, which the link reports. */
+function decodeOrRaw(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function safeSessionStorage(): Storage | null {
