@@ -8,6 +8,7 @@ import { WEB_BRIDGE_PATH, SECRET_FRAGMENT_KEY } from '../../../shared/bridge/web
 import { ALWAYS_OPEN } from './link-status';
 import type { LinkSource } from './link-status';
 import { takeSecret } from './secret';
+import { bridgeAnswersHttp } from './server-probe';
 import { WebSocketLink } from './websocket-link';
 
 export interface BridgeConnection {
@@ -26,7 +27,11 @@ export async function connectBridge(): Promise<BridgeConnection> {
   const secret = takeSecret();
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const query = secret ? `?${SECRET_FRAGMENT_KEY}=${encodeURIComponent(secret)}` : '';
-  const link = new WebSocketLink({ url: `${protocol}//${window.location.host}${WEB_BRIDGE_PATH}${query}` });
+  const link = new WebSocketLink({
+    url: `${protocol}//${window.location.host}${WEB_BRIDGE_PATH}${query}`,
+    // Tells a refused secret from a stopped server (both close the socket before it opens).
+    serverAnswers: () => bridgeAnswersHttp(`${window.location.origin}${WEB_BRIDGE_PATH}`),
+  });
   link.start();
   const bridge = createPartnerBridge(link.invoke, link.on);
   return { api: toPartnerApi(bridge), link, shell: 'web' };

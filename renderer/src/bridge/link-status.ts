@@ -5,6 +5,11 @@ export interface LinkStatus {
   retryAt: number | null;
   /** Why the link is down, in words; null when up. */
   problem: string | null;
+  /**
+   * The server keeps refusing this page's socket while it still answers HTTP: the page's secret is
+   * wrong or from an earlier run. No automatic retries then (the secret cannot become valid again).
+   */
+  refused: boolean;
 }
 
 export interface LinkSource {
@@ -21,4 +26,4 @@ export const ALWAYS_OPEN: LinkSource = {
   retryNow: () => undefined,
 };
 
-const OPEN_STATUS: LinkStatus = { state: 'open', retryAt: null, problem: null };
+const OPEN_STATUS: LinkStatus = { state: 'open', retryAt: null, problem: null, refused: false };

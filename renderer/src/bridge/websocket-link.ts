@@ -2,6 +2,11 @@
  * Browser mode's transport: the protocol of shared/bridge/websocket-protocol.ts over one WebSocket,
  * reconnected with backoff when it drops. Calls in flight when it drops resolve to a NETWORK error
  * (as data, like every other failure that crosses the bridge).
+ *
+ * A browser cannot see why an upgrade failed: a refused secret (HTTP 401/403) and a stopped server
+ * both arrive as a close without an open. After a few of those in a row the link asks whether the
+ * server still answers HTTP; if it does, the secret is the problem and the link stops retrying and
+ * says so, instead of knocking on the door every few seconds forever.
  */
 import type { CallName, CallResult, EventName } from '../../../shared/bridge/contract';
 import type { ClientMessage, ServerMessage } from '../../../shared/bridge/websocket-protocol';
@@ -18,10 +23,24 @@ export interface WebSocketLinkOptions {
   random?: () => number;
   /** How long a call made while (re)connecting waits for the socket before failing. */
   connectWaitMs?: number;
+  /**
+   * Whether the server still answers plain HTTP, asked after sockets keep closing before they open.
+   * True means the upgrade itself was refused (the secret). Without it, such closes count as refusals.
+   */
+  serverAnswers?: () => Promise<boolean>;
 }
 
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 10_000;
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+/** Closes without an open, in a row, before the link asks whether the secret is the problem. */
+export const REFUSALS_BEFORE_CHECK = 3;
+
+export const SECRET_REFUSED_PROBLEM = "This page's secret is no longer valid: open the URL that `npm run web` printed.";
+const UNREACHABLE_PROBLEM =
+  'Could not reach the Partner Console service. If this browser-mode session has ended or the link is stale, run `npm run web` again and open the new URL.';
+
+/** WebSocket.OPEN, spelled out so the class also loads where there is no global WebSocket (Node 20 tests). */
+const SOCKET_OPEN = 1;
 
 export class WebSocketLink implements LinkSource {
   private socket: WebSocket | null = null;
@@ -30,8 +49,12 @@ export class WebSocketLink implements LinkSource {
   private readonly waitingForOpen = new Set<() => void>();
   private readonly eventListeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly statusListeners = new Set<() => void>();
-  private status: LinkStatus = { state: 'connecting', retryAt: null, problem: null };
+  private status: LinkStatus = { state: 'connecting', retryAt: null, problem: null, refused: false };
   private failures = 0;
+  /** Sockets in a row that closed without ever opening. */
+  private closedBeforeOpen = 0;
+  /** Counts connect() calls, so that a late server check for an earlier attempt is ignored. */
+  private attempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly createSocket: (url: string) => WebSocket;
@@ -42,7 +65,9 @@ export class WebSocketLink implements LinkSource {
     this.createSocket = options.createSocket ?? ((url) => new WebSocket(url));
     this.random = options.random ?? Math.random;
     this.connectWaitMs = options.connectWaitMs ?? 10_000;
+    this.serverAnswers = options.serverAnswers ?? (() => Promise.resolve(true));
   }
+  private readonly serverAnswers: () => Promise<boolean>;
 
   start(): void {
     this.connect();
@@ -65,7 +90,7 @@ export class WebSocketLink implements LinkSource {
   invoke = async (name: CallName, request: unknown): Promise<Result> => {
     if (this.status.state === 'connecting') await this.waitForOpen();
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return { ok: false, error: offlineError(name) };
+    if (!socket || socket.readyState !== SOCKET_OPEN) return { ok: false, error: offlineError(name, this.status.refused) };
     const id = this.nextId++;
     const message: ClientMessage = { t: 'call', id, name, request };
     return new Promise<Result>((resolve) => {
@@ -74,7 +99,7 @@ export class WebSocketLink implements LinkSource {
         socket.send(JSON.stringify(message));
       } catch {
         this.pending.delete(id);
-        resolve({ ok: false, error: offlineError(name) });
+        resolve({ ok: false, error: offlineError(name, false) });
       }
     });
   };
@@ -93,7 +118,8 @@ export class WebSocketLink implements LinkSource {
   }
 
   private connect(): void {
-    this.setStatus({ state: 'connecting', retryAt: null, problem: null });
+    this.attempt++;
+    this.setStatus({ state: 'connecting', retryAt: null, problem: null, refused: false });
     let socket: WebSocket;
     try {
       socket = this.createSocket(this.options.url);
@@ -106,20 +132,21 @@ export class WebSocketLink implements LinkSource {
     socket.onopen = () => {
       opened = true;
       this.failures = 0;
-      this.setStatus({ state: 'open', retryAt: null, problem: null });
+      this.closedBeforeOpen = 0;
+      this.setStatus({ state: 'open', retryAt: null, problem: null, refused: false });
       for (const wake of [...this.waitingForOpen]) wake();
     };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      // A refused upgrade (wrong secret, stale link) and a stopped server look the same from here.
-      const why = !opened
-        ? 'Could not reach the Partner Console service. If this browser-mode session has ended or the link is stale, run `npm run web` again and open the new URL.'
-        : event.code === 1009
-          ? 'The connection was closed: a message was too large.'
-          : 'The connection to the Partner Console service dropped.';
-      this.dropped(why);
+      if (!opened) {
+        // A refused upgrade (wrong secret, stale link) and a stopped server look the same from here.
+        this.closedBeforeOpen++;
+        this.dropped(UNREACHABLE_PROBLEM);
+        return;
+      }
+      this.dropped(event.code === 1009 ? 'The connection was closed: a message was too large.' : 'The connection to the Partner Console service dropped.');
     };
   }
 
@@ -132,7 +159,24 @@ export class WebSocketLink implements LinkSource {
     if (this.closed) return;
     const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** this.failures) * (0.5 + this.random() / 2);
     this.failures = Math.min(this.failures + 1, 10);
-    this.setStatus({ state: 'offline', retryAt: Date.now() + delay, problem });
+    if (this.closedBeforeOpen < REFUSALS_BEFORE_CHECK) {
+      this.scheduleReconnect(delay, problem);
+      return;
+    }
+    // Offline without a retry time while we find out whether retrying can help at all.
+    this.setStatus({ state: 'offline', retryAt: null, problem, refused: false });
+    for (const wake of [...this.waitingForOpen]) wake();
+    const attempt = this.attempt;
+    const settle = (answers: boolean) => {
+      if (this.closed || this.attempt !== attempt || this.reconnectTimer) return;
+      if (answers) this.setStatus({ state: 'offline', retryAt: null, problem: SECRET_REFUSED_PROBLEM, refused: true });
+      else this.scheduleReconnect(delay, problem);
+    };
+    this.serverAnswers().then(settle, () => settle(false));
+  }
+
+  private scheduleReconnect(delay: number, problem: string): void {
+    this.setStatus({ state: 'offline', retryAt: Date.now() + delay, problem, refused: false });
     for (const wake of [...this.waitingForOpen]) wake();
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
@@ -192,12 +236,12 @@ export class WebSocketLink implements LinkSource {
   }
 }
 
-function offlineError(name: CallName): ErrorData {
+function offlineError(name: CallName, refused: boolean): ErrorData {
   return {
     code: 'NETWORK',
     message: 'Not connected to the Partner Console service; nothing was sent.',
     retryable: true,
-    hint: `Wait for the connection to come back, then try ${name} again.`,
+    hint: refused ? SECRET_REFUSED_PROBLEM : `Wait for the connection to come back, then try ${name} again.`,
   };
 }
 

@@ -6,11 +6,22 @@ export function OfflineBanner() {
   const link = useLink();
   const { link: source } = useAppContext();
   const connection = useConnection();
+  if (link.state === 'offline' && link.refused) {
+    // Retrying cannot help: the server runs with another secret. Say what to do, and do not hammer it.
+    return (
+      <div className="banner banner-danger" role="alert">
+        <strong>Not connected.</strong> {link.problem ?? "This page's secret is no longer valid."} Showing the last data received.
+        <button type="button" className="btn btn-small" onClick={() => source.retryNow()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
   if (link.state === 'offline') {
     return (
       <div className="banner banner-danger" role="alert">
         <strong>Offline.</strong> {link.problem ?? 'Not connected to the Partner Console service.'} Showing the last data
-        received; reconnecting automatically.
+        received; {link.retryAt === null ? 'checking the service…' : 'reconnecting automatically.'}
         <button type="button" className="btn btn-small" onClick={() => source.retryNow()}>
           Reconnect now
         </button>
