@@ -6,7 +6,7 @@ import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { BudgetAggregate } from './aggregate';
 import { addSample, aggregateKey, emptyAggregate } from './aggregate';
-import { RingBuffer } from './ring-buffer';
+import { RingBuffer } from '../../shared/ring-buffer';
 
 export interface BudgetHistoryOptions {
   /** Seconds of per-second aggregates kept per bucket; default 3600. */

@@ -12,7 +12,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { redactTokens } from '../profiles/mask-token';
 import type { BodyExcerpt, MaskContext, RecordedExchange } from './exchange';
 import { maskHeaders, maskedPathAndQuery } from './exchange';
-import { RingBuffer } from './ring-buffer';
+import { RingBuffer } from '../../shared/ring-buffer';
 
 export type LogEntry = z.output<typeof logEntrySchema>;
 export type LogDetail = z.output<typeof logDetailSchema>;

@@ -4,7 +4,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { budgetAggregateSchema, logDetailSchema, logEntrySchema } from '../../shared/bridge/schemas';
 import { createTelemetry } from '../../electron/telemetry';
 import type { BudgetEventPayload, RequestLogEventPayload } from '../../electron/telemetry';
-import { RingBuffer } from '../../electron/telemetry/ring-buffer';
+import { RingBuffer } from '../../shared/ring-buffer';
 import { BudgetHistory } from '../../electron/telemetry/budget-history';
 import { maskToken, redactTokens } from '../../electron/profiles/mask-token';
 

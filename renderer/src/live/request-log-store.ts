@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { logEntrySchema } from '../../../shared/bridge/schemas';
-import { RingBuffer } from '../lib/ring-buffer';
+import { RingBuffer } from '../../../shared/ring-buffer';
 
 export type LogEntry = z.output<typeof logEntrySchema>;
 
@@ -45,7 +45,7 @@ export class RequestLogStore {
   /** Forgets everything (before a fresh backfill). */
   clear(): void {
     this.ring.clear();
-    this.ring.dropped = 0;
+    this.ring.evicted = 0;
     this.lastId = -Infinity;
     this.droppedByMain = 0;
     this.version++;
@@ -54,7 +54,7 @@ export class RequestLogStore {
 
   /** Entries this page let go to stay bounded. */
   get droppedHere(): number {
-    return this.ring.dropped;
+    return this.ring.evicted;
   }
 
   /** Newest first, at most `max`, those matching `keep`. */

@@ -1,4 +1,7 @@
-/** A fixed-capacity FIFO: pushing onto a full buffer lets the oldest item go. Memory never grows past `capacity`. */
+/**
+ * A fixed-capacity FIFO: pushing onto a full buffer lets the oldest item go. Memory never grows past
+ * `capacity`. Shared so that main's telemetry and the renderer's live stores bound memory the same way.
+ */
 export class RingBuffer<T> {
   private readonly items: (T | undefined)[];
   private start = 0;
@@ -52,6 +55,18 @@ export class RingBuffer<T> {
     for (let i = this.count - 1; i >= 0; i--) {
       if (visit(this.items[(this.start + i) % this.capacity] as T) === false) return;
     }
+  }
+
+  /** Index of the first item for which `isAtOrAfter` holds, items being ordered by it (binary search). */
+  lowerBound(isAtOrAfter: (item: T) => boolean): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (isAtOrAfter(this.at(mid) as T)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   clear(): void {
