@@ -7,10 +7,9 @@
 import { calls, isCallName } from '../../shared/bridge/contract';
 import type { CallName, CallResult } from '../../shared/bridge/contract';
 import type { ErrorData } from '../../shared/errors';
+import { describeIssues } from '../app/dispatcher';
 
 export type GateResult = { ok: true; name: CallName } | { ok: false; result: CallResult<never> };
-
-const MAX_ISSUES_IN_MESSAGE = 5;
 
 export function refusal(error: Omit<ErrorData, 'retryable'> & { retryable?: boolean }): CallResult<never> {
   return { ok: false, error: { retryable: false, ...error } };
@@ -23,13 +22,9 @@ export function checkCall(name: unknown, request: unknown): GateResult {
   }
   const parsed = calls[name].request.safeParse(request ?? {});
   if (parsed.success) return { ok: true, name };
-  const issues = parsed.error.issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'request';
-    return `${where}: ${issue.message}`;
-  });
-  const more = parsed.error.issues.length > MAX_ISSUES_IN_MESSAGE ? ` (and ${parsed.error.issues.length - MAX_ISSUES_IN_MESSAGE} more)` : '';
   return {
     ok: false,
-    result: refusal({ code: 'BAD_REQUEST', message: `Invalid request for ${name}: ${issues.join('; ')}${more}.` }),
+    // The dispatcher's wording, so a payload refused here reads the same as one refused there.
+    result: refusal({ code: 'BAD_REQUEST', message: `Invalid request for ${name}: ${describeIssues(parsed.error.issues)}.` }),
   };
 }
