@@ -1,7 +1,8 @@
 /**
  * Browser mode's transport: the protocol of shared/bridge/websocket-protocol.ts over one WebSocket,
- * reconnected with backoff when it drops. Calls in flight when it drops resolve to a NETWORK error
- * (as data, like every other failure that crosses the bridge).
+ * reconnected with backoff when it drops. Calls in flight when it drops resolve to a NETWORK error,
+ * or UNKNOWN_OUTCOME for a call that is not safe to resend (as data, like every other failure that
+ * crosses the bridge).
  *
  * A browser cannot see why an upgrade failed: a refused secret (HTTP 401/403) and a stopped server
  * both arrive as a close without an open. After a few of those in a row the link asks whether the
@@ -247,13 +248,18 @@ function offlineError(name: CallName, refused: boolean): ErrorData {
 
 /** A registration that was in flight may have happened: say so instead of inviting a second one. */
 function droppedError(name: CallName): ErrorData {
-  const unsafe = isEndpointId(name) && !ENDPOINTS[name].safeToResend;
+  if (isEndpointId(name) && !ENDPOINTS[name].safeToResend) {
+    return {
+      code: 'UNKNOWN_OUTCOME',
+      message: 'The connection to the Partner Console service dropped before the answer arrived.',
+      retryable: false,
+      hint: 'It may or may not have gone through. Check the session purchases (Purchase info) before registering again.',
+    };
+  }
   return {
     code: 'NETWORK',
     message: 'The connection to the Partner Console service dropped before the answer arrived.',
-    retryable: !unsafe,
-    hint: unsafe
-      ? 'It may or may not have gone through. Check the session purchases (Purchase info) before registering again.'
-      : 'Safe to try again once the connection is back.',
+    retryable: true,
+    hint: 'Safe to try again once the connection is back.',
   };
 }

@@ -76,7 +76,8 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
         ...base,
         title: 'Connection problem',
         detail: data.message,
-        retry: data.retryable ? 'Safe to try again once connected.' : 'It may have gone through: check before trying again.',
+        // A dropped call that may have taken effect arrives as UNKNOWN_OUTCOME, not here.
+        retry: data.retryable ? 'Safe to try again once connected.' : 'Check before trying again.',
       };
     case 'CANCELLED':
       return { ...base, title: 'Cancelled', detail: data.message, retry: null };

@@ -101,7 +101,7 @@ describe('WebSocketLink calls and events', () => {
     expect(last().sent).toHaveLength(0);
   });
 
-  it('calls in flight resolve to NETWORK errors when the socket drops; a registration is not called safe to resend', async () => {
+  it('calls in flight resolve to NETWORK errors when the socket drops; a registration is UNKNOWN_OUTCOME, never safe to resend', async () => {
     const link = makeLink();
     last().open();
     const list = link.invoke('listAssets', {});
@@ -111,7 +111,7 @@ describe('WebSocketLink calls and events', () => {
     last().drop();
     await expect(list).resolves.toMatchObject({ ok: false, error: { code: 'NETWORK', retryable: true } });
     const failed = await register;
-    expect(failed).toMatchObject({ ok: false, error: { code: 'NETWORK', retryable: false } });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME', retryable: false } });
     expect(failed.ok ? '' : failed.error.hint).toMatch(/before registering again/);
   });
 

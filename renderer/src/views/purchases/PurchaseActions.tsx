@@ -98,7 +98,7 @@ export function PurchaseActions({
     onError: (error, action) => {
       setOutcome({ kind: 'error', action, error });
       const data = errorData(error);
-      if (action === 'registerPurchase' && (data.code === 'UNKNOWN_OUTCOME' || (data.code === 'NETWORK' && !data.retryable))) {
+      if (action === 'registerPurchase' && data.code === 'UNKNOWN_OUTCOME') {
         markUnknownRegistration(assetId, null);
       }
     },
