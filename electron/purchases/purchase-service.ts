@@ -9,7 +9,8 @@
  * Registration is the one operation that creates something and the service promises no
  * idempotency, so the client never resends it after an unknown outcome. Each registration carries
  * a fresh client_reference; if its outcome is unknown, the error names that reference and how to
- * look it up (findByReference) before registering again.
+ * look it up (findByReference) before registering again, and carries it as body.client_reference
+ * (the service's own body, if any, as body.response).
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -113,6 +114,8 @@ export class PurchaseService {
           ...e.data,
           message: `${e.message} Registration reference: ${reference}.`,
           hint: `It may or may not have been registered. Before registering again, look it up: purchase info with client_reference=${reference} (PurchaseService.findByReference("${reference}")).`,
+          // The reference as data, so the renderer need not parse it out of the words.
+          body: { client_reference: reference, ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
         });
       }
       throw e;

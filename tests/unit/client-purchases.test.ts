@@ -61,6 +61,7 @@ describe('PurchaseService', () => {
     expect(e.message).toContain('ref-1');
     expect(e.data.hint).toContain('client_reference=ref-1');
     expect(e.data.hint).toContain('findByReference("ref-1")');
+    expect(e.data.body).toMatchObject({ client_reference: 'ref-1' });
     await h.clock.advance(60_000);
     expect(h.fake.received).toHaveLength(1);
   });

@@ -94,13 +94,11 @@ function serviceMessage(data: ErrorData, fallback: string): string {
   return said ? `${fallback.replace(/\.$/, '')}: “${said}”` : data.message || fallback;
 }
 
-/** The client reference of a registration, when main put it in the error. */
-function referenceOf(data: ErrorData): string | null {
-  const body = data.body as { client_reference?: unknown; clientReference?: unknown } | undefined;
-  const fromBody = body?.client_reference ?? body?.clientReference;
-  if (typeof fromBody === 'string') return fromBody;
-  const match = /reference[^A-Za-z0-9]*([A-Za-z0-9_-]{6,})/i.exec(`${data.hint ?? ''} ${data.message}`);
-  return match?.[1] ?? null;
+/** The client reference of a registration, when main put it in the error's body (null otherwise, e.g. a dropped browser link). */
+export function referenceOf(data: ErrorData): string | null {
+  const body = data.body as { client_reference?: unknown } | null | undefined;
+  const reference = typeof body === 'object' && body !== null ? body.client_reference : undefined;
+  return typeof reference === 'string' && reference !== '' ? reference : null;
 }
 
 function isErrorData(e: unknown): e is ErrorData {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, errorData } from '../../../renderer/src/lib/error-text';
+import { describeError, errorData, referenceOf } from '../../../renderer/src/lib/error-text';
 import { ERROR_CODES, PartnerError } from '../../../shared/errors';
 import type { ErrorData } from '../../../shared/errors';
 
@@ -32,10 +32,19 @@ describe('describeError', () => {
   it('UNKNOWN_OUTCOME names the client reference when main sent it', () => {
     const fromBody = describeError(data({ code: 'UNKNOWN_OUTCOME', body: { client_reference: 'ref-123456' } }), 'registration');
     expect(fromBody.retry).toContain('ref-123456');
+    // The reference travels as data only; words are not parsed for it.
     const fromHint = describeError(data({ code: 'UNKNOWN_OUTCOME', hint: 'Look up client reference abcdef12 first.' }), 'registration');
-    expect(fromHint.retry).toContain('abcdef12');
+    expect(fromHint.retry).not.toContain('abcdef12');
     const none = describeError(data({ code: 'UNKNOWN_OUTCOME' }), 'registration');
     expect(none.retry).not.toMatch(/reference/);
+  });
+
+  it('referenceOf reads body.client_reference (as main sends it, the service body under response) and nothing else', () => {
+    const main = data({ code: 'UNKNOWN_OUTCOME', body: { client_reference: 'pc-1234', response: { message: 'x' } } });
+    expect(referenceOf(main)).toBe('pc-1234');
+    expect(referenceOf(data({ code: 'UNKNOWN_OUTCOME', body: { client_reference: 42 } }))).toBeNull();
+    expect(referenceOf(data({ code: 'UNKNOWN_OUTCOME', body: 'pc-1234' }))).toBeNull();
+    expect(referenceOf(data({ code: 'UNKNOWN_OUTCOME', message: 'Registration reference: pc-1234.' }))).toBeNull();
   });
 
   it('UNKNOWN_OUTCOME of another action says not to repeat it', () => {

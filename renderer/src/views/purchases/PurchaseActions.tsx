@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
 import { Pill, purchaseTone } from '../../components/Pill';
 import { ErrorCallout } from '../../components/states';
-import { errorData } from '../../lib/error-text';
+import { errorData, referenceOf } from '../../lib/error-text';
 import { fmtDateTime, fmtPrice } from '../../lib/format';
 import { clearUnknownRegistration, markUnknownRegistration, useUnknownRegistration } from './unknown-registrations';
 
@@ -99,7 +99,7 @@ export function PurchaseActions({
       setOutcome({ kind: 'error', action, error });
       const data = errorData(error);
       if (action === 'registerPurchase' && data.code === 'UNKNOWN_OUTCOME') {
-        markUnknownRegistration(assetId, null);
+        markUnknownRegistration(assetId, referenceOf(data));
       }
     },
     // Every action may change a purchase: the session list is refetched after each.
@@ -154,8 +154,14 @@ export function PurchaseActions({
 
       {unknown ? (
         <div className="callout callout-warn" role="status">
-          Registering is off for this asset: an earlier registration may or may not have gone through. Check the session purchases
-          (Purchases) or the service first.
+          Registering is off for this asset: an earlier registration may or may not have gone through.{' '}
+          {unknown.reference ? (
+            <>
+              Registration reference <span className="mono">{unknown.reference}</span>: check with Purchase info.
+            </>
+          ) : (
+            'Check the session purchases (Purchases) or the service first.'
+          )}
           <button type="button" className="btn btn-small" onClick={() => clearUnknownRegistration(assetId)}>
             I checked: allow registering again
           </button>
