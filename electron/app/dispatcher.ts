@@ -10,6 +10,7 @@ import type { CallName, CallResult } from '../../shared/bridge/contract';
 import { errorDataSchema } from '../../shared/bridge/schemas';
 import { toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
+import { redactText, redactValue } from '../client/redact';
 import type { AppLog } from './environment';
 import type { CallHandlers } from './handlers/types';
 
@@ -17,8 +18,8 @@ export type Dispatch = (name: string, request: unknown) => Promise<CallResult<un
 
 export interface DispatcherOptions {
   log: AppLog;
-  /** Masks tokens in any text that leaves (error messages, bodies). */
-  redact: (text: string) => string;
+  /** Every token to mask in what leaves (error messages, hints, bodies); read on each failure. */
+  tokens: () => Iterable<string>;
 }
 
 /** "pageSize: Too big: expected number to be <=100; lastId: Invalid input" */
@@ -37,15 +38,10 @@ export function badRequestData(message: string): ErrorData {
 }
 
 /** Error data with every known token masked, checked against the contract's error shape. */
-function cleanError(data: ErrorData, redact: (t: string) => string): ErrorData {
-  let body: unknown = data.body;
-  if (body !== undefined) {
-    try {
-      body = JSON.parse(redact(JSON.stringify(body)));
-    } catch {
-      body = undefined;
-    }
-  }
+function cleanError(data: ErrorData, tokens: readonly string[]): ErrorData {
+  const redact = (text: string): string => redactText(text, tokens);
+  // Walks the body itself (no JSON round trip): a token with a quote or backslash is still found.
+  const body = data.body === undefined ? undefined : redactValue(data.body, tokens);
   const cleaned: ErrorData = { ...data, message: redact(data.message) };
   if (data.hint !== undefined) cleaned.hint = redact(data.hint);
   if (body === undefined) delete cleaned.body;
@@ -55,7 +51,8 @@ function cleanError(data: ErrorData, redact: (t: string) => string): ErrorData {
 }
 
 export function createDispatcher(handlers: CallHandlers, options: DispatcherOptions): Dispatch {
-  const { log, redact } = options;
+  const { log } = options;
+  const redact = (text: string): string => redactText(text, options.tokens());
   return async (name, request) => {
     if (!isCallName(name)) {
       return { ok: false, error: badRequestData(`Unknown call ${JSON.stringify(String(name).slice(0, 60))}.`) };
@@ -72,7 +69,7 @@ export function createDispatcher(handlers: CallHandlers, options: DispatcherOpti
     } catch (e) {
       const data = toErrorData(e);
       if (data.code === 'INTERNAL') log('error', `${name} failed: ${redact(data.message)}`, e instanceof Error ? redact(e.stack ?? '') : undefined);
-      return { ok: false, error: cleanError(data, redact) };
+      return { ok: false, error: cleanError(data, [...options.tokens()]) };
     }
     const checked = contract.response.safeParse(value);
     if (!checked.success) {

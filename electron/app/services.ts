@@ -30,7 +30,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const rawLog = env.log ?? defaultLog;
   const store = new ProfileStore({ dataDir: env.dataDir, vault: env.vault });
   const demo = new EmbeddedDemo(env.embeddedSimulator !== false);
-  const redact = (text: string): string => redactTokens(text, [...store.knownTokens(), ...demo.tokens()]);
+  const knownTokens = (): string[] => [...store.knownTokens(), ...demo.tokens()];
+  const redact = (text: string): string => redactTokens(text, knownTokens());
   const log: AppLog = (level, message, detail) => rawLog(level, redact(message), typeof detail === 'string' ? redact(detail) : detail);
   if (store.settingsProblem) log('warn', store.settingsProblem);
 
@@ -191,7 +192,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     flagIds.push(store.save(parsed.data, { ephemeral: true }).id);
   }
 
-  const dispatch = createDispatcher(createHandlers(ctx), { log, redact });
+  const dispatch = createDispatcher(createHandlers(ctx), { log, tokens: knownTokens });
 
   const first = initialProfileId(flagIds);
   if (first) {

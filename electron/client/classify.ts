@@ -3,7 +3,8 @@ import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
-import { label, redact, redactValue } from './errors';
+import { label } from './errors';
+import { redactText, redactValue } from './redact';
 import type { FailureKind } from './http';
 
 export const EXCERPT_CHARS = 200;
@@ -44,7 +45,7 @@ function meaningOf(status: number): StatusMeaning {
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
 export function statusError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
   const m = meaningOf(status);
-  const value = body.json ? redactValue(body.value, tokens) : redact(body.text, tokens);
+  const value = body.json ? redactValue(body.value, tokens) : redactText(body.text, tokens);
   const serverMessage =
     body.json && body.value !== null && typeof body.value === 'object' && typeof (body.value as { message?: unknown }).message === 'string'
       ? (body.value as { message: string }).message
@@ -52,7 +53,7 @@ export function statusError(endpoint: EndpointId, status: number, statusText: st
         ? ''
         : body.text;
   const head = `${label(endpoint)} answered ${status}${statusText ? ` ${statusText}` : ''}`;
-  const tail = serverMessage ? `: ${excerpt(redact(serverMessage, tokens))}` : '';
+  const tail = serverMessage ? `: ${excerpt(redactText(serverMessage, tokens))}` : '';
   const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
   return new PartnerError({ code: m.code, message: `${head}${tail}${tries}`, status, endpoint, retryable: m.retryable, hint: m.hint, body: value });
 }
@@ -61,11 +62,11 @@ export function statusError(endpoint: EndpointId, status: number, statusText: st
 export function invalidBodyError(endpoint: EndpointId, status: number, text: string, tokens: readonly string[]): PartnerError {
   return new PartnerError({
     code: 'INVALID_RESPONSE',
-    message: `${label(endpoint)} answered ${status} with a body that is not JSON: ${JSON.stringify(excerpt(redact(text, tokens)))}`,
+    message: `${label(endpoint)} answered ${status} with a body that is not JSON: ${JSON.stringify(excerpt(redactText(text, tokens)))}`,
     status,
     endpoint,
     retryable: false,
-    body: redact(text, tokens).slice(0, 10_000),
+    body: redactText(text, tokens).slice(0, 10_000),
   });
 }
 
@@ -75,7 +76,7 @@ export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blin
 export function failureError(endpoint: EndpointId, failure: FailureKind, detail: string, attempts: number, tokens: readonly string[]): PartnerError {
   const spec = ENDPOINTS[endpoint];
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const text = redact(detail, tokens);
+  const text = redactText(detail, tokens);
   if (failure === 'refused') {
     return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`, endpoint, retryable: true, hint: 'Check the base URL and that the service is running.' });
   }

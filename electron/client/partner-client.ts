@@ -26,7 +26,8 @@ import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError } from './classify';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
-import { cancelledError, label, redact } from './errors';
+import { cancelledError, label } from './errors';
+import { redactText } from './redact';
 import type { AttemptOutcome, FailureKind, FetchFn } from './http';
 import { attempt } from './http';
 import type { Priority } from './queue';
@@ -266,7 +267,7 @@ export class PartnerClient {
       latencyMs: Math.max(0, latencyMs),
       waitedMs,
       attempt: attemptNo,
-      headerProblems: rate ? rate.problems.map((p) => redact(p, this.tokens)) : [],
+      headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
     };
     for (const listener of [...this.listeners]) {
       try {

@@ -30,7 +30,7 @@ function errorOf(result: { ok: boolean; error?: { message: string } }): string {
 function setup(impl: Partial<Record<CallName, (req: unknown) => unknown>> = {}) {
   const { handlers, seen } = fakeHandlers(impl);
   const log = vi.fn();
-  const dispatch = createDispatcher(handlers, { log, redact: (t) => t.split('sekrit-token-123').join('sekr…23') });
+  const dispatch = createDispatcher(handlers, { log, tokens: () => ['sekrit-token-123', 'quo"te\\token-9'] });
   return { dispatch, seen, log };
 }
 
@@ -116,6 +116,18 @@ describe('dispatch: answers and errors', () => {
     const result = await dispatch('purchaseInfo', { purchaseId: 'p_1' });
     expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for sekr…23', status: 404, retryable: false, body: { echo: 'sekr…23' } } });
     expect(log).not.toHaveBeenCalled();
+  });
+
+  it('masks a token with a quote and a backslash in it inside a body object', async () => {
+    const token = 'quo"te\\token-9';
+    const { dispatch } = setup({
+      purchaseInfo: () => {
+        throw new PartnerError({ code: 'NOT_FOUND', message: `No purchase for ${token}`, status: 404, retryable: false, body: { echo: [token, { [token]: 1 }] } });
+      },
+    });
+    const result = await dispatch('purchaseInfo', { purchaseId: 'p_1' });
+    expect(JSON.stringify(result)).not.toContain('te\\\\token');
+    expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for quo"…-9', status: 404, retryable: false, body: { echo: ['quo"…-9', { 'quo"…-9': 1 }] } } });
   });
 
   it('turns any other thrown value into INTERNAL, logged, never thrown', async () => {

@@ -1,0 +1,56 @@
+/**
+ * The one way a token is shown or scrubbed anywhere (client errors, profile list, request log,
+ * dispatcher answers). Plain code with no Node or Electron imports, so every layer may use it.
+ * A token is shown masked: a few characters at each end, never more than 4 at the start and 2 at
+ * the end, and never half of a short token.
+ */
+export const MASK_ELLIPSIS = '…';
+
+export function maskToken(token: string): string {
+  const len = token.length;
+  const head = Math.min(4, Math.floor(len / 3));
+  const tail = Math.min(2, Math.floor(len / 6));
+  return token.slice(0, head) + MASK_ELLIPSIS + (tail > 0 ? token.slice(len - tail) : '');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * One pass over the text: longest tokens first in the alternation, so a token that contains
+ * another is masked whole, and an already masked token is never masked again.
+ */
+function tokenPattern(tokens: Iterable<string>): RegExp | null {
+  const sorted = [...new Set(tokens)].filter((t) => t.length > 0).sort((a, b) => b.length - a.length);
+  return sorted.length === 0 ? null : new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
+}
+
+/** Replaces every occurrence of any of the tokens in a text by its masked form. */
+export function redactText(text: string, tokens: Iterable<string>): string {
+  const pattern = tokenPattern(tokens);
+  return pattern === null ? text : text.replace(pattern, (token) => maskToken(token));
+}
+
+const MAX_DEPTH = 20;
+
+/**
+ * Deep copy of a JSON-ish value with tokens masked in every string (keys too). Walks the value
+ * itself, so a token with a quote or backslash in it is found as written.
+ */
+export function redactValue(value: unknown, tokens: Iterable<string>): unknown {
+  const pattern = tokenPattern(tokens);
+  if (pattern === null) return value;
+  const text = (s: string): string => s.replace(pattern, (token) => maskToken(token));
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (v === null || typeof v !== 'object') return v;
+    // Deeper than any answer we expect: dropped rather than shown unscrubbed.
+    if (depth > MAX_DEPTH) return null;
+    if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, item] of Object.entries(v)) out[text(k)] = walk(item, depth + 1);
+    return out;
+  };
+  return walk(value, 0);
+}
