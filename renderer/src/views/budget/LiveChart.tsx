@@ -12,7 +12,7 @@ import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from
 import { fmtClock, fmtInt, fmtMs, fmtRate } from '../../lib/format';
 import type { ChartPoint, ChartSeries } from './budget-model';
 import { WARN_SHARE } from './budget-model';
-import { hoverStore } from './hover-store';
+import { hoverStore, snapToSlot } from './hover-store';
 
 const HEIGHT = 150;
 const M = { top: 8, right: 10, bottom: 18, left: 34 };
@@ -123,7 +123,10 @@ export const LiveChart = memo(function LiveChart({
     const box = e.currentTarget.getBoundingClientRect();
     const px = e.clientX - box.left;
     if (px < M.left || px > M.left + innerW) return hoverStore.set(null);
-    hoverStore.set(from + ((px - M.left) / innerW) * span);
+    const first = series.points[0];
+    const second = series.points[1];
+    const slotMs = first && second ? second.t - first.t : 0;
+    hoverStore.set(snapToSlot(from + ((px - M.left) / innerW) * span, from, to, slotMs));
   };
 
   return (

@@ -14,3 +14,13 @@ export const hoverStore = {
     return () => listeners.delete(listener);
   },
 };
+
+/**
+ * The slot time nearest to t on the grid from, from + slotMs, …, kept within [from, to]. Charts put
+ * this in the store, not the raw mouse time, so that moving within one slot changes nothing and does
+ * not re-render every panel. The nearest chart point to the result is the nearest one to t.
+ */
+export function snapToSlot(t: number, from: number, to: number, slotMs: number): number {
+  const snapped = slotMs > 0 && Number.isFinite(slotMs) ? from + Math.round((t - from) / slotMs) * slotMs : t;
+  return Math.min(to, Math.max(from, snapped));
+}
