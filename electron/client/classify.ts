@@ -72,6 +72,12 @@ export function invalidBodyError(endpoint: EndpointId, status: number, text: str
 
 export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blindly: check whether it took effect before repeating it.';
 
+/** A 5xx on an endpoint that is not safe to resend: the service may have acted before failing. */
+export function unknownOutcomeAnswerError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
+  const e = statusError(endpoint, status, statusText, body, tokens, attempts);
+  return new PartnerError({ ...e.data, code: 'UNKNOWN_OUTCOME', retryable: false, message: `${e.message}. The service may or may not have acted.`, hint: UNKNOWN_OUTCOME_HINT });
+}
+
 /** No answer (after retries where they were safe). */
 export function failureError(endpoint: EndpointId, failure: FailureKind, detail: string, attempts: number, tokens: readonly string[]): PartnerError {
   const spec = ENDPOINTS[endpoint];

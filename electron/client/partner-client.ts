@@ -23,7 +23,7 @@ import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
 import type { Ticket } from './bucket';
-import { failureError, invalidBodyError, parseBody, statusError } from './classify';
+import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import { cancelledError, label } from './errors';
@@ -209,16 +209,7 @@ export class PartnerClient {
     }
     if (status >= 500) {
       if (!spec.safeToResend) {
-        const e = statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo);
-        return {
-          error: new PartnerErrorClass({
-            ...e.data,
-            code: 'UNKNOWN_OUTCOME',
-            retryable: false,
-            message: `${e.message}. The service may or may not have acted.`,
-            hint: 'This request is not safe to send again blindly: check whether it took effect before repeating it.',
-          }),
-        };
+        return { error: unknownOutcomeAnswerError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
       }
       const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
       if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };

@@ -4,6 +4,7 @@ import { ManualClock, drive, errorOf, harness } from '../../electron/client/test
 import type { FakeAction, FakeRequest } from '../../electron/client/testing';
 import { BudgetBucket } from '../../electron/client/budget-bucket';
 import { ServerClock } from '../../electron/client/server-clock';
+import { UNKNOWN_OUTCOME_HINT } from '../../electron/client/classify';
 
 const RATE_LIMITED_BODY = { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 };
 
@@ -136,6 +137,9 @@ describe('unknown outcome: resend only what is safe to resend', () => {
       await h.clock.advance(1_100);
       const e = await p;
       expect(e.code).toBe('UNKNOWN_OUTCOME');
+      expect(e.data.hint).toBe(UNKNOWN_OUTCOME_HINT);
+      expect(e.data.retryable).toBe(false);
+      expect(e.message).toMatch(/may or may not have acted/);
       if (action.kind === 'answer') expect(e.data.status).toBe(503);
       await h.clock.advance(60_000);
       expect(h.fake.received).toHaveLength(1);
