@@ -100,7 +100,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       session = new ActiveSession(profile, tokens, {
         fetch: recordingFetch,
         budgets,
-        timeoutMs: store.settings().timeoutMs,
+        timeoutMs: () => store.settings().timeoutMs,
         clock: timerClock,
         onSample: (s) => {
           telemetry.record(s);

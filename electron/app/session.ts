@@ -24,7 +24,8 @@ export interface SessionProfile {
 export interface SessionDeps {
   fetch: typeof fetch;
   budgets: BudgetRegistry;
-  timeoutMs: number;
+  /** Read on each attempt, so the timeout setting applies to a connected session. */
+  timeoutMs: () => number;
   clock: Clock;
   onSample: (sample: BudgetSample) => void;
 }

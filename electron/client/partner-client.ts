@@ -42,6 +42,10 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII only: no spaces, no control characters (a newline would split the header).
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
+function validTimeout(ms: unknown): ms is number {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
+}
+
 function badRequest(message: string, endpoint?: EndpointId): PartnerError {
   return new PartnerErrorClass({ code: 'BAD_REQUEST', message, endpoint, retryable: false });
 }
@@ -55,7 +59,7 @@ export class PartnerClient {
   private readonly fetchFn: FetchFn;
   private readonly clock: Clock;
   private readonly random: () => number;
-  private readonly timeoutMs: number;
+  private readonly timeoutMs: number | (() => number);
   private readonly presentation: TokenPresentation;
   private readonly registry: BudgetRegistry;
   private readonly pageSize: PageSizeRule;
@@ -83,7 +87,7 @@ export class PartnerClient {
       throw badRequest('tokenPresentation needs a header name and a scheme (or null) made of token characters');
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw badRequest('timeoutMs must be a positive number');
+    if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.vendor = options.vendor;
     this.tokens = [...options.tokens];
@@ -157,7 +161,7 @@ export class PartnerClient {
       this.closers.add(closer);
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt(this.fetchFn, { ...request, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal, closeSignal: closer.signal }, this.clock);
+        outcome = await attempt(this.fetchFn, { ...request, timeoutMs: opts.timeoutMs ?? this.attemptTimeoutMs(), signal: opts.signal, closeSignal: closer.signal }, this.clock);
       } finally {
         this.closers.delete(closer);
       }
@@ -170,6 +174,18 @@ export class PartnerClient {
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
     }
+  }
+
+  /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */
+  private attemptTimeoutMs(): number {
+    if (typeof this.timeoutMs === 'number') return this.timeoutMs;
+    let value: unknown;
+    try {
+      value = this.timeoutMs();
+    } catch {
+      return DEFAULT_TIMEOUT_MS;
+    }
+    return validTimeout(value) ? value : DEFAULT_TIMEOUT_MS;
   }
 
   // ---- one answer ----

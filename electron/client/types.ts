@@ -30,8 +30,11 @@ export interface ClientOptions {
   fetch?: FetchFn | typeof fetch;
   clock?: Clock;
   random?: () => number;
-  /** Per attempt, ms. Default 15000. */
-  timeoutMs?: number;
+  /**
+   * Per attempt, ms. Default 15000. A function is read at the start of each attempt, so a
+   * setting changed while connected applies to the next attempt (an invalid value falls back to the default).
+   */
+  timeoutMs?: number | (() => number);
   retry?: Partial<RetryPolicy>;
   tokenPresentation?: TokenPresentation;
   /**

@@ -175,6 +175,31 @@ describe('unknown outcome: resend only what is safe to resend', () => {
     expect(ht.fake.received).toHaveLength(2);
   });
 
+  it('a timeout given as a function is read on each attempt: a changed setting applies to the next one', async () => {
+    const h = harness({ action: () => ({ kind: 'hang' }) });
+    let setting = 5_000;
+    const client = h.client({ timeoutMs: () => setting, retry: { maxAttempts: 1 } });
+    const first = errorOf(client.request('categories'));
+    await h.clock.advance(4_000);
+    expect(h.fake.received).toHaveLength(1);
+    await h.clock.advance(1_100);
+    const e1 = await first;
+    expect(e1.code).toBe('TIMEOUT');
+    expect(e1.message).toContain('5000 ms');
+
+    setting = 300;
+    const second = errorOf(client.request('categories'));
+    await h.clock.advance(400);
+    const e2 = await second;
+    expect(e2.code).toBe('TIMEOUT');
+    expect(e2.message).toContain('300 ms');
+
+    setting = Number.NaN; // a bad value from the setting falls back to the default instead of failing
+    const third = errorOf(client.request('categories'));
+    await h.clock.advance(20_000);
+    expect((await third).message).toContain('15000 ms');
+  });
+
   it('a refused connection reached nothing: retried even for registration, then NETWORK; no slot spent', async () => {
     const h = harness({ action: firstN(2, { kind: 'refuse' }) });
     const res = h.client().request('registerPurchase', { body: { asset_id: 1 } });

@@ -37,7 +37,6 @@ function checked<S extends z.ZodType>(schema: S, value: unknown, endpoint: Endpo
 }
 
 export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 'searchAssets' | 'categories' | 'assetHistory'> {
-  const timeoutMs = () => ctx.settings().timeoutMs;
   return {
     async listAssets({ lastId, pageSize }) {
       const session = ctx.session();
@@ -54,15 +53,15 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
       const session = ctx.session();
       const body: Record<string, unknown> = { query, limit };
       if (category !== null && category !== '') body.category = category;
-      const res = await session.client.request('searchAssets', { body, priority: 'interactive', timeoutMs: timeoutMs() });
+      const res = await session.client.request('searchAssets', { body, priority: 'interactive' });
       return checked(searchResultSchema, { items: itemsOf(res.body), total: numberOrNull((res.body as { total?: unknown } | null)?.total) }, 'searchAssets');
     },
     async categories() {
-      const res = await ctx.session().client.request('categories', { priority: 'interactive', timeoutMs: timeoutMs() });
+      const res = await ctx.session().client.request('categories', { priority: 'interactive' });
       return checked(categoriesSchema, { items: itemsOf(res.body) }, 'categories');
     },
     async assetHistory({ assetId }) {
-      const res = await ctx.session().client.request('assetHistory', { body: { asset_id: assetId }, priority: 'interactive', timeoutMs: timeoutMs() });
+      const res = await ctx.session().client.request('assetHistory', { body: { asset_id: assetId }, priority: 'interactive' });
       const reported = (res.body as { asset_id?: unknown } | null)?.asset_id;
       const id = typeof reported === 'number' || typeof reported === 'string' ? reported : assetId;
       return checked(historySchema, { assetId: id, items: itemsOf(res.body) }, 'assetHistory');
