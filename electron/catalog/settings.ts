@@ -84,10 +84,8 @@ export function formatForPath(path: string, explicit?: string): ExportFormat {
   throw badSetting(`Cannot tell the export format from ${JSON.stringify(path)}: use a .jsonl, .ndjson or .csv file name, or name the format.`);
 }
 
-/** A base URL compared and stored without trailing slashes. */
-export function normalizeBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
-}
+/** A base URL is compared and stored in the client's one spelling. */
+export { normalizeBaseUrl } from '../client/budget-registry';
 
 export function badSetting(message: string): PartnerError {
   return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false });

@@ -5,6 +5,7 @@
  */
 import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
+import { PartnerError } from '../../shared/errors';
 import type { BucketSnapshot } from './budget-bucket';
 import { BudgetBucket } from './budget-bucket';
 import type { Clock } from '../../shared/clock';
@@ -18,9 +19,21 @@ export interface BudgetRegistryOptions {
   guardMs?: number;
 }
 
-/** One spelling per base URL: no trailing slash, lower-case scheme and host. */
+/**
+ * One spelling per base URL (the only one: profiles and the catalog download use it too): no
+ * trailing slash, no query or fragment, lower-case scheme and host, default port dropped.
+ * Throws PartnerError BAD_REQUEST for text that is not an http(s) URL.
+ */
 export function normalizeBaseUrl(baseUrl: string): string {
-  const url = new URL(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PartnerError({ code: 'BAD_REQUEST', message: `The base URL must be an http(s) URL, got ${JSON.stringify(String(baseUrl).slice(0, 100))}.`, retryable: false });
+  }
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;
 }

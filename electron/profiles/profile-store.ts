@@ -8,11 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
+import { normalizeBaseUrl } from '../client/budget-registry';
 import type { TokenVault } from '../app/token-vault';
 import { maskToken, redactTokens } from './mask-token';
 import type { PersistedState, ProfileInput, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken } from './profile-types';
 import { loadSettingsFile } from './settings-file';
 import type { LoadedSettingsFile } from './settings-file';
+
+// Profiles store base URLs in the client's one spelling; re-exported for profiles/index.
+export { normalizeBaseUrl };
 
 export interface ProfileStoreOptions {
   dataDir: string;
@@ -33,10 +37,6 @@ function notFound(message: string): PartnerError {
 /** What an HTTP header can carry as a token: visible ASCII, no spaces (the client refuses the rest). */
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 const SCHEME_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-export function normalizeBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
-}
 
 export class ProfileStore {
   readonly settingsProblem: string | null;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { isPartnerError } from '../../shared/errors';
 import { ProfileStore, SETTINGS_FILE_NAME } from '../../electron/profiles';
+import { normalizeBaseUrl } from '../../electron/client';
 import type { ProfileInputDraft } from '../../electron/profiles';
 import { memoryVault } from '../../electron/app/token-vault';
 import type { TokenVault } from '../../electron/app/token-vault';
@@ -47,6 +48,13 @@ describe('ProfileStore', () => {
     expect(again.activeId).toBe(view.id);
     expect(again.settings()).toEqual({ theme: 'dark', pageSize: 50, timeoutMs: 15_000, downloadDir: join(dir, 'downloads') });
     expect(again.openTokens(view.id)).toEqual([TOKEN_A, TOKEN_B]);
+  });
+
+  it("stores the base URL in the client's spelling, the one the budget registry keys on", () => {
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const view = store.save(input({ name: 'Acme', vendor: 'acme', baseUrl: 'HTTPS://Partner.Example.com:443/api//?x=1#top', addTokens: [TOKEN_A] }));
+    expect(view.baseUrl).toBe('https://partner.example.com/api');
+    expect(view.baseUrl).toBe(normalizeBaseUrl('https://partner.example.com/api/'));
   });
 
   it('never writes a plain token to disk, and shows tokens masked only', () => {
