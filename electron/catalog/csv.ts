@@ -1,27 +1,8 @@
-/** CSV per RFC 4180: CRLF line ends, fields with a comma, quote, CR or LF quoted, quotes doubled. */
+/** Catalog items as CSV rows; the cell and quoting rules are shared/csv.ts's. */
 import type { CatalogItem } from './page';
 
-export const CSV_EOL = '\r\n';
-
-/** A value as the text of one cell: nested arrays and objects JSON-encoded, null and absent empty. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return String(value);
-  }
-}
-
-export function quoteCell(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvRow(cells: readonly string[]): string {
-  return cells.map(quoteCell).join(',') + CSV_EOL;
-}
+export { CSV_EOL, cellText, csvRow, quoteCell } from '../../shared/csv';
+import { cellText, csvRow } from '../../shared/csv';
 
 /** One item as a row of the fixed columns: keys not in the header are dropped, missing ones empty. */
 export function csvItemRow(item: CatalogItem, columns: readonly string[]): string {

@@ -1,11 +1,8 @@
-/** CSV text (RFC 4180 quoting) and a Blob download that needs no server. */
+/** CSV text (shared/csv.ts's RFC 4180 rules) and a Blob download that needs no server. */
+import { cellText, csvRow } from '../../../shared/csv';
+
 export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cell = (v: unknown): string => {
-    if (v === null || v === undefined) return '';
-    const s = String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map((row) => csvRow(row.map(cellText))).join('');
 }
 
 export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
