@@ -42,6 +42,11 @@ function meaningOf(status: number): StatusMeaning {
   return { code: 'INVALID_RESPONSE', retryable: false, hint: 'The service answered with a status this client does not expect.' };
 }
 
+/** The error code an HTTP error status means (400 and up). */
+export function codeOfStatus(status: number): ErrorCode {
+  return meaningOf(status).code;
+}
+
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
 export function statusError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
   const m = meaningOf(status);

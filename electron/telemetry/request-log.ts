@@ -9,6 +9,7 @@ import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { codeOfStatus } from '../client/classify';
 import { redactTokens } from '../profiles/mask-token';
 import type { BodyExcerpt, MaskContext, RecordedExchange } from './exchange';
 import { maskHeaders, maskedPathAndQuery } from './exchange';
@@ -48,13 +49,7 @@ interface StoredEntry {
 /** The error code a status stands for in the log (the client's final error may differ after retries). */
 export function errorCodeOfStatus(status: number, exchangeError: string | null): ErrorCode | null {
   if (status === 0) return exchangeError && /abort|timeout/i.test(exchangeError) ? 'TIMEOUT' : 'NETWORK';
-  if (status === 429) return 'RATE_LIMITED';
-  if (status === 400) return 'BAD_REQUEST';
-  if (status === 401 || status === 403) return 'UNAUTHORIZED';
-  if (status === 404) return 'NOT_FOUND';
-  if (status === 409) return 'CONFLICT';
-  if (status >= 500) return 'SERVER_ERROR';
-  if (status >= 400) return 'BAD_REQUEST';
+  if (status >= 400) return codeOfStatus(status);
   return null;
 }
 
