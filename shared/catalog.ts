@@ -1,13 +1,16 @@
 /**
- * Payloads of the built-in simulator (the specification does not show them). The client never
- * relies on them for catalog download; the dashboard reads them loosely (passthrough), so an
- * asset with more or fewer fields still shows.
+ * The dashboard's own shapes of catalog and purchase objects: what the service map's readers
+ * (shared/service-map/read.ts) make of any service's answers. Loose (extra fields pass through:
+ * an asset's other fields travel beside the named ones). The field names of a service's payloads
+ * live only in its service map (DEFAULT_SERVICE_MAP: the built-in simulator's dialect).
  */
 import { z } from 'zod';
+import { DEFAULT_SERVICE_MAP } from './service-map/schema';
+import type { CanonicalState } from './service-map/schema';
 
-/** The simulator's page-size parameter (Yii2's data provider uses the same name). */
-export const DEFAULT_PAGE_SIZE_PARAM = 'per-page';
-export const DEFAULT_ID_FIELD = 'id';
+/** The default map's page-size parameter and asset id field (profile defaults). */
+export const DEFAULT_PAGE_SIZE_PARAM = DEFAULT_SERVICE_MAP.list.pageSizeParam ?? 'per-page';
+export const DEFAULT_ID_FIELD = DEFAULT_SERVICE_MAP.asset.id;
 export const PAGE_SIZE_MIN = 1;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
@@ -24,19 +27,23 @@ export type Asset = z.infer<typeof assetSchema>;
 export const categorySchema = z.looseObject({
   id: z.string(),
   name: z.string(),
-  count: z.number(),
+  /** null: the service does not say. */
+  count: z.number().nullable(),
 });
 export type Category = z.infer<typeof categorySchema>;
 
 export const historyEntrySchema = z.looseObject({
+  /** ISO time. */
   at: z.string(),
+  /** The service's word for the change, '' when it gives none. */
   event: z.string(),
+  /** The point's value (a price, in major units). */
   price: z.number().optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-/** The purchase state machine (simulator's; documented in the README). */
-export const PURCHASE_STATES = ['registered', 'validated', 'cancelled'] as const;
+/** The canonical purchase states (a service's own words map to them in its service map). */
+export const PURCHASE_STATES = ['registered', 'validated', 'cancelled'] as const satisfies readonly CanonicalState[];
 export type PurchaseState = (typeof PURCHASE_STATES)[number];
 
 export const purchaseSchema = z.looseObject({
@@ -47,9 +54,13 @@ export const purchaseSchema = z.looseObject({
 });
 export type Purchase = z.infer<typeof purchaseSchema>;
 
-/** Which purchase operations each state allows; the dashboard enables buttons from it. */
+/**
+ * Which purchase operations each state allows in the default dialect. A purchase read through a
+ * service map carries its own `actions` (from that map's state words): prefer those.
+ */
+const defaultActions = (state: PurchaseState): readonly string[] => DEFAULT_SERVICE_MAP.states.find((w) => w.state === state)?.actions ?? ['purchaseInfo'];
 export const PURCHASE_ACTIONS_BY_STATE: Record<PurchaseState, readonly string[]> = {
-  registered: ['purchaseInfo', 'validatePurchase', 'viewUrl', 'cancelPurchase'],
-  validated: ['purchaseInfo', 'downloadUrl', 'viewUrl', 'cancelPurchase'],
-  cancelled: ['purchaseInfo'],
+  registered: defaultActions('registered'),
+  validated: defaultActions('validated'),
+  cancelled: defaultActions('cancelled'),
 };

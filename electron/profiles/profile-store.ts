@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
+import type { ServiceMap } from '../../shared/service-map/schema';
 import { normalizeBaseUrl } from '../client/budget-registry';
 import type { TokenVault } from '../app/token-vault';
 import { maskToken, redactTokens } from './mask-token';
@@ -25,6 +26,8 @@ export interface ProfileStoreOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Generous: the biggest page the service documents is far below this. */
+export const DEFAULT_MAX_RESPONSE_MIB = 64;
 
 function badRequest(message: string, hint?: string): PartnerError {
   return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false, ...(hint ? { hint } : {}) });
@@ -116,6 +119,7 @@ export class ProfileStore {
       tokenPresentation: { header: input.tokenPresentation.header, scheme },
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
+      ...(existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
@@ -128,6 +132,23 @@ export class ProfileStore {
     } else {
       this.ephemeral.set(profile.id, profile);
     }
+    return toView(profile);
+  }
+
+  /** Stores a profile's service map; the profile's page-size parameter and id field follow it. */
+  saveServiceMap(id: string, map: ServiceMap): ProfileView {
+    const record = this.get(id);
+    if (!record) throw notFound(`No profile with id "${id}".`);
+    const { persisted, ...stored } = record;
+    const profile: StoredProfile = {
+      ...stored,
+      serviceMap: map,
+      pageSizeParam: map.list.pageSizeParam ?? stored.pageSizeParam,
+      idField: map.asset.id,
+      updatedAt: this.now(),
+    };
+    if (persisted) this.commit({ ...this.state, profiles: this.state.profiles.map((p) => (p.id === id ? profile : p)) });
+    else this.ephemeral.set(id, profile);
     return toView(profile);
   }
 
@@ -196,6 +217,7 @@ export class ProfileStore {
       downloadDir: s.downloadDir ?? join(this.options.dataDir, 'downloads'),
       pageSize: s.pageSize ?? PAGE_SIZE_DEFAULT,
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxResponseMiB: s.maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB,
     };
   }
 
@@ -253,6 +275,17 @@ export class ProfileStore {
     }
     this.state = next;
   }
+}
+
+/** The profile form's two names, where the user changed them, written into the map: the two never disagree. */
+function withFormNames(map: ServiceMap, before: StoredProfile, input: ProfileInput): ServiceMap {
+  const pageSizeParam = input.pageSizeParam.trim();
+  const idField = input.idField.trim();
+  return {
+    ...map,
+    list: { ...map.list, pageSizeParam: pageSizeParam === before.pageSizeParam ? map.list.pageSizeParam : pageSizeParam },
+    asset: { ...map.asset, id: idField === before.idField ? map.asset.id : idField },
+  };
 }
 
 export function toView(profile: StoredProfile, demo = false): ProfileView {

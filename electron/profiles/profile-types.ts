@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
+import { serviceMapSchema } from '../../shared/service-map/schema';
 
 export type ProfileInput = z.output<typeof profileInputSchema>;
 /** What callers outside the bridge may pass (defaults not applied yet). */
@@ -28,6 +29,8 @@ export const storedProfileSchema = z.object({
   tokenPresentation: tokenPresentationSchema,
   pageSizeParam: z.string().min(1),
   idField: z.string().min(1),
+  /** How this service's answers are read (detected or edited); absent: the default dialect. A bad one is dropped, not fatal. */
+  serviceMap: serviceMapSchema.optional().catch(undefined),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -7,12 +7,16 @@
 import { z } from 'zod';
 import { purchaseSchema } from '../catalog';
 import { budgetSampleSchema } from '../rate-limit';
+import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
+import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
 import * as s from './schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
 const purchaseId = z.object({ purchaseId: z.string().trim().min(1, 'a purchase id is required').max(200) });
 const assetId = z.union([z.number().int().nonnegative(), z.string().trim().min(1).max(200)]);
+/** A purchase as read through the service map (missing fields, warnings, state kind and actions). */
+const purchaseRead = purchaseSchema.extend(purchaseReadShape);
 
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 
@@ -34,14 +38,20 @@ export const calls = {
   downloadResume: call(none, s.downloadProgressSchema),
   downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
   downloadStatus: call(none, s.downloadProgressSchema),
+  /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
+  downloadReveal: call(z.object({ action: z.enum(['show', 'open']) }), ok),
   // purchases
-  purchaseInfo: call(purchaseId, purchaseSchema),
-  registerPurchase: call(z.object({ assetId, assetTitle: z.string().max(300).nullable() }), purchaseSchema),
-  validatePurchase: call(purchaseId, purchaseSchema),
+  purchaseInfo: call(purchaseId, purchaseRead),
+  registerPurchase: call(z.object({ assetId, assetTitle: z.string().max(300).nullable(), confirmDuplicate: confirmDuplicateSchema.optional() }), purchaseRead),
+  /** assetId: for services whose validate takes the asset (the service map says); else looked up. */
+  validatePurchase: call(purchaseId.extend({ assetId: assetId.optional() }), purchaseRead),
   downloadUrl: call(purchaseId, s.urlResultSchema),
   viewUrl: call(purchaseId, s.urlResultSchema),
-  cancelPurchase: call(purchaseId, purchaseSchema),
-  sessionPurchases: call(none, z.object({ items: z.array(s.sessionPurchaseSchema) })),
+  cancelPurchase: call(purchaseId, purchaseRead),
+  /** Purchases registered with this client reference, where the service map configures a lookup. */
+  findPurchases: call(z.object({ reference: z.string().trim().min(1).max(200) }), z.object({ items: z.array(purchaseRead), ...s.readInfo })),
+  // the purchase ledger (every session's registrations; the guard against registering twice)
+  ...ledgerCalls,
   /** Opens a download or view URL the user chose in the system browser (https only). */
   openExternal: call(z.object({ url: z.url({ protocol: /^https$/, error: 'only https URLs are opened' }) }), ok),
   // profiles and settings
@@ -54,6 +64,8 @@ export const calls = {
   saveSettings: call(s.settingsSchema.partial(), s.settingsSchema),
   appInfo: call(none, s.appInfoSchema),
   connection: call(none, s.connectionSchema),
+  // service map of a profile (how its answers are read)
+  ...serviceMapCalls,
   // embedded simulator (demo) controls; null / NOT_FOUND when not connected to it
   simState: call(none, s.simStateSchema.nullable()),
   simSetRefill: call(z.object({ model: s.refillModelSchema }), s.simStateSchema),

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { ENDPOINT_IDS } from '../endpoints';
 import { ERROR_CODES } from '../errors';
 import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
+import { readInfoShape } from '../service-map/bridge';
+
+/** missing / warnings / raw: what a map-read answer could not read. */
+export const readInfo = readInfoShape;
 
 export const endpointIdSchema = z.enum(ENDPOINT_IDS);
 export const errorDataSchema = z.object({
@@ -23,13 +27,14 @@ export const pageSchema = z.object({
   cursor: cursorSchema.nullable(),
   done: z.boolean(),
   total: z.number().nullable(),
+  ...readInfo,
 });
 
-export const searchResultSchema = z.object({ items: z.array(assetSchema), total: z.number().nullable() });
-export const categoriesSchema = z.object({ items: z.array(categorySchema) });
-export const historySchema = z.object({ assetId: cursorSchema, items: z.array(historyEntrySchema) });
+export const searchResultSchema = z.object({ items: z.array(assetSchema), total: z.number().nullable(), ...readInfo });
+export const categoriesSchema = z.object({ items: z.array(categorySchema), ...readInfo });
+export const historySchema = z.object({ assetId: cursorSchema, items: z.array(historyEntrySchema), ...readInfo });
 
-export const urlResultSchema = z.object({ purchaseId: z.string(), url: z.string(), expiresAt: z.string().nullable() });
+export const urlResultSchema = z.object({ purchaseId: z.string(), url: z.string(), expiresAt: z.string().nullable(), ...readInfo });
 /** A purchase made in this session, with its last known state. */
 export const sessionPurchaseSchema = z.object({
   purchase: purchaseSchema,
@@ -106,6 +111,8 @@ export const settingsSchema = z.object({
   pageSize: z.number().int().min(1).max(100),
   /** Request timeout per attempt. */
   timeoutMs: z.number().int().min(1000).max(120_000),
+  /** Response-size cap in MiB (default 64): a bigger answer fails with RESPONSE_TOO_LARGE. */
+  maxResponseMiB: z.number().int().min(1).max(4096).optional(),
 });
 
 /** One endpoint's bucket as the client models it now. */

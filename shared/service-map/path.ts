@@ -1,0 +1,111 @@
+/**
+ * Field paths into a JSON answer: `items`, `meta.total`, `data[].attributes.title`,
+ * `hits.hits[]._source`, `_embedded.assets`, `rows[0].id`, and alternatives `next_cursor|meta.next`
+ * (the first that is present wins). `[]` maps the rest of the path over an array's elements.
+ * Reading never throws: a hostile value (a cycle, a getter, a huge array) gives "not found".
+ */
+
+export type Step = { kind: 'key'; name: string } | { kind: 'each' } | { kind: 'index'; at: number };
+
+export interface Found {
+  found: boolean;
+  value: unknown;
+}
+
+const NOT_FOUND: Found = Object.freeze({ found: false, value: undefined });
+const MAX_STEPS = 32;
+
+/** The steps of one path (no alternatives); null when it cannot be a path. */
+export function parsePath(path: string): Step[] | null {
+  const text = path.trim();
+  if (text === '' || text === '.') return [];
+  const steps: Step[] = [];
+  for (const part of text.split('.')) {
+    const m = /^([^[\]]*)((?:\[\d*\])*)$/.exec(part);
+    if (!m) return null;
+    if (m[1] !== '') steps.push({ kind: 'key', name: m[1]! });
+    for (const b of m[2]!.match(/\[\d*\]/g) ?? []) {
+      steps.push(b === '[]' ? { kind: 'each' } : { kind: 'index', at: Number(b.slice(1, -1)) });
+    }
+    if (m[1] === '' && m[2] === '') return null;
+  }
+  return steps.length > MAX_STEPS ? null : steps;
+}
+
+/** True when the text is a well-formed path (or a `|` list of them). */
+export function isPath(path: string): boolean {
+  return path.split('|').every((p) => parsePath(p) !== null);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function own(record: Record<string, unknown>, name: string): Found {
+  try {
+    if (!Object.prototype.hasOwnProperty.call(record, name)) return NOT_FOUND;
+    const value = record[name];
+    return value === undefined ? NOT_FOUND : { found: true, value };
+  } catch {
+    return NOT_FOUND;
+  }
+}
+
+function walk(value: unknown, steps: readonly Step[], from: number): Found {
+  let current = value;
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.kind === 'key') {
+      if (!isRecord(current)) return NOT_FOUND;
+      const next = own(current, step.name);
+      if (!next.found) return NOT_FOUND;
+      current = next.value;
+    } else if (step.kind === 'index') {
+      if (!Array.isArray(current) || step.at >= current.length) return NOT_FOUND;
+      current = current[step.at];
+      if (current === undefined) return NOT_FOUND;
+    } else {
+      if (!Array.isArray(current)) return NOT_FOUND;
+      const out: unknown[] = [];
+      for (const element of current) {
+        const r = walk(element, steps, i + 1);
+        if (r.found) out.push(r.value);
+      }
+      return { found: true, value: out };
+    }
+  }
+  return { found: true, value: current };
+}
+
+/** Reads a path (or the first present of `a|b` alternatives) from a value. Never throws. */
+export function readPath(value: unknown, path: string | null | undefined): Found {
+  if (path === null || path === undefined) return NOT_FOUND;
+  for (const alternative of path.split('|')) {
+    const steps = parsePath(alternative);
+    if (steps === null) continue;
+    const r = walk(value, steps, 0);
+    if (r.found) return r;
+  }
+  return NOT_FOUND;
+}
+
+/** The first key of a path (for "the other fields" of an object): `attributes.title` -> `attributes`. */
+export function topKey(path: string): string | null {
+  const steps = parsePath(path.split('|')[0] ?? '');
+  const first = steps?.[0];
+  return first?.kind === 'key' ? first.name : null;
+}
+
+/** Sets a value at a simple dotted path (keys only), creating objects: builds request bodies. */
+export function writePath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.').filter((k) => k !== '');
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const key = keys[i]!;
+    const next = node[key];
+    if (isRecord(next)) node = next;
+    else node = node[key] = {};
+  }
+  const last = keys[keys.length - 1];
+  if (last !== undefined) node[last] = value;
+}

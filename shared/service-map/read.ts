@@ -1,0 +1,319 @@
+/**
+ * Readers: a service's answer in, the dashboard's objects out, through a service map. Pure and
+ * total: they never throw. Each returns what it could read (`value`), the map fields it could not
+ * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
+ */
+import type { Asset, Category, HistoryEntry } from '../catalog';
+import { readPath, topKey } from './path';
+import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
+import { PURCHASE_ACTIONS } from './schema';
+import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
+import type { Id } from './values';
+
+export interface Read<T> {
+  value: T;
+  missing: string[];
+  warnings: string[];
+  raw: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Collects missing field names once each, in the order met. */
+class Misses {
+  private readonly names = new Set<string>();
+  add(name: string): void {
+    this.names.add(name);
+  }
+  list(): string[] {
+    return [...this.names];
+  }
+}
+
+/** The items of an answer: at the map's path, or (path null) a top-level array or the first array property. */
+export function findItems(body: unknown, path: string | null, field: string, misses: Misses): unknown[] {
+  if (path === null) {
+    if (Array.isArray(body)) return body;
+    if (isRecord(body)) {
+      for (const value of Object.values(body)) if (Array.isArray(value)) return value;
+    }
+    misses.add(field);
+    return [];
+  }
+  const found = readPath(body, path);
+  if (found.found && Array.isArray(found.value)) return found.value;
+  misses.add(field);
+  return [];
+}
+
+/** The item's fields that the map does not name, with nested parents of named paths opened one level. */
+function otherFields(item: Record<string, unknown>, named: readonly (string | null)[]): Record<string, unknown> {
+  const used = new Set<string>();
+  const parents = new Map<string, Set<string>>();
+  for (const path of named) {
+    if (path === null) continue;
+    for (const alternative of path.split('|')) {
+      const parts = alternative.split('.');
+      const top = topKey(alternative);
+      if (top === null) continue;
+      if (parts.length === 1) used.add(top);
+      else {
+        const inner = parents.get(top) ?? new Set<string>();
+        inner.add(parts[1]!.replace(/\[\d*\]$/, ''));
+        parents.set(top, inner);
+      }
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (used.has(key)) continue;
+    const inner = parents.get(key);
+    if (inner && isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) if (!inner.has(k)) out[`${key}.${k}`] = v;
+    } else if (!inner) out[key] = value;
+  }
+  return out;
+}
+
+const ASSET_NAMES = ['id', 'title', 'category', 'price', 'currency'];
+
+/** One asset: the named fields normalised (price in major units), then its other fields beside them. */
+export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): Asset | null {
+  if (!isRecord(item)) {
+    misses.add('asset');
+    return null;
+  }
+  const m = map.asset;
+  const id = asId(readPath(item, m.id).value);
+  if (id === null) {
+    misses.add('asset.id');
+    return null;
+  }
+  const asset: Asset = { id };
+  const optional = (field: 'title' | 'category', path: string | null): void => {
+    if (path === null) return;
+    const text = asText(readPath(item, path).value);
+    if (text === null) misses.add(`asset.${field}`);
+    else asset[field] = text;
+  };
+  optional('title', m.title);
+  optional('category', m.category);
+  let currency = m.fixedCurrency;
+  if (m.currency !== null) {
+    const found = asCurrency(readPath(item, m.currency).value);
+    if (found !== null) currency = found;
+    else if (currency === null) misses.add('asset.currency');
+  }
+  if (currency !== null) asset.currency = currency;
+  if (m.price !== null) {
+    const amount = asDecimal(readPath(item, m.price).value);
+    if (amount === null) misses.add('asset.price');
+    else asset.price = toMajor(amount, m.priceUnit, currency);
+  }
+  const others = otherFields(item, [m.id, m.title, m.category, m.price, m.currency]);
+  for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) asset[key] = value;
+  return asset;
+}
+
+function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): Asset[] {
+  const out: Asset[] = [];
+  for (const item of raw) {
+    const asset = readAsset(item, map, misses);
+    if (asset !== null) out.push(asset);
+  }
+  return out;
+}
+
+export interface AssetPage {
+  items: Asset[];
+  /** The cursor for the next page; null when none. */
+  cursor: Id | null;
+  /** No page follows. */
+  done: boolean;
+  total: number | null;
+  /** Items in the answer, readable or not (verification compares it with the page size asked). */
+  received: number;
+}
+
+/** A cursor given as a next-page link or query (`...?last_id=123`): the parameter's value. */
+function cursorFrom(value: unknown, param: string): Id | null {
+  if (typeof value === 'string' && /[?&]/.test(value)) {
+    const query = value.slice(value.indexOf('?') + 1);
+    const found = new URLSearchParams(query).get(param);
+    return found === null || found === '' ? null : found;
+  }
+  return asId(value);
+}
+
+/** One page of the list endpoint. */
+export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
+  const misses = new Misses();
+  const warnings: string[] = [];
+  const l = map.list;
+  const raw = findItems(body, l.items, 'list.items', misses);
+  const items = readAssets(raw, map, misses);
+  const lastRaw = raw[raw.length - 1];
+  const lastId = isRecord(lastRaw) ? asId(readPath(lastRaw, map.asset.id).value) : null;
+  let more: boolean | null = null;
+  if (l.hasMore !== null) {
+    const found = readPath(body, l.hasMore);
+    more = found.found ? asFlag(found.value) : null;
+    if (more === null) misses.add('list.hasMore');
+  }
+  let cursor: Id | null = lastId;
+  if (l.cursor !== null) {
+    const found = readPath(body, l.cursor);
+    if (found.found && found.value !== null && found.value !== false) {
+      cursor = cursorFrom(found.value, l.cursorParam);
+      if (cursor === null) misses.add('list.cursor');
+    } else if (more === true) {
+      // Told that more follow but given no cursor: the last item's id is the spec's last_id.
+      cursor = lastId;
+      warnings.push(`The page says more items follow but has no cursor at \`${l.cursor}\`: the last item's id is used.`);
+    } else cursor = null;
+  }
+  let total: number | null = null;
+  if (l.total !== null) {
+    total = asCount(readPath(body, l.total).value);
+    if (total === null) misses.add('list.total');
+  }
+  const done = raw.length === 0 || more === false || cursor === null;
+  return { value: { items, cursor: done ? null : cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
+}
+
+export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[]; total: number | null; received: number }> {
+  const misses = new Misses();
+  const raw = findItems(body, map.search.items, 'search.items', misses);
+  const items = readAssets(raw, map, misses);
+  let total: number | null = null;
+  if (map.search.total !== null) {
+    total = asCount(readPath(body, map.search.total).value);
+    if (total === null) misses.add('search.total');
+  }
+  return { value: { items, total, received: raw.length }, missing: misses.list(), warnings: [], raw: body };
+}
+
+export function readCategories(body: unknown, map: ServiceMap): Read<Category[]> {
+  const misses = new Misses();
+  const c = map.category;
+  const out: Category[] = [];
+  for (const item of findItems(body, map.categories.items, 'categories.items', misses)) {
+    // A bare list of names is a list of categories too.
+    const scalar = asText(item);
+    if (scalar !== null) {
+      out.push({ id: scalar, name: scalar, count: null });
+      continue;
+    }
+    const id = asText(readPath(item, c.id).value);
+    if (id === null) {
+      misses.add('category.id');
+      continue;
+    }
+    const name = c.name === null ? null : asText(readPath(item, c.name).value);
+    if (c.name !== null && name === null) misses.add('category.name');
+    const count = c.count === null ? null : asCount(readPath(item, c.count).value);
+    if (c.count !== null && count === null) misses.add('category.count');
+    out.push({ id, name: name ?? id, count });
+  }
+  return { value: out, missing: misses.list(), warnings: [], raw: body };
+}
+
+export function readHistory(body: unknown, map: ServiceMap): Read<HistoryEntry[]> {
+  const misses = new Misses();
+  const h = map.historyPoint;
+  const out: HistoryEntry[] = [];
+  for (const item of findItems(body, map.history.points, 'history.points', misses)) {
+    const at = asIsoTime(readPath(item, h.time).value, h.timeFormat);
+    if (at === null) {
+      misses.add('historyPoint.time');
+      continue;
+    }
+    const entry: HistoryEntry = { at, event: h.event === null ? '' : (asText(readPath(item, h.event).value) ?? '') };
+    if (h.value !== null) {
+      const value = asDecimal(readPath(item, h.value).value);
+      if (value === null) misses.add('historyPoint.value');
+      else entry.price = toMajor(value, map.asset.priceUnit, map.asset.fixedCurrency);
+    }
+    out.push(entry);
+  }
+  return { value: out.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)), missing: misses.list(), warnings: [], raw: body };
+}
+
+export interface PurchaseRead {
+  /** '' when the answer does not say (see missing). */
+  id: string;
+  asset_id: Id | null;
+  /** The service's own word, '' when absent. */
+  state: string;
+  client_reference?: string;
+  stateKind: CanonicalState | 'unknown';
+  actions: PurchaseAction[];
+}
+
+/** The canonical state and allowed actions of a state word; an unknown word allows everything (the service decides). */
+export function stateOf(word: string, map: ServiceMap): { stateKind: CanonicalState | 'unknown'; actions: PurchaseAction[] } {
+  const entry = map.states.find((s) => s.word.toLowerCase() === word.trim().toLowerCase());
+  return entry ? { stateKind: entry.state, actions: [...entry.actions] } : { stateKind: 'unknown', actions: [...PURCHASE_ACTIONS] };
+}
+
+function readPurchaseObject(value: unknown, map: ServiceMap, misses: Misses, warnings: string[]): PurchaseRead {
+  const p = map.purchase;
+  const id = asText(readPath(value, p.id).value);
+  if (id === null || id === '') misses.add('purchase.id');
+  const state = p.state === null ? null : asText(readPath(value, p.state).value);
+  if (p.state !== null && state === null) misses.add('purchase.state');
+  const asset = p.asset === null ? null : asId(readPath(value, p.asset).value);
+  if (p.asset !== null && asset === null) misses.add('purchase.asset');
+  const reference = p.reference === null ? null : asText(readPath(value, p.reference).value);
+  const kind = stateOf(state ?? '', map);
+  if (kind.stateKind === 'unknown') {
+    warnings.push(
+      state === null
+        ? 'The purchase state could not be read: every action is offered, and the service decides.'
+        : `The purchase state "${state}" is not in the service map: every action is offered, and the service decides.`,
+    );
+  }
+  return { id: id ?? '', asset_id: asset, state: state ?? '', ...(reference ? { client_reference: reference } : {}), ...kind };
+}
+
+/** A purchase answer (register, info, validate, cancel). */
+export function readPurchase(body: unknown, map: ServiceMap): Read<PurchaseRead> {
+  const misses = new Misses();
+  const warnings: string[] = [];
+  const at = map.purchase.at === null ? body : readPath(body, map.purchase.at).value;
+  if (map.purchase.at !== null && at === undefined) misses.add('purchase.at');
+  const value = readPurchaseObject(at, map, misses, warnings);
+  return { value, missing: misses.list(), warnings, raw: body };
+}
+
+/** The answer of a lookup by reference: a list of purchases. */
+export function readPurchaseList(body: unknown, map: ServiceMap): Read<PurchaseRead[]> {
+  const misses = new Misses();
+  const warnings: string[] = [];
+  const items = findItems(body, map.lookupByReference?.items ?? null, 'lookupByReference.items', misses);
+  const value = items.map((item) => readPurchaseObject(item, map, misses, warnings));
+  return { value, missing: misses.list(), warnings: [...new Set(warnings)], raw: body };
+}
+
+/** A download or view URL answer; expiry as an ISO time (seconds-from-now made absolute with nowMs). */
+export function readUrl(body: unknown, map: ServiceMap, nowMs: number): Read<{ url: string | null; expiresAt: string | null }> {
+  const misses = new Misses();
+  const u = map.url;
+  const at = u.at === null ? body : readPath(body, u.at).value;
+  const url = asWebUrl(readPath(at, u.url).value);
+  if (url === null) misses.add('url.url');
+  let expiresAt: string | null = null;
+  if (u.expiry !== null) {
+    const value = readPath(at, u.expiry).value;
+    if (u.expiryKind === 'seconds') {
+      const seconds = asDecimal(value);
+      expiresAt = seconds === null || seconds < 0 ? null : asIsoTime(nowMs + seconds * 1000, 'epoch-ms');
+    } else expiresAt = asIsoTime(value, 'auto');
+    if (expiresAt === null) misses.add('url.expiry');
+  }
+  return { value: { url, expiresAt }, missing: misses.list(), warnings: [], raw: body };
+}
+
+export { Misses };

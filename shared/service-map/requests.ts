@@ -1,0 +1,64 @@
+/**
+ * Requests built from a service map: the query and body of each call. The only place, with the
+ * readers, that turns the dashboard's arguments into a service's parameter and field names.
+ */
+import { writePath } from './path';
+import type { Placement, ServiceMap } from './schema';
+import type { Id } from './values';
+
+export interface RequestParts {
+  query?: Record<string, string | number>;
+  body?: Record<string, unknown>;
+}
+
+function place(placement: Placement, value: unknown): RequestParts {
+  if (placement.in === 'query') return { query: { [placement.name]: value as string | number } };
+  const body: Record<string, unknown> = {};
+  writePath(body, placement.name, value);
+  return { body };
+}
+
+/** A page of the list: the page size (where the map names its parameter) and the cursor. */
+export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null): RequestParts {
+  const query: Record<string, string | number> = {};
+  if (map.list.pageSizeParam !== null) query[map.list.pageSizeParam] = Math.min(pageSize, map.list.pageSizeMax);
+  if (cursor !== null) query[map.list.cursorParam] = cursor;
+  return { query };
+}
+
+export function searchRequest(map: ServiceMap, text: string, category: string | null, limit: number): RequestParts {
+  const body: Record<string, unknown> = {};
+  writePath(body, map.search.textField, text);
+  if (category !== null && category !== '' && map.search.categoryField !== null) writePath(body, map.search.categoryField, category);
+  if (map.search.limitField !== null) writePath(body, map.search.limitField, limit);
+  return { body };
+}
+
+export function historyRequest(map: ServiceMap, assetId: Id): RequestParts {
+  const body: Record<string, unknown> = {};
+  writePath(body, map.history.assetIdField, assetId);
+  return { body };
+}
+
+export function registerRequest(map: ServiceMap, assetId: Id, reference: string): RequestParts {
+  const body: Record<string, unknown> = {};
+  writePath(body, map.register.assetIdField, assetId);
+  if (map.register.referenceField !== null) writePath(body, map.register.referenceField, reference);
+  return { body };
+}
+
+export type PurchaseEndpoint = keyof ServiceMap['purchaseId'];
+
+export function purchaseRequest(map: ServiceMap, endpoint: PurchaseEndpoint, purchaseId: string): RequestParts {
+  return place(map.purchaseId[endpoint], purchaseId);
+}
+
+/** Validate sends the purchase's id or its asset's id, as the map says. */
+export function validateRequest(map: ServiceMap, ids: { purchaseId: string; assetId: Id }): RequestParts {
+  return place(map.validate, map.validate.takes === 'asset' ? ids.assetId : ids.purchaseId);
+}
+
+/** null when the service has no lookup by reference. */
+export function lookupRequest(map: ServiceMap, reference: string): RequestParts | null {
+  return map.lookupByReference === null ? null : place(map.lookupByReference, reference);
+}

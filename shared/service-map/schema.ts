@@ -1,0 +1,148 @@
+/**
+ * The service map: how each endpoint of one Partner service is called and how its answers are
+ * read. The specification shows no payloads, so every name here is a setting; the defaults are the
+ * built-in simulator's dialect (DEFAULT_SERVICE_MAP). JSON-exportable and importable (parseServiceMap).
+ * Paths are shared/service-map/path.ts's (`data[].attributes.title`, `a|b` alternatives).
+ */
+import { z } from 'zod';
+import { isPath } from './path';
+
+export const SERVICE_MAP_VERSION = 1;
+
+const path = z.string().trim().max(300).refine(isPath, 'not a field path (e.g. items, meta.total, data[].attributes.title)');
+/** null: not in this service's answers (or "the answer itself" where said). */
+const optionalPath = path.nullable();
+const name = z.string().trim().min(1, 'a name is required').max(100);
+
+/** Where a purchase id (or another argument) goes: a query parameter or a JSON body field. */
+export const placementSchema = z.object({ in: z.enum(['query', 'body']), name });
+export type Placement = z.output<typeof placementSchema>;
+
+export const CANONICAL_STATES = ['registered', 'validated', 'cancelled', 'other'] as const;
+export type CanonicalState = (typeof CANONICAL_STATES)[number];
+/** Purchase operations on an existing purchase: what a state may allow. */
+export const PURCHASE_ACTIONS = ['purchaseInfo', 'validatePurchase', 'downloadUrl', 'viewUrl', 'cancelPurchase'] as const;
+export type PurchaseAction = (typeof PURCHASE_ACTIONS)[number];
+
+export const stateWordSchema = z.object({
+  /** The service's word, compared case-insensitively. */
+  word: name,
+  state: z.enum(CANONICAL_STATES),
+  actions: z.array(z.enum(PURCHASE_ACTIONS)),
+});
+export type StateWord = z.output<typeof stateWordSchema>;
+
+export const TIME_FORMATS = ['iso', 'epoch-s', 'epoch-ms', 'auto'] as const;
+export type TimeFormat = (typeof TIME_FORMATS)[number];
+
+export const serviceMapSchema = z.object({
+  version: z.literal(SERVICE_MAP_VERSION),
+  list: z.object({
+    /** The items' array; null: a top-level array or the body's first array property. */
+    items: optionalPath,
+    /** Query parameter of the page size; null: the service's page size is unknown (none sent). */
+    pageSizeParam: name.nullable(),
+    pageSizeMax: z.number().int().min(1).max(10_000),
+    /** Query parameter that carries the cursor (the spec's `last_id`). */
+    cursorParam: name,
+    /** Body path of the next cursor; null: the last item's id. A null value there ends the catalog. */
+    cursor: optionalPath,
+    /** Body path of "more pages follow" (false ends the catalog). */
+    hasMore: optionalPath,
+    total: optionalPath,
+  }),
+  search: z.object({
+    textField: name,
+    /** null: the service takes no category filter. */
+    categoryField: name.nullable(),
+    limitField: name.nullable(),
+    items: optionalPath,
+    total: optionalPath,
+  }),
+  categories: z.object({ items: optionalPath }),
+  history: z.object({ assetIdField: name, points: optionalPath }),
+  register: z.object({
+    assetIdField: name,
+    /** Field that carries the client's reference; null: the service takes none. */
+    referenceField: name.nullable(),
+  }),
+  /** How the purchase id is sent to each purchase endpoint. */
+  purchaseId: z.object({
+    purchaseInfo: placementSchema,
+    downloadUrl: placementSchema,
+    viewUrl: placementSchema,
+    cancelPurchase: placementSchema,
+  }),
+  /** Validate takes the purchase's id or the asset's id, in this place. */
+  validate: placementSchema.extend({ takes: z.enum(['purchase', 'asset']) }),
+  /** Finding purchases by the registration's reference (purchase info); null: the service has no such lookup. */
+  lookupByReference: placementSchema.extend({ items: optionalPath }).nullable(),
+  asset: z.object({
+    id: path,
+    title: optionalPath,
+    category: optionalPath,
+    price: optionalPath,
+    priceUnit: z.enum(['major', 'minor']),
+    /** Path of the currency code (a string, or an object with a code); null: fixedCurrency. */
+    currency: optionalPath,
+    fixedCurrency: z.string().trim().max(10).nullable(),
+  }),
+  category: z.object({ id: path, name: optionalPath, count: optionalPath }),
+  historyPoint: z.object({ time: path, timeFormat: z.enum(TIME_FORMATS), value: optionalPath, event: optionalPath }),
+  /** `at`: where the purchase object is in an answer (null: the answer itself). */
+  purchase: z.object({ at: optionalPath, id: path, state: optionalPath, asset: optionalPath, reference: optionalPath }),
+  url: z.object({
+    at: optionalPath,
+    url: path,
+    expiry: optionalPath,
+    /** An absolute time (ISO or epoch), or seconds from now (`expires_in`). */
+    expiryKind: z.enum(['time', 'seconds']),
+  }),
+  states: z.array(stateWordSchema).max(50),
+});
+export type ServiceMap = z.output<typeof serviceMapSchema>;
+
+/** The built-in simulator's dialect (and the spec's own parameter names). */
+export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
+  version: SERVICE_MAP_VERSION,
+  list: { items: 'items', pageSizeParam: 'per-page', pageSizeMax: 100, cursorParam: 'last_id', cursor: null, hasMore: 'has_more', total: 'total' },
+  search: { textField: 'query', categoryField: 'category', limitField: 'limit', items: 'items', total: 'total' },
+  categories: { items: 'items' },
+  history: { assetIdField: 'asset_id', points: 'items' },
+  register: { assetIdField: 'asset_id', referenceField: 'client_reference' },
+  purchaseId: {
+    purchaseInfo: { in: 'query', name: 'purchase_id' },
+    downloadUrl: { in: 'query', name: 'purchase_id' },
+    viewUrl: { in: 'query', name: 'purchase_id' },
+    cancelPurchase: { in: 'query', name: 'purchase_id' },
+  },
+  validate: { in: 'body', name: 'purchase_id', takes: 'purchase' },
+  lookupByReference: { in: 'query', name: 'client_reference', items: 'items' },
+  asset: { id: 'id', title: 'title', category: 'category', price: 'price', priceUnit: 'major', currency: 'currency', fixedCurrency: null },
+  category: { id: 'id', name: 'name', count: 'count' },
+  historyPoint: { time: 'at', timeFormat: 'iso', value: 'price', event: 'event' },
+  purchase: { at: null, id: 'id', state: 'state', asset: 'asset_id', reference: 'client_reference' },
+  url: { at: null, url: 'url', expiry: 'expires_at', expiryKind: 'time' },
+  states: [
+    { word: 'registered', state: 'registered', actions: ['purchaseInfo', 'validatePurchase', 'viewUrl', 'cancelPurchase'] },
+    { word: 'validated', state: 'validated', actions: ['purchaseInfo', 'downloadUrl', 'viewUrl', 'cancelPurchase'] },
+    { word: 'cancelled', state: 'cancelled', actions: ['purchaseInfo'] },
+  ],
+} satisfies ServiceMap) as ServiceMap;
+
+export type MapParse = { ok: true; map: ServiceMap } | { ok: false; errors: string[] };
+
+/** An imported map (a JSON text or a parsed value): the map, or every problem in words. Never throws. */
+export function parseServiceMap(input: unknown): MapParse {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (e) {
+      return { ok: false, errors: [`Not JSON: ${e instanceof Error ? e.message : String(e)}`] };
+    }
+  }
+  const parsed = serviceMapSchema.safeParse(value);
+  if (parsed.success) return { ok: true, map: parsed.data };
+  return { ok: false, errors: parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(map)'}: ${i.message}`) };
+}
