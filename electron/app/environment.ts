@@ -17,6 +17,8 @@ export interface AppEnvironment {
   vault: TokenVault;
   /** Desktop: shell.openExternal. Absent (web): openExternal answers NOT_FOUND. */
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: shell.showItemInFolder / shell.openPath. Absent (web): downloadReveal answers NOT_FOUND. */
+  revealFile?: (path: string, action: 'show' | 'open') => Promise<void>;
   /** Web mode: profiles from flags, kept in memory only. */
   initialProfiles?: ProfileInputDraft[];
   /** Default true: start the simulator when no profile is configured. */

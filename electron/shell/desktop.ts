@@ -60,6 +60,13 @@ export function openHttpsExternally(url: string): Promise<void> {
   return shell.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK: only https URLs get here (checked above, and by the contract's schema)
 }
 
+/** The download's file in the file manager, or opened with the system's app for its type. */
+export async function revealInShell(file: string, action: 'show' | 'open'): Promise<void> {
+  if (action === 'show') return shell.showItemInFolder(file);
+  const problem = await shell.openPath(file);
+  if (problem !== '') throw new Error(problem);
+}
+
 export async function startDesktop(options: DesktopOptions): Promise<DesktopHandle | null> {
   const log = options.log ?? createShellLog('desktop');
   if (options.crashGuards !== false) installCrashGuards(log, options.crashGuards ?? process);
@@ -92,6 +99,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
       fetch: fetchOverNet(net.fetch.bind(net)),
       vault,
       openExternal: openHttpsExternally,
+      revealFile: revealInShell,
       version: options.version,
     });
   } catch (error) {

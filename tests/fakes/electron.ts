@@ -251,6 +251,14 @@ export const shell = {
     this.opened.push(url);
     return Promise.resolve();
   },
+  shown: [] as string[],
+  showItemInFolder(file: string): void {
+    this.shown.push(file);
+  },
+  openPath(file: string): Promise<string> {
+    this.opened.push(file);
+    return Promise.resolve('');
+  },
 };
 
 export const dialog = {
@@ -292,6 +300,7 @@ export const fakeElectron = {
     safeStorage.available = true;
     safeStorage.backend = 'gnome_libsecret';
     shell.opened.length = 0;
+    shell.shown.length = 0;
     dialog.errors.length = 0;
     net.requests.length = 0;
   },

@@ -2,6 +2,7 @@
 import { catalogHandlers } from './catalog';
 import type { AppContext } from './context';
 import { downloadHandlers } from './download';
+import { fileHandlers } from './files';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
 import { simulatorHandlers } from './simulator';
@@ -12,6 +13,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
   return {
     ...catalogHandlers(ctx),
     ...downloadHandlers(ctx),
+    ...fileHandlers(ctx),
     ...purchaseHandlers(ctx),
     ...profileHandlers(ctx),
     ...simulatorHandlers(ctx),
