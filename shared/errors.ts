@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'CANCELLED', // the caller aborted
   'UNKNOWN_OUTCOME', // an unsafe call may or may not have taken effect
   'INVALID_RESPONSE', // a body that is not the JSON we need
+  'CONFIRMATION_REQUIRED', // the ledger holds a purchase (or an unresolved registration) of this asset: confirm first
+  'LEDGER_UNAVAILABLE', // the purchase ledger cannot be opened: registrations are refused
   'INTERNAL', // a bug of ours; never a crash
 ] as const;
 

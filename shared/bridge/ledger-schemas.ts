@@ -1,0 +1,76 @@
+/**
+ * The purchase ledger on the bridge: its record, its states, and the ledgerList / ledgerResolve calls
+ * (spread into contract.ts's `calls`). The ledger itself lives in main (electron/store/).
+ */
+import { z } from 'zod';
+
+/**
+ * A registration's state in the ledger (the service's own state word is `purchaseState`):
+ * - sending: written before the registration was sent, no answer yet;
+ * - unknown: sent, but the outcome is unknown (no answer, an unreadable 2xx, the app died meanwhile);
+ * - registered: the service holds this purchase (its later actions update `purchaseState`);
+ * - failed: the service refused it definitely (a 4xx, a 429 after retries): nothing was bought;
+ * - checked: was unknown; a person checked it and said so (no purchase found, or settled elsewhere).
+ */
+export const LEDGER_STATES = ['sending', 'unknown', 'registered', 'failed', 'checked'] as const;
+export type LedgerState = (typeof LEDGER_STATES)[number];
+/** States a person must resolve before the asset is registered again without asking. */
+export const UNRESOLVED_STATES: readonly LedgerState[] = ['sending', 'unknown'];
+
+export const ledgerRecordSchema = z.object({
+  id: z.number().int(),
+  vendor: z.string(),
+  baseUrl: z.string(),
+  profileId: z.string(),
+  assetId: z.string(),
+  assetTitle: z.string().nullable(),
+  /** The registration's client reference; null for a purchase found by id that was registered elsewhere. */
+  reference: z.string().nullable(),
+  purchaseId: z.string().nullable(),
+  state: z.enum(LEDGER_STATES),
+  /** The service's state word, last seen (e.g. "validated"). */
+  purchaseState: z.string().nullable(),
+  /** Its canonical kind where the service map names it ('cancelled' ends a purchase's life). */
+  purchaseStateKind: z.string().nullable(),
+  /** Why the record is in its state, in words (the error of an unknown or failed registration). */
+  note: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type LedgerRecord = z.output<typeof ledgerRecordSchema>;
+
+/**
+ * Names the records the person saw when they confirmed registering again: each record's reference,
+ * or its purchase id where it has no reference. A record not named here still stops the registration.
+ */
+export const confirmDuplicateSchema = z.object({ seen: z.array(z.string().min(1).max(200)).min(1).max(100) });
+
+export const ledgerCalls = {
+  /** The ledger of every session, unresolved records first, then newest first. */
+  ledgerList: {
+    request: z.object({
+      vendor: z.string().max(200).nullish(),
+      /** A state, or 'unresolved' (sending or unknown). */
+      state: z.union([z.enum(LEDGER_STATES), z.literal('unresolved')]).nullish(),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }),
+    response: z.object({
+      items: z.array(ledgerRecordSchema),
+      /** Unresolved records in the whole ledger (not only those listed). */
+      unresolved: z.number().int(),
+      vendors: z.array(z.string()),
+      /** Why the ledger cannot be used (registrations are refused meanwhile), or null. */
+      problem: z.string().nullable(),
+    }),
+  },
+  /** Settles an unresolved record: look it up at the service (by purchase id or reference), or mark it checked. */
+  ledgerResolve: {
+    request: z.object({
+      id: z.number().int(),
+      action: z.enum(['lookup', 'markChecked']),
+      /** lookup: a purchase id the person found (verified with purchase info before it is recorded). */
+      purchaseId: z.string().trim().min(1).max(200).optional(),
+    }),
+    response: z.object({ record: ledgerRecordSchema, message: z.string() }),
+  },
+} as const;
