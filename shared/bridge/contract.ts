@@ -40,8 +40,6 @@ export const calls = {
   downloadStatus: call(none, s.downloadProgressSchema),
   /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
   downloadReveal: call(z.object({ action: z.enum(['show', 'open']) }), ok),
-  /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
-  downloadReveal: call(z.object({ action: z.enum(['show', 'open']) }), ok),
   // purchases
   purchaseInfo: call(purchaseId, purchaseRead),
   registerPurchase: call(z.object({ assetId, assetTitle: z.string().max(300).nullable(), confirmDuplicate: confirmDuplicateSchema.optional() }), purchaseRead),
