@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'INVALID_RESPONSE', // a body that is not the JSON we need
   'CONFIRMATION_REQUIRED', // the ledger holds a purchase (or an unresolved registration) of this asset: confirm first
   'LEDGER_UNAVAILABLE', // the purchase ledger cannot be opened: registrations are refused
+  'RESPONSE_TOO_LARGE', // the answer went over the response-size cap; never retried
   'INTERNAL', // a bug of ours; never a crash
 ] as const;
 

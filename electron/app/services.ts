@@ -5,7 +5,8 @@
 import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import { BudgetRegistry } from '../client';
-import { ProfileStore, redactTokens } from '../profiles';
+import { createTransport } from '../client/transport';
+import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
 import { timerClock } from '../../shared/clock';
 import { createTelemetry } from '../telemetry';
 import { ConnectionTracker } from './connection-state';
@@ -59,7 +60,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const downloads = new DownloadController((v) => events.emit('downloadProgress', v));
   const purchases = new SessionPurchases();
   const openable = new Set<string>();
-  const baseFetch: typeof fetch = env.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
+  const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
   /** Ends the active session: demo traffic, download, client; the simulator too unless `keepDemo`. */

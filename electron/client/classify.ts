@@ -88,6 +88,9 @@ export function failureError(endpoint: EndpointId, failure: FailureKind, detail:
   const spec = ENDPOINTS[endpoint];
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const text = redactText(detail, tokens);
+  if (failure === 'too-large') {
+    return new PartnerError({ code: 'RESPONSE_TOO_LARGE', message: `${label(endpoint)}: ${text}; not retried.`, endpoint, retryable: false, hint: 'Raise the response-size cap in Settings if the service really sends answers this large.' });
+  }
   if (failure === 'refused') {
     return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`, endpoint, retryable: true, hint: 'Check the base URL and that the service is running.' });
   }

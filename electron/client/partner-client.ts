@@ -30,6 +30,7 @@ import { cancelledError, label } from './errors';
 import { redactText } from './redact';
 import type { AttemptOutcome, FailureKind, FetchFn } from './http';
 import { attempt } from './http';
+import { createTransport } from './transport';
 import type { Priority } from './queue';
 import type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
 import { DEFAULT_TOKEN_PRESENTATION } from './types';
@@ -98,7 +99,7 @@ export class PartnerClient {
     this.random = options.random ?? Math.random;
     this.registry = options.budgets ?? (options.clock ? new BudgetRegistry({ clock: options.clock }) : defaultBudgetRegistry());
     const injected = options.fetch as FetchFn | undefined;
-    this.fetchFn = injected ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetchFn = injected ?? createTransport();
     this.pageSize = {
       param: options.pageSize?.param ?? DEFAULT_PAGE_SIZE_PARAM,
       min: options.pageSize?.min ?? PAGE_SIZE_MIN,
@@ -253,7 +254,7 @@ export class PartnerClient {
       if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
       return { error: failureError(endpoint, failure, `${why} after it was sent`, attemptNo, this.tokens) };
     }
-    if (failure === 'refused' || spec.safeToResend) {
+    if (failure === 'refused' || (spec.safeToResend && failure !== 'too-large')) {
       const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
       if (mayRetry(attemptNo, startedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
     }

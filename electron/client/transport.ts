@@ -1,0 +1,98 @@
+/**
+ * The HTTP transport under every client, in every shell.
+ *
+ * - A request the endpoint table marks safe to resend goes through the shell's pooled fetch
+ *   (Electron's net.fetch in the desktop app, for the system proxy and certificates; Node's fetch
+ *   elsewhere). Any other request (registration, and anything the table does not know) goes through
+ *   undici on a connection of its own, closed after the answer: a stack that reuses keep-alive
+ *   connections may silently resend a request on a connection the server closed after acting
+ *   (Chromium does), and a fresh undici connection is never resent.
+ * - Every body is counted as it streams and cut at the size cap with RESPONSE_TOO_LARGE, so a
+ *   hostile answer can neither fill memory nor be downloaded again by a retry.
+ */
+import { Agent, fetch as undiciFetch } from 'undici';
+import { ENDPOINT_LIST } from '../../shared/endpoints';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** The error a body over the cap fails with (fetch rejects, or the body's stream errors). */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE';
+  constructor(readonly limitBytes: number) {
+    super(`the answer is larger than the ${formatBytes(limitBytes)} response-size cap`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+export interface TransportOptions {
+  /** The shell's fetch for requests that are safe to resend (default: Node's global fetch). */
+  pooled?: typeof fetch;
+  /** Read per response, so a changed setting applies at once (default 64 MiB). */
+  maxResponseBytes?: number | (() => number);
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
+/** Whether the request may go over a reused connection: only what the endpoint table says is safe to resend. */
+export function mayReuseConnection(method: string, url: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return false;
+  }
+  const m = method.toUpperCase();
+  // A suffix, because a base URL may carry a path prefix (https://host/api/v1).
+  const spec = ENDPOINT_LIST.find((e) => e.method === m && pathname.endsWith(e.path));
+  return spec?.safeToResend === true;
+}
+
+/** One request on a connection of its own that asks the server to close it, and no pool to resend on. */
+async function fetchOnFreshConnection(url: string, init: RequestInit | undefined): Promise<Response> {
+  const agent = new Agent({ pipelining: 0, connections: 1 });
+  try {
+    const res = await undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
+    // close() lets the body finish, then frees the socket.
+    void agent.close().catch(() => undefined);
+    return res as unknown as Response;
+  } catch (e) {
+    void agent.destroy().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The response with its body counted as it streams; an announced length over the cap fails at once. */
+function capped(res: Response, limit: number): Response {
+  const announced = Number(res.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > limit) {
+    void res.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(limit);
+  }
+  if (res.body === null) return res;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > limit) controller.error(new ResponseTooLargeError(limit));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+export function createTransport(options: TransportOptions = {}): typeof fetch {
+  const pooled = options.pooled ?? ((input, init) => globalThis.fetch(input, init));
+  const limit = (): number => {
+    const raw = typeof options.maxResponseBytes === 'function' ? options.maxResponseBytes() : options.maxResponseBytes;
+    return typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_MAX_RESPONSE_BYTES;
+  };
+  const transport = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    const res = mayReuseConnection(method, url) ? await pooled(input, init) : await fetchOnFreshConnection(url, init);
+    return capped(res, limit());
+  };
+  return transport as typeof fetch;
+}
