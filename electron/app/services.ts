@@ -8,6 +8,7 @@ import { BudgetRegistry } from '../client';
 import { createTransport } from '../client/transport';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
 import { timerClock } from '../../shared/clock';
+import { LocalStore } from '../store';
 import { createTelemetry } from '../telemetry';
 import { ConnectionTracker } from './connection-state';
 import type { ConnectionView } from './connection-state';
@@ -20,7 +21,6 @@ import { createHandlers } from './handlers';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
 import type { SessionProfile } from './session';
-import { SessionPurchases } from './session-purchases';
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
@@ -58,7 +58,9 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   telemetry.onRequestLog((p) => events.emit('requestLog', p));
   const connection = new ConnectionTracker({ clock: timerClock, onChange: (v) => events.emit('connection', v) });
   const downloads = new DownloadController((v) => events.emit('downloadProgress', v));
-  const purchases = new SessionPurchases();
+  // The purchase ledger lives here; a store that cannot be opened turns registering off, with the reason.
+  const local = new LocalStore(env.dataDir, { redact });
+  if (local.problem) log('warn', local.problem);
   const openable = new Set<string>();
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
@@ -153,7 +155,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     connection,
     demo,
     downloads,
-    purchases,
+    local,
     budgets,
     fetch: recordingFetch,
     openable,
@@ -218,6 +220,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         connection.dispose();
         telemetry.dispose();
         budgets.dispose();
+        local.close();
         events.clear();
       })();
       return disposing;

@@ -8,7 +8,7 @@ import type { DownloadController } from '../download-controller';
 import type { EmbeddedDemo } from '../embedded-demo';
 import type { AppEnvironment, AppLog } from '../environment';
 import type { ActiveSession } from '../session';
-import type { SessionPurchases } from '../session-purchases';
+import type { LocalStore } from '../../store';
 
 export interface AppContext {
   env: AppEnvironment;
@@ -18,7 +18,8 @@ export interface AppContext {
   connection: ConnectionTracker;
   demo: EmbeddedDemo;
   downloads: DownloadController;
-  purchases: SessionPurchases;
+  /** The local store (SQLite): the purchase ledger; degraded with a problem when it cannot be opened. */
+  local: LocalStore;
   budgets: BudgetRegistry;
   /** The recording fetch every client uses. */
   fetch: typeof fetch;

@@ -3,6 +3,7 @@ import { catalogHandlers } from './catalog';
 import type { AppContext } from './context';
 import { downloadHandlers } from './download';
 import { fileHandlers } from './files';
+import { ledgerHandlers } from './ledger';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
 import { simulatorHandlers } from './simulator';
@@ -15,6 +16,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...downloadHandlers(ctx),
     ...fileHandlers(ctx),
     ...purchaseHandlers(ctx),
+    ...ledgerHandlers(ctx),
     ...profileHandlers(ctx),
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),

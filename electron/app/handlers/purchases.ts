@@ -1,5 +1,6 @@
 /**
- * The six purchase calls, the session's purchase list, and openExternal. A URL answer is remembered:
+ * The six purchase calls and openExternal. A registration goes through the purchase ledger (its guard
+ * and write-ahead); every purchase answer updates the ledger. A URL answer is remembered:
  * openExternal opens only https URLs that downloadUrl/viewUrl returned in this session.
  */
 import type { z } from 'zod';
@@ -7,10 +8,12 @@ import type { urlResultSchema } from '../../../shared/bridge/schemas';
 import type { Purchase } from '../../../shared/catalog';
 import { PartnerError } from '../../../shared/errors';
 import type { PurchaseUrl } from '../../purchases';
+import { registerWithLedger } from '../../store';
 import type { AppContext } from './context';
+import { ledgerTarget, noteSeen } from './ledger';
 import type { HandlerGroup } from './types';
 
-type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'sessionPurchases' | 'openExternal';
+type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'openExternal';
 
 const MAX_OPENABLE = 1000;
 
@@ -25,11 +28,11 @@ function toUrlResult(purchaseId: string, answer: PurchaseUrl): UrlResult {
 }
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
-  /** Runs an action that answers with a purchase and records its state. */
+  /** Runs an action that answers with a purchase and records its state in the ledger. */
   const tracked = async (run: (s: ReturnType<AppContext['session']>) => Promise<Purchase>, assetTitle?: string | null): Promise<Purchase> => {
     const session = ctx.session();
     const purchase = await run(session);
-    ctx.purchases.record(session.profile.id, purchase, assetTitle);
+    noteSeen(ctx, session, purchase, assetTitle);
     return purchase;
   };
   const remembered = async (purchaseId: string, run: (s: ReturnType<AppContext['session']>) => Promise<PurchaseUrl>): Promise<UrlResult> => {
@@ -40,15 +43,19 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   };
   return {
     purchaseInfo: ({ purchaseId }) => tracked((s) => s.purchases.info(purchaseId)),
-    registerPurchase: ({ assetId, assetTitle }) => tracked((s) => s.purchases.register(assetId), assetTitle),
+    registerPurchase: ({ assetId, assetTitle, confirmDuplicate }) => {
+      const session = ctx.session();
+      return registerWithLedger(ctx.local.ledger(), {
+        target: ledgerTarget(session),
+        asset: { id: assetId, title: assetTitle },
+        seen: confirmDuplicate?.seen,
+        send: (reference) => session.purchases.register(assetId, { reference }),
+      });
+    },
     validatePurchase: ({ purchaseId }) => tracked((s) => s.purchases.validate(purchaseId)),
     cancelPurchase: ({ purchaseId }) => tracked((s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.viewUrl(purchaseId)),
-    async sessionPurchases() {
-      const session = ctx.currentSession();
-      return { items: session ? ctx.purchases.list(session.profile.id) : [] };
-    },
     async openExternal({ url }) {
       const open = ctx.env.openExternal;
       if (!open) {

@@ -1,0 +1,90 @@
+/**
+ * The purchase ledger's calls: the list (every session) and resolving an unresolved registration,
+ * by looking it up at the service or by a person's "I checked".
+ */
+import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
+import { PartnerError } from '../../../shared/errors';
+import type { LedgerTarget, SeenPurchase } from '../../store';
+import type { ActiveSession } from '../session';
+import type { AppContext } from './context';
+import type { HandlerGroup } from './types';
+
+type Names = 'ledgerList' | 'ledgerResolve';
+
+export function ledgerTarget(session: ActiveSession): LedgerTarget {
+  return { vendor: session.profile.vendor, baseUrl: session.profile.baseUrl, profileId: session.profile.id };
+}
+
+/**
+ * Records a purchase an action answered with. The action already happened at the service, so a
+ * ledger that cannot take it is logged, not thrown (registrations alone refuse without a ledger).
+ */
+export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): void {
+  if (!ctx.local.available || purchase.unresolved || purchase.id === '') return;
+  try {
+    ctx.local.ledger().recordSeen(ledgerTarget(session), purchase, assetTitle);
+  } catch (e) {
+    ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The session of the record's service: a lookup elsewhere would ask the wrong service. */
+function sessionFor(ctx: AppContext, record: LedgerRecord): ActiveSession {
+  const session = ctx.session();
+  if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
+    throw new PartnerError({
+      code: 'BAD_REQUEST',
+      message: `This registration was made with vendor ${record.vendor} at ${record.baseUrl}; the connected profile is ${session.profile.vendor} at ${session.profile.baseUrl}.`,
+      hint: 'Connect to that profile to look it up.',
+      retryable: false,
+    });
+  }
+  return session;
+}
+
+export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
+  return {
+    async ledgerList({ vendor, state, limit }) {
+      if (!ctx.local.available) return { items: [], unresolved: 0, vendors: [], problem: ctx.local.problem };
+      const ledger = ctx.local.ledger();
+      return { items: ledger.list({ vendor, state, limit }), unresolved: ledger.unresolvedCount(), vendors: ledger.vendors(), problem: ctx.local.problem };
+    },
+
+    async ledgerResolve({ id, action, purchaseId }) {
+      const ledger = ctx.local.ledger();
+      const record = ledger.get(id);
+      if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
+      if (action === 'markChecked') {
+        const checked = ledger.markChecked(id);
+        return { record: checked, message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.' };
+      }
+      const session = sessionFor(ctx, record);
+      const knownId = purchaseId ?? record.purchaseId;
+      if (knownId) {
+        const purchase = await session.purchases.info(knownId);
+        if (purchase.asset_id !== null && String(purchase.asset_id) !== record.assetId) {
+          throw new PartnerError({
+            code: 'BAD_REQUEST',
+            message: `Purchase ${purchase.id} is of asset ${String(purchase.asset_id)}, not of asset ${record.assetId}: not recorded.`,
+            retryable: false,
+          });
+        }
+        return { record: ledger.finishRegistration(id, purchase), message: `Purchase ${purchase.id} is ${purchase.state}.` };
+      }
+      if (!record.reference) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
+      // NOT_FOUND in words when the service map has no lookup by reference.
+      const found = await session.purchases.findByReference(record.reference);
+      const [first, ...others] = found.items;
+      if (!first) {
+        return {
+          record,
+          message: `The service has no purchase with reference ${record.reference}: the registration did not go through. Mark it as checked to register this asset again.`,
+        };
+      }
+      for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
+      const settled = ledger.finishRegistration(id, first);
+      const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';
+      return { record: settled, message: `Found purchase ${first.id} (${first.state})${more}.` };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Opens the app's one SQLite database in a data folder (better-sqlite3): WAL, synchronous=FULL (a
+ * committed write-ahead is on disk, fsync'd, before the registration leaves), a busy timeout so
+ * that two app instances on one folder wait for each other's lock instead of failing, then the
+ * migrations. A file that is not a database (or is corrupt) is moved aside, like the settings file,
+ * and a fresh one is started; a folder where no database can be opened (read-only, full) gives a
+ * problem sentence and no database: the callers refuse what needs it.
+ */
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { migrate } from './migrations';
+import type { Migration } from './migrations';
+import { MIGRATIONS } from './migrations';
+
+export const STORE_FILE_NAME = 'partner-console.db';
+/** How long a write waits for another instance's lock before it fails (ms). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+export interface OpenedDatabase {
+  db: Database | null;
+  path: string;
+  /** A sentence for the user when the database was moved aside or cannot be used; else null. */
+  problem: string | null;
+}
+
+export interface OpenOptions {
+  now?: () => number;
+  migrations?: readonly Migration[];
+}
+
+const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function errorCode(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function openAndMigrate(path: string, migrations: readonly Migration[], now: () => number): Database {
+  const db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw Object.assign(new Error(`integrity check: ${String(check)}`), { code: 'SQLITE_CORRUPT' });
+    migrate(db, migrations, now);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function timestampForFileName(ms: number): string {
+  return new Date(ms).toISOString().replace(/[:.]/g, '-');
+}
+
+export function openDatabase(dataDir: string, options: OpenOptions = {}): OpenedDatabase {
+  const now = options.now ?? Date.now;
+  const migrations = options.migrations ?? MIGRATIONS;
+  const path = join(dataDir, STORE_FILE_NAME);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    return { db: openAndMigrate(path, migrations, now), path, problem: null };
+  } catch (e) {
+    if (!CORRUPT_CODES.has(errorCode(e)) || !existsSync(path)) {
+      return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). Registering purchases is off until it can.` };
+    }
+    const aside = `${path}.corrupt-${timestampForFileName(now())}`;
+    try {
+      renameSync(path, aside);
+      // Its journal files belong to the old file; a fresh database must not replay them.
+      for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+      return {
+        db: openAndMigrate(path, migrations, now),
+        path,
+        problem: `The purchase ledger was unusable (${describe(e)}). It was kept as ${aside}; a new, empty ledger was started, so purchases registered before are not listed.`,
+      };
+    } catch (again) {
+      return { db: null, path, problem: `The purchase ledger ${path} is unusable (${describe(e)}) and could not be replaced (${describe(again)}). Registering purchases is off until it is fixed or removed.` };
+    }
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * The purchase ledger: every registration this app sent (or was about to send), in every session,
+ * and every purchase it has seen since. Written before a registration leaves (the write-ahead) and
+ * updated by each answer, so that after a crash, a reload or a second instance the app still knows
+ * which assets may already be bought. The guard against registering twice reads it here, inside one
+ * IMMEDIATE transaction with the write-ahead: two instances cannot both pass it for one asset.
+ */
+import type { Database } from 'better-sqlite3';
+import { UNRESOLVED_STATES } from '../../shared/bridge/ledger-schemas';
+import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schemas';
+import type { ErrorCode, ErrorData } from '../../shared/errors';
+import { PartnerError } from '../../shared/errors';
+
+/** The service a record belongs to: purchases are per vendor and base URL. */
+export interface LedgerTarget {
+  vendor: string;
+  baseUrl: string;
+  profileId: string;
+}
+
+/** What the ledger reads of a purchase answer (a purchase read through the service map). */
+export interface SeenPurchase {
+  id: string;
+  /** null: the answer does not say (recorded as ''). */
+  asset_id: string | number | null;
+  state: string;
+  client_reference?: string;
+  stateKind?: string;
+  /** A 2xx registration answer whose purchase could not be read: it may exist. */
+  unresolved?: boolean;
+  raw?: unknown;
+}
+
+export interface LedgerQuery {
+  vendor?: string | null;
+  state?: LedgerState | 'unresolved' | null;
+  limit: number;
+}
+
+/** Refusals after which nothing was bought; any other failure of a registration leaves its outcome unknown. */
+const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED']);
+
+interface Row {
+  id: number;
+  vendor: string;
+  base_url: string;
+  profile_id: string;
+  asset_id: string;
+  asset_title: string | null;
+  reference: string | null;
+  purchase_id: string | null;
+  state: LedgerState;
+  purchase_state: string | null;
+  purchase_state_kind: string | null;
+  note: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toRecord(r: Row): LedgerRecord {
+  return {
+    id: r.id,
+    vendor: r.vendor,
+    baseUrl: r.base_url,
+    profileId: r.profile_id,
+    assetId: r.asset_id,
+    assetTitle: r.asset_title,
+    reference: r.reference,
+    purchaseId: r.purchase_id,
+    state: r.state,
+    purchaseState: r.purchase_state,
+    purchaseStateKind: r.purchase_state_kind,
+    note: r.note,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** A purchase's canonical kind: the map's, else the default dialect's word. */
+function kindOf(p: SeenPurchase): string | null {
+  if (p.stateKind) return p.stateKind;
+  const word = p.state.trim().toLowerCase();
+  return word === 'cancelled' || word === 'canceled' ? 'cancelled' : null;
+}
+
+/** Does this record stop a new registration of its asset? Unresolved, or a purchase not cancelled. */
+export function blocksRegistration(r: LedgerRecord): boolean {
+  if (UNRESOLVED_STATES.includes(r.state)) return true;
+  return r.state === 'registered' && r.purchaseStateKind !== 'cancelled';
+}
+
+/** The name a person confirms a record by: its reference, or its purchase id. */
+export function confirmationName(r: LedgerRecord): string {
+  return r.reference ?? r.purchaseId ?? `#${r.id}`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface LedgerOptions {
+  now?: () => number;
+  /** Masks tokens in the notes and raw answers kept (services echo tokens). */
+  redact?: (text: string) => string;
+  /** This process, and how to tell whether another one still runs (tests pass their own). */
+  pid?: number;
+  alive?: (pid: number) => boolean;
+}
+
+export class PurchaseLedger {
+  private readonly now: () => number;
+  private readonly redact: (text: string) => string;
+  private readonly pid: number;
+  private readonly alive: (pid: number) => boolean;
+
+  constructor(
+    private readonly db: Database,
+    options: LedgerOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.redact = options.redact ?? ((text) => text);
+    this.pid = options.pid ?? process.pid;
+    this.alive = options.alive ?? processAlive;
+  }
+
+  get(id: number): LedgerRecord | null {
+    const row = this.db.prepare('SELECT * FROM purchase_ledger WHERE id = ?').get(id) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Records of this asset at this service that stop a registration without confirmation. */
+  blockers(target: LedgerTarget, assetId: string | number): LedgerRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND asset_id = ? ORDER BY updated_at DESC, id DESC')
+      .all(target.vendor, target.baseUrl, String(assetId)) as Row[];
+    return rows.map(toRecord).filter(blocksRegistration);
+  }
+
+  /**
+   * The write-ahead: checks the guard and records the registration as "sending", durably, before it
+   * is sent. Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
+   * blocking record is named in `seen`.
+   */
+  beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
+    const begin = this.db.transaction((): LedgerRecord => {
+      const blocking = this.blockers(target, asset.id);
+      const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
+      if (unconfirmed.length > 0) {
+        const unresolved = unconfirmed.some((r) => UNRESOLVED_STATES.includes(r.state));
+        throw new PartnerError({
+          code: 'CONFIRMATION_REQUIRED',
+          message: unresolved
+            ? `An earlier registration of this asset may have gone through (reference ${confirmationName(unconfirmed.find((r) => UNRESOLVED_STATES.includes(r.state))!)}). Registering again could buy it twice.`
+            : `This asset is already bought: purchase ${unconfirmed[0]!.purchaseId ?? confirmationName(unconfirmed[0]!)}. Registering again buys it a second time.`,
+          hint: 'Check it in Purchases, or confirm that you want to register again.',
+          retryable: false,
+          body: { records: blocking },
+        });
+      }
+      const at = this.now();
+      const info = this.db
+        .prepare(
+          `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, state, owner_pid, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?)`,
+        )
+        .run(target.vendor, target.baseUrl, target.profileId, String(asset.id), asset.title, reference, this.pid, at, at);
+      return this.get(Number(info.lastInsertRowid))!;
+    });
+    return begin.immediate();
+  }
+
+  /** The registration's answer: registered with its purchase, or unknown when the 2xx could not be read. */
+  finishRegistration(id: number, purchase: SeenPurchase): LedgerRecord {
+    const finish = this.db.transaction((): LedgerRecord => {
+      const record = this.get(id);
+      if (!record) throw new Error(`ledger record ${id} is gone`);
+      if (purchase.unresolved) {
+        this.update(id, 'unknown', 'The service accepted the registration (2xx) but its answer could not be read.', purchase.raw);
+        return this.get(id)!;
+      }
+      // A lookup may have recorded this purchase already (another row): one row per purchase.
+      this.db.prepare('DELETE FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ? AND id <> ?').run(record.vendor, record.baseUrl, purchase.id, id);
+      this.db
+        .prepare(
+          `UPDATE purchase_ledger SET state = 'registered', purchase_id = ?, purchase_state = ?, purchase_state_kind = ?, note = NULL, raw = NULL, updated_at = ? WHERE id = ?`,
+        )
+        .run(purchase.id, purchase.state, kindOf(purchase), this.now(), id);
+      return this.get(id)!;
+    });
+    return finish.immediate();
+  }
+
+  /** The registration failed: "failed" after a definite refusal, otherwise "unknown". */
+  failRegistration(id: number, error: ErrorData): LedgerRecord {
+    const definite = DEFINITE_REFUSALS.has(error.code);
+    this.update(id, definite ? 'failed' : 'unknown', error.message, error.body);
+    return this.get(id)!;
+  }
+
+  /**
+   * A purchase seen in an answer (info, validate, cancel, a lookup): updates its record (found by
+   * purchase id, else by its reference) or adds one, so that the guard knows it.
+   */
+  recordSeen(target: LedgerTarget, purchase: SeenPurchase, assetTitle: string | null = null): LedgerRecord {
+    const seen = this.db.transaction((): LedgerRecord => {
+      const byId = this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?').get(target.vendor, target.baseUrl, purchase.id) as
+        | Row
+        | undefined;
+      const byRef =
+        byId ??
+        (purchase.client_reference
+          ? (this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND reference = ?').get(target.vendor, target.baseUrl, purchase.client_reference) as
+              | Row
+              | undefined)
+          : undefined);
+      const at = this.now();
+      if (byRef) {
+        this.db
+          .prepare(
+            `UPDATE purchase_ledger SET state = 'registered', purchase_id = ?, purchase_state = ?, purchase_state_kind = ?, asset_title = COALESCE(asset_title, ?), updated_at = ? WHERE id = ?`,
+          )
+          .run(purchase.id, purchase.state, kindOf(purchase), assetTitle, at, byRef.id);
+        return this.get(byRef.id)!;
+      }
+      const info = this.db
+        .prepare(
+          `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, purchase_id, state, purchase_state, purchase_state_kind, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'registered', ?, ?, ?, ?)`,
+        )
+        .run(target.vendor, target.baseUrl, target.profileId, String(purchase.asset_id ?? ''), assetTitle, purchase.client_reference ?? null, purchase.id, purchase.state, kindOf(purchase), at, at);
+      return this.get(Number(info.lastInsertRowid))!;
+    });
+    return seen.immediate();
+  }
+
+  /** A person checked an unresolved record (no purchase found, or settled elsewhere). */
+  markChecked(id: number): LedgerRecord {
+    const record = this.get(id);
+    if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
+    if (!UNRESOLVED_STATES.includes(record.state)) return record;
+    this.update(id, 'checked', `Marked as checked ${new Date(this.now()).toISOString()}; before: ${record.note ?? record.state}`);
+    return this.get(id)!;
+  }
+
+  /**
+   * At start: registrations left "sending" by a process that is gone (it died between the
+   * write-ahead and the answer) become "unknown". A live instance's sends are left alone.
+   */
+  recoverInterrupted(): number {
+    const rows = this.db.prepare(`SELECT id, owner_pid FROM purchase_ledger WHERE state = 'sending'`).all() as { id: number; owner_pid: number | null }[];
+    let n = 0;
+    for (const r of rows) {
+      if (r.owner_pid !== null && r.owner_pid !== this.pid && this.alive(r.owner_pid)) continue;
+      const done = this.db
+        .prepare(`UPDATE purchase_ledger SET state = 'unknown', note = ?, updated_at = ? WHERE id = ? AND state = 'sending'`)
+        .run('The app stopped before the service answered this registration.', this.now(), r.id);
+      n += done.changes;
+    }
+    return n;
+  }
+
+  /** Unresolved records first, then the newest. */
+  list(query: LedgerQuery): LedgerRecord[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (query.vendor) {
+      where.push('vendor = ?');
+      args.push(query.vendor);
+    }
+    if (query.state === 'unresolved') where.push(`state IN ('sending', 'unknown')`);
+    else if (query.state) {
+      where.push('state = ?');
+      args.push(query.state);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM purchase_ledger ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY CASE WHEN state IN ('sending', 'unknown') THEN 0 ELSE 1 END, updated_at DESC, id DESC LIMIT ?`,
+      )
+      .all(...args, query.limit) as Row[];
+    return rows.map(toRecord);
+  }
+
+  unresolvedCount(): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM purchase_ledger WHERE state IN ('sending', 'unknown')`).get() as { n: number }).n;
+  }
+
+  vendors(): string[] {
+    return (this.db.prepare('SELECT DISTINCT vendor FROM purchase_ledger ORDER BY vendor').all() as { vendor: string }[]).map((r) => r.vendor);
+  }
+
+  private update(id: number, state: LedgerState, note: string | null, raw?: unknown): void {
+    this.db
+      .prepare('UPDATE purchase_ledger SET state = ?, note = ?, raw = COALESCE(?, raw), updated_at = ? WHERE id = ?')
+      .run(state, note === null ? null : this.redact(note), raw === undefined ? null : this.redact(JSON.stringify(raw)), this.now(), id);
+  }
+}

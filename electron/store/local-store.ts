@@ -1,0 +1,48 @@
+/**
+ * The app's local store in its data folder: one SQLite database (database.ts) and what lives in it
+ * (today the purchase ledger). When the database cannot be opened the store is degraded: `problem`
+ * says why, and `ledger()` refuses with LEDGER_UNAVAILABLE, so that no registration goes out
+ * without the guard.
+ */
+import type { Database } from 'better-sqlite3';
+import { PartnerError } from '../../shared/errors';
+import { openDatabase } from './database';
+import type { OpenOptions } from './database';
+import { PurchaseLedger } from './ledger';
+import type { LedgerOptions } from './ledger';
+
+export class LocalStore {
+  readonly path: string;
+  /** Why the store was reset or cannot be used, for the user; null when all is well. */
+  readonly problem: string | null;
+  private readonly db: Database | null;
+  private readonly purchaseLedger: PurchaseLedger | null;
+
+  constructor(dataDir: string, options: OpenOptions & LedgerOptions = {}) {
+    const opened = openDatabase(dataDir, options);
+    this.path = opened.path;
+    this.problem = opened.problem;
+    this.db = opened.db;
+    this.purchaseLedger = opened.db ? new PurchaseLedger(opened.db, options) : null;
+    this.purchaseLedger?.recoverInterrupted();
+  }
+
+  get available(): boolean {
+    return this.purchaseLedger !== null;
+  }
+
+  /** The ledger; throws LEDGER_UNAVAILABLE when the database could not be opened. */
+  ledger(): PurchaseLedger {
+    if (this.purchaseLedger) return this.purchaseLedger;
+    throw new PartnerError({
+      code: 'LEDGER_UNAVAILABLE',
+      message: 'The purchase ledger cannot be used, so registering is off: a registration must be recorded before it is sent.',
+      hint: this.problem ?? undefined,
+      retryable: false,
+    });
+  }
+
+  close(): void {
+    if (this.db?.open) this.db.close();
+  }
+}

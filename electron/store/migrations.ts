@@ -1,0 +1,80 @@
+/**
+ * The store's schema, as ordered migrations. Each runs once, in its own IMMEDIATE transaction that
+ * also records it in schema_migrations, so two app instances opening one folder at once apply it
+ * exactly once (the second waits on SQLite's lock, then finds it applied).
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+/** Migration 1: the purchase ledger (see shared/bridge/ledger-schemas.ts for the states). */
+const ledger: Migration = {
+  version: 1,
+  name: 'purchase ledger',
+  up(db) {
+    db.exec(`
+      CREATE TABLE purchase_ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        vendor TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        profile_id TEXT NOT NULL,
+        asset_id TEXT NOT NULL,
+        asset_title TEXT,
+        reference TEXT,
+        purchase_id TEXT,
+        state TEXT NOT NULL CHECK (state IN ('sending', 'unknown', 'registered', 'failed', 'checked')),
+        purchase_state TEXT,
+        purchase_state_kind TEXT,
+        note TEXT,
+        raw TEXT,
+        owner_pid INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX purchase_ledger_purchase ON purchase_ledger (vendor, base_url, purchase_id) WHERE purchase_id IS NOT NULL;
+      CREATE UNIQUE INDEX purchase_ledger_reference ON purchase_ledger (vendor, base_url, reference) WHERE reference IS NOT NULL;
+      CREATE INDEX purchase_ledger_asset ON purchase_ledger (vendor, base_url, asset_id);
+      CREATE INDEX purchase_ledger_state ON purchase_ledger (state, updated_at);
+    `);
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger];
+
+function appliedVersions(db: Database): Set<number> {
+  const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
+  return new Set(rows.map((r) => r.version));
+}
+
+/**
+ * Applies the migrations not yet recorded, in order; returns the versions it applied. A database
+ * written by a newer app (a version this one does not know) is refused rather than guessed at.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS, now: () => number = Date.now): number[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  const known = new Set(migrations.map((m) => m.version));
+  const newer = [...appliedVersions(db)].filter((v) => !known.has(v) && v > Math.max(0, ...known));
+  if (newer.length > 0) {
+    throw new Error(`the database was written by a newer version of the app (schema ${Math.max(...newer)}); this one knows up to ${Math.max(0, ...known)}`);
+  }
+  const applied: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    const step = db.transaction(() => {
+      // Checked inside the lock: another instance may have applied it meanwhile.
+      if (appliedVersions(db).has(m.version)) return false;
+      m.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now());
+      return true;
+    });
+    if (step.immediate()) applied.push(m.version);
+  }
+  return applied;
+}
+
+export function schemaVersion(db: Database): number {
+  return Math.max(0, ...appliedVersions(db));
+}
