@@ -10,6 +10,7 @@ import { RequestLogStore } from './live/request-log-store';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
+import './styles/datatable.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

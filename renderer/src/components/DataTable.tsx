@@ -1,0 +1,359 @@
+/**
+ * The one table of the app, on TanStack Table: sorting, column choice, order and width remembered per
+ * view, keyboard navigation (arrows, Home/End, PageUp/PageDown, Enter opens), a sticky header, and for
+ * long lists TanStack Virtual (only the rows in sight are in the page). Columns always fit the width
+ * the table has (fit-columns.ts): cells end in an ellipsis with the full text as a tooltip, and the
+ * least important columns give way on narrow windows instead of a sideways scroll.
+ */
+import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
+import type { ColumnDef, Row, RowData, Updater } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { HTMLAttributes, KeyboardEvent, ReactNode, RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { z } from 'zod';
+import { usePref } from '../lib/view-prefs';
+import { ColumnMenu } from './ColumnMenu';
+import { fitColumns } from './fit-columns';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Right-aligned figures. */
+    numeric?: boolean;
+    /** The header's tooltip: what the column means. */
+    headerTitle?: string;
+    /** The cell's tooltip; by default its text value. */
+    cellTitle?: (row: TData) => string | undefined;
+    cellClass?: (row: TData) => string | undefined;
+    /** On narrow tables the highest drops first; 0 or none never drops. */
+    dropOrder?: number;
+    /** The cell that names the row (<th scope="row">). */
+    rowHeader?: boolean;
+  }
+}
+
+const prefsSchema = z
+  .object({
+    sorting: z.array(z.object({ id: z.string(), desc: z.boolean() })),
+    visibility: z.record(z.string(), z.boolean()),
+    order: z.array(z.string()),
+    sizing: z.record(z.string(), z.number().positive()),
+  })
+  .partial();
+type TablePrefs = z.infer<typeof prefsSchema>;
+
+export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | number | undefined };
+
+/** Width kept for the column chooser at the end of the header. */
+const MENU_COLUMN_PX = 30;
+
+export interface DataTableProps<T> {
+  /** Preferences are remembered under this name (e.g. 'budget'). */
+  prefsKey: string;
+  /** The table's accessible name. */
+  label: string;
+  data: readonly T[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's own column type; cell values differ per column
+  columns: ColumnDef<T, any>[];
+  getRowId: (row: T) => string;
+  /** Click, Enter or Space on a row. */
+  onOpen?: (row: T) => void;
+  selectedId?: string | null;
+  /** Attributes for each row's <tr> (data-*, aria-label, className). */
+  rowProps?: (row: T) => RowAttributes;
+  /** Render only the rows in sight; rows must then have one height (px). */
+  virtual?: { rowHeight: number };
+  /** Bounds the table's height (CSS length) and scrolls inside it, header kept in view. */
+  maxHeight?: string;
+  className?: string;
+  /** Shown in the body when there is no row. */
+  empty?: ReactNode;
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { prefsKey, label, data, columns, getRowId, onOpen, selectedId = null, rowProps, virtual, maxHeight, className, empty } = props;
+  const [prefs, setPrefs] = usePref<TablePrefs>(prefsKey, 'table', prefsSchema, {});
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const width = useContentWidth(scrollRef);
+
+  const update =
+    <K extends keyof TablePrefs>(key: K) =>
+    (updater: Updater<NonNullable<TablePrefs[K]>>) =>
+      setPrefs((p) => {
+        const current = (p[key] ?? (key === 'sorting' || key === 'order' ? [] : {})) as NonNullable<TablePrefs[K]>;
+        return { ...p, [key]: typeof updater === 'function' ? updater(current) : updater };
+      });
+
+  const table = useReactTable<T>({
+    data: data as T[],
+    columns,
+    getRowId: (row) => getRowId(row),
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    columnResizeMode: 'onChange',
+    enableSortingRemoval: true,
+    defaultColumn: { size: 120, minSize: 56 },
+    state: {
+      sorting: prefs.sorting ?? [],
+      columnVisibility: prefs.visibility ?? {},
+      columnOrder: prefs.order ?? [],
+      columnSizing: prefs.sizing ?? {},
+    },
+    onSortingChange: update('sorting'),
+    onColumnVisibilityChange: update('visibility'),
+    onColumnOrderChange: update('order'),
+    onColumnSizingChange: update('sizing'),
+  });
+
+  const wanted = table.getVisibleLeafColumns();
+  const fit = useMemo(
+    () =>
+      fitColumns(
+        wanted.map((c) => ({ id: c.id, size: c.getSize(), minSize: c.columnDef.minSize ?? 56, dropOrder: c.columnDef.meta?.dropOrder ?? 0 })),
+        Math.max(0, (width ?? 0) - MENU_COLUMN_PX),
+      ),
+    [wanted, width],
+  );
+  // Before the first measure, every column shows at its share of the width.
+  const shown = width === null ? wanted : wanted.filter((c) => !fit.dropped.includes(c.id));
+  const colWidth = (id: string) => (width === null ? undefined : fit.widths.get(id));
+
+  const rows = table.getRowModel().rows;
+  const nav = useRowNavigation(rows, scrollRef, virtual?.rowHeight, selectedId);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => virtual?.rowHeight ?? 32,
+    overscan: 12,
+    enabled: virtual !== undefined,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const visibleRows = items ? items.map((i) => rows[i.index]!).filter(Boolean) : rows;
+  const padTop = items && items.length > 0 ? items[0]!.start : 0;
+  const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const spanAll = shown.length + 1;
+
+  return (
+    <div
+      ref={scrollRef}
+      className={['dt-wrap', maxHeight ? 'dt-scroll' : '', className ?? ''].join(' ')}
+      style={maxHeight ? { maxHeight } : undefined}
+      onScroll={nav.onScroll}
+    >
+      <table className="table dt" aria-label={label} aria-rowcount={rows.length + 1}>
+        <colgroup>
+          {shown.map((c) => (
+            <col key={c.id} style={{ width: colWidth(c.id) }} />
+          ))}
+          <col style={{ width: MENU_COLUMN_PX }} />
+        </colgroup>
+        <thead>
+          <tr>
+            {table
+              .getHeaderGroups()[0]!
+              .headers.filter((h) => shown.some((c) => c.id === h.column.id))
+              .map((h) => {
+                const meta = h.column.columnDef.meta;
+                const sorted = h.column.getIsSorted();
+                return (
+                  <th
+                    key={h.id}
+                    scope="col"
+                    className={meta?.numeric ? 'num' : undefined}
+                    title={meta?.headerTitle}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    data-col={h.column.id}
+                  >
+                    {h.column.getCanSort() ? (
+                      <button type="button" className="dt-sort" onClick={h.column.getToggleSortingHandler()}>
+                        <span className="dt-ellipsis">{flexRender(h.column.columnDef.header, h.getContext())}</span>
+                        <span className={sorted ? 'dt-sort-mark' : 'dt-sort-mark dt-sort-none'} aria-hidden="true">
+                          {sorted === 'desc' ? '▼' : '▲'}
+                        </span>
+                      </button>
+                    ) : (
+                      flexRender(h.column.columnDef.header, h.getContext())
+                    )}
+                    {h.column.getCanResize() ? (
+                      <div
+                        className={h.column.getIsResizing() ? 'dt-resizer dt-resizing' : 'dt-resizer'}
+                        onMouseDown={h.getResizeHandler()}
+                        onTouchStart={h.getResizeHandler()}
+                        onDoubleClick={() => h.column.resetSize()}
+                        onClick={(e) => e.stopPropagation()}
+                        aria-hidden="true"
+                        title="Drag to resize; double-click for the default width"
+                      />
+                    ) : null}
+                  </th>
+                );
+              })}
+            <th className="dt-menu-cell">
+              <ColumnMenu table={table} label={label} dropped={fit.dropped} onReset={() => setPrefs({})} />
+            </th>
+          </tr>
+        </thead>
+        <tbody onKeyDown={(e) => nav.onKeyDown(e, onOpen, virtual ? (i) => virtualizer.scrollToIndex(i, { align: 'auto' }) : undefined)}>
+          {padTop > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padTop }} /> : null}
+          {rows.length === 0 && empty ? (
+            <tr>
+              <td colSpan={spanAll} className="dt-empty">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {visibleRows.map((row) => (
+            <DataRow
+              key={row.id}
+              row={row}
+              shown={shown.map((c) => c.id)}
+              selected={row.id === selectedId}
+              focusable={row.id === nav.focusId}
+              extra={rowProps?.(row.original)}
+              onOpen={onOpen}
+              onFocus={nav.setFocusId}
+              height={virtual?.rowHeight}
+            />
+          ))}
+          {padBottom > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padBottom }} /> : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DataRow<T>({
+  row,
+  shown,
+  selected,
+  focusable,
+  extra,
+  onOpen,
+  onFocus,
+  height,
+}: {
+  row: Row<T>;
+  shown: string[];
+  selected: boolean;
+  focusable: boolean;
+  extra: RowAttributes | undefined;
+  onOpen: ((row: T) => void) | undefined;
+  onFocus: (id: string) => void;
+  height: number | undefined;
+}) {
+  const cells = row.getVisibleCells().filter((c) => shown.includes(c.column.id));
+  cells.sort((a, b) => shown.indexOf(a.column.id) - shown.indexOf(b.column.id));
+  return (
+    <tr
+      {...extra}
+      data-row-id={row.id}
+      tabIndex={focusable ? 0 : -1}
+      className={[onOpen ? 'row-clickable' : '', extra?.className ?? ''].join(' ').trim() || undefined}
+      aria-selected={onOpen ? selected : undefined}
+      style={height ? { height } : undefined}
+      onClick={onOpen ? () => onOpen(row.original) : undefined}
+      onFocus={() => onFocus(row.id)}
+    >
+      {cells.map((cell) => {
+        const meta = cell.column.columnDef.meta;
+        const value = cell.getValue();
+        const title = meta?.cellTitle ? meta.cellTitle(row.original) : typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+        const cls = [meta?.numeric ? 'num' : '', 'dt-cell', meta?.cellClass?.(row.original) ?? ''].join(' ').trim();
+        const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+        return meta?.rowHeader ? (
+          <th key={cell.id} scope="row" className={cls} title={title} data-col={cell.column.id}>
+            {content}
+          </th>
+        ) : (
+          <td key={cell.id} className={cls} title={title} data-col={cell.column.id}>
+            {content}
+          </td>
+        );
+      })}
+      <td className="dt-pad" aria-hidden="true" />
+    </tr>
+  );
+}
+
+/** The width the table may use (the scroll box's content width, scrollbar excluded); null until measured. */
+function useContentWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * Roving focus between rows, and for virtual lists a scroll anchor: when rows arrive above (a live
+ * log, newest first), the selected row, or the top row once scrolled, stays where it was on screen.
+ */
+function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement | null>, rowHeight: number | undefined, selectedId: string | null) {
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const anchor = useRef<{ id: string; offset: number } | null>(null);
+  const pendingFocus = useRef<string | null>(null);
+  const effectiveFocus = focusId !== null && rows.some((r) => r.id === focusId) ? focusId : (selectedId ?? rows[0]?.id ?? null);
+
+  const remember = () => {
+    const el = scrollRef.current;
+    if (!el || !rowHeight) return;
+    const pinned = selectedId !== null ? rows.findIndex((r) => r.id === selectedId) : -1;
+    if (pinned < 0 && el.scrollTop <= 0) {
+      anchor.current = null; // at the top with nothing selected: follow the newest
+      return;
+    }
+    const index = pinned >= 0 ? pinned : Math.floor(el.scrollTop / rowHeight);
+    const row = rows[index];
+    anchor.current = row ? { id: row.id, offset: el.scrollTop - index * rowHeight } : null;
+  };
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const a = anchor.current;
+    if (el && rowHeight && a) {
+      const index = rows.findIndex((r) => r.id === a.id);
+      if (index >= 0) {
+        const top = Math.max(0, index * rowHeight + a.offset);
+        if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
+      }
+    }
+    remember();
+  }, [rows, selectedId]);
+
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (id === null) return;
+    const el = scrollRef.current?.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(id)}"]`);
+    if (el) {
+      pendingFocus.current = null;
+      el.focus({ preventScroll: rowHeight !== undefined });
+      if (rowHeight === undefined) el.scrollIntoView({ block: 'nearest' });
+    }
+  });
+
+  const onKeyDown = (e: KeyboardEvent, onOpen: ((row: T) => void) | undefined, scrollToIndex?: (i: number) => void) => {
+    const at = Math.max(0, rows.findIndex((r) => r.id === effectiveFocus));
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / (rowHeight ?? 32)) - 1);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1, PageDown: at + page, PageUp: at - page }[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      const target = rows[Math.min(rows.length - 1, Math.max(0, to))];
+      if (!target) return;
+      setFocusId(target.id);
+      pendingFocus.current = target.id;
+      scrollToIndex?.(rows.indexOf(target));
+    } else if ((e.key === 'Enter' || e.key === ' ') && onOpen && e.target instanceof HTMLTableRowElement) {
+      e.preventDefault();
+      const id = e.target.dataset.rowId;
+      const row = rows.find((r) => r.id === id);
+      if (row) onOpen(row.original);
+    }
+  };
+
+  return { focusId: effectiveFocus, setFocusId, onKeyDown, onScroll: remember };
+}
