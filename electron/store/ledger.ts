@@ -133,6 +133,12 @@ export class PurchaseLedger {
     return row ? toRecord(row) : null;
   }
 
+  /** The record of a purchase at this service, if the ledger has seen it. */
+  byPurchaseId(target: LedgerTarget, purchaseId: string): LedgerRecord | null {
+    const row = this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?').get(target.vendor, target.baseUrl, purchaseId) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
   /** Records of this asset at this service that stop a registration without confirmation. */
   blockers(target: LedgerTarget, assetId: string | number): LedgerRecord[] {
     const rows = this.db

@@ -91,8 +91,8 @@ describe('app services on the embedded simulator', () => {
     expect((await call('cancelPurchase', { purchaseId: registered.id })).state).toBe('cancelled');
     const again = await app.dispatch('validatePurchase', { purchaseId: registered.id });
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', status: 409 } });
-    const session = await call('sessionPurchases', {});
-    expect(session.items[0]).toMatchObject({ purchase: { id: registered.id, state: 'cancelled' }, assetTitle: asset.title ?? null });
+    const ledger = await call('ledgerList', { limit: 10 });
+    expect(ledger.items[0]).toMatchObject({ purchaseId: registered.id, state: 'registered', purchaseState: 'cancelled', assetTitle: asset.title ?? null });
     // The request log has the register call, token masked in its detail.
     const log = await call('requestLog', { endpoint: 'registerPurchase', status: 200, limit: 10 });
     expect(log.entries).toHaveLength(1);

@@ -1,0 +1,153 @@
+/** The purchase ledger on a real SQLite file: write-ahead, answers, the guard, recovery, listing. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Sqlite from 'better-sqlite3';
+import { LocalStore, STORE_FILE_NAME, registerWithLedger } from '../../electron/store';
+import type { PurchaseLedger, SeenPurchase } from '../../electron/store';
+import { PartnerError } from '../../shared/errors';
+import type { ErrorCode } from '../../shared/errors';
+import { errorOf } from '../../electron/client/testing';
+
+let dir: string;
+const stores: LocalStore[] = [];
+let clock = 1_000;
+const target = { vendor: 'acme', baseUrl: 'https://partner.example', profileId: 'prof-1' };
+
+function open(options: { pid?: number; alive?: (pid: number) => boolean; redact?: (t: string) => string } = {}): PurchaseLedger {
+  const store = new LocalStore(dir, { now: () => clock++, ...options });
+  stores.push(store);
+  return store.ledger();
+}
+
+const bought = (id: string, asset: number | string, reference?: string, state = 'registered'): SeenPurchase => ({
+  id,
+  asset_id: asset,
+  state,
+  ...(reference ? { client_reference: reference } : {}),
+});
+const refusal = (code: ErrorCode) => new PartnerError({ code, message: `${code} from the service`, retryable: false });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+});
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('write-ahead and answers', () => {
+  it('records the registration before it is sent, then its purchase; both survive a reopen', async () => {
+    const ledger = open();
+    let seenBeforeSend: unknown = null;
+    const purchase = await registerWithLedger(ledger, {
+      target,
+      asset: { id: 7, title: 'Seven' },
+      send: async (reference) => {
+        // The record is already committed: another connection to the file sees it.
+        const other = new Sqlite(join(dir, STORE_FILE_NAME), { readonly: true });
+        seenBeforeSend = other.prepare('SELECT state, asset_id, reference, purchase_id FROM purchase_ledger').all();
+        other.close();
+        return bought('p_7', 7, reference);
+      },
+    });
+    expect(seenBeforeSend).toEqual([{ state: 'sending', asset_id: '7', reference: purchase.client_reference, purchase_id: null }]);
+    stores.splice(0).forEach((s) => s.close());
+    expect(open().list({ limit: 5 })).toEqual([
+      expect.objectContaining({ vendor: 'acme', baseUrl: 'https://partner.example', profileId: 'prof-1', assetTitle: 'Seven', purchaseId: 'p_7', state: 'registered', purchaseState: 'registered' }),
+    ]);
+  });
+
+  it('marks a definite refusal failed and anything else unknown (tokens masked in what it keeps)', async () => {
+    const ledger = open({ redact: (t) => t.replaceAll('sekret-token', '«token»') });
+    const outcomes: Record<string, string> = {};
+    for (const [i, code] of (['BAD_REQUEST', 'RATE_LIMITED', 'CONFLICT', 'UNKNOWN_OUTCOME', 'TIMEOUT', 'NETWORK', 'INTERNAL'] as const).entries()) {
+      const err = await errorOf(registerWithLedger(ledger, { target, asset: { id: 100 + i, title: null }, send: () => Promise.reject(refusal(code)) }));
+      expect(err.code).toBe(code);
+      outcomes[code] = ledger.blockers(target, 100 + i)[0]?.state ?? 'failed';
+    }
+    expect(outcomes).toEqual({ BAD_REQUEST: 'failed', RATE_LIMITED: 'failed', CONFLICT: 'failed', UNKNOWN_OUTCOME: 'unknown', TIMEOUT: 'unknown', NETWORK: 'unknown', INTERNAL: 'unknown' });
+    // A 2xx whose purchase could not be read may have bought it: unknown, raw kept with the token masked.
+    await registerWithLedger(ledger, {
+      target,
+      asset: { id: 200, title: null },
+      send: async (reference) => ({ id: '', asset_id: 200, state: '', client_reference: reference, unresolved: true, raw: { created_by_token: 'sekret-token' } }),
+    });
+    const [unreadable] = ledger.blockers(target, 200);
+    expect(unreadable).toMatchObject({ state: 'unknown', note: expect.stringContaining('could not be read') });
+    const raw = new Sqlite(join(dir, STORE_FILE_NAME), { readonly: true });
+    expect(raw.prepare('SELECT raw FROM purchase_ledger WHERE asset_id = ?').get('200')).toEqual({ raw: '{"created_by_token":"«token»"}' });
+    raw.close();
+  });
+});
+
+describe('the guard', () => {
+  it('refuses without confirmation, names the records, and needs every one of them named', async () => {
+    const ledger = open();
+    const first = await registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, send: async (ref) => bought('p_5', 5, ref) });
+    const refused = await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, send: async (ref) => bought('p_x', 5, ref) }));
+    expect(refused.code).toBe('CONFIRMATION_REQUIRED');
+    expect(refused.message).toBe('This asset is already bought: purchase p_5. Registering again buys it a second time.');
+    expect(refused.data.body).toEqual({ records: [expect.objectContaining({ purchaseId: 'p_5', reference: first.client_reference })] });
+
+    const second = await registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }).catch((e) => e as PartnerError);
+    expect(second.code).toBe('UNKNOWN_OUTCOME');
+    // Now two records stop it: naming only the first is not enough.
+    const again = await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: async (ref) => bought('p_y', 5, ref) }));
+    expect(again.code).toBe('CONFIRMATION_REQUIRED');
+    expect(again.message).toMatch(/^An earlier registration of this asset may have gone through \(reference pc-/);
+    const names = ledger.blockers(target, 5).map((r) => r.reference!);
+    const third = await registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: names, send: async (ref) => bought('p_z', 5, ref) });
+    expect(third.id).toBe('p_z');
+  });
+
+  it('lets an asset be registered again after a cancel, a definite refusal, or a checked unknown; and per service', async () => {
+    const ledger = open();
+    await registerWithLedger(ledger, { target, asset: { id: 1, title: null }, send: async (ref) => bought('p_1', 1, ref) });
+    ledger.recordSeen(target, { ...bought('p_1', 1), state: 'cancelled' });
+    await errorOf(registerWithLedger(ledger, { target, asset: { id: 2, title: null }, send: () => Promise.reject(refusal('UNAUTHORIZED')) }));
+    await errorOf(registerWithLedger(ledger, { target, asset: { id: 3, title: null }, send: () => Promise.reject(refusal('TIMEOUT')) }));
+    ledger.markChecked(ledger.blockers(target, 3)[0]!.id);
+    for (const id of [1, 2, 3]) expect(ledger.blockers(target, id)).toEqual([]);
+    // Another base URL of the same vendor is another service.
+    await registerWithLedger(ledger, { target, asset: { id: 9, title: null }, send: async (ref) => bought('p_9', 9, ref) });
+    expect(ledger.blockers({ ...target, baseUrl: 'https://staging.example' }, 9)).toEqual([]);
+  });
+});
+
+describe('later answers, recovery and the list', () => {
+  it('updates a record from later actions and adds purchases found by id', () => {
+    const ledger = open();
+    const found = ledger.recordSeen(target, bought('p_40', 40, undefined, 'validated'), 'Forty');
+    expect(found).toMatchObject({ state: 'registered', purchaseId: 'p_40', reference: null, assetTitle: 'Forty', purchaseState: 'validated' });
+    const cancelled = ledger.recordSeen(target, { ...bought('p_40', 40), state: 'annulé', stateKind: 'cancelled' });
+    expect(cancelled).toMatchObject({ id: found.id, purchaseState: 'annulé', purchaseStateKind: 'cancelled', assetTitle: 'Forty' });
+    expect(ledger.list({ limit: 10 })).toHaveLength(1);
+  });
+
+  it('turns "sending" left by a dead process into unknown at start, and leaves a live one alone', () => {
+    const dead = open({ pid: 111 });
+    dead.beginRegistration(target, { id: 1, title: null }, 'ref-dead');
+    const live = open({ pid: 222 });
+    live.beginRegistration(target, { id: 2, title: null }, 'ref-live');
+    stores.splice(0).forEach((s) => s.close());
+    const restarted = open({ pid: 333, alive: (pid) => pid === 222 });
+    const byRef = Object.fromEntries(restarted.list({ limit: 10 }).map((r) => [r.reference, r]));
+    expect(byRef['ref-dead']).toMatchObject({ state: 'unknown', note: 'The app stopped before the service answered this registration.' });
+    expect(byRef['ref-live']).toMatchObject({ state: 'sending' });
+  });
+
+  it('lists unresolved records first, then the newest; filters by vendor and state', async () => {
+    const ledger = open();
+    await registerWithLedger(ledger, { target, asset: { id: 1, title: null }, send: async (ref) => bought('p_1', 1, ref) });
+    await errorOf(registerWithLedger(ledger, { target, asset: { id: 2, title: null }, send: () => Promise.reject(refusal('TIMEOUT')) }));
+    await registerWithLedger(ledger, { target: { ...target, vendor: 'globex' }, asset: { id: 3, title: null }, send: async (ref) => bought('p_3', 3, ref) });
+    expect(ledger.list({ limit: 10 }).map((r) => r.assetId)).toEqual(['2', '3', '1']);
+    expect(ledger.list({ vendor: 'acme', limit: 10 }).map((r) => r.assetId)).toEqual(['2', '1']);
+    expect(ledger.list({ state: 'unresolved', limit: 10 }).map((r) => r.assetId)).toEqual(['2']);
+    expect(ledger.list({ state: 'registered', limit: 1 }).map((r) => r.assetId)).toEqual(['3']);
+    expect(ledger.unresolvedCount()).toBe(1);
+    expect(ledger.vendors()).toEqual(['acme', 'globex']);
+  });
+});

@@ -1,0 +1,103 @@
+/** The store's database: migrations (fresh, re-run, from v1 to a later version), corrupt and unopenable files. */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalStore, MIGRATIONS, STORE_FILE_NAME, migrate, openDatabase, schemaVersion } from '../../electron/store';
+import type { Migration } from '../../electron/store';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'store-mig-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const tables = (db: Sqlite.Database) =>
+  (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+
+describe('migrations', () => {
+  it('creates the ledger on a fresh database, in WAL with synchronous=FULL and a busy timeout', () => {
+    const opened = openDatabase(dir);
+    expect(opened.problem).toBeNull();
+    const db = opened.db!;
+    expect(tables(db)).toEqual(['purchase_ledger', 'schema_migrations']);
+    expect(schemaVersion(db)).toBe(1);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    db.close();
+  });
+
+  it('applies nothing twice when run again (and on reopen)', () => {
+    const db = openDatabase(dir).db!;
+    expect(migrate(db)).toEqual([]);
+    db.close();
+    const again = openDatabase(dir).db!;
+    expect((again.prepare('SELECT version, name FROM schema_migrations').all() as unknown[]).length).toBe(1);
+    again.close();
+  });
+
+  it('moves a v1 database to a later version, keeping its rows; each step in one transaction', () => {
+    const v1 = openDatabase(dir).db!;
+    v1.prepare(`INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, reference, state, created_at, updated_at) VALUES ('v', 'u', 'p', '7', 'r1', 'unknown', 1, 1)`).run();
+    v1.close();
+    const later: Migration[] = [
+      ...MIGRATIONS,
+      { version: 2, name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)') },
+      {
+        version: 3,
+        name: 'broken',
+        up: (db) => {
+          db.exec('CREATE TABLE half_done (id INTEGER)');
+          throw new Error('boom');
+        },
+      },
+    ];
+    expect(() => openDatabase(dir, { migrations: later }).db).not.toThrow();
+    const opened = openDatabase(dir, { migrations: later });
+    // Migration 3 failed: reported, and neither its table nor its record is left behind; 2 stayed applied.
+    expect(opened.db).toBeNull();
+    expect(opened.problem).toContain('boom');
+    const raw = new Sqlite(join(dir, STORE_FILE_NAME));
+    expect(tables(raw)).toEqual(['notes', 'purchase_ledger', 'schema_migrations']);
+    expect(schemaVersion(raw)).toBe(2);
+    expect(raw.prepare('SELECT reference FROM purchase_ledger').all()).toEqual([{ reference: 'r1' }]);
+    raw.close();
+    const fixed = openDatabase(dir, { migrations: later.slice(0, 2) });
+    expect(fixed.problem).toBeNull();
+    fixed.db!.close();
+  });
+
+  it('refuses a database written by a newer app instead of guessing', () => {
+    const db = openDatabase(dir).db!;
+    db.prepare(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (9, 'future', 1)`).run();
+    db.close();
+    const opened = openDatabase(dir);
+    expect(opened.db).toBeNull();
+    expect(opened.problem).toMatch(/newer version of the app \(schema 9\)/);
+    // Not moved aside: it is not corrupt, only newer.
+    expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([]);
+  });
+});
+
+describe('a database that cannot be used', () => {
+  it('moves a corrupt file aside and starts a new ledger, saying so', () => {
+    writeFileSync(join(dir, STORE_FILE_NAME), 'this is not a database, '.repeat(200));
+    const store = new LocalStore(dir, { now: () => Date.UTC(2026, 0, 2) });
+    expect(store.problem).toMatch(/was unusable .*kept as .*partner-console\.db\.corrupt-2026-01-02T00-00-00-000Z; a new, empty ledger was started/);
+    expect(existsSync(join(dir, `${STORE_FILE_NAME}.corrupt-2026-01-02T00-00-00-000Z`))).toBe(true);
+    expect(store.ledger().list({ limit: 10 })).toEqual([]);
+    store.close();
+  });
+
+  it('turns registering off with the reason when the folder cannot hold a database', () => {
+    const notAFolder = join(dir, 'file');
+    writeFileSync(notAFolder, 'x');
+    const store = new LocalStore(notAFolder);
+    expect(store.available).toBe(false);
+    expect(store.problem).toMatch(/cannot be opened .*Registering purchases is off/);
+    expect(() => store.ledger()).toThrow(expect.objectContaining({ code: 'LEDGER_UNAVAILABLE', message: expect.stringContaining('registering is off') }));
+    store.close();
+  });
+});
