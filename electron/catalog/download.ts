@@ -18,9 +18,9 @@ import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
 import { createEncoder } from './encoder';
 import type { RecordEncoder } from './encoder';
+import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
-import { sameCursor } from './page';
-import type { Cursor } from './page';
+import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ThrottledEmitter } from './progress';
 import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
@@ -49,6 +49,10 @@ export interface CatalogDownloadOptions extends Partial<PageShape> {
   overwrite?: boolean;
   /** Progress events at most once per this many ms (default 250). */
   progressIntervalMs?: number;
+  /** An empty page that says more follows is asked again this many times before the download fails (default 2). */
+  emptyPageRetries?: number;
+  /** The wait before the first such retry, growing linearly (default 1000 ms). */
+  emptyPageRetryDelayMs?: number;
   clock?: Clock;
 }
 
@@ -69,6 +73,9 @@ export class CatalogDownload {
   private abort: AbortController | null = null;
   private pauseRequested = false;
   private cancelRequested = false;
+  private readonly clock: Clock;
+  private readonly emptyPageRetries: number;
+  private readonly emptyPageRetryDelayMs: number;
 
   /** Throws PartnerError BAD_REQUEST on bad settings, before anything is sent or written. */
   constructor(private readonly options: CatalogDownloadOptions) {
@@ -88,6 +95,9 @@ export class CatalogDownload {
       throw new PartnerError({ code: 'BAD_REQUEST', message: 'CSV columns must be a non-empty list of non-empty names.', retryable: false });
     }
     const clock = options.clock ?? timerClock;
+    this.clock = clock;
+    this.emptyPageRetries = options.emptyPageRetries ?? 2;
+    this.emptyPageRetryDelayMs = options.emptyPageRetryDelayMs ?? 1000;
     this.tracker = new ProgressTracker(() => clock.now(), { out: this.out, checkpoint: this.checkpointPath, format: this.format });
     this.emitter = new ThrottledEmitter(clock, options.progressIntervalMs ?? 250, () => this.tracker.snapshot());
   }
@@ -153,7 +163,10 @@ export class CatalogDownload {
     let unsubscribe: (() => void) | null = null;
     let fresh = false;
     let checkpoint: Checkpoint | null = null;
+    let lock: FileLock | null = null;
     try {
+      // Before the checkpoint is read: a second run on the same file is refused, never interleaved.
+      lock = await FileLock.acquire(`${this.out}.lock`, `The download into ${this.out}`);
       const prepared = await this.prepare(resume);
       fresh = !prepared.resumed;
       checkpoint = prepared.checkpoint;
@@ -172,6 +185,8 @@ export class CatalogDownload {
         this.emitter.notify();
       });
 
+      const seenCursors = new Set<string>(checkpoint.cursor === null ? [] : [String(checkpoint.cursor)]);
+      let emptyPages = 0;
       for (;;) {
         if (this.cancelRequested) return this.finish('cancelled');
         if (this.pauseRequested) return this.finish('paused');
@@ -186,14 +201,19 @@ export class CatalogDownload {
         }).finally(() => {
           inFlight = false;
         });
-        if (page.items.length > 0 && !page.done && sameCursor(page.cursor, checkpoint.cursor)) {
-          throw new PartnerError({
-            code: 'INVALID_RESPONSE',
-            endpoint: 'GET /assets/list',
-            message: `The service returned the same cursor (${String(page.cursor)}) twice; stopping rather than loop. ${checkpoint.items} items are saved.`,
-            hint: 'Check the id field and cursor field settings.',
-            retryable: false,
-          });
+        if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items)) {
+          // Never a truncated catalog reported as done: ask again, then fail (the checkpoint stays where it is).
+          emptyPages += 1;
+          if (emptyPages > this.emptyPageRetries) throw emptyPageError(page.total, checkpoint.items, emptyPages);
+          await sleepOn(this.clock, this.emptyPageRetryDelayMs * emptyPages, signal);
+          continue;
+        }
+        emptyPages = 0;
+        if (page.items.length > 0 && !page.done && page.cursor !== null) {
+          // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
+          const key = String(page.cursor);
+          if (seenCursors.has(key)) throw repeatedCursorError(page.cursor, checkpoint.items);
+          seenCursors.add(key);
         }
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
@@ -210,6 +230,7 @@ export class CatalogDownload {
         await rm(this.out, { force: true }).catch(() => undefined);
         await rm(this.checkpointPath, { force: true }).catch(() => undefined);
       }
+      await lock?.release().catch(() => undefined);
     }
   }
 
@@ -218,7 +239,7 @@ export class CatalogDownload {
     output: OutputFile,
     encoder: RecordEncoder,
     previous: Checkpoint,
-    page: { items: Record<string, unknown>[]; cursor: Cursor | null; done: boolean; total: number | null },
+    page: ParsedPage,
   ): Promise<Checkpoint> {
     const head = encoder.begin(page.items);
     if (head !== '') await output.write(head);
@@ -287,6 +308,44 @@ export class CatalogDownload {
     this.emitter.notify(true);
     return this.tracker.snapshot();
   }
+}
+
+/** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
+function saysMoreFollows(page: ParsedPage, saved: number): boolean {
+  return !page.done || (page.total !== null && saved < page.total);
+}
+
+function emptyPageError(total: number | null, saved: number, times: number): PartnerError {
+  return new PartnerError({
+    code: 'INVALID_RESPONSE',
+    endpoint: 'GET /assets/list',
+    message: `The service sent an empty page ${times} times in a row while saying more follows (${saved}${total === null ? '' : ` of ${total}`} items saved); stopping rather than report a truncated catalog as done.`,
+    hint: 'The checkpoint is intact: resume later.',
+    retryable: true,
+  });
+}
+
+function repeatedCursorError(cursor: Cursor, saved: number): PartnerError {
+  return new PartnerError({
+    code: 'INVALID_RESPONSE',
+    endpoint: 'GET /assets/list',
+    message: `The service returned the same cursor (${String(cursor)}) twice; stopping rather than loop. ${saved} items are saved and the checkpoint is intact.`,
+    hint: 'Check the id field and cursor field settings.',
+    retryable: false,
+  });
+}
+
+/** A wait on the download's clock that an abort ends early (cancel). */
+function sleepOn(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clock.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 async function fileSize(path: string): Promise<number | null> {

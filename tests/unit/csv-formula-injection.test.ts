@@ -1,7 +1,6 @@
 /** Issue 11 item 6: cells a spreadsheet would run as formulas are written as text (OWASP's rule), in every CSV export. */
 import { describe, expect, it } from 'vitest';
 import { createEncoder } from '../../electron/catalog/encoder';
-import { toCsv } from '../../renderer/src/lib/csv';
 import { quoteCell } from '../../shared/csv';
 
 const HOSTILE = ['=HYPERLINK("http://evil.example","x")', '+cmd', '-1+1', '@SUM(1)', '\tTab', '\rCR'];
@@ -30,10 +29,5 @@ describe('CSV formula injection', () => {
     const text = encoder.begin(items) + items.map((item) => encoder.encode(item)).join('');
     for (const title of HOSTILE) expect(text).toContain(`,"'${title.replace(/"/g, '""')}"\r\n`);
     expect(text).not.toMatch(/(^|,)[=+\-@\t\r]/m);
-  });
-
-  it('the Budget CSV writes hostile cells as text', () => {
-    const text = toCsv(['endpoint', 'note'], HOSTILE.map((h) => ['listAssets', h]));
-    expect(text.split('\r\n').slice(1, -1).every((line) => line.startsWith('listAssets,"\''))).toBe(true);
   });
 });
