@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ENDPOINT_LIST, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
+import { SIM_DIALECTS, isSimDialect } from '../../shared/sim-dialects';
 import { checkRefill } from './core';
 import { parseTokenSpec, parseTokensFile } from './tokens';
 import type { CompetitorConfig, FaultConfig, SimulatorOptions, VendorToken } from './types';
@@ -12,6 +13,7 @@ export const USAGE = `Usage: npm run sim -- [flags]
   --port N                 port to listen on (default ${DEFAULT_CLI_PORT}; 0 picks a free one)
   --host H                 address to listen on (default 127.0.0.1)
   --refill MODEL           whole-second (default) or continuous
+  --dialect NAME           payload dialect: ${SIM_DIALECTS.join(', ')} (default: default)
   --catalog-size N         number of assets, 0..10000000 (default 5000)
   --seed S                 integer seed of the generated catalog (default 42)
   --token VENDOR:TOKEN     a token of a vendor; repeat for more (replaces the demo tokens)
@@ -69,6 +71,7 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
         port: { type: 'string' },
         host: { type: 'string' },
         refill: { type: 'string' },
+        dialect: { type: 'string' },
         'catalog-size': { type: 'string' },
         seed: { type: 'string' },
         token: { type: 'string', multiple: true },
@@ -112,6 +115,9 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
     throw new CliError(`--refill: ${(e as Error).message}`);
   }
 
+  const dialect = values.dialect;
+  if (dialect !== undefined && !isSimDialect(dialect)) throw new CliError(`--dialect must be one of ${SIM_DIALECTS.join(', ')}, got "${dialect}"`);
+
   const faults: Partial<FaultConfig> = {};
   const set = (k: keyof FaultConfig, v: number | undefined): void => {
     if (v !== undefined) faults[k] = v;
@@ -132,6 +138,7 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
       port: integer('port', values.port, 0, 65535) ?? DEFAULT_CLI_PORT,
       host,
       ...(refill ? { refill } : {}),
+      ...(dialect !== undefined ? { dialect } : {}),
       ...(catalogSize !== undefined ? { catalogSize } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(tokens ? { tokens } : {}),

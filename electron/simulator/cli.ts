@@ -4,8 +4,10 @@
  * which scripts and the throughput benchmark read.
  */
 import { readFileSync } from 'node:fs';
+import { DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { pathToFileURL } from 'node:url';
 import { CliError, USAGE, parseCliArgs } from './cli-args';
+import { DIALECTS } from './dialects';
 import { startSimulator } from './index';
 import type { FaultConfig, RunningSimulator } from './types';
 
@@ -27,17 +29,19 @@ export function banner(sim: RunningSimulator): string {
   const vendorLines = [...byVendor].slice(0, MAX_VENDORS_SHOWN).map(([v, ts]) => `    ${v}: ${ts.join(', ')}`);
   if (byVendor.size > MAX_VENDORS_SHOWN) vendorLines.push(`    (and ${byVendor.size - MAX_VENDORS_SHOWN} more vendors)`);
   const first = sim.tokens[0]!;
+  const pageSizeParam = encodeURIComponent(DIALECTS[state.dialect].names?.pageSize ?? DEFAULT_PAGE_SIZE_PARAM);
   const competitors = state.competitors.map((c) => `${c.vendor} ${c.endpoint} ${c.rps} rps`).join('; ') || 'none';
   return [
     `Partner service simulator listening on ${sim.url}`,
     `  refill model: ${state.refill}`,
+    `  payload dialect: ${state.dialect} (${DIALECTS[state.dialect].summary})`,
     `  catalog: ${state.catalogSize} assets (seed ${state.seed})`,
     `  vendors and tokens (${sim.tokens.length} tokens):`,
     ...vendorLines,
     `  faults: ${describeFaults(state.faults)}`,
     `  competitors: ${competitors}`,
     `  control API: ${sim.url}/_sim/state`,
-    `  try: curl -i -H "Authorization: Bearer ${first.token}" "${sim.url}/assets/list?per-page=5"`,
+    `  try: curl -i -H "Authorization: Bearer ${first.token}" "${sim.url}/assets/list?${pageSizeParam}=5"`,
     'Press Ctrl+C to stop.',
   ].join('\n');
 }

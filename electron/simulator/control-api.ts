@@ -5,12 +5,14 @@
  *   GET  /_sim/state                      -> SimulatorState
  *   GET  /_sim/counters                   -> { counters: Counter[] }
  *   PUT  /_sim/refill       { model }      -> { refill }
+ *   PUT  /_sim/dialect      { dialect }    -> { dialect }
  *   PUT  /_sim/faults       { ...patch }   -> { faults }
  *   PUT  /_sim/competitors  { competitors }-> { competitors }
  *   POST /_sim/reset        { what: 'budgets' | 'all' } -> { reset }
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { SIM_DIALECTS } from '../../shared/sim-dialects';
 import { REFILL_MODELS } from './budget';
 import { describeIssues } from './faults';
 import { errorBody, readBody, sendJson } from './http-io';
@@ -18,6 +20,7 @@ import type { RefillModel } from './budget';
 import type { CompetitorConfig, FaultConfig, SimulatorControl } from './types';
 
 const refillSchema = z.object({ model: z.enum(REFILL_MODELS as [RefillModel, ...RefillModel[]]) }).strict();
+const dialectSchema = z.object({ dialect: z.enum(SIM_DIALECTS) }).strict();
 const competitorsBodySchema = z.object({ competitors: z.array(z.unknown()) }).strict();
 const resetSchema = z.object({ what: z.enum(['budgets', 'all']) }).strict();
 
@@ -51,6 +54,13 @@ const ROUTES: Record<string, Route> = {
     run: (c, body) => {
       c.setRefill(check(refillSchema, body).model);
       return { refill: c.state().refill };
+    },
+  },
+  '/_sim/dialect': {
+    method: 'PUT',
+    run: (c, body) => {
+      c.setDialect(check(dialectSchema, body).dialect);
+      return { dialect: c.state().dialect };
     },
   },
   '/_sim/faults': { method: 'PUT', run: (c, body) => ({ faults: c.setFaults(body as Partial<FaultConfig>) }) },

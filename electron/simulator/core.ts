@@ -9,6 +9,8 @@ import { BudgetBook, REFILL_MODELS } from './budget';
 import type { RefillModel } from './budget';
 import { CompetitorRunner, checkCompetitors } from './competitors';
 import { CounterBook } from './counters';
+import { dialectNamed } from './dialects';
+import type { Dialect } from './dialects';
 import { NO_FAULTS, applyFaultPatch } from './faults';
 import { PurchaseBook } from './purchases';
 import { DEFAULT_TOKENS, normaliseTokens } from './tokens';
@@ -27,6 +29,8 @@ export interface SimulatorCore {
   readonly tokens: VendorToken[];
   readonly vendorByToken: ReadonlyMap<string, string>;
   readonly control: SimulatorControl;
+  /** Current payload dialect. */
+  dialect(): Dialect;
   /** Current faults (replaced as a whole on every change). */
   faults(): FaultConfig;
   /** A timer that stop() clears. */
@@ -55,6 +59,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
   const vendorByToken = new Map(tokens.map((t) => [t.token, t.vendor]));
   const vendors = new Set(tokens.map((t) => t.vendor));
   let faults = applyFaultPatch(NO_FAULTS, options.faults ?? {});
+  let dialect = dialectNamed(options.dialect ?? 'default');
   const initialCompetitors = checkCompetitors(options.competitors ?? [], vendors);
   const purchases = new PurchaseBook();
   const counters = new CounterBook();
@@ -73,6 +78,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
       for (const t of tokens) byVendor.set(t.vendor, (byVendor.get(t.vendor) ?? 0) + 1);
       return {
         refill: budgets.model,
+        dialect: dialect.name,
         faults: { ...faults },
         competitors: competitors.list(),
         catalogSize: catalog.size,
@@ -83,6 +89,9 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
     },
     setRefill(model: RefillModel): void {
       budgets.setModel(checkRefill(model));
+    },
+    setDialect(name) {
+      dialect = dialectNamed(name);
     },
     setFaults(patch: Partial<FaultConfig>): FaultConfig {
       faults = applyFaultPatch(faults, patch);
@@ -112,6 +121,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
     tokens,
     vendorByToken,
     control,
+    dialect: () => dialect,
     faults: () => faults,
     later(ms, fn) {
       if (stopped) return;

@@ -26,6 +26,9 @@ export { DEFAULT_TOKENS, parseTokenSpec, parseTokensFile } from './tokens';
 export { DEFAULT_CATALOG_SIZE, DEFAULT_SEED } from './core';
 export { REFILL_MODELS } from './budget';
 export { RATE_LIMITED_BODY } from './partner-api';
+export { DIALECTS } from './dialects';
+export { SIM_DIALECTS } from '../../shared/sim-dialects';
+export type { SimDialect } from '../../shared/sim-dialects';
 export { SEARCH_TOTAL_CAP, MAX_CATALOG_SIZE } from './asset-catalog';
 
 /** The base URL clients use: a wildcard listen address is reached over loopback. */

@@ -10,9 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENDPOINT_LIST, findEndpoint } from '../../shared/endpoints';
 import type { EndpointSpec } from '../../shared/endpoints';
 import { RATE_LIMIT_HEADERS } from '../../shared/rate-limit';
-import { runAction } from './actions';
 import type { BodyInput } from './actions';
 import type { SimulatorCore } from './core';
+import { runInDialect } from './dialects';
 import { delayFor, garbleHeaders, hits } from './faults';
 import type { HeaderBag } from './faults';
 import { acceptsJson, errorBody, readBody, sendJson } from './http-io';
@@ -65,7 +65,7 @@ export function createPartnerHandler(core: SimulatorCore): (req: IncomingMessage
       status = random() < 0.5 ? 500 : 503;
       payload = errorBody(status, status === 500 ? 'Simulated internal server error.' : 'Simulated service unavailable.');
     } else {
-      const r = runAction({ vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
+      const r = runInDialect(core.dialect(), { vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
       status = r.status;
       payload = r.body;
     }

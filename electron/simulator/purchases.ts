@@ -105,6 +105,23 @@ export class PurchaseBook {
     return (this.vendors.get(vendor)?.byReference.get(reference) ?? []).map((p) => ({ ...p }));
   }
 
+  /**
+   * The purchase that "validate this asset" means (dialects whose validate takes the asset): the
+   * vendor's newest registered purchase of it, else its newest purchase (so that validate says 409).
+   * A scan, newest kept; validate by asset is rare next to the other operations.
+   */
+  latestOfAsset(vendor: string, assetId: number): SimPurchase | null {
+    let newest: SimPurchase | null = null;
+    let newestRegistered: SimPurchase | null = null;
+    for (const p of this.vendors.get(vendor)?.byId.values() ?? []) {
+      if (p.asset_id !== assetId) continue;
+      newest = p;
+      if (p.state === 'registered') newestRegistered = p;
+    }
+    const chosen = newestRegistered ?? newest;
+    return chosen ? { ...chosen } : null;
+  }
+
   /** Check (and for validate/cancel, make) a transition. */
   act(vendor: string, id: string, action: PurchaseAction, nowMs: number): PurchaseOutcome {
     const p = this.vendors.get(vendor)?.byId.get(id);

@@ -1,5 +1,6 @@
 /** Public types of the simulator (see .tmp/APIS.md, "Simulator"). */
 import type { EndpointId } from '../../shared/endpoints';
+import type { SimDialect } from '../../shared/sim-dialects';
 import type { RefillModel } from './budget';
 
 export type { RefillModel } from './budget';
@@ -38,6 +39,8 @@ export interface SimulatorOptions {
   tokens?: VendorToken[];
   faults?: Partial<FaultConfig>;
   competitors?: CompetitorConfig[];
+  /** Payload dialect (default 'default', the built-in demo's shapes); the service behind it is the same. */
+  dialect?: SimDialect;
   /** Epoch ms; default Date.now. Tests inject a controllable clock. */
   clock?: () => number;
   /** 0 <= x < 1; default Math.random. Faults use it. */
@@ -64,6 +67,7 @@ export interface VendorSummary {
 
 export interface SimulatorState {
   refill: RefillModel;
+  dialect: SimDialect;
   faults: FaultConfig;
   competitors: CompetitorConfig[];
   catalogSize: number;
@@ -76,6 +80,8 @@ export interface SimulatorState {
 export interface SimulatorControl {
   state(): SimulatorState;
   setRefill(model: RefillModel): void;
+  /** Switches the payload dialect (RangeError on an unknown name); catalog, purchases and budgets stay. */
+  setDialect(name: SimDialect): void;
   /** Validates the patch (throws RangeError on bad values) and returns the whole new config. */
   setFaults(patch: Partial<FaultConfig>): FaultConfig;
   /** Replaces the competing consumers; throws RangeError on an unknown vendor or bad rps. */

@@ -69,6 +69,7 @@ export const calls = {
   // embedded simulator (demo) controls; null / NOT_FOUND when not connected to it
   simState: call(none, s.simStateSchema.nullable()),
   simSetRefill: call(z.object({ model: s.refillModelSchema }), s.simStateSchema),
+  simSetDialect: call(z.object({ dialect: s.simDialectSchema }), s.simStateSchema),
   simSetFaults: call(s.faultConfigSchema.partial(), s.simStateSchema),
   simSetCompetitors: call(z.object({ competitors: z.array(s.competitorSchema).max(20) }), s.simStateSchema),
   simSetDemoTraffic: call(s.demoTrafficSchema, s.simStateSchema),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ENDPOINT_IDS } from '../endpoints';
 import { ERROR_CODES } from '../errors';
+import { SIM_DIALECTS } from '../sim-dialects';
 import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
 import { readInfoShape } from '../service-map/bridge';
 
@@ -194,9 +195,12 @@ export const demoTrafficSchema = z.object({
   endpoints: z.array(endpointIdSchema),
 });
 
+export const simDialectSchema = z.enum(SIM_DIALECTS);
+
 export const simStateSchema = z.object({
   url: z.string(),
   refill: refillModelSchema,
+  dialect: simDialectSchema,
   faults: faultConfigSchema,
   competitors: z.array(competitorSchema),
   demoTraffic: demoTrafficSchema,

@@ -63,6 +63,21 @@ describe('simulator CLI', () => {
     }
   });
 
+  it('--dialect NAME serves that dialect and says so, with a curl line in its own page-size parameter', async () => {
+    const p = run(['--port', '0', '--dialect', 'snake-envelope', '--catalog-size', '30']);
+    const url = await urlOf(p);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(p.output()).toContain('payload dialect: snake-envelope');
+    expect(p.output()).toContain(`"${url}/assets/list?page_size=5"`);
+    const page = await fetch(`${url}/assets/list?page_size=5`, { headers: { Authorization: 'Bearer demo-token-1' } });
+    const json = (await page.json()) as { status: string; result: { records: unknown[]; paging: { total: number } } };
+    expect(json.status).toBe('ok');
+    expect(json.result.records).toHaveLength(5);
+    expect(json.result.paging.total).toBe(30);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
   it('SIGINT stops it too, with a kept-alive connection open', async () => {
     const p = run(['--port', '0', '--token', 'v:t']);
     const url = await urlOf(p);

@@ -12,7 +12,7 @@ import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
 type SimStateView = z.output<typeof simStateSchema>;
-type Names = 'simState' | 'simSetRefill' | 'simSetFaults' | 'simSetCompetitors' | 'simSetDemoTraffic' | 'simReset';
+type Names = 'simState' | 'simSetRefill' | 'simSetDialect' | 'simSetFaults' | 'simSetCompetitors' | 'simSetDemoTraffic' | 'simReset';
 
 /** The simulator refuses bad values with RangeError: that is the caller's mistake, not ours. */
 function asBadRequest<T>(run: () => T): T {
@@ -36,6 +36,7 @@ export function simulatorHandlers(ctx: AppContext): HandlerGroup<Names> {
     return {
       url: sim.url,
       refill: state.refill,
+      dialect: state.dialect,
       faults: { ...state.faults },
       competitors: state.competitors.map((c) => ({ vendor: c.vendor, endpoint: c.endpoint, rps: c.rps })),
       demoTraffic: session.demoTraffic?.plan() ?? { share: 0, endpoints: [] },
@@ -53,6 +54,12 @@ export function simulatorHandlers(ctx: AppContext): HandlerGroup<Names> {
       ctx.demo.refill = model;
       // Anchors taken under the old model say nothing about the new one.
       ctx.telemetry.resetDetector();
+      return view(demo);
+    },
+    /** The demo's payload dialect; the demo profile's service map stays as it is (detection finds the new one). */
+    async simSetDialect({ dialect }) {
+      const demo = required();
+      demo.sim.control.setDialect(dialect);
       return view(demo);
     },
     async simSetFaults(patch) {

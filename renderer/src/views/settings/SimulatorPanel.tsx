@@ -1,5 +1,5 @@
 /**
- * Controls of the built-in simulator (shown only when connected to it): refill model, latency,
+ * Controls of the built-in simulator (shown only when connected to it): payload dialect, refill model, latency,
  * faults, a competing consumer, and demo traffic through the app's own client, so that anyone can
  * watch the client pace and back off live.
  */
@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
+import { SIM_DIALECTS, isSimDialect } from '../../../../shared/sim-dialects';
 import { useApi } from '../../api/context';
 import type { SimState } from '../../api/queries';
 import { keys, useConnection } from '../../api/queries';
@@ -163,7 +164,30 @@ export function SimulatorPanel({ state }: { state: SimState }) {
           </div>
         </fieldset>
         <fieldset className="sim-block">
-          <legend className="sim-legend">Refill, latency and faults</legend>
+          <legend className="sim-legend">Dialect, refill, latency and faults</legend>
+          <label className="field">
+            <span className="field-label">Payload dialect</span>
+            <select
+              className="input"
+              aria-label="Payload dialect"
+              value={state.dialect}
+              disabled={apply.isPending}
+              onChange={(e) => {
+                const dialect = e.target.value;
+                if (isSimDialect(dialect)) apply.mutate(() => api.simSetDialect({ dialect }));
+              }}
+            >
+              {SIM_DIALECTS.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+            <span className="muted small">
+              The same service with other field names, envelopes and parameters. This profile's service map is not changed: detect it again to read
+              another dialect.
+            </span>
+          </label>
           <div role="radiogroup" aria-label="Refill model" className="radio-row">
             {(['whole-second', 'continuous'] as const).map((m) => (
               <label key={m} className="check">
