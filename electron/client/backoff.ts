@@ -47,6 +47,26 @@ export function rateLimitFloorMs(resetSeconds: number | null, untilNextServerSec
   return 1_000;
 }
 
+/** A Retry-After longer than this is capped (a service that asks for more is not waited for blindly). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Retry-After in ms (RFC 9110: delay-seconds, or an HTTP date, read against the answer's own Date
+ * when there is one, so clock skew cancels out), capped at MAX_RETRY_AFTER_MS; null when absent or unreadable.
+ */
+export function retryAfterMs(raw: string | null | undefined, serverNowMs: number): number | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let ms: number;
+  if (/^\d+$/.test(value)) ms = Number(value) * 1000;
+  else {
+    const at = Date.parse(value);
+    if (!Number.isFinite(at) || !/[a-z]/i.test(value)) return null;
+    ms = at - serverNowMs;
+  }
+  return Number.isFinite(ms) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms)) : null;
+}
+
 /** Whether another attempt may start `waitMs` from now. */
 export function mayRetry(attempt: number, startedAt: number, now: number, waitMs: number, policy: RetryPolicy): boolean {
   return attempt < policy.maxAttempts && now + waitMs - startedAt <= policy.maxElapsedMs;

@@ -31,7 +31,8 @@
  * Pure: every method takes the local time; no timers here.
  */
 import type { RateLimitHeaders } from '../../shared/rate-limit';
-import { RecentSends } from './recent-sends';
+import { FairShare } from './fair-share';
+import { RecentSends, SLIDING_SLACK_MS } from './recent-sends';
 import { RefillBound } from './refill-bound';
 import type { ServerClock } from './server-clock';
 import type { AnswerFact } from './window-basis';
@@ -71,6 +72,12 @@ const FOREIGN_MEMORY_MS = 15_000;
 const RATE_LIMITED_MEMORY_MS = 10_000;
 /** A request we abandoned (timeout, abort) may still reach the server a little later. */
 export const ABANDONED_LINGER_MS = 1_000;
+/**
+ * No budget bound ever asks for a longer wait than this (a per-second budget comes back within a
+ * second; anything longer comes from a skewed or hostile header). Pauses after 429s are capped by
+ * the client.
+ */
+export const MAX_BOUND_WAIT_MS = 2_000;
 
 let nextTicketId = 1;
 
@@ -95,12 +102,17 @@ export class BucketModel {
   private lastForeignAt = -Infinity;
   private rateLimitedAt: number[] = [];
   private lastRate: { rate: RateLimitHeaders; receivedAt: number } | null = null;
+  /** Pacing at a fair share while others use this budget too (fair-share.ts). */
+  private readonly share: FairShare;
+  private lastProgressAt: number;
 
   constructor(options: BucketModelOptions) {
     this.documentedLimit = Math.max(1, Math.floor(options.limit));
     this.serverClock = options.serverClock;
     this.guardMs = options.guardMs ?? 20;
     this.ownCont = new RefillBound(this.documentedLimit, options.now);
+    this.share = new FairShare(() => this.limit, options.now);
+    this.lastProgressAt = options.now;
     this.recent = new RecentSends((second, at) => {
       const reached = this.serverClock.surelyReached(second + 1000, at);
       return reached === null ? null : reached + this.guardMs;
@@ -120,6 +132,24 @@ export class BucketModel {
     return this.pausedUntilMs;
   }
 
+  /** Consumers sharing this budget, us included, as estimated from the answers (1: alone). */
+  consumers(now: number): number {
+    return this.share.consumers(now);
+  }
+
+  /** Requests per second we pace at (the limit when nobody else was seen lately). */
+  pace(now: number): number {
+    return this.share.rate(now);
+  }
+
+  /**
+   * Last time the budget surely made progress for anyone: an answer of ours that was not a 429, or
+   * Remaining showing that others' requests went through.
+   */
+  get progressAt(): number {
+    return this.lastProgressAt;
+  }
+
   /** Consecutive 429s (reset by any other answer). */
   get rateLimitStreak(): number {
     return this.streak;
@@ -135,6 +165,7 @@ export class BucketModel {
     this.recent.add(ticket.id);
     this.refillBasis?.bound.add(ticket.id);
     this.windowBasis?.sent(ticket.id);
+    this.share.sent(now);
     return ticket;
   }
 
@@ -143,8 +174,9 @@ export class BucketModel {
     const t = info.receivedAt;
     this.advance(t);
     if (!this.inFlight.delete(ticket.id)) return;
-    if (info.dateMs !== null) this.serverClock.observe(ticket.sentAt, t, info.dateMs);
-    this.settleEverywhere(ticket.id, t, info.dateMs === null ? null : Math.floor(info.dateMs / 1000) * 1000);
+    // A Date far from our clock (or from what the latest answers agree on) is not used.
+    const dateMs = info.dateMs !== null && this.serverClock.believe(ticket.sentAt, t, info.dateMs) ? info.dateMs : null;
+    this.settleEverywhere(ticket.id, t, dateMs === null ? null : Math.floor(dateMs / 1000) * 1000);
     this.adoptLimit(info.rate.limit);
     if (info.status === 429) {
       this.streak++;
@@ -159,11 +191,12 @@ export class BucketModel {
       seq: ticket.seq,
       sentAt: ticket.sentAt,
       receivedAt: t,
-      window: info.dateMs === null ? null : Math.floor(info.dateMs / 1000) * 1000,
+      window: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
       remaining: read === null ? null : Math.min(read, this.limit),
       refused,
     };
     this.noteForeign(fact);
+    this.noteShare(ticket, fact);
     this.windowBasis?.answered(fact);
     if (fact.remaining !== null) this.rebase(fact, fact.remaining);
     if (info.rate.limit !== null || info.rate.remaining !== null || info.rate.reset !== null) this.lastRate = { rate: info.rate, receivedAt: t };
@@ -202,14 +235,15 @@ export class BucketModel {
   earliest(now: number): number {
     this.advance(now);
     const limit = this.limit;
-    let t = Math.max(now, this.pausedUntilMs);
-    t = Math.max(t, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit));
+    let t = Math.max(now, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit), this.share.earliest(now));
     const need = 1 + this.margin(now);
     if (this.refillBasis) t = Math.max(t, this.refillBasis.bound.earliest(need, now, limit));
     const w = this.windowBasis;
     if (w && w.value() < need) t = Math.max(t, this.windowEndsAt(w));
-    if (t === Infinity && this.lingering.length > 0) return Math.max(now, Math.min(...this.lingering.map((l) => l.at)));
-    return t;
+    if (t === Infinity && this.lingering.length > 0) t = Math.max(now, Math.min(...this.lingering.map((l) => l.at)));
+    // Infinity (only an answer can free a slot) stays; any computed wait is capped.
+    if (t !== Infinity) t = Math.min(t, now + MAX_BOUND_WAIT_MS);
+    return Math.max(t, this.pausedUntilMs);
   }
 
   /** How many requests the model would let go right now (0 while paused). */
@@ -310,6 +344,26 @@ export class BucketModel {
   private noteForeign(x: AnswerFact): void {
     const w = this.windowBasis;
     if (w && x.remaining !== null && x.window !== null && x.window === w.window && x.remaining < w.value()) this.lastForeignAt = x.receivedAt;
+  }
+
+  /** Feeds the fair-share estimator: how far Remaining is below what our own requests explain. */
+  private noteShare(ticket: Ticket, x: AnswerFact): void {
+    const limit = this.limit;
+    let aloneFloor: number | null = null;
+    let phase: number | null = null;
+    if (!x.refused && x.remaining !== null) {
+      // Whole-second model: our requests that may share the answer's server second (this one, those
+      // in flight, and those answered in it). Continuous: what our own sends leave in the bucket.
+      const sameSecond = this.answeredLog.filter((a) => !a.refused && (x.window !== null ? a.window === x.window : a.receivedAt > x.receivedAt - 1000 - SLIDING_SLACK_MS)).length;
+      const wholeSecond = limit - 1 - this.inFlightCount - sameSecond;
+      const continuous = Math.floor(this.ownCont.value(x.receivedAt, limit) + 1e-9);
+      aloneFloor = Math.min(wholeSecond, continuous);
+      const offset = this.serverClock.offsetMid();
+      if (x.window !== null && offset !== null) phase = Math.min(1, Math.max(0, ((ticket.sentAt + x.receivedAt) / 2 + offset - x.window) / 1000));
+    }
+    this.share.answered({ at: x.receivedAt, refused: x.refused, remaining: x.remaining, aloneFloor, phase });
+    const othersWent = aloneFloor !== null && x.remaining !== null && x.remaining < aloneFloor;
+    if (!x.refused || othersWent) this.lastProgressAt = x.receivedAt;
   }
 
   /** A lower Limit is adopted once two answers in a row agree on it (a single garbled one is not). */

@@ -8,7 +8,7 @@ import type { PartnerError } from '../../shared/errors';
 import type { AnswerInfo, Ticket } from './bucket';
 import { BucketModel } from './bucket';
 import type { Clock } from '../../shared/clock';
-import { cancelledError } from './errors';
+import { cancelledError, queueTimeoutError } from './errors';
 import type { Priority, Queued } from './queue';
 import { WaitQueue } from './queue';
 import type { ServerClock } from './server-clock';
@@ -31,6 +31,10 @@ export interface BucketSnapshot {
   inFlight: number;
   /** Slots held back because others spend this budget too. */
   margin: number;
+  /** Consumers estimated to share this budget, us included (1: nobody else seen lately). */
+  consumers: number;
+  /** Requests per second we pace at (the limit unless others share the budget). */
+  pace: number;
 }
 
 export interface AcquireOptions {
@@ -40,6 +44,8 @@ export interface AcquireOptions {
   owner: object;
   /** Keep this place in the queue (a retry); default: the back of its priority. */
   order?: number;
+  /** Longest time in the queue; then the call fails RATE_LIMITED (nothing sent). Default: no limit. */
+  maxWaitMs?: number;
 }
 
 interface Waiter extends Queued {
@@ -49,6 +55,8 @@ interface Waiter extends Queued {
 }
 
 let nextOrder = 1;
+/** Longer timers overflow in Node (2^31-1 ms) and fire at once, with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A fresh place at the back of the queue. */
 export function nextQueueOrder(): number {
@@ -77,26 +85,37 @@ export class BudgetBucket {
   acquire(options: AcquireOptions): Promise<Ticket> {
     if (options.signal?.aborted) return Promise.reject(cancelledError(this.endpoint));
     return new Promise<Ticket>((resolve, reject) => {
-      const onAbort = (): void => {
+      const queuedAt = this.clock.now();
+      let expiry: unknown = null;
+      const leave = (error: PartnerError): void => {
         if (this.queue.remove(waiter)) {
-          waiter.fail(cancelledError(this.endpoint));
+          waiter.fail(error);
           this.pump();
         }
+      };
+      const onAbort = (): void => leave(cancelledError(this.endpoint));
+      const done = (): void => {
+        options.signal?.removeEventListener('abort', onAbort);
+        if (expiry !== null) this.clock.clearTimeout(expiry);
       };
       const waiter: Waiter = {
         priority: options.priority,
         order: options.order ?? nextQueueOrder(),
         owner: options.owner,
         grant: (ticket) => {
-          options.signal?.removeEventListener('abort', onAbort);
+          done();
           resolve(ticket);
         },
         fail: (error) => {
-          options.signal?.removeEventListener('abort', onAbort);
+          done();
           reject(error);
         },
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      const maxWait = options.maxWaitMs;
+      if (maxWait !== undefined && Number.isFinite(maxWait)) {
+        expiry = this.clock.setTimeout(() => leave(queueTimeoutError(this.endpoint, this.clock.now() - queuedAt)), Math.max(0, Math.min(maxWait, MAX_TIMER_MS)));
+      }
       this.queue.push(waiter);
       this.pump();
     });
@@ -157,6 +176,8 @@ export class BudgetBucket {
       queued: this.queue.size,
       inFlight: this.model.inFlightCount,
       margin: this.model.margin(now),
+      consumers: Math.round(this.model.consumers(now)),
+      pace: Math.round(this.model.pace(now) * 100) / 100,
     };
   }
 
@@ -190,7 +211,7 @@ export class BudgetBucket {
         this.timerAt = Infinity;
         this.pump();
       },
-      Math.max(1, Math.ceil(at - now)),
+      Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - now))),
     );
   }
 

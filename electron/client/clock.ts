@@ -9,6 +9,7 @@ import type { Clock } from '../../shared/clock';
  */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, Math.max(0, Math.ceil(ms))),
+  // Capped: Node fires a longer timer at once, with a TimeoutOverflowWarning.
+  setTimeout: (fn, ms) => setTimeout(fn, Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(Number.isFinite(ms) ? ms : 0)))),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };

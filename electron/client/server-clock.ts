@@ -13,11 +13,37 @@
  */
 const DRIFT_PER_MS = 1e-4; // 100 ppm: far above real crystal drift
 const CONTRADICTION_MS = 50;
+/** A server clock this far from ours is believed only once several answers agree on it. */
+export const MAX_UNCONFIRMED_SKEW_MS = 2_000;
+/** Offsets read from Date agree when this close (Date has whole seconds, so ±500 ms is noise). */
+const AGREE_MS = 1_500;
+/** How many answers must agree before a large skew, or a change of skew, is believed. */
+const CONFIRMATIONS = 3;
+const HISTORY = 5;
 
 export class ServerClock {
   private low: number | null = null;
   private high: number | null = null;
   private updatedAt = 0;
+  /** Rough offsets (server - local) of the latest answers, believed or not. */
+  private recent: number[] = [];
+
+  /**
+   * Whether one answer's Date may be used (it is then observed). A Date far from our clock, or far
+   * from what the latest answers agree on, is one garbled or hostile header until CONFIRMATIONS
+   * answers agree with it: one skewed Date must not stall an endpoint (issue 11, item 1).
+   */
+  believe(sentAt: number, receivedAt: number, dateMs: number): boolean {
+    if (!Number.isFinite(dateMs)) return false;
+    const offset = Math.floor(dateMs / 1000) * 1000 + 500 - (sentAt + receivedAt) / 2;
+    this.recent.push(offset);
+    if (this.recent.length > HISTORY) this.recent.shift();
+    const agreeing = this.recent.filter((o) => Math.abs(o - offset) <= AGREE_MS).length;
+    const settledElsewhere = this.recent.some((o) => Math.abs(o - offset) > AGREE_MS && this.recent.filter((p) => Math.abs(p - o) <= AGREE_MS).length >= CONFIRMATIONS);
+    const believed = agreeing >= CONFIRMATIONS || (Math.abs(offset) <= MAX_UNCONFIRMED_SKEW_MS && !settledElsewhere);
+    if (believed) this.observe(sentAt, receivedAt, dateMs);
+    return believed;
+  }
 
   /** Records one response's Date second (epoch ms of its whole second). */
   observe(sentAt: number, receivedAt: number, dateMs: number): void {
@@ -58,6 +84,11 @@ export class ServerClock {
   surelyReached(secondMs: number, now: number): number | null {
     const low = this.offsetLow(now);
     return low === null ? null : secondMs - low;
+  }
+
+  /** Best guess of server time - local time (middle of the bounds), or null before any Date. */
+  offsetMid(): number | null {
+    return this.low === null || this.high === null ? null : (this.low + this.high) / 2;
   }
 
   /** Local time at which the server's current second surely ends, or null when unknown. */

@@ -44,6 +44,12 @@ export interface ClientOptions {
   budgets?: BudgetRegistry;
   /** Page-size parameter of list calls and its bounds; checked before sending. */
   pageSize?: Partial<PageSizeRule>;
+  /**
+   * Background calls (downloads, background pages, demo traffic) wait through 429s for as long as
+   * the budget makes progress for anyone; they give up only when nothing of their endpoint has gone
+   * through for anyone for this long (ms). Default 600000 (10 min).
+   */
+  stallLimitMs?: number;
 }
 
 export type QueryValue = string | number | boolean | undefined;

@@ -90,7 +90,9 @@ describe('header fuzzing', () => {
         client.request(endpoints[i % 5]!, i % 5 === 4 ? { body: { purchase_id: 'p' } } : { query: { purchase_id: 'p' } }),
       );
       expect(failed).toEqual([]);
-      expect(ok).toBeGreaterThan(1_500); // thousands of answers, most with hostile headers
+      // Over a thousand answers, most with hostile headers. (Hostile low Remaining values read as other
+      // consumers now slow the fair-share pacing: the safe side; this was 1,500 before the pacing.)
+      expect(ok).toBeGreaterThan(1_000);
       // Only the forced refusals: the limiter itself never refused anything, so we never went over it.
       expect(h.fake.count(429)).toBe(forced);
       for (const e of endpoints) expect(h.fake.maxPerServerSecond(e)).toBeLessThanOrEqual(50);

@@ -106,14 +106,16 @@ describe.each(MODELS)('pacing, %s refill', (refill) => {
       h.clock.setTimeout(competitor, 125);
     };
     h.clock.setTimeout(competitor, 40);
-    let sawMargin = false;
+    let sawShare = false;
     const { ok, failed } = await runFor(h.clock, h.clock.now() + 10_000, 1, async () => {
       await client.request('listAssets');
-      sawMargin ||= client.budgetSnapshot().find((b) => b.endpoint === 'listAssets')!.margin > 0;
+      const b = client.budgetSnapshot().find((s) => s.endpoint === 'listAssets')!;
+      // The other consumer shows as a margin held back, or (since the fair-share pacing) as a consumer estimate.
+      sawShare ||= b.margin > 0 || b.consumers > 1;
     });
     stop = true;
     expect(failed).toEqual([]);
-    expect(sawMargin).toBe(true);
+    expect(sawShare).toBe(true);
     expect(h.fake.count(429)).toBe(0);
     const competitorGot = h.fake.records.filter((r) => r.foreign && r.status === 200).length;
     expect((ok + competitorGot) / 10).toBeGreaterThan(20 * 0.9);
