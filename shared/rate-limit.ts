@@ -130,6 +130,8 @@ export const budgetSampleSchema = z.object({
   /** 1 for the first try. */
   attempt: z.number().int(),
   headerProblems: z.array(z.string()),
+  /** Consumers estimated to share this endpoint's budget, us included (1: alone); absent when unknown. */
+  consumers: z.number().int().min(1).optional(),
 });
 
 export type BudgetSample = z.infer<typeof budgetSampleSchema>;

@@ -18,7 +18,7 @@ import { PAGE_SIZE_MAX, PAGE_SIZE_MIN, DEFAULT_PAGE_SIZE_PARAM } from '../../sha
 import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit';
 import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
-import { fullJitter, mayRetry, rateLimitFloorMs, retryPolicy } from './backoff';
+import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterMs, retryPolicy } from './backoff';
 import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
@@ -26,7 +26,7 @@ import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
-import { cancelledError, label } from './errors';
+import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
 import { redactText } from './redact';
 import type { AttemptOutcome, FailureKind, FetchFn } from './http';
 import { attempt } from './http';
@@ -37,6 +37,8 @@ import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/** A background call gives up only after nothing of its budget went through for anyone this long. */
+export const DEFAULT_STALL_LIMIT_MS = 600_000;
 /** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
 const SECOND_GUARD_MS = 20;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -64,6 +66,7 @@ export class PartnerClient {
   private readonly presentation: TokenPresentation;
   private readonly registry: BudgetRegistry;
   private readonly pageSize: PageSizeRule;
+  private readonly stallLimitMs: number;
   private readonly listeners = new Set<(sample: BudgetSample) => void>();
   /** One controller per attempt in flight, aborted by close() (no listener piles up on a shared signal). */
   private readonly closers = new Set<AbortController>();
@@ -88,12 +91,15 @@ export class PartnerClient {
       throw badRequest('tokenPresentation needs a header name and a scheme (or null) made of token characters');
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
+    if (!validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
     if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.vendor = options.vendor;
     this.tokens = [...options.tokens];
     this.presentation = { ...presentation };
     this.timeoutMs = timeoutMs;
+    this.stallLimitMs = stallLimitMs;
     this.policy = retryPolicy(options.retry);
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
     this.random = options.random ?? Math.random;
@@ -151,9 +157,11 @@ export class PartnerClient {
     const priority: Priority = opts.priority ?? 'interactive';
     const startedAt = this.clock.now();
     const order = nextQueueOrder();
+    // Interactive calls wait in the queue no longer than the retry budget; background ones as long as a stall.
+    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.policy.maxElapsedMs;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
-      const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order });
+      const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order, maxWaitMs });
       if (opts.signal?.aborted || this.closed) {
         bucket.failed(ticket, 'no');
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
@@ -169,7 +177,7 @@ export class PartnerClient {
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
       const next =
         outcome.kind === 'response'
-          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt)
+          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, priority)
           : this.onFailure(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
@@ -200,12 +208,14 @@ export class PartnerClient {
     waitedMs: number,
     attemptNo: number,
     startedAt: number,
+    priority: Priority,
   ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
     const rate = parseRateLimitHeaders(outcome.header);
     const dateMs = parseServerDate(outcome.header('Date'));
     const { status } = outcome;
     bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo);
+    const consumers = bucket.model.consumers(outcome.receivedAt);
+    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, consumers);
     const body = parseBody(outcome.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
@@ -215,20 +225,27 @@ export class PartnerClient {
       return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
     }
     const now = this.clock.now();
+    const retryAfter = retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? now);
     if (status === 429) {
-      // The whole bucket waits: at least Reset, plus full jitter that grows with each 429 in a row.
+      // The whole bucket waits: at least Reset (or Retry-After), plus full jitter that grows with each 429 in a row.
       const nextSecond = this.registry.serverClock(this.baseUrl).nextSecondAt(now);
-      const floor = rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS);
-      const pause = floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random);
+      const floor = Math.max(rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS), retryAfter ?? 0);
+      const pause = Math.min(MAX_RETRY_AFTER_MS, floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random));
       bucket.pauseUntil(now + pause);
+      const refused = statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo);
+      if (priority === 'background') {
+        // A 429 is always safe to resend and the budget comes back: wait as long as it moves for anyone.
+        const stalledMs = now - bucket.model.progressAt;
+        return stalledMs < this.stallLimitMs ? { sleepMs: 0 } : { error: stalledError(endpoint, refused, stalledMs) };
+      }
       if (mayRetry(attemptNo, startedAt, now, pause, this.policy)) return { sleepMs: 0 };
-      return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
+      return { error: sharedBudgetError(refused, consumers, this.vendor) };
     }
     if (status >= 500) {
       if (!spec.safeToResend) {
         return { error: unknownOutcomeAnswerError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
       }
-      const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
+      const backoff = Math.max(fullJitter(attemptNo - 1, this.policy, this.random), retryAfter ?? 0);
       if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };
     }
     return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
@@ -263,7 +280,7 @@ export class PartnerClient {
 
   // ---- helpers ----
 
-  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number): BudgetSample {
+  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number, consumers?: number): BudgetSample {
     const sample: BudgetSample = {
       vendor: this.vendor,
       endpoint,
@@ -277,6 +294,7 @@ export class PartnerClient {
       attempt: attemptNo,
       headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
     };
+    if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
     for (const listener of [...this.listeners]) {
       try {
         listener(sample);
@@ -335,6 +353,11 @@ export class PartnerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+function headerText(raw: unknown): string | null {
+  if (typeof raw === 'string') return raw;
+  return Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : null;
 }
 
 /** Whether a failed attempt may have used a slot, and by when. */
