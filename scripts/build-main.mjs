@@ -4,8 +4,10 @@
  * esbuild (CommonJS, since package.json says "type": "module" the files end in .cjs).
  *
  * - main.cjs: platform node, target node22 (Electron 45's Node), everything bundled except
- *   `electron`, so the packaged app needs no node_modules at all (zod, conf, ws included; ws's
- *   optional native helpers bufferutil/utf-8-validate stay external and are simply absent).
+ *   `electron` and the native `better-sqlite3` (the local store: a compiled .node binding cannot
+ *   be bundled; electron-builder ships it unpacked, rebuilt for Electron), so the packaged app
+ *   needs only that one module (zod, conf, ws included; ws's optional native helpers
+ *   bufferutil/utf-8-validate stay external and are simply absent).
  * - preload.cjs: a sandboxed preload can require only `electron` (and a few built-ins), so it is
  *   one self-contained file; platform browser, so any accidental Node import fails the build.
  *   The preload needs only the contract's call and event NAMES, not its zod schemas (validation
@@ -74,7 +76,7 @@ const results = await Promise.allSettled([
     outExtension: { '.js': '.cjs' },
     platform: 'node',
     target: 'node22',
-    external: [...common.external, 'bufferutil', 'utf-8-validate'],
+    external: [...common.external, 'better-sqlite3', 'bufferutil', 'utf-8-validate'],
     define: { __APP_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__importMetaUrl' },
     // ESM dependencies that read import.meta.url get this file's URL in the CommonJS bundle.
     banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -7,8 +7,8 @@
  * problem sentence and no database: the callers refuse what needs it.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrations';
 import type { Migration } from './migrations';
@@ -40,7 +40,25 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+type Driver = typeof import('better-sqlite3');
+let driver: Driver | null = null;
+
+/**
+ * better-sqlite3, loaded when first needed: its compiled binding fails to load where it was built
+ * for another runtime (Node's ABI vs Electron's), and that must degrade the store, not stop the app.
+ */
+function sqlite(): Driver {
+  try {
+    driver ??= createRequire(import.meta.url)('better-sqlite3') as Driver;
+    return driver;
+  } catch (e) {
+    const abi = /NODE_MODULE_VERSION/.test(describe(e));
+    throw new Error(abi ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}` : describe(e));
+  }
+}
+
 function openAndMigrate(path: string, migrations: readonly Migration[], now: () => number): Database {
+  const Sqlite = sqlite();
   const db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
