@@ -5,7 +5,8 @@
  * is taken over; one held by a live process, or by another machine, is not.
  */
 import { hostname } from 'node:os';
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PartnerError } from '../../shared/errors';
 
 interface LockOwner {
@@ -70,4 +71,12 @@ export class FileLock {
     this.released = true;
     await rm(this.path, { force: true });
   }
+}
+
+export const DATA_DIR_LOCK = 'instance.lock';
+
+/** The lock every app instance (desktop or web server) takes on its data folder. */
+export async function lockDataDir(dataDir: string): Promise<FileLock> {
+  await mkdir(dataDir, { recursive: true });
+  return FileLock.acquire(join(dataDir, DATA_DIR_LOCK), `The data folder ${dataDir}`);
 }

@@ -16,6 +16,7 @@ import { WebSocketServer } from 'ws';
 import type { Duplex } from 'node:stream';
 import type { AppEnvironment, AppServices } from '../app';
 import { memoryVault } from '../app/token-vault';
+import { lockDataDir } from '../catalog/file-lock';
 import { HARDENING_HEADERS, contentSecurityPolicy } from '../shell/csp';
 import { createShellLog } from '../shell/log';
 import type { ShellLog } from '../shell/log';
@@ -82,17 +83,26 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
   const bindHost = options.host ?? '127.0.0.1';
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const ownsServices = options.services === undefined;
+  const dataDir = options.dataDir ?? defaultWebDataDir();
+  // Two servers on one data folder would overwrite each other's settings and downloads: the second is refused.
+  const dataLock = ownsServices ? await lockDataDir(dataDir) : null;
   // Loaded only when needed: with injected services (tests) the whole service graph stays unloaded.
-  const services =
-    options.services ??
-    (await (await import('../app')).createAppServices({
-      shell: 'web',
-      dataDir: options.dataDir ?? defaultWebDataDir(),
-      vault: memoryVault(),
-      initialProfiles: options.initialProfiles,
-      embeddedSimulator: options.embeddedSimulator,
-      version: packageVersion(),
-    }));
+  let services: AppServices;
+  try {
+    services =
+      options.services ??
+      (await (await import('../app')).createAppServices({
+        shell: 'web',
+        dataDir,
+        vault: memoryVault(),
+        initialProfiles: options.initialProfiles,
+        embeddedSimulator: options.embeddedSimulator,
+        version: packageVersion(),
+      }));
+  } catch (error) {
+    await dataLock?.release();
+    throw error;
+  }
 
   const secret = createSecret();
   const bridge = createWsBridge(services, log);
@@ -176,6 +186,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
   } catch (error) {
     bridge.close();
     if (ownsServices) await services.dispose();
+    await dataLock?.release();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
@@ -201,6 +212,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
           server.closeAllConnections();
         });
         if (ownsServices) await services.dispose();
+        await dataLock?.release();
       })();
       return stopping;
     },
