@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrations';
 import type { Migration } from './migrations';
@@ -40,7 +41,7 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-type Driver = typeof import('better-sqlite3');
+type Driver = typeof BetterSqlite3;
 let driver: Driver | null = null;
 
 /**
