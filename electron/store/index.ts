@@ -3,7 +3,7 @@ export { LocalStore } from './local-store';
 export { openDatabase, STORE_FILE_NAME, BUSY_TIMEOUT_MS } from './database';
 export { migrate, schemaVersion, MIGRATIONS } from './migrations';
 export type { Migration } from './migrations';
-export { PurchaseLedger, blocksRegistration, confirmationName } from './ledger';
+export { PurchaseLedger } from './ledger';
 export type { LedgerOptions, LedgerQuery, LedgerTarget, SeenPurchase } from './ledger';
 export { registerWithLedger, newClientReference } from './ledger-register';
 export type { LedgerRegistration } from './ledger-register';

@@ -6,7 +6,7 @@
  * IMMEDIATE transaction with the write-ahead: two instances cannot both pass it for one asset.
  */
 import type { Database } from 'better-sqlite3';
-import { UNRESOLVED_STATES } from '../../shared/bridge/ledger-schemas';
+import { UNRESOLVED_STATES, blocksRegistration, confirmationName } from '../../shared/bridge/ledger-schemas';
 import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schemas';
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
@@ -33,6 +33,8 @@ export interface SeenPurchase {
 
 export interface LedgerQuery {
   vendor?: string | null;
+  baseUrl?: string | null;
+  assetId?: string | number | null;
   state?: LedgerState | 'unresolved' | null;
   limit: number;
 }
@@ -81,17 +83,6 @@ function kindOf(p: SeenPurchase): string | null {
   if (p.stateKind) return p.stateKind;
   const word = p.state.trim().toLowerCase();
   return word === 'cancelled' || word === 'canceled' ? 'cancelled' : null;
-}
-
-/** Does this record stop a new registration of its asset? Unresolved, or a purchase not cancelled. */
-export function blocksRegistration(r: LedgerRecord): boolean {
-  if (UNRESOLVED_STATES.includes(r.state)) return true;
-  return r.state === 'registered' && r.purchaseStateKind !== 'cancelled';
-}
-
-/** The name a person confirms a record by: its reference, or its purchase id. */
-export function confirmationName(r: LedgerRecord): string {
-  return r.reference ?? r.purchaseId ?? `#${r.id}`;
 }
 
 function processAlive(pid: number): boolean {
@@ -277,6 +268,14 @@ export class PurchaseLedger {
     if (query.vendor) {
       where.push('vendor = ?');
       args.push(query.vendor);
+    }
+    if (query.baseUrl) {
+      where.push('base_url = ?');
+      args.push(query.baseUrl);
+    }
+    if (query.assetId !== null && query.assetId !== undefined) {
+      where.push('asset_id = ?');
+      args.push(String(query.assetId));
     }
     if (query.state === 'unresolved') where.push(`state IN ('sending', 'unknown')`);
     else if (query.state) {

@@ -39,6 +39,17 @@ export const ledgerRecordSchema = z.object({
 });
 export type LedgerRecord = z.output<typeof ledgerRecordSchema>;
 
+/** Does this record stop a new registration of its asset? Unresolved, or a purchase not cancelled. */
+export function blocksRegistration(r: LedgerRecord): boolean {
+  if (UNRESOLVED_STATES.includes(r.state)) return true;
+  return r.state === 'registered' && r.purchaseStateKind !== 'cancelled';
+}
+
+/** The name a person confirms a record by: its reference, or its purchase id. */
+export function confirmationName(r: LedgerRecord): string {
+  return r.reference ?? r.purchaseId ?? `#${r.id}`;
+}
+
 /**
  * Names the records the person saw when they confirmed registering again: each record's reference,
  * or its purchase id where it has no reference. A record not named here still stops the registration.
@@ -50,6 +61,9 @@ export const ledgerCalls = {
   ledgerList: {
     request: z.object({
       vendor: z.string().max(200).nullish(),
+      /** With assetId: one asset's records at one service (the Register button's view of it). */
+      baseUrl: z.string().max(2000).nullish(),
+      assetId: z.union([z.number(), z.string().max(200)]).nullish(),
       /** A state, or 'unresolved' (sending or unknown). */
       state: z.union([z.enum(LEDGER_STATES), z.literal('unresolved')]).nullish(),
       limit: z.number().int().min(1).max(1000).default(200),

@@ -44,10 +44,10 @@ function sessionFor(ctx: AppContext, record: LedgerRecord): ActiveSession {
 
 export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
   return {
-    async ledgerList({ vendor, state, limit }) {
+    async ledgerList({ vendor, baseUrl, assetId, state, limit }) {
       if (!ctx.local.available) return { items: [], unresolved: 0, vendors: [], problem: ctx.local.problem };
       const ledger = ctx.local.ledger();
-      return { items: ledger.list({ vendor, state, limit }), unresolved: ledger.unresolvedCount(), vendors: ledger.vendors(), problem: ctx.local.problem };
+      return { items: ledger.list({ vendor, baseUrl, assetId, state, limit }), unresolved: ledger.unresolvedCount(), vendors: ledger.vendors(), problem: ctx.local.problem };
     },
 
     async ledgerResolve({ id, action, purchaseId }) {
