@@ -292,6 +292,25 @@ describe('dialect shapes', () => {
   });
 });
 
+describe("a 400 names the dialect's own parameters", () => {
+  it('page size, search fields, history asset and purchase id', async () => {
+    const cases: [SimDialect, string, string, unknown, RegExp][] = [
+      ['camel-minor', 'GET', '/assets/list?limit=500', undefined, /^Parameter "limit" must be an integer from 1 to 100\.$/],
+      ['jsonapi', 'GET', '/assets/list?page[size]=0', undefined, /^Parameter "page\[size\]" must be/],
+      ['snake-envelope', 'POST', '/assets/search', { search_text: 'a', max_items: 500 }, /^Invalid request body: max_items: /],
+      ['camel-minor', 'POST', '/assets/history', {}, /^Invalid request body: assetId: /],
+      ['jsonapi', 'GET', '/purchase/download-url', undefined, /^Missing required parameter: purchaseId$/],
+      ['camel-minor', 'GET', '/purchase/info', undefined, /^Give exactly one of the parameters "purchaseId" and "reference"\.$/],
+    ];
+    for (const [dialect, method, path, body, message] of cases) {
+      const s = await sim(dialect);
+      const r = await call(s, method, path, body);
+      expect(r.status).toBe(400);
+      expect(r.json.message).toMatch(message);
+    }
+  });
+});
+
 describe('rate limiting is identical in every dialect', () => {
   /** 22 list requests in one second and one in the next: statuses, the three headers, the 429 body. */
   async function trace(dialect: SimDialect): Promise<unknown[]> {

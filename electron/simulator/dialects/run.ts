@@ -1,9 +1,12 @@
 /**
  * Runs an endpoint's action in a dialect: the request read into the canonical one, the one action,
- * the 200 answer written in the dialect. Errors (400, 404, 409) keep the service's one error shape.
+ * the 200 answer written in the dialect. Errors (400, 404, 409) keep the service's one error shape;
+ * a 400's message names the dialect's own parameters.
  */
 import { runAction } from '../actions';
 import type { ActionContext, ActionResult, BodyInput } from '../actions';
+import type { ErrorBody } from '../http-io';
+import { inDialectNames } from './messages';
 import { canonicalRequest } from './request';
 import type { AnswerTable, CanonicalAnswers, Dialect } from './types';
 
@@ -32,6 +35,10 @@ export function runInDialect(dialect: Dialect, ctx: ActionContext): ActionResult
   let body: BodyInput = ctx.body;
   if (source !== null && req.body !== null) body = { kind: 'text', text: JSON.stringify(req.body) };
   const result = runAction({ ...ctx, query: req.query, body });
+  if (result.status === 400) {
+    const error = result.body as ErrorBody;
+    return { status: 400, body: { ...error, message: inDialectNames(error.message, dialect.names, ctx.endpoint) } };
+  }
   if (result.status !== 200) return result;
   return { status: 200, body: answerIn(dialect.answers, ctx.endpoint, result.body, ctx.query) };
 }
