@@ -1,4 +1,5 @@
 /** The catalog command line's flags (node:util parseArgs), checked before anything is sent. */
+import { baseUrlProblem, hideUrlCredentials } from '../../shared/base-url';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
@@ -92,13 +93,8 @@ function parse(argv: string[]) {
 function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.ProcessEnv, cwd: string): CliOptions {
   const baseUrl = values['base-url'];
   if (baseUrl === undefined || baseUrl.trim() === '') throw new Error('--base-url is required.');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new Error(`--base-url is not a URL: ${JSON.stringify(baseUrl)}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--base-url must be http:// or https://, got ${JSON.stringify(baseUrl)}.`);
+  const urlProblem = baseUrlProblem(baseUrl);
+  if (urlProblem) throw new Error(`--base-url ${urlProblem}, got ${JSON.stringify(hideUrlCredentials(baseUrl))}.`);
 
   const tokens = (values.token ?? (env.PARTNER_TOKENS ?? '').split(',')).map((t) => t.trim()).filter((t) => t !== '');
   if (values.token?.some((t) => t.trim() === '')) throw new Error('--token must not be empty.');

@@ -1,4 +1,5 @@
 /** What the catalog command line shows: the progress bar or lines on stderr, the summary, the failure line. */
+import { hideUrlCredentials } from '../../shared/base-url';
 import type { ErrorData } from '../../shared/errors';
 import type { CatalogProgress } from './progress';
 
@@ -69,7 +70,9 @@ export function summaryJson(p: CatalogProgress): Record<string, unknown> {
 }
 
 /** One line that says what went wrong and what to do, for stderr. */
-export function failureMessage(error: ErrorData, context: { baseUrl: string; vendor: string; saved?: number }): string {
+export function failureMessage(error: ErrorData, raw: { baseUrl: string; vendor: string; saved?: number }): string {
+  // Never a credential on screen, whatever URL got this far.
+  const context = { ...raw, baseUrl: hideUrlCredentials(raw.baseUrl) };
   const again = context.saved ? ` ${context.saved} items are saved: rerun with --resume to continue.` : '';
   switch (error.code) {
     case 'NETWORK':

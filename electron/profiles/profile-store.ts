@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
+import { baseUrlProblem } from '../../shared/base-url';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
 import type { ServiceMap } from '../../shared/service-map/schema';
@@ -110,6 +111,8 @@ export class ProfileStore {
     }
     const tokens = [...kept, ...added];
     if (tokens.length === 0) throw badRequest('A profile needs at least one token.', 'Add the vendor token the Partner service gave you.');
+    const urlProblem = baseUrlProblem(input.baseUrl);
+    if (urlProblem) throw badRequest(`The base URL ${urlProblem}.`);
     const profile: StoredProfile = {
       id: existing?.id ?? `p_${randomUUID()}`,
       name: input.name.trim(),
@@ -214,10 +217,12 @@ export class ProfileStore {
     const s = this.state.settings;
     return {
       theme: s.theme ?? 'system',
-      downloadDir: s.downloadDir ?? join(this.options.dataDir, 'downloads'),
+      // A relative folder from a hand-edited file would land wherever the app was started: the default instead.
+      downloadDir: s.downloadDir !== undefined && isAbsolute(s.downloadDir) ? s.downloadDir : join(this.options.dataDir, 'downloads'),
       pageSize: s.pageSize ?? PAGE_SIZE_DEFAULT,
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxResponseMiB: s.maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB,
+      // Absent means the default (DEFAULT_MAX_RESPONSE_MIB), read where the cap is applied.
+      ...(s.maxResponseMiB === undefined ? {} : { maxResponseMiB: s.maxResponseMiB }),
     };
   }
 
