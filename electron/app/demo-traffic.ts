@@ -9,6 +9,11 @@ import { setMaxListeners } from 'node:events';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { Clock } from '../../shared/clock';
+import { readAssetPage, readPurchase, readSearch } from '../../shared/service-map/read';
+import { historyRequest, listRequest, purchaseRequest, registerRequest, searchRequest, validateRequest } from '../../shared/service-map/requests';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
+import type { Id } from '../../shared/service-map/values';
 
 export interface DemoTrafficPlan {
   share: number;
@@ -27,8 +32,8 @@ export interface DemoTrafficOptions {
   client: DemoTrafficClient;
   clock: Clock;
   random?: () => number;
-  /** Page-size parameter of the profile. */
-  pageSizeParam?: string;
+  /** How the service is called and read (default: the simulator's dialect). */
+  map?: ServiceMap;
   tickMs?: number;
 }
 
@@ -51,7 +56,8 @@ export class DemoTraffic {
   private abort = sharedAbort();
   private readonly random: () => number;
   private readonly tickMs: number;
-  private readonly assetIds: number[] = [];
+  private readonly assetIds: Id[] = [];
+  private readonly map: ServiceMap;
   private readonly purchaseIds: string[] = [];
   private seq = 0;
   /** One seeding request at a time, however many requests wait for an id. */
@@ -63,6 +69,7 @@ export class DemoTraffic {
   constructor(private readonly options: DemoTrafficOptions) {
     this.random = options.random ?? Math.random;
     this.tickMs = options.tickMs ?? 50;
+    this.map = options.map ?? DEFAULT_SERVICE_MAP;
   }
 
   plan(): DemoTrafficPlan {
@@ -137,22 +144,17 @@ export class DemoTraffic {
     if (list.length > MAX_KNOWN) list.splice(0, list.length - MAX_KNOWN);
   }
 
-  private learnAssets(body: unknown): void {
-    const items = (body as { items?: unknown } | null)?.items;
-    if (!Array.isArray(items)) return;
-    for (const item of items.slice(0, 20)) {
-      const id = (item as { id?: unknown } | null)?.id;
-      if (typeof id === 'number' && !this.assetIds.includes(id)) this.remember(this.assetIds, id);
-    }
+  private learnAssets(items: readonly { id: Id }[]): void {
+    for (const { id } of items.slice(0, 20)) if (!this.assetIds.includes(id)) this.remember(this.assetIds, id);
   }
 
   private learnPurchase(body: unknown): void {
-    const id = (body as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && !this.purchaseIds.includes(id)) this.remember(this.purchaseIds, id);
+    const { id } = readPurchase(body, this.map).value;
+    if (id !== '' && !this.purchaseIds.includes(id)) this.remember(this.purchaseIds, id);
   }
 
   /** An asset id seen in a page; the first page is read when none is known yet. */
-  private async assetId(signal: AbortSignal): Promise<number | undefined> {
+  private async assetId(signal: AbortSignal): Promise<Id | undefined> {
     if (this.assetIds.length === 0) {
       this.seedingAssets ??= this.listPage(signal, null).finally(() => (this.seedingAssets = null));
       await this.seedingAssets;
@@ -168,18 +170,16 @@ export class DemoTraffic {
     return this.pick(this.purchaseIds);
   }
 
-  private async listPage(signal: AbortSignal, lastId: number | null | undefined): Promise<void> {
-    const query: Record<string, string | number | undefined> = { [this.options.pageSizeParam ?? 'per-page']: 20 };
-    if (lastId !== null && lastId !== undefined) query.last_id = lastId;
-    const res = await this.options.client.request('listAssets', { query, signal, priority: 'background' });
-    this.learnAssets(res.body);
+  private async listPage(signal: AbortSignal, lastId: Id | null | undefined): Promise<void> {
+    const res = await this.options.client.request('listAssets', { ...listRequest(this.map, 20, lastId ?? null), signal, priority: 'background' });
+    this.learnAssets(readAssetPage(res.body, this.map).value.items);
   }
 
   private async register(signal: AbortSignal): Promise<void> {
     const assetId = await this.assetId(signal);
     if (assetId === undefined) return;
     const res = await this.options.client.request('registerPurchase', {
-      body: { asset_id: assetId, client_reference: `demo-traffic-${++this.seq}` },
+      ...registerRequest(this.map, assetId, `demo-traffic-${++this.seq}`),
       signal,
       priority: 'background',
     });
@@ -194,30 +194,36 @@ export class DemoTraffic {
         // Now the first page, now a page further on, as someone paging through the table.
         return this.listPage(signal, this.random() < 0.3 ? null : this.pick(this.assetIds));
       case 'searchAssets': {
-        const res = await client.request('searchAssets', { body: { query: this.pick(SEARCH_WORDS) ?? 'castle', limit: 20 }, ...bg });
-        this.learnAssets(res.body);
+        const res = await client.request('searchAssets', { ...searchRequest(this.map, this.pick(SEARCH_WORDS) ?? 'castle', null, 20), ...bg });
+        this.learnAssets(readSearch(res.body, this.map).value.items);
         return;
       }
       case 'assetHistory':
-        await client.request('assetHistory', { body: { asset_id: (await this.assetId(signal)) ?? 1000 }, ...bg });
+      {
+        const assetId = await this.assetId(signal);
+        if (assetId !== undefined) await client.request('assetHistory', { ...historyRequest(this.map, assetId), ...bg });
         return;
+      }
       case 'categories':
         await client.request('categories', bg);
         return;
       case 'registerPurchase':
         return this.register(signal);
       case 'purchaseInfo':
-        await client.request('purchaseInfo', { query: { purchase_id: await this.purchaseId(signal) }, ...bg });
-        return;
-      case 'validatePurchase':
-        await client.request('validatePurchase', { body: { purchase_id: await this.purchaseId(signal) }, ...bg });
-        return;
       case 'downloadUrl':
       case 'viewUrl':
-      case 'cancelPurchase':
+      case 'cancelPurchase': {
         // Some answer 409 (a purchase in the wrong state): that is realistic traffic too.
-        await client.request(endpoint, { query: { purchase_id: await this.purchaseId(signal) }, ...bg });
+        const purchaseId = await this.purchaseId(signal);
+        if (purchaseId !== undefined) await client.request(endpoint, { ...purchaseRequest(this.map, endpoint, purchaseId), ...bg });
         return;
+      }
+      case 'validatePurchase': {
+        const purchaseId = await this.purchaseId(signal);
+        const assetId = this.pick(this.assetIds);
+        if (purchaseId !== undefined && assetId !== undefined) await client.request('validatePurchase', { ...validateRequest(this.map, { purchaseId, assetId }), ...bg });
+        return;
+      }
     }
   }
 }

@@ -9,6 +9,8 @@ import type { TokenPresentation } from '../profiles';
 import { DemoTraffic } from './demo-traffic';
 import type { Clock } from '../../shared/clock';
 import { PurchaseService } from '../purchases';
+import type { ServiceMap } from '../../shared/service-map/schema';
+import { profileServiceMap } from '../service-map/profile-map';
 
 export interface SessionProfile {
   id: string;
@@ -19,6 +21,8 @@ export interface SessionProfile {
   tokenPresentation: TokenPresentation;
   pageSizeParam: string;
   idField: string;
+  /** How this service's answers are read; absent: the default dialect with the two names above. */
+  serviceMap?: ServiceMap | undefined;
 }
 
 export interface SessionDeps {
@@ -33,6 +37,8 @@ export interface SessionDeps {
 export class ActiveSession {
   readonly client: PartnerClient;
   readonly purchases: PurchaseService;
+  /** The profile's service map: every payload of this session is built and read through it. */
+  readonly map: ServiceMap;
   readonly demoTraffic: DemoTraffic | null;
   private readonly unsubscribe: () => void;
   private closed = false;
@@ -54,8 +60,9 @@ export class ActiveSession {
       pageSize: { param: profile.pageSizeParam },
     });
     this.unsubscribe = this.client.onSample(deps.onSample);
-    this.purchases = new PurchaseService(this.client);
-    this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, pageSizeParam: profile.pageSizeParam }) : null;
+    this.map = profileServiceMap(profile);
+    this.purchases = new PurchaseService(this.client, { map: this.map });
+    this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, map: this.map }) : null;
   }
 
   get isClosed(): boolean {

@@ -9,13 +9,5 @@ export type { CatalogItem, Cursor, ParsedPage } from './page';
 export type { CatalogClient, ListRequestOptions } from './client-port';
 export { checkpointPathFor, readCheckpoint } from './checkpoint';
 export type { Checkpoint } from './checkpoint';
-export {
-  DEFAULT_CURSOR_FIELDS,
-  DEFAULT_DOWNLOAD_PAGE_SIZE,
-  DEFAULT_MORE_FIELDS,
-  DEFAULT_TOTAL_FIELDS,
-  formatForPath,
-  pageShape,
-  validatePageSize,
-} from './settings';
+export { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, pageShape, validatePageSize } from './settings';
 export type { ExportFormat, PageShape } from './settings';

@@ -1,8 +1,10 @@
 /** One page of the catalog through the rate-aware client: the download's step and the dashboard's paged table. */
-import { parsePage } from './page';
+import { listRequest } from '../../shared/service-map/requests';
+import { verifyPage } from '../../shared/service-map/verify';
+import { assertPageUsable, parsePage } from './page';
 import type { Cursor, ParsedPage } from './page';
 import type { CatalogClient } from './client-port';
-import { DEFAULT_DOWNLOAD_PAGE_SIZE, LAST_ID_PARAM, badSetting, pageShape, validatePageSize, validatePageSizeParam } from './settings';
+import { DEFAULT_DOWNLOAD_PAGE_SIZE, badSetting, pageShape, validatePageSize, validatePageSizeParam } from './settings';
 import type { PageShape } from './settings';
 
 export interface ReadPageOptions extends Partial<PageShape> {
@@ -10,27 +12,32 @@ export interface ReadPageOptions extends Partial<PageShape> {
   lastId?: Cursor | null;
   /** Default 100. */
   pageSize?: number;
-  /** Default 'per-page'. */
+  /** Overrides the map's page-size parameter. */
   pageSizeParam?: string;
   signal?: AbortSignal;
   /** Default 'interactive'; the download reads in the background. */
   priority?: 'interactive' | 'background';
+  /** Return what could be read instead of INVALID_RESPONSE when items or the cursor are unreadable (the dashboard). */
+  tolerant?: boolean;
 }
 
-/** Reads one page. Throws PartnerError: the client's errors, BAD_REQUEST for bad settings, INVALID_RESPONSE. */
+/** Reads one page. Throws PartnerError: the client's errors, BAD_REQUEST for bad settings, INVALID_RESPONSE (unless tolerant). */
 export async function readPage(client: CatalogClient, options: ReadPageOptions = {}): Promise<ParsedPage> {
   const shape = pageShape(options);
   const pageSize = validatePageSize(options.pageSize ?? DEFAULT_DOWNLOAD_PAGE_SIZE);
-  const sizeParam = validatePageSizeParam(options.pageSizeParam);
+  const sizeParam = options.pageSizeParam !== undefined ? validatePageSizeParam(options.pageSizeParam) : shape.map.list.pageSizeParam;
+  const map = { ...shape.map, list: { ...shape.map.list, pageSizeParam: sizeParam } };
   const lastId = options.lastId ?? null;
   // An empty last_id is a 400 that still costs a slot: refuse it here.
   if (lastId !== null && String(lastId) === '') throw badSetting('The cursor (last_id) must not be empty.');
-  const query: Record<string, string | number | undefined> = { [sizeParam]: pageSize };
-  if (lastId !== null) query[LAST_ID_PARAM] = lastId;
+  const parts = listRequest(map, pageSize, lastId);
   const response = await client.request('listAssets', {
-    query,
+    query: parts.query ?? {},
     priority: options.priority ?? 'interactive',
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return parsePage(response.body, shape);
+  const page = parsePage(response.body, { map });
+  if (!options.tolerant) assertPageUsable(page, { map });
+  const asked = Math.min(pageSize, map.list.pageSizeMax);
+  return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: sizeParam, received: page.received, done: page.done })] };
 }

@@ -1,52 +1,65 @@
 /**
- * Settings of a catalog download. The specification does not show the page's shape, so every
- * guess about it is a setting with a default (the simulator's vocabulary), never hard-coded.
+ * Settings of a catalog download. The specification does not show the page's shape: how a page is
+ * read is the profile's service map (shared/service-map/), whose default is the simulator's dialect.
  */
-import { DEFAULT_ID_FIELD, DEFAULT_PAGE_SIZE_PARAM, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
+import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
+import { isPath } from '../../shared/service-map/field-path';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
-/** How a page body is read. */
+/**
+ * How a page body is read: a service map. The single-field options are overrides of the map
+ * (command-line flags, a profile's two names); pageShape() folds them into `map`.
+ */
 export interface PageShape {
-  /** Field of each item that holds its id; the last item's id is the next cursor. */
+  map: ServiceMap;
+  /** = map.asset.id: the items' id field, the next cursor where the body names none. */
   idField: string;
-  /** Body fields that name the next cursor, tried in order; null there means "no more pages". */
-  cursorFields: readonly string[];
-  /** Body fields that say whether more pages follow (false ends the download). */
-  moreFields: readonly string[];
-  /** Body fields that give the catalog's total size (for the ETA). */
-  totalFields: readonly string[];
-  /** Body field holding the items; undefined: a top-level array or the body's first array property. */
+  /** Body fields that name the next cursor, tried in order (map.list.cursor as `a|b`). */
+  cursorFields?: readonly string[];
+  /** Body fields that say whether more pages follow (map.list.hasMore). */
+  moreFields?: readonly string[];
+  /** Body fields that give the catalog's size (map.list.total). */
+  totalFields?: readonly string[];
+  /** Where the items are (map.list.items). */
   itemsField?: string;
 }
 
-export const DEFAULT_CURSOR_FIELDS: readonly string[] = ['next_last_id', 'next_cursor', 'last_id', 'cursor'];
-export const DEFAULT_MORE_FIELDS: readonly string[] = ['has_more', 'hasMore'];
-export const DEFAULT_TOTAL_FIELDS: readonly string[] = ['total', 'total_count', 'count'];
 /** Large pages: a request costs one slot whatever its size (spec, "Query parameter"). */
 export const DEFAULT_DOWNLOAD_PAGE_SIZE = 100;
-export const LAST_ID_PARAM = 'last_id';
+export const LAST_ID_PARAM = DEFAULT_SERVICE_MAP.list.cursorParam;
 
-export const DEFAULT_PAGE_SHAPE: PageShape = {
-  idField: DEFAULT_ID_FIELD,
-  cursorFields: DEFAULT_CURSOR_FIELDS,
-  moreFields: DEFAULT_MORE_FIELDS,
-  totalFields: DEFAULT_TOTAL_FIELDS,
-};
+function alternatives(names: readonly string[] | undefined, what: string): string | undefined {
+  if (names === undefined) return undefined;
+  const path = names.map((n) => n.trim()).join('|');
+  if (names.length === 0 || names.some((n) => n.trim() === '') || !isPath(path)) throw badSetting(`The ${what} names must be non-empty field paths.`);
+  return path;
+}
 
-/** A full page shape from a partial one. */
+/** The map with the single-field overrides applied. Throws BAD_REQUEST on an empty or malformed name. */
 export function pageShape(partial: Partial<PageShape> = {}): PageShape {
-  const shape: PageShape = {
-    idField: partial.idField ?? DEFAULT_PAGE_SHAPE.idField,
-    cursorFields: partial.cursorFields ?? DEFAULT_PAGE_SHAPE.cursorFields,
-    moreFields: partial.moreFields ?? DEFAULT_PAGE_SHAPE.moreFields,
-    totalFields: partial.totalFields ?? DEFAULT_PAGE_SHAPE.totalFields,
+  const base = partial.map ?? DEFAULT_SERVICE_MAP;
+  const idField = partial.idField ?? base.asset.id;
+  if (idField.trim() === '' || !isPath(idField)) throw badSetting('The id field name must not be empty.');
+  if (partial.itemsField !== undefined && (partial.itemsField.trim() === '' || !isPath(partial.itemsField))) throw badSetting('The items field name must not be empty.');
+  const cursor = alternatives(partial.cursorFields, 'cursor field');
+  const more = alternatives(partial.moreFields, 'has-more field');
+  const total = alternatives(partial.totalFields, 'total field');
+  const map: ServiceMap = {
+    ...base,
+    list: {
+      ...base.list,
+      ...(partial.itemsField !== undefined ? { items: partial.itemsField } : {}),
+      ...(cursor !== undefined ? { cursor } : {}),
+      ...(more !== undefined ? { hasMore: more } : {}),
+      ...(total !== undefined ? { total } : {}),
+    },
+    asset: { ...base.asset, id: idField },
   };
-  if (partial.itemsField !== undefined) shape.itemsField = partial.itemsField;
-  if (shape.idField.trim() === '') throw badSetting('The id field name must not be empty.');
-  if (shape.itemsField !== undefined && shape.itemsField.trim() === '') throw badSetting('The items field name must not be empty.');
-  return shape;
+  return { map, idField };
 }
 
 /**
@@ -63,7 +76,7 @@ export function validatePageSize(value: unknown): number {
 }
 
 export function validatePageSizeParam(value: string | undefined): string {
-  const name = value ?? DEFAULT_PAGE_SIZE_PARAM;
+  const name = value ?? DEFAULT_SERVICE_MAP.list.pageSizeParam ?? 'per-page';
   if (name.trim() === '' || name === LAST_ID_PARAM) {
     throw badSetting(`The page-size parameter name must be non-empty and not "${LAST_ID_PARAM}", got ${JSON.stringify(name)}.`);
   }

@@ -1,4 +1,3 @@
-/** Purchase operations over the rate-aware client. */
+/** Purchase operations over the rate-aware client, through the profile's service map. */
 export { PurchaseService } from './purchase-service';
-export type { Purchase, PurchaseCallOptions, PurchaseClient, PurchaseServiceOptions, PurchaseUrl } from './purchase-service';
-export { purchaseListSchema, purchaseUrlSchema } from './schemas';
+export type { Purchase, PurchaseCallOptions, PurchaseClient, PurchaseServiceOptions, PurchaseUrl, RegisterOptions } from './purchase-service';

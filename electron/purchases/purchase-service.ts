@@ -1,27 +1,33 @@
 /**
- * The six purchase operations as typed calls over the rate-aware client. Arguments are checked
- * before anything is sent; answers are checked against loose schemas (INVALID_RESPONSE if they do
- * not fit). Every error is a PartnerError (shared/errors.ts):
+ * The six purchase operations over the rate-aware client, called and read through the profile's
+ * service map (shared/service-map/): no field name of a service's payloads is written here.
+ * Arguments are checked before anything is sent. Answers are read tolerantly: a 2xx is never an
+ * error because its body does not fit; the result names the fields it could not read (`missing`)
+ * and carries the body (`raw`). Errors are PartnerErrors (shared/errors.ts):
  *   BAD_REQUEST (bad argument, not sent; or 400), UNAUTHORIZED, NOT_FOUND (unknown purchase),
  *   CONFLICT (the purchase's state forbids it), RATE_LIMITED, SERVER_ERROR, NETWORK, TIMEOUT,
- *   CANCELLED, INVALID_RESPONSE, and for register only UNKNOWN_OUTCOME.
+ *   CANCELLED, INVALID_RESPONSE (a URL answer without a usable http(s) link), and for register
+ *   only UNKNOWN_OUTCOME.
  *
  * Registration is the one operation that creates something and the service promises no
  * idempotency, so the client never resends it after an unknown outcome. Each registration carries
- * a fresh client_reference; if its outcome is unknown, the error names that reference and how to
- * look it up (findByReference) before registering again, and carries it as body.client_reference
- * (the service's own body, if any, as body.response).
+ * a client reference (where the map has a field for it); any 2xx answer means a purchase may
+ * exist, so it is returned as registered, `unresolved` when its id could not be read. If the
+ * outcome is unknown, the error names the reference and how to look it up before registering again,
+ * and carries it as body.client_reference (the service's own body, if any, as body.response).
  */
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import { purchaseSchema } from '../../shared/catalog';
-import type { Purchase } from '../../shared/catalog';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import { PartnerError, isPartnerError } from '../../shared/errors';
+import { readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
+import { readPurchaseList } from '../../shared/service-map/read';
+import type { PurchaseRead, Read } from '../../shared/service-map/read';
+import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
+import type { PurchaseEndpoint, RequestParts } from '../../shared/service-map/requests';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 import type { ApiResponse, Priority, RequestOptions } from '../client';
-import type { PurchaseUrl } from './schemas';
-import { purchaseListSchema, purchaseUrlSchema } from './schemas';
 
 /** The part of PartnerClient used here (structural, so tests can pass a fake). */
 export interface PurchaseClient {
@@ -36,12 +42,39 @@ export interface PurchaseCallOptions {
   token?: string;
 }
 
-export interface PurchaseServiceOptions {
-  /** Makes a fresh client_reference per registration (default: 'pc-' + a random UUID). */
-  newReference?: () => string;
+export interface RegisterOptions extends PurchaseCallOptions {
+  /** The client reference to send (e.g. one a ledger wrote first); default a fresh one. */
+  reference?: string;
 }
 
-export type { Purchase, PurchaseUrl };
+export interface PurchaseServiceOptions {
+  /** How this service is called and read; default the built-in simulator's dialect. */
+  map?: ServiceMap;
+  /** Makes a fresh client reference per registration (default: 'pc-' + a random UUID). */
+  newReference?: () => string;
+  now?: () => number;
+}
+
+/** A purchase as read, with what could not be read (asset_id '' when the answer does not say). */
+export interface Purchase extends Omit<PurchaseRead, 'asset_id'> {
+  [field: string]: unknown;
+  asset_id: string | number;
+  missing: string[];
+  warnings: string[];
+  /** The answer, when part of it could not be read. */
+  raw?: unknown;
+  /** A registration answered 2xx whose purchase id could not be read: it may exist. */
+  unresolved?: boolean;
+}
+
+export interface PurchaseUrl {
+  purchaseId: string;
+  url: string;
+  expiresAt: string | null;
+  missing: string[];
+  warnings: string[];
+  raw?: unknown;
+}
 
 const MAX_ID_LENGTH = 200;
 
@@ -55,101 +88,165 @@ function checkId(endpoint: EndpointId, name: string, value: unknown): string {
   return value.trim();
 }
 
-function checkAssetId(value: unknown): number | string {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_ID_LENGTH) return /^\d+$/.test(value.trim()) ? Number(value.trim()) : value.trim();
-  throw badArgument('registerPurchase', 'assetId must be a positive whole number or a non-empty id');
+function checkAssetId(endpoint: EndpointId, value: unknown): number | string {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_ID_LENGTH) return value.trim();
+  throw badArgument(endpoint, 'assetId must be a whole number or a non-empty id');
 }
 
-function fit<S extends z.ZodType>(endpoint: EndpointId, schema: S, body: unknown, what: string): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
-    .join('; ');
-  throw new PartnerError({
-    code: 'INVALID_RESPONSE',
-    message: `${ENDPOINTS[endpoint].label} did not answer with ${what} (${issues})`,
-    endpoint,
-    retryable: false,
-    body,
-  });
+/** The read purchase, with `raw` only when something was missing. */
+function withReadInfo(read: Read<PurchaseRead>): Purchase {
+  const { asset_id, ...rest } = read.value;
+  return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
 }
 
 export class PurchaseService {
+  readonly map: ServiceMap;
   private readonly newReference: () => string;
+  private readonly now: () => number;
 
   constructor(
     private readonly client: PurchaseClient,
     options: PurchaseServiceOptions = {},
   ) {
+    this.map = options.map ?? DEFAULT_SERVICE_MAP;
     this.newReference = options.newReference ?? (() => `pc-${randomUUID()}`);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether the service can find purchases by their registration's reference (the map says). */
+  get canFindByReference(): boolean {
+    return this.map.lookupByReference !== null;
   }
 
   /** A purchase by id. */
   async info(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
-    const id = checkId('purchaseInfo', 'purchaseId', purchaseId);
-    const res = await this.client.request('purchaseInfo', { ...options, query: { purchase_id: id } });
-    return fit('purchaseInfo', purchaseSchema, res.body, 'a purchase');
+    return this.act('purchaseInfo', purchaseId, options);
   }
 
-  /** Purchases registered with a client_reference (how to find out what an unknown outcome did). */
-  async findByReference(reference: string, options: PurchaseCallOptions = {}): Promise<Purchase[]> {
+  /** Purchases registered with a client reference (how to find out what an unknown outcome did). */
+  async findByReference(reference: string, options: PurchaseCallOptions = {}): Promise<{ items: Purchase[]; missing: string[]; warnings: string[]; raw?: unknown }> {
     const ref = checkId('purchaseInfo', 'reference', reference);
-    const res = await this.client.request('purchaseInfo', { ...options, query: { client_reference: ref } });
-    return fit('purchaseInfo', purchaseListSchema, res.body, 'a list of purchases');
+    const parts = lookupRequest(this.map, ref);
+    if (parts === null) {
+      throw new PartnerError({
+        code: 'NOT_FOUND',
+        message: 'This service has no lookup of purchases by reference (service map: lookupByReference is off).',
+        hint: 'Open the purchase by its id instead, or set the lookup in the profile\'s service map if the service has one.',
+        retryable: false,
+      });
+    }
+    const res = await this.client.request('purchaseInfo', { ...options, ...parts });
+    const read = readPurchaseList(res.body, this.map);
+    const items = read.value.map((p) => withReadInfo({ value: p, missing: [], warnings: [], raw: undefined }));
+    return { items, missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
   }
 
-  /** Registers a purchase of an asset under a fresh client_reference; sent once, never resent blindly. */
-  async register(assetId: number | string, options: PurchaseCallOptions = {}): Promise<Purchase> {
-    const asset = checkAssetId(assetId);
-    const reference = this.newReference();
+  /**
+   * Registers a purchase of an asset; sent once, never resent blindly. Any 2xx is a purchase that
+   * may exist: returned as registered, `unresolved` (with the raw answer) when its id is unreadable.
+   */
+  async register(assetId: number | string, options: RegisterOptions = {}): Promise<Purchase> {
+    const asset = checkAssetId('registerPurchase', assetId);
+    const reference = options.reference ?? this.newReference();
+    const { reference: _chosen, ...callOptions } = options;
     let res: ApiResponse;
     try {
-      res = await this.client.request('registerPurchase', { ...options, body: { asset_id: asset, client_reference: reference } });
+      res = await this.client.request('registerPurchase', { ...callOptions, ...registerRequest(this.map, asset, reference) });
     } catch (e) {
       if (isPartnerError(e) && e.code === 'UNKNOWN_OUTCOME') {
         throw new PartnerError({
           ...e.data,
           message: `${e.message} Registration reference: ${reference}.`,
-          hint: `It may or may not have been registered. Before registering again, look it up: purchase info with client_reference=${reference} (PurchaseService.findByReference("${reference}")).`,
+          hint: this.canFindByReference
+            ? `It may or may not have been registered. Before registering again, look it up by its reference ${reference} (Find a purchase).`
+            : `It may or may not have been registered. This service has no lookup by reference: check with the vendor before registering again (reference ${reference}).`,
           // The reference as data, so the renderer need not parse it out of the words.
           body: { client_reference: reference, ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
         });
       }
       throw e;
     }
-    const purchase = fit('registerPurchase', purchaseSchema, res.body, 'a purchase');
-    // The reference is how this purchase is found again; keep it on the result even if not echoed.
-    return { ...purchase, client_reference: purchase.client_reference ?? reference };
+    const read = readPurchaseOrDetect(res.body, this.map);
+    const purchase = withReadInfo(read);
+    const unresolved = purchase.id === '';
+    const warnings = unresolved
+      ? [...purchase.warnings, `The service accepted the registration (HTTP ${res.status}) but its answer names no purchase id: a purchase may exist (reference ${reference}).`]
+      : purchase.warnings;
+    return {
+      ...purchase,
+      // What was sent, where the answer does not say.
+      asset_id: purchase.asset_id === '' ? asset : purchase.asset_id,
+      // The reference is how this purchase is found again; keep it on the result even if not echoed.
+      client_reference: purchase.client_reference ?? reference,
+      ...(purchase.state === '' ? { state: 'registered', stateKind: 'registered' as const, actions: this.actionsOf('registered') } : {}),
+      warnings,
+      ...(unresolved ? { unresolved: true, raw: read.raw } : {}),
+    };
   }
 
-  /** Validates a registered purchase before payment. */
-  async validate(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
+  /** Validates a purchase before payment; sends the purchase's or the asset's id, as the map says. */
+  async validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: number | string } = {}): Promise<Purchase> {
     const id = checkId('validatePurchase', 'purchaseId', purchaseId);
-    const res = await this.client.request('validatePurchase', { ...options, body: { purchase_id: id } });
-    return fit('validatePurchase', purchaseSchema, res.body, 'a purchase');
+    const { assetId, ...callOptions } = options;
+    let asset: number | string = id;
+    if (this.map.validate.takes === 'asset') {
+      if (assetId === undefined) throw badArgument('validatePurchase', "this service validates by the asset's id, and the purchase's asset is not known (open it with purchase info first)");
+      asset = checkAssetId('validatePurchase', assetId);
+    }
+    const res = await this.client.request('validatePurchase', { ...callOptions, ...validateRequest(this.map, { purchaseId: id, assetId: asset }) });
+    return this.purchaseFrom(res.body, id);
   }
 
   /** The download link of a validated purchase. */
   async downloadUrl(purchaseId: string, options: PurchaseCallOptions = {}): Promise<PurchaseUrl> {
-    const id = checkId('downloadUrl', 'purchaseId', purchaseId);
-    const res = await this.client.request('downloadUrl', { ...options, query: { purchase_id: id } });
-    return fit('downloadUrl', purchaseUrlSchema, res.body, 'a download URL');
+    return this.link('downloadUrl', purchaseId, options);
   }
 
   /** The view link of a purchase. */
   async viewUrl(purchaseId: string, options: PurchaseCallOptions = {}): Promise<PurchaseUrl> {
-    const id = checkId('viewUrl', 'purchaseId', purchaseId);
-    const res = await this.client.request('viewUrl', { ...options, query: { purchase_id: id } });
-    return fit('viewUrl', purchaseUrlSchema, res.body, 'a view URL');
+    return this.link('viewUrl', purchaseId, options);
   }
 
   /** Cancels a purchase. */
   async cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
-    const id = checkId('cancelPurchase', 'purchaseId', purchaseId);
-    const res = await this.client.request('cancelPurchase', { ...options, query: { purchase_id: id } });
-    return fit('cancelPurchase', purchaseSchema, res.body, 'a purchase');
+    return this.act('cancelPurchase', purchaseId, options);
+  }
+
+  private actionsOf(word: string): Purchase['actions'] {
+    return [...(this.map.states.find((s) => s.state === word)?.actions ?? [])];
+  }
+
+  private async act(endpoint: 'purchaseInfo' | 'cancelPurchase', purchaseId: string, options: PurchaseCallOptions): Promise<Purchase> {
+    const id = checkId(endpoint, 'purchaseId', purchaseId);
+    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
+    return this.purchaseFrom(res.body, id);
+  }
+
+  /** A purchase answer; the id asked for stands in where the answer gives none. */
+  private purchaseFrom(body: unknown, purchaseId: string): Purchase {
+    const purchase = withReadInfo(readPurchaseOrDetect(body, this.map));
+    return purchase.id === '' ? { ...purchase, id: purchaseId, raw: body } : purchase;
+  }
+
+  private parts(endpoint: PurchaseEndpoint, purchaseId: string): RequestParts {
+    return purchaseRequest(this.map, endpoint, purchaseId);
+  }
+
+  private async link(endpoint: 'downloadUrl' | 'viewUrl', purchaseId: string, options: PurchaseCallOptions): Promise<PurchaseUrl> {
+    const id = checkId(endpoint, 'purchaseId', purchaseId);
+    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
+    const read = readUrlOrDetect(res.body, this.map, this.now());
+    if (read.value.url === null) {
+      // Nothing to open: the one answer that cannot be shown as a result. The body travels with the error.
+      throw new PartnerError({
+        code: 'INVALID_RESPONSE',
+        message: `${ENDPOINTS[endpoint].label} answered without an http(s) link at \`${this.map.url.url}\` (service map: url.url).`,
+        endpoint,
+        retryable: false,
+        body: res.body,
+      });
+    }
+    return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
   }
 }

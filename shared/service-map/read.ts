@@ -4,7 +4,7 @@
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
 import type { Asset, Category, HistoryEntry } from '../catalog';
-import { readPath, topKey } from './path';
+import { readPath, topKey } from './field-path';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
@@ -106,12 +106,12 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
     if (found !== null) currency = found;
     else if (currency === null) misses.add('asset.currency');
   }
-  if (currency !== null) asset.currency = currency;
   if (m.price !== null) {
     const amount = asDecimal(readPath(item, m.price).value);
     if (amount === null) misses.add('asset.price');
     else asset.price = toMajor(amount, m.priceUnit, currency);
   }
+  if (currency !== null) asset.currency = currency;
   const others = otherFields(item, [m.id, m.title, m.category, m.price, m.currency]);
   for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) asset[key] = value;
   return asset;
@@ -156,10 +156,12 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   const items = readAssets(raw, map, misses);
   const lastRaw = raw[raw.length - 1];
   const lastId = isRecord(lastRaw) ? asId(readPath(lastRaw, map.asset.id).value) : null;
+  // Cursor, has-more and total are optional in any answer (an empty page ends the catalog):
+  // absent is not missing; present but unusable is.
   let more: boolean | null = null;
-  if (l.hasMore !== null) {
-    const found = readPath(body, l.hasMore);
-    more = found.found ? asFlag(found.value) : null;
+  const moreFound = readPath(body, l.hasMore);
+  if (moreFound.found) {
+    more = asFlag(moreFound.value);
     if (more === null) misses.add('list.hasMore');
   }
   let cursor: Id | null = lastId;
@@ -168,19 +170,20 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
     if (found.found && found.value !== null && found.value !== false) {
       cursor = cursorFrom(found.value, l.cursorParam);
       if (cursor === null) misses.add('list.cursor');
-    } else if (more === true) {
-      // Told that more follow but given no cursor: the last item's id is the spec's last_id.
-      cursor = lastId;
-      warnings.push(`The page says more items follow but has no cursor at \`${l.cursor}\`: the last item's id is used.`);
-    } else cursor = null;
+    } else if (found.found) {
+      cursor = null;
+    } else if (more === false) {
+      cursor = null;
+    }
   }
   let total: number | null = null;
-  if (l.total !== null) {
-    total = asCount(readPath(body, l.total).value);
-    if (total === null) misses.add('list.total');
+  const totalFound = readPath(body, l.total);
+  if (totalFound.found) {
+    total = asCount(totalFound.value);
+    if (total === null && totalFound.value !== null) misses.add('list.total');
   }
   const done = raw.length === 0 || more === false || cursor === null;
-  return { value: { items, cursor: done ? null : cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
+  return { value: { items, cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
 }
 
 export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[]; total: number | null; received: number }> {
@@ -188,9 +191,10 @@ export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[
   const raw = findItems(body, map.search.items, 'search.items', misses);
   const items = readAssets(raw, map, misses);
   let total: number | null = null;
-  if (map.search.total !== null) {
-    total = asCount(readPath(body, map.search.total).value);
-    if (total === null) misses.add('search.total');
+  const totalFound = readPath(body, map.search.total);
+  if (totalFound.found) {
+    total = asCount(totalFound.value);
+    if (total === null && totalFound.value !== null) misses.add('search.total');
   }
   return { value: { items, total, received: raw.length }, missing: misses.list(), warnings: [], raw: body };
 }

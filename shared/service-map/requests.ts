@@ -2,7 +2,7 @@
  * Requests built from a service map: the query and body of each call. The only place, with the
  * readers, that turns the dashboard's arguments into a service's parameter and field names.
  */
-import { writePath } from './path';
+import { writePath } from './field-path';
 import type { Placement, ServiceMap } from './schema';
 import type { Id } from './values';
 

@@ -5,7 +5,7 @@
  * Paths are shared/service-map/path.ts's (`data[].attributes.title`, `a|b` alternatives).
  */
 import { z } from 'zod';
-import { isPath } from './path';
+import { isPath } from './field-path';
 
 export const SERVICE_MAP_VERSION = 1;
 
@@ -102,13 +102,25 @@ export const serviceMapSchema = z.object({
 });
 export type ServiceMap = z.output<typeof serviceMapSchema>;
 
-/** The built-in simulator's dialect (and the spec's own parameter names). */
+/**
+ * The built-in simulator's dialect (and the spec's own parameter names). Its answers' arrays are
+ * found where they are (null: a top-level array or the first array property), and the list's
+ * cursor, has-more and total are looked for under their usual names, as before service maps.
+ */
 export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
   version: SERVICE_MAP_VERSION,
-  list: { items: 'items', pageSizeParam: 'per-page', pageSizeMax: 100, cursorParam: 'last_id', cursor: null, hasMore: 'has_more', total: 'total' },
-  search: { textField: 'query', categoryField: 'category', limitField: 'limit', items: 'items', total: 'total' },
-  categories: { items: 'items' },
-  history: { assetIdField: 'asset_id', points: 'items' },
+  list: {
+    items: null,
+    pageSizeParam: 'per-page',
+    pageSizeMax: 100,
+    cursorParam: 'last_id',
+    cursor: 'next_last_id|next_cursor|last_id|cursor',
+    hasMore: 'has_more|hasMore',
+    total: 'total|total_count|count',
+  },
+  search: { textField: 'query', categoryField: 'category', limitField: 'limit', items: null, total: 'total' },
+  categories: { items: null },
+  history: { assetIdField: 'asset_id', points: null },
   register: { assetIdField: 'asset_id', referenceField: 'client_reference' },
   purchaseId: {
     purchaseInfo: { in: 'query', name: 'purchase_id' },
@@ -117,7 +129,7 @@ export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
     cancelPurchase: { in: 'query', name: 'purchase_id' },
   },
   validate: { in: 'body', name: 'purchase_id', takes: 'purchase' },
-  lookupByReference: { in: 'query', name: 'client_reference', items: 'items' },
+  lookupByReference: { in: 'query', name: 'client_reference', items: null },
   asset: { id: 'id', title: 'title', category: 'category', price: 'price', priceUnit: 'major', currency: 'currency', fixedCurrency: null },
   category: { id: 'id', name: 'name', count: 'count' },
   historyPoint: { time: 'at', timeFormat: 'iso', value: 'price', event: 'event' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage, sameCursor } from '../../electron/catalog/page';
+import { assertPageUsable, parsePage, sameCursor } from '../../electron/catalog/page';
+import type { PageShape } from '../../electron/catalog/settings';
 import { formatForPath, pageShape, validatePageSize, validatePageSizeParam } from '../../electron/catalog/settings';
 import { PartnerError } from '../../shared/errors';
 
@@ -14,10 +15,17 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
+/** The download's strict read: a page whose items or next cursor cannot be read is INVALID_RESPONSE. */
+function strictPage(body: unknown, s: PageShape = shape) {
+  const page = parsePage(body, s);
+  assertPageUsable(page, s);
+  return page;
+}
+
 describe('parsePage', () => {
   it('reads a top-level array: the cursor is the last item id, no total', () => {
     const page = parsePage([{ id: 1 }, { id: 2 }], shape);
-    expect(page).toEqual({ items: [{ id: 1 }, { id: 2 }], cursor: 2, done: false, total: null });
+    expect(page).toMatchObject({ items: [{ id: 1 }, { id: 2 }], cursor: 2, done: false, total: null, received: 2 });
   });
 
   it('reads the first array property of an object', () => {
@@ -48,7 +56,7 @@ describe('parsePage', () => {
 
   it('ends on has_more: false, keeping the items of that page', () => {
     const page = parsePage({ items: [{ id: 7 }], last_id: 7, has_more: false, total: 7 }, shape);
-    expect(page).toEqual({ items: [{ id: 7 }], cursor: 7, done: true, total: 7 });
+    expect(page).toMatchObject({ items: [{ id: 7 }], cursor: 7, done: true, total: 7 });
   });
 
   it('ends on a named cursor that is null', () => {
@@ -64,26 +72,34 @@ describe('parsePage', () => {
     expect(parsePage({ items: [{ id: 1 }], total: 'many' }, shape).total).toBeNull();
   });
 
-  it('refuses items without a usable id with INVALID_RESPONSE', () => {
-    expect(codeOf(() => parsePage({ items: [{ id: 1 }, { title: 'no id' }] }, shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage([{ id: '' }], shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage([{ id: null }], shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage([{ id: { nested: 1 } }], shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage([5, 6], shape))).toBe('INVALID_RESPONSE');
+  it('tolerant read: an item without an id is left out and named as missing, never thrown', () => {
+    const page = parsePage({ items: [{ id: 1 }, { title: 'no id' }] }, shape);
+    expect(page.items).toEqual([{ id: 1 }]);
+    expect(page.received).toBe(2);
+    expect(page.missing).toContain('asset.id');
+    expect(parsePage('<html>', shape)).toMatchObject({ items: [], done: true, missing: ['list.items'], raw: '<html>' });
+  });
+
+  it('strict read (the download): refuses items without a usable id with INVALID_RESPONSE', () => {
+    expect(codeOf(() => strictPage({ items: [{ id: 1 }, { title: 'no id' }] }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage([{ id: '' }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage([{ id: null }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage([{ id: { nested: 1 } }], shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage([5, 6], shape))).toBe('INVALID_RESPONSE');
     try {
-      parsePage({ items: [{ id: 1 }, { title: 'x' }] }, shape);
+      strictPage({ items: [{ id: 1 }, { title: 'x' }] }, shape);
     } catch (e) {
-      expect((e as Error).message).toContain('Item 2');
+      expect((e as Error).message).toContain('item 2');
       expect((e as Error).message).toContain('"id"');
     }
   });
 
   it('refuses bodies without items and cursors that cannot be sent', () => {
-    expect(codeOf(() => parsePage({ message: 'hello' }, shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage('<html>', shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage(null, shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage({ items: [{ id: 1 }], next_cursor: '' }, shape))).toBe('INVALID_RESPONSE');
-    expect(codeOf(() => parsePage({ rows: [] }, pageShape({ itemsField: 'items' })))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage({ message: 'hello' }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage('<html>', shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage(null, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage({ items: [{ id: 1 }], next_cursor: '' }, shape))).toBe('INVALID_RESPONSE');
+    expect(codeOf(() => strictPage({ rows: [] }, pageShape({ itemsField: 'items' })))).toBe('INVALID_RESPONSE');
   });
 
   it('compares cursors as sent on the wire', () => {

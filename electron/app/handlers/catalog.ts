@@ -1,70 +1,52 @@
-/** listAssets (the catalog's page reader), searchAssets, categories, assetHistory: interactive priority. */
-import type { z } from 'zod';
-import { categoriesSchema, historySchema, pageSchema, searchResultSchema } from '../../../shared/bridge/schemas';
-import { ENDPOINTS } from '../../../shared/endpoints';
-import type { EndpointId } from '../../../shared/endpoints';
-import { PartnerError } from '../../../shared/errors';
+/**
+ * listAssets (the catalog's page reader), searchAssets, categories, assetHistory: interactive
+ * priority, called and read through the session's service map. Answers are read tolerantly: what
+ * could be read, the map fields that were missing, the raw answer (tokens masked) and warnings.
+ */
+import { readCategories, readHistory, readSearch } from '../../../shared/service-map/read';
+import type { Read } from '../../../shared/service-map/read';
+import { historyRequest, searchRequest } from '../../../shared/service-map/requests';
+import { verifySearch } from '../../../shared/service-map/verify';
 import { readPage } from '../../catalog';
-import { describeIssues } from '../dispatcher';
 import type { AppContext } from './context';
+import { maskedAnswer } from './service-map';
 import type { HandlerGroup } from './types';
 
-/** The first array in a body: `{items: [...]}` in the simulator, a bare array elsewhere. */
-function itemsOf(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    if (Array.isArray(record.items)) return record.items;
-    for (const value of Object.values(record)) if (Array.isArray(value)) return value;
-  }
-  return [];
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/** A body that does not fit what the dashboard shows is the service's problem, not a bug of ours. */
-function checked<S extends z.ZodType>(schema: S, value: unknown, endpoint: EndpointId): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new PartnerError({
-    code: 'INVALID_RESPONSE',
-    message: `${ENDPOINTS[endpoint].label} answered with data the dashboard cannot show (${describeIssues(parsed.error.issues)}).`,
-    endpoint: ENDPOINTS[endpoint].label,
-    retryable: false,
-  });
+/** missing / warnings always; raw only when something could not be read. */
+function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'>, extraWarnings: string[] = []) {
+  return {
+    missing: read.missing,
+    warnings: [...read.warnings, ...extraWarnings],
+    ...(read.missing.length > 0 ? { raw: read.raw } : {}),
+  };
 }
 
 export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 'searchAssets' | 'categories' | 'assetHistory'> {
   return {
     async listAssets({ lastId, pageSize }) {
       const session = ctx.session();
-      const page = await readPage(session.client, {
-        lastId,
-        pageSize,
-        pageSizeParam: session.profile.pageSizeParam,
-        idField: session.profile.idField,
-        priority: 'interactive',
-      });
-      return checked(pageSchema, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total }, 'listAssets');
+      const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true });
+      return maskedAnswer(ctx, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total, ...readInfo(page) });
     },
     async searchAssets({ query, category, limit }) {
       const session = ctx.session();
-      const body: Record<string, unknown> = { query, limit };
-      if (category !== null && category !== '') body.category = category;
-      const res = await session.client.request('searchAssets', { body, priority: 'interactive' });
-      return checked(searchResultSchema, { items: itemsOf(res.body), total: numberOrNull((res.body as { total?: unknown } | null)?.total) }, 'searchAssets');
+      const map = session.map;
+      const res = await session.client.request('searchAssets', { ...searchRequest(map, query, category, limit), priority: 'interactive' });
+      const read = readSearch(res.body, map);
+      const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
+      return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
     },
     async categories() {
-      const res = await ctx.session().client.request('categories', { priority: 'interactive' });
-      return checked(categoriesSchema, { items: itemsOf(res.body) }, 'categories');
+      const session = ctx.session();
+      const res = await session.client.request('categories', { priority: 'interactive' });
+      const read = readCategories(res.body, session.map);
+      return maskedAnswer(ctx, { items: read.value, ...readInfo(read) });
     },
     async assetHistory({ assetId }) {
-      const res = await ctx.session().client.request('assetHistory', { body: { asset_id: assetId }, priority: 'interactive' });
-      const reported = (res.body as { asset_id?: unknown } | null)?.asset_id;
-      const id = typeof reported === 'number' || typeof reported === 'string' ? reported : assetId;
-      return checked(historySchema, { assetId: id, items: itemsOf(res.body) }, 'assetHistory');
+      const session = ctx.session();
+      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive' });
+      const read = readHistory(res.body, session.map);
+      return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(read) });
     },
   };
 }

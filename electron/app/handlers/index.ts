@@ -6,6 +6,7 @@ import { fileHandlers } from './files';
 import { ledgerHandlers } from './ledger';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
+import { serviceMapHandlers } from './service-map';
 import { simulatorHandlers } from './simulator';
 import { telemetryHandlers } from './telemetry';
 import type { CallHandlers } from './types';
@@ -18,6 +19,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...purchaseHandlers(ctx),
     ...ledgerHandlers(ctx),
     ...profileHandlers(ctx),
+    ...serviceMapHandlers(ctx),
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),
   };

@@ -5,38 +5,34 @@
  */
 import type { z } from 'zod';
 import type { urlResultSchema } from '../../../shared/bridge/schemas';
-import type { Purchase } from '../../../shared/catalog';
 import { PartnerError } from '../../../shared/errors';
-import type { PurchaseUrl } from '../../purchases';
+import type { Purchase as ReadPurchase, PurchaseUrl } from '../../purchases';
 import { registerWithLedger } from '../../store';
 import type { AppContext } from './context';
 import { ledgerTarget, noteSeen } from './ledger';
+import { maskedAnswer } from './service-map';
 import type { HandlerGroup } from './types';
 
-type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'openExternal';
+type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'findPurchases' | 'openExternal';
 
 const MAX_OPENABLE = 1000;
 
 type UrlResult = z.output<typeof urlResultSchema>;
 
-function toUrlResult(purchaseId: string, answer: PurchaseUrl): UrlResult {
-  return {
-    purchaseId: answer.purchase_id === undefined ? purchaseId : String(answer.purchase_id),
-    url: answer.url,
-    expiresAt: answer.expires_at ?? null,
-  };
+function toUrlResult(answer: PurchaseUrl): UrlResult {
+  return answer;
 }
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state in the ledger. */
-  const tracked = async (run: (s: ReturnType<AppContext['session']>) => Promise<Purchase>, assetTitle?: string | null): Promise<Purchase> => {
+  const tracked = async (run: (s: ReturnType<AppContext['session']>) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<ReadPurchase> => {
     const session = ctx.session();
-    const purchase = await run(session);
+    const purchase = maskedAnswer(ctx, await run(session));
     noteSeen(ctx, session, purchase, assetTitle);
     return purchase;
   };
   const remembered = async (purchaseId: string, run: (s: ReturnType<AppContext['session']>) => Promise<PurchaseUrl>): Promise<UrlResult> => {
-    const result = toUrlResult(purchaseId, await run(ctx.session()));
+    const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session())));
     if (ctx.openable.size >= MAX_OPENABLE) ctx.openable.delete(ctx.openable.values().next().value as string);
     ctx.openable.add(result.url);
     return result;
@@ -52,10 +48,17 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         send: (reference) => session.purchases.register(assetId, { reference }),
       });
     },
-    validatePurchase: ({ purchaseId }) => tracked((s) => s.purchases.validate(purchaseId)),
+    validatePurchase: ({ purchaseId, assetId }) =>
+      tracked(async (s) => s.purchases.validate(purchaseId, { assetId: assetId ?? (s.purchases.map.validate.takes === 'asset' ? (await s.purchases.info(purchaseId)).asset_id : undefined) })),
     cancelPurchase: ({ purchaseId }) => tracked((s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.viewUrl(purchaseId)),
+    async findPurchases({ reference }) {
+      const session = ctx.session();
+      const found = maskedAnswer(ctx, await session.purchases.findByReference(reference));
+      for (const purchase of found.items) if (purchase.id !== '') noteSeen(ctx, session, purchase, null);
+      return found;
+    },
     async openExternal({ url }) {
       const open = ctx.env.openExternal;
       if (!open) {

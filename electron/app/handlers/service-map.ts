@@ -1,0 +1,88 @@
+/**
+ * A profile's service map: read it, save it (then the active session reconnects to use it), and
+ * detect it with at most 3 probe requests (electron/service-map/probe.ts). Detection saves nothing:
+ * Settings shows the proposal and the samples, and the user accepts or edits it.
+ */
+import { PartnerError } from '../../../shared/errors';
+import type { ServiceMap } from '../../../shared/service-map/schema';
+import { DEFAULT_SERVICE_MAP } from '../../../shared/service-map/schema';
+import { PartnerClient } from '../../client';
+import { redactValue } from '../../client/redact';
+import { probeService } from '../../service-map/probe';
+import type { ProbeClient } from '../../service-map/probe';
+import { profileServiceMap } from '../../service-map/profile-map';
+import { DEMO_PROFILE_ID } from '../embedded-demo';
+import type { AppContext } from './context';
+import type { HandlerGroup } from './types';
+
+type Names = 'serviceMapGet' | 'serviceMapSave' | 'serviceMapDetect';
+
+/** Tokens masked in whatever the app shows of a service's answer (services echo them). */
+export function maskedAnswer<T>(ctx: AppContext, value: T): T {
+  return redactValue(value, [...ctx.store.knownTokens(), ...ctx.demo.tokens()]) as T;
+}
+
+function noProfile(id: string): PartnerError {
+  return new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
+}
+
+function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: 'default' | 'saved' } {
+  if (profileId === DEMO_PROFILE_ID) return { map: DEFAULT_SERVICE_MAP, source: 'default' };
+  const record = ctx.store.get(profileId);
+  if (!record) throw noProfile(profileId);
+  return { map: profileServiceMap(record), source: record.serviceMap ? 'saved' : 'default' };
+}
+
+/** The profile's connected client, or a short-lived one (the demo's simulator started and stopped as testConnection does). */
+async function withClient<T>(ctx: AppContext, profileId: string, run: (client: ProbeClient) => Promise<T>): Promise<T> {
+  const current = ctx.currentSession();
+  if (current && !current.isClosed && current.profile.id === profileId) return run(current.client);
+  const isDemo = profileId === DEMO_PROFILE_ID;
+  const record = isDemo ? null : ctx.store.get(profileId);
+  if (!isDemo && !record) throw noProfile(profileId);
+  const demoWasRunning = ctx.demo.running !== null;
+  const sim = isDemo ? await ctx.demo.ensure() : null;
+  const profile = sim ? { ...ctx.demo.view(), baseUrl: sim.url } : record!;
+  const tokens = sim ? ctx.demo.tokens() : ctx.store.openTokens(profileId);
+  const client = new PartnerClient({
+    baseUrl: profile.baseUrl,
+    vendor: profile.vendor,
+    tokens,
+    fetch: ctx.fetch,
+    budgets: ctx.budgets,
+    timeoutMs: ctx.settings().timeoutMs,
+    tokenPresentation: profile.tokenPresentation,
+  });
+  const unsubscribe = client.onSample((s) => ctx.telemetry.record(s));
+  try {
+    return await run(client);
+  } finally {
+    unsubscribe();
+    client.close();
+    if (sim && !demoWasRunning && ctx.currentSession()?.profile.demo !== true) await ctx.demo.stop();
+  }
+}
+
+export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
+  return {
+    serviceMapGet: async ({ profileId }) => mapOf(ctx, profileId),
+    async serviceMapSave({ profileId, map }) {
+      if (profileId === DEMO_PROFILE_ID) {
+        throw new PartnerError({
+          code: 'BAD_REQUEST',
+          message: "The built-in demo profile's service map cannot be changed.",
+          hint: 'Add a profile for the service and save the map there.',
+          retryable: false,
+        });
+      }
+      ctx.store.saveServiceMap(profileId, map);
+      await ctx.reconnectIfActive(profileId, false);
+      return mapOf(ctx, profileId);
+    },
+    async serviceMapDetect({ profileId }) {
+      const base = mapOf(ctx, profileId).map;
+      const result = await withClient(ctx, profileId, (client) => probeService(client, { base }));
+      return maskedAnswer(ctx, { ...result.proposal, samples: result.samples, requests: result.requests });
+    },
+  };
+}

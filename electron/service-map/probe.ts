@@ -1,0 +1,127 @@
+/**
+ * The probes behind detection: at most 3 requests of budget through the rate-aware client.
+ *   1. categories;
+ *   2. one list page that sends EVERY usual page-size parameter name at once, each with a different
+ *      odd size (`per-page=11&limit=13&per_page=17&...`): the number of items returned tells which
+ *      name the service honours (none matching: the page size is unknown, a warning says so);
+ *   3. one search whose body carries every usual text, category and limit field name at once, each
+ *      with a different value (a different word of the sampled titles, a different category from the
+ *      answers, a different limit): the results tell which names are honoured.
+ * A service that refuses the extra names (400) gets a plain list page instead of the search.
+ * History and purchases are never probed (that would cost a purchase): see shared/service-map/fallback.ts.
+ */
+import type { EndpointId } from '../../shared/endpoints';
+import { toErrorData } from '../../shared/errors';
+import { detectServiceMap } from '../../shared/service-map/detect';
+import type { Proposal, Samples } from '../../shared/service-map/detect';
+import { PAGE_SIZE_PARAMS, PROBE_PAGE_SIZES, PROBE_SEARCH_LIMITS, SEARCH_CATEGORY_FIELDS, SEARCH_LIMIT_FIELDS, SEARCH_TEXT_FIELDS } from '../../shared/service-map/names';
+import { readAssetPage, readCategories } from '../../shared/service-map/read';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
+import type { RequestOptions } from '../client';
+
+export interface ProbeClient {
+  request(endpoint: EndpointId, options?: RequestOptions): Promise<{ status: number; body: unknown }>;
+}
+
+export interface ProbeResult {
+  proposal: Proposal;
+  /** The answers as received (the caller masks tokens before showing them). */
+  samples: { categories: unknown; list: unknown; search: unknown };
+  requests: number;
+}
+
+export const PROBE_BUDGET = 3;
+
+/** The list query of the page-size trick: each candidate name with its own size. */
+export function pageSizeCandidates(): Record<string, number> {
+  return Object.fromEntries(PAGE_SIZE_PARAMS.map((name, i) => [name, PROBE_PAGE_SIZES[i]!]));
+}
+
+const WORD = /[\p{L}\p{N}]{3,}/gu;
+
+export interface SearchProbe {
+  text: Record<string, string>;
+  category: Record<string, string>;
+  limit: Record<string, number>;
+  /** The body sent: every candidate field at once. */
+  request: Record<string, unknown>;
+}
+
+/** The search body of the field-name trick, from what the first two answers showed. */
+export function searchCandidates(map: ServiceMap, listBody: unknown, categoriesBody: unknown): SearchProbe {
+  const assets = readAssetPage(listBody, map).value.items;
+  // Distinct words, the most widespread first (so a category filter still leaves results).
+  const counts = new Map<string, number>();
+  for (const a of assets) for (const w of new Set(String(a.title ?? '').toLowerCase().match(WORD) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const words = [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
+  const categories = [
+    ...new Set([
+      ...assets.map((a) => a.category).filter((c): c is string => typeof c === 'string'),
+      ...readCategories(categoriesBody, map).value.map((c) => c.id),
+    ]),
+  ];
+  const text: Record<string, string> = {};
+  SEARCH_TEXT_FIELDS.forEach((f, i) => {
+    const w = words[i];
+    if (w !== undefined) text[f] = w;
+  });
+  const category: Record<string, string> = {};
+  SEARCH_CATEGORY_FIELDS.forEach((f, i) => {
+    const c = categories[i];
+    if (c !== undefined) category[f] = c;
+  });
+  const limit: Record<string, number> = Object.fromEntries(SEARCH_LIMIT_FIELDS.map((f, i) => [f, PROBE_SEARCH_LIMITS[i]!]));
+  return { text, category, limit, request: { ...text, ...category, ...limit } };
+}
+
+type Attempt = { ok: true; body: unknown } | { ok: false; status: number | undefined };
+
+/** Probes the service (<= 3 requests) and proposes a map. The service's failures become warnings; only a cancel throws. */
+export async function probeService(client: ProbeClient, options: { base?: ServiceMap; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+  const base = options.base ?? DEFAULT_SERVICE_MAP;
+  const call = { priority: 'interactive' as const, ...(options.signal ? { signal: options.signal } : {}) };
+  const warnings: string[] = [];
+  let requests = 0;
+  const attempt = async (endpoint: EndpointId, what: string, extra: RequestOptions = {}): Promise<Attempt> => {
+    requests++;
+    try {
+      return { ok: true, body: (await client.request(endpoint, { ...call, ...extra })).body };
+    } catch (e) {
+      const error = toErrorData(e);
+      if (error.code === 'CANCELLED') throw e;
+      warnings.push(`The ${what} probe failed: ${error.message}`);
+      return { ok: false, status: error.status };
+    }
+  };
+
+  const samples: Samples = {};
+  const categories = await attempt('categories', 'categories');
+  if (categories.ok) samples.categories = categories.body;
+
+  const pageSizes = pageSizeCandidates();
+  let list = await attempt('listAssets', 'list (page-size candidates)', { query: pageSizes });
+  let sized = list.ok;
+  if (!list.ok && list.status === 400 && requests < PROBE_BUDGET) {
+    warnings.push('The service refused the page-size candidates (400): a plain page was asked instead, and the page-size parameter stays unknown.');
+    list = await attempt('listAssets', 'plain list');
+    sized = false;
+  }
+  if (list.ok) samples.list = sized ? { body: list.body, pageSizes } : { body: list.body };
+
+  if (list.ok && requests < PROBE_BUDGET) {
+    const firstGuess = detectServiceMap(samples, base).map;
+    const probe = searchCandidates(firstGuess, list.body, samples.categories);
+    if (Object.keys(probe.text).length > 0) {
+      const search = await attempt('searchAssets', 'search (field-name candidates)', { body: probe.request });
+      if (search.ok) samples.search = { body: search.body, text: probe.text, category: probe.category, limit: probe.limit };
+    } else warnings.push('No title words in the sample page to search for: the search field names keep their defaults.');
+  }
+
+  const proposal = detectServiceMap(samples, base);
+  return {
+    proposal: { ...proposal, warnings: [...warnings, ...proposal.warnings] },
+    samples: { categories: samples.categories ?? null, list: samples.list?.body ?? null, search: samples.search?.body ?? null },
+    requests,
+  };
+}
