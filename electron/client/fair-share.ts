@@ -17,17 +17,22 @@
  * Pure: every method takes the local time.
  */
 export const CONTENTION_MEMORY_MS = 15_000;
-/** Multiplicative decrease on a 429 (AWS adaptive retry uses 0.7), and a gentler one when the budget ran out. */
-const BETA = 0.7;
-const BETA_EMPTY = 0.9;
-/** One decrease per this long: a burst of 429s is one event. */
-const CUT_HOLD_MS = 1_000;
-/** Additive increase per second, shared among the consumers: limit * GROWTH / consumers. */
-const GROWTH = 0.1;
+/** Multiplicative decrease on a 429 (a strong signal: AWS adaptive retry uses 0.7), and on a congested second. */
+const BETA_REFUSED = 0.5;
+const BETA_CONGESTED = 0.85;
+/** One pacing decision per this long: the same pace of decisions for every copy makes AIMD fair. */
+const DECISION_MS = 1_000;
+/** Additive increase per second, the same for every copy: limit * GROWTH. */
+const GROWTH = 0.01;
 /** Weight of a new sample in the others' rate average. */
 const EWMA = 0.2;
-/** A phase this early says too little about a whole second's rate. */
+/** A phase this early says too little about a whole second's use. */
 const MIN_PHASE = 0.2;
+/** Use of the budget, projected over the whole second, at or above which the second is congested. */
+const CONGESTED_USE = 0.85;
+const PROJECT_FROM_PHASE = 0.5;
+const MAX_CALM = 2;
+const OWN_RATE_WINDOW_MS = 5_000;
 
 export interface ShareAnswer {
   /** Local time of the answer. */
@@ -45,17 +50,22 @@ export class FairShare {
   private rateNow: number;
   private othersRate = 0;
   private contendedAt = -Infinity;
+  private lastRefusedAt = -Infinity;
   private lastCutAt = -Infinity;
-  private lastGrowAt: number;
+  private lastDecisionAt: number;
+  private congested = false;
   private lastSendAt = -Infinity;
   private foreignBefore = false;
+  private sends: number[] = [];
+  /** Uncongested decisions in a row. */
+  private calm = 0;
 
   constructor(
     private readonly limit: () => number,
     now: number,
   ) {
     this.rateNow = limit();
-    this.lastGrowAt = now;
+    this.lastDecisionAt = now;
   }
 
   /** Others were seen within the memory: we pace. */
@@ -71,64 +81,94 @@ export class FairShare {
   /** Consumers sharing the bucket, us included (1 when nobody else was seen lately). */
   consumers(now: number): number {
     if (!this.active(now)) return 1;
-    return Math.max(1, Math.min(1000, 1 + this.othersRate / Math.max(this.rateNow, 0.1)));
-  }
-
-  /** Others' requests per second, as last estimated (0 when nobody was seen lately). */
-  othersPerSecond(now: number): number {
-    return this.active(now) ? this.othersRate : 0;
+    return Math.max(1, Math.min(1000, 1 + this.othersRate / Math.max(this.ownRate(now), 0.1)));
   }
 
   sent(now: number): void {
     this.lastSendAt = now;
+    this.sends.push(now);
+    if (this.sends.length > 256) this.sends.splice(0, 128);
   }
 
-  /** Earliest time the pacing lets the next request go. */
+  /** Our own requests per second over the last few seconds (our pace while we have work). */
+  private ownRate(now: number): number {
+    const from = now - OWN_RATE_WINDOW_MS;
+    const recent = this.sends.filter((t) => t > from);
+    if (recent.length < 2) return this.rate(now);
+    return (recent.length * 1000) / Math.max(1000 / this.limit(), now - recent[0]!);
+  }
+
+  /** Earliest time the pacing lets the next request go: spaced evenly while shared. */
   earliest(now: number): number {
-    const rate = this.rate(now);
-    if (rate >= this.limit()) return now; // not slowed: the four bounds alone (full speed when alone)
-    return Math.max(now, this.lastSendAt + 1000 / rate);
+    if (!this.active(now)) return now;
+    return Math.max(now, this.lastSendAt + 1000 / this.rate(now));
   }
 
   answered(a: ShareAnswer): void {
     const wasActive = this.active(a.at);
     const limit = this.limit();
-    const foreign = a.remaining !== null && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining) : 0;
-    // Two answers in a row must show others (one garbled Remaining is not a crowd).
+    const readable = a.remaining !== null && !a.refused;
+    const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
+    // Two answers in a row must show others (one garbled Remaining is not a crowd); so must two 429s.
     const seen = foreign >= 1 && this.foreignBefore;
-    if (a.remaining !== null && !a.refused) this.foreignBefore = foreign >= 1;
+    if (readable) this.foreignBefore = foreign >= 1;
     if (seen) {
-      this.contendedAt = a.at;
       // Others cannot spend more than the limit in a second.
       const sample = Math.min(limit, a.phase === null ? foreign : foreign / Math.max(a.phase, MIN_PHASE));
       this.othersRate = wasActive ? this.othersRate * (1 - EWMA) + sample * EWMA : sample;
-    } else if (wasActive && a.remaining !== null && !a.refused) {
+    } else if (wasActive && readable) {
       this.othersRate *= 1 - EWMA;
     }
-    if (a.refused) this.contendedAt = a.at;
-    if (!wasActive && this.active(a.at)) {
-      // Newly shared: start at the fair share the estimate suggests, not at the whole limit.
-      this.rateNow = Math.max(minRate(limit), Math.min(limit, limit / this.consumers(a.at)));
-      this.lastCutAt = a.at;
-      this.lastGrowAt = a.at;
-      return;
-    }
+    if (seen || (a.refused && (this.foreignBefore || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS))) this.contendedAt = a.at;
+    if (a.refused) this.lastRefusedAt = a.at;
     if (!this.active(a.at)) {
       this.rateNow = limit;
-      this.lastGrowAt = a.at;
       return;
     }
-    // The budget ran out while others spend it too: together we ask for more than the limit.
-    const nearlyGone = a.remaining === 0 && seen;
-    if ((a.refused || nearlyGone) && a.at - this.lastCutAt >= CUT_HOLD_MS) {
-      this.rateNow = Math.max(minRate(limit), this.rateNow * (a.refused ? BETA : BETA_EMPTY));
-      this.lastCutAt = a.at;
-      this.lastGrowAt = a.at;
-    } else if (!a.refused && !nearlyGone) {
-      const step = ((limit * GROWTH) / this.consumers(a.at)) * (Math.max(0, a.at - this.lastGrowAt) / 1000);
-      this.rateNow = Math.min(limit, this.rateNow + step);
-      this.lastGrowAt = a.at;
+    if (!wasActive) {
+      // Newly shared: start at the fair share the estimate suggests, counting each request of others
+      // seen so far as one consumer (a fleet that starts together), never at the whole limit.
+      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? 2 : 1);
+      this.rateNow = Math.max(minRate(limit), limit / guess);
+      this.lastDecisionAt = a.at;
+      this.congested = false;
+      this.calm = 0;
+      return;
     }
+    if (a.refused && a.at - this.lastCutAt >= DECISION_MS) {
+      this.cut(BETA_REFUSED, a.at);
+      return;
+    }
+    if (readable && this.isCongested(a, limit)) this.congested = true;
+    if (a.at - this.lastDecisionAt < DECISION_MS) return;
+    if (this.congested && a.at - this.lastCutAt >= DECISION_MS) this.cut(BETA_CONGESTED, a.at);
+    else if (!this.congested) {
+      // The step grows with each calm decision in a row (the same for every copy, so still fair).
+      this.calm = Math.min(MAX_CALM, this.calm + 1);
+      this.rateNow = Math.min(limit, this.rateNow + limit * GROWTH * this.calm * ((a.at - this.lastDecisionAt) / 1000));
+    }
+    this.lastDecisionAt = a.at;
+    this.congested = false;
+  }
+
+  /**
+   * The budget is (nearly) all used: Remaining, projected over the whole server second, says
+   * together we ask for about the limit or more. Without Date: Remaining nearly gone.
+   */
+  private isCongested(a: ShareAnswer, limit: number): boolean {
+    const remaining = a.remaining!;
+    if (remaining === 0) return true;
+    if (a.phase === null) return remaining <= Math.max(1, Math.ceil(limit * 0.1));
+    // Early in the second a few requests more or less swing the projection: judge from mid-second on.
+    return a.phase >= PROJECT_FROM_PHASE && (limit - remaining - 1) / (limit * a.phase) >= CONGESTED_USE;
+  }
+
+  private cut(beta: number, at: number): void {
+    this.rateNow = Math.max(minRate(this.limit()), this.rateNow * beta);
+    this.lastCutAt = at;
+    this.lastDecisionAt = at;
+    this.congested = false;
+    this.calm = 0;
   }
 }
 

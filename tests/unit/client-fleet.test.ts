@@ -1,0 +1,245 @@
+/**
+ * Sharing a vendor's budget with consumers we cannot see (issue 10), and the waits that hostile
+ * clocks and headers must not stretch (issue 11, items 1 and 11). All on the manual clock.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY, PartnerClient } from '../../electron/client';
+import { BudgetRegistry } from '../../electron/client/budget-registry';
+import { systemClock } from '../../electron/client/clock';
+import { FairShare } from '../../electron/client/fair-share';
+import type { FakeRefill } from '../../electron/client/testing/fake-partner';
+import { FAKE_BASE_URL, drive, harness, runFor, seededRandom } from '../../electron/client/testing/harness';
+import { isPartnerError } from '../../shared/errors';
+
+const RATE_HEADERS = { 'X-Rate-Limit-Limit': '20', 'X-Rate-Limit-Remaining': '0', 'X-Rate-Limit-Reset': '0' };
+
+describe('a skewed Date header (issue 11, item 1)', () => {
+  it('one answer 12 s ahead with Remaining 0 does not stall the next call', async () => {
+    let n = 0;
+    const h = harness({
+      latencyMs: 2,
+      rewriteHeaders: (headers, req) => (n++ === 0 ? { ...headers, ...RATE_HEADERS, Date: new Date(req.serverAt + 12_000).toUTCString() } : headers),
+    });
+    const client = h.client();
+    await drive(h.clock, client.request('listAssets'));
+    const before = h.clock.now();
+    await drive(h.clock, client.request('listAssets'));
+    const second = h.fake.received[1]!;
+    // Before the fix the second call waited ~11 s for the skewed second to end.
+    expect(second.serverAt - before).toBeLessThan(1_100);
+  });
+
+  it('a 429 from the far future (year 2300) leaves the endpoint usable and no endless timer', async () => {
+    let n = 0;
+    const h = harness({
+      latencyMs: 2,
+      action: () => (n++ === 0 ? { kind: 'rate-limited' } : { kind: 'answer' }),
+      rewriteHeaders: (headers) => (n === 1 ? { ...headers, Date: new Date(Date.UTC(2300, 0, 1)).toUTCString() } : headers),
+    });
+    const client = h.client();
+    const started = h.clock.now();
+    await drive(h.clock, client.request('listAssets'));
+    for (let i = 0; i < 5; i++) await drive(h.clock, client.request('listAssets'));
+    expect(h.clock.now() - started).toBeLessThan(4_000);
+    expect(h.clock.pendingTimers).toBe(0);
+  });
+
+  it('a server whose clock really is 12 s off is believed once several answers agree', async () => {
+    const h = harness({ latencyMs: 2, serverOffsetMs: 12_000 });
+    const client = h.client();
+    const { ok, failed } = await runFor(h.clock, h.clock.now() + 5_000, 1, () => client.request('listAssets'));
+    expect(failed).toEqual([]);
+    expect(ok / 5).toBeGreaterThan(20 * 0.95);
+    expect(h.fake.count(429)).toBe(0);
+  });
+
+  it('the system clock never asks Node for a timer it would overflow', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const handle = systemClock.setTimeout(() => undefined, 1e12);
+      systemClock.clearTimeout(handle);
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
+  it('a queued call fails after its longest queue time with a clear error, nothing sent', async () => {
+    const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }), rewriteHeaders: (headers) => ({ ...headers, 'Retry-After': '60' }) });
+    const client = h.client({ retry: { maxElapsedMs: 5_000 } });
+    const first = client.request('listAssets').catch((e: unknown) => e);
+    await h.clock.advance(10); // the 429 is in: the bucket pauses 60 s
+    const queued = client.request('listAssets').catch((e: unknown) => e);
+    await h.clock.advance(5_100);
+    const error = await queued;
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect(String((error as Error).message)).toMatch(/no free slot of the shared budget after 5 s in the queue; not sent/);
+    expect(h.fake.received).toHaveLength(1);
+    await first;
+    expect(h.clock.pendingTimers).toBe(0);
+  });
+});
+
+describe('Retry-After (issue 11, item 11)', () => {
+  it.each([
+    ['seconds', (_at: number) => '20'],
+    ['an HTTP date', (at: number) => new Date(at + 20_000).toUTCString()],
+  ])('a 429 with Retry-After as %s is not retried before it', async (_kind, value) => {
+    let n = 0;
+    const h = harness({
+      latencyMs: 2,
+      action: () => (n++ === 0 ? { kind: 'rate-limited' } : { kind: 'answer' }),
+      rewriteHeaders: (headers, req) => (n === 1 ? { ...headers, 'Retry-After': value(req.serverAt) } : headers),
+    });
+    const client = h.client();
+    const res = await drive(h.clock, client.request('listAssets'));
+    expect(res.attempts).toBe(2);
+    const [a, b] = h.fake.received;
+    expect(b!.serverAt - a!.serverAt).toBeGreaterThanOrEqual(19_000);
+  });
+
+  it('a Retry-After of a day is capped (60 s)', async () => {
+    let n = 0;
+    const h = harness({
+      latencyMs: 2,
+      action: () => (n++ === 0 ? { kind: 'rate-limited' } : { kind: 'answer' }),
+      rewriteHeaders: (headers) => (n === 1 ? { ...headers, 'Retry-After': '86400' } : headers),
+    });
+    const client = h.client({ retry: { maxElapsedMs: 120_000 } });
+    await drive(h.clock, client.request('listAssets'));
+    const [a, b] = h.fake.received;
+    expect(b!.serverAt - a!.serverAt).toBeLessThanOrEqual(61_000);
+  });
+});
+
+describe('background work never gives up on a shared budget', () => {
+  it('a background call waits through more 429s than the retry budget; an interactive one stops and says others hold the budget', async () => {
+    const h = harness({ latencyMs: 2, action: (req) => (req.endpoint === 'listAssets' && h.fake.received.length <= 12 ? { kind: 'rate-limited' } : { kind: 'answer' }) });
+    const client = h.client();
+    const res = await drive(h.clock, client.request('listAssets', { priority: 'background' }));
+    expect(res.status).toBe(200);
+    expect(res.attempts).toBeGreaterThan(DEFAULT_RETRY_POLICY.maxAttempts);
+    const interactive = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    expect(interactive).toMatchObject({ status: 200 });
+  });
+
+  it('an interactive call keeps its bounded retries', async () => {
+    const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
+    const client = h.client();
+    const error = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect(h.fake.received).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
+  });
+
+  it('a background call stops only when nothing went through for anyone for the stall limit', async () => {
+    const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
+    const client = h.client({ stallLimitMs: 20_000 });
+    const error = await drive(h.clock, client.request('listAssets', { priority: 'background' }).catch((e: unknown) => e));
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect((error as Error).message).toMatch(/no request of this budget has gone through for anyone/);
+    expect(h.fake.received.length).toBeGreaterThan(6);
+  });
+
+  it('a crowd shows in the bucket snapshot as consumers sharing it', async () => {
+    const h = harness({ latencyMs: 2 });
+    // Another consumer spends 15 of the 20 each second.
+    let stop = false;
+    const crowd = (): void => {
+      if (stop) return;
+      for (let i = 0; i < 3; i++) h.fake.foreign('v', 'listAssets');
+      h.clock.setTimeout(crowd, 200);
+    };
+    crowd();
+    const client = h.client();
+    await runFor(h.clock, h.clock.now() + 3_000, 1, () => client.request('listAssets'));
+    const h2 = client.budgetSnapshot().find((b) => b.endpoint === 'listAssets')!;
+    stop = true;
+    expect(h2.consumers).toBeGreaterThan(1);
+  });
+});
+
+describe('fair-share estimator and AIMD pacing', () => {
+  const LIMIT = 20;
+  const t0 = 1_000_000;
+
+  it('alone: never slowed, one consumer', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    for (let i = 0; i < 100; i++) s.answered({ at: t0 + i * 50, refused: false, remaining: 19 - (i % 20), aloneFloor: 19 - (i % 20), phase: (i % 20) / 20 });
+    expect(s.consumers(t0 + 5_000)).toBe(1);
+    expect(s.rate(t0 + 5_000)).toBe(LIMIT);
+    expect(s.earliest(t0 + 5_000)).toBe(t0 + 5_000);
+  });
+
+  it('three others at our pace: estimates about four consumers and paces near limit/4, spread over the second', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // We send 5/s; at each answer others have spent 3x what we did in the second so far.
+    for (let i = 0; i < 40; i++) {
+      const phase = ((i % 5) + 0.5) / 5;
+      const at = t0 + i * 200;
+      s.sent(at);
+      const oursSoFar = (i % 5) + 1;
+      s.answered({ at, refused: false, remaining: LIMIT - 4 * oursSoFar, aloneFloor: LIMIT - oursSoFar, phase });
+    }
+    const now = t0 + 7_801;
+    expect(s.consumers(now)).toBeGreaterThan(3);
+    expect(s.consumers(now)).toBeLessThan(6);
+    expect(s.rate(now)).toBeLessThan(LIMIT / 2);
+    // Spread: the next request waits a whole gap after the last one rather than going at once.
+    expect(s.earliest(now)).toBeGreaterThan(now);
+  });
+
+  it('a 429 halves the pace, at most once a second; it grows back additively, then whole once others are gone', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.5 });
+    s.answered({ at: t0 + 10, refused: false, remaining: 15, aloneFloor: 18, phase: 0.51 });
+    expect(s.active(t0 + 10)).toBe(true);
+    const r0 = s.rate(t0 + 10);
+    expect(r0).toBeLessThanOrEqual(LIMIT / 4); // three others seen: at most a quarter to start with
+    s.answered({ at: t0 + 1_100, refused: true, remaining: 0, aloneFloor: null, phase: null });
+    expect(s.rate(t0 + 1_100)).toBeCloseTo(r0 * 0.5, 5);
+    s.answered({ at: t0 + 1_200, refused: true, remaining: 0, aloneFloor: null, phase: null });
+    expect(s.rate(t0 + 1_200)).toBeCloseTo(r0 * 0.5, 5); // same event
+    const cut = s.rate(t0 + 1_200);
+    s.answered({ at: t0 + 3_200, refused: false, remaining: 15, aloneFloor: 15, phase: 0.5 });
+    const grown = s.rate(t0 + 3_200);
+    expect(grown).toBeGreaterThan(cut);
+    expect(grown - cut).toBeLessThanOrEqual(LIMIT * 0.02 * 2 + 1e-9); // additive: at most limit*0.02 per second
+    expect(s.rate(t0 + 20_000)).toBe(LIMIT);
+  });
+
+  it('one garbled Remaining is not a crowd', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
+    s.answered({ at: t0 + 50, refused: false, remaining: 18, aloneFloor: 18, phase: 0.15 });
+    expect(s.active(t0 + 60)).toBe(false);
+    expect(s.rate(t0 + 60)).toBe(LIMIT);
+  });
+});
+
+describe.each<FakeRefill>(['whole-second', 'continuous'])('four copies sharing one budget through headers alone (%s)', (refill) => {
+  it('converge to about limit/4 each: nobody gives up, few 429s, fair', async () => {
+    const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
+    const random = seededRandom(refill === 'continuous' ? 41 : 42);
+    // Each copy is its own process: its own registry, nothing shared but the server's answers.
+    const copies = Array.from(
+      { length: 4 },
+      (_, i) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: [`token-${i}`], fetch: h.fake.fetch, clock: h.clock, budgets: new BudgetRegistry({ clock: h.clock }), random: seededRandom(100 + i) }),
+    );
+    const got = [0, 0, 0, 0];
+    const seconds = 60;
+    const { failed } = await runFor(h.clock, h.clock.now() + seconds * 1000, 4, async (i) => {
+      await copies[i]!.request('listAssets', { priority: 'background' });
+      got[i]!++;
+    });
+    expect(failed).toEqual([]);
+    const total = got.reduce((a, b) => a + b, 0);
+    const jain = total ** 2 / (4 * got.reduce((a, b) => a + b * b, 0));
+    const refused = h.fake.count(429);
+    expect(jain).toBeGreaterThan(0.9);
+    expect(refused / (total + refused)).toBeLessThan(0.02);
+    expect(total / seconds).toBeGreaterThan(20 * 0.8);
+  });
+});
