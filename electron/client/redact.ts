@@ -17,19 +17,41 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A hex digit in either case, for \uXXXX escapes. */
+function hexDigit(d: string): string {
+  return /[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d;
+}
+
+/**
+ * One character of a token as JSON text may write it: as itself, as a \uXXXX escape, and `/`, `"`
+ * and `\` also in their short escapes (PHP writes `\/` for `/`).
+ */
+function jsonTolerantChar(c: string): string {
+  const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+  const alternatives = [escapeRegExp(c), `\\\\u${[...hex].map(hexDigit).join('')}`];
+  if (c === '/' || c === '"' || c === '\\') alternatives.push(`\\\\${escapeRegExp(c)}`);
+  return `(?:${alternatives.join('|')})`;
+}
+
+/** The token a match stands for, its JSON escapes undone. */
+function unescapeMatch(match: string): string {
+  return match.replace(/\\(u[0-9a-fA-F]{4}|[/"\\])/g, (_, e: string) => (e.length === 1 ? e : String.fromCharCode(parseInt(e.slice(1), 16))));
+}
+
 /**
  * One pass over the text: longest tokens first in the alternation, so a token that contains
- * another is masked whole, and an already masked token is never masked again.
+ * another is masked whole, and an already masked token is never masked again. Each token is also
+ * found JSON-escaped, so an echo of it in a JSON body is masked too.
  */
 function tokenPattern(tokens: Iterable<string>): RegExp | null {
   const sorted = [...new Set(tokens)].filter((t) => t.length > 0).sort((a, b) => b.length - a.length);
-  return sorted.length === 0 ? null : new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
+  return sorted.length === 0 ? null : new RegExp(sorted.map((t) => [...t].map(jsonTolerantChar).join('')).join('|'), 'g');
 }
 
-/** Replaces every occurrence of any of the tokens in a text by its masked form. */
+/** Replaces every occurrence of any of the tokens in a text, written plain or JSON-escaped, by its masked form. */
 export function redactText(text: string, tokens: Iterable<string>): string {
   const pattern = tokenPattern(tokens);
-  return pattern === null ? text : text.replace(pattern, (token) => maskToken(token));
+  return pattern === null ? text : text.replace(pattern, (match) => maskToken(unescapeMatch(match)));
 }
 
 const MAX_DEPTH = 20;
@@ -41,7 +63,7 @@ const MAX_DEPTH = 20;
 export function redactValue(value: unknown, tokens: Iterable<string>): unknown {
   const pattern = tokenPattern(tokens);
   if (pattern === null) return value;
-  const text = (s: string): string => s.replace(pattern, (token) => maskToken(token));
+  const text = (s: string): string => s.replace(pattern, (match) => maskToken(unescapeMatch(match)));
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
     if (v === null || typeof v !== 'object') return v;

@@ -1,7 +1,36 @@
-import { useRequestDetail } from '../../api/queries';
+import { useEffect, useState } from 'react';
+import { useConnection, useRequestDetail } from '../../api/queries';
+import type { LogDetail } from '../../api/queries';
 import { Pill, statusTone } from '../../components/Pill';
 import { ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtClock, fmtMs } from '../../lib/format';
+import { toCurl } from './curl';
+
+/** Copies the request as a curl command; the headers are the logged ones, so the token stays masked. */
+function CopyAsCurl({ detail }: { detail: LogDetail }) {
+  const baseUrl = useConnection().data?.baseUrl ?? null;
+  const [state, setState] = useState<'copied' | 'failed' | null>(null);
+  const copy = async () => {
+    const command = toCurl({ method: detail.method, baseUrl, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody });
+    try {
+      await navigator.clipboard.writeText(command);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+    setTimeout(() => setState(null), 2500);
+  };
+  return (
+    <>
+      <button type="button" className="btn btn-small" onClick={() => void copy()} title="The token stays masked: put yours in before running it">
+        Copy as curl
+      </button>
+      <span className="muted small" role="status" aria-live="polite">
+        {state === 'copied' ? 'Copied (token masked).' : state === 'failed' ? 'The clipboard refused: copy from the request headers below.' : ''}
+      </span>
+    </>
+  );
+}
 
 function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
   const entries = Object.entries(headers).sort(([a], [b]) => a.localeCompare(b));
@@ -28,15 +57,21 @@ function Headers({ title, headers }: { title: string; headers: Record<string, st
   );
 }
 
-function Body({ title, body }: { title: string; body: string | null }) {
-  let shown = body;
-  if (body) {
-    try {
-      shown = JSON.stringify(JSON.parse(body), null, 2);
-    } catch {
-      shown = body; // not JSON (or cut short): as sent
-    }
+/**
+ * A body pretty-printed when it is JSON, but never un-escaped: a body with escapes (`\/`, `\u002F`)
+ * is shown as sent, so the screen shows exactly what main masked and nothing it could not see.
+ */
+export function shownBody(body: string): string {
+  if (body.includes('\\')) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body; // not JSON (or cut short): as sent
   }
+}
+
+function Body({ title, body }: { title: string; body: string | null }) {
+  const shown = body ? shownBody(body) : body;
   return (
     <>
       <h3 className="detail-section">{title}</h3>
@@ -48,6 +83,13 @@ function Body({ title, body }: { title: string; body: string | null }) {
 export function RequestDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const detail = useRequestDetail(id);
   const d = detail.data;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <aside className="panel detail" aria-label="Request detail">
       <header className="detail-head">
@@ -55,10 +97,15 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
           <div className="muted small mono">Request #{id}</div>
           <h2 className="detail-title mono">{d ? `${d.method} ${d.path}` : 'Request'}</h2>
         </div>
-        <button type="button" className="btn btn-ghost" onClick={onClose} aria-label="Close request detail">
+        <button type="button" className="btn btn-ghost" onClick={onClose} aria-label="Close request detail" title="Close (Esc)">
           ✕
         </button>
       </header>
+      {d ? (
+        <div className="detail-actions">
+          <CopyAsCurl detail={d} />
+        </div>
+      ) : null}
       {detail.isPending ? (
         <Loading />
       ) : detail.isError ? (

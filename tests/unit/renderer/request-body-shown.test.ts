@@ -1,0 +1,14 @@
+/** Issue 11 item 9: the Requests view pretty-prints JSON bodies but never un-escapes one into text main did not mask. */
+import { describe, expect, it } from 'vitest';
+import { shownBody } from '../../../renderer/src/views/requests/RequestDetail';
+
+describe('request body as shown', () => {
+  it('keeps a body with escapes as sent', () => {
+    const body = '{"echo":"tok\\/en\\u002Fsecret"}';
+    expect(shownBody(body)).toBe(body);
+  });
+  it('pretty-prints plain JSON and shows anything else as sent', () => {
+    expect(shownBody('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(shownBody('not json')).toBe('not json');
+  });
+});
