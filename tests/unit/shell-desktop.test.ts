@@ -139,7 +139,8 @@ describe('desktop start-up', () => {
     }
     expect(answers).toEqual([false, false, false, false, false]);
     expect(ses.permissionCheckHandler!(null, 'media', 'app://partner', {})).toBe(false);
-    expect(ses.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'app://partner', {})).toBe(false);
+    // The app's own clipboard write is allowed (shell-permissions.test.ts); no other origin's.
+    expect(ses.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'https://evil.example', {})).toBe(false);
     const download = new FakeEvent();
     ses.emit('will-download', download, { getURL: () => 'https://x.example/a.zip' }, null);
     expect(download.defaultPrevented).toBe(true);
