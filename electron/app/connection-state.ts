@@ -119,6 +119,8 @@ export class ConnectionTracker {
   }
 
   private set(state: ConnectionStateName, message: string | null, force = false): void {
+    // Only "degraded" ends by a timer; a pending one would otherwise flip "offline" back to "connected".
+    if (state !== 'degraded') this.clearTimer();
     if (!force && state === this.state && message === this.message) return;
     this.state = state;
     this.message = message;
