@@ -12,7 +12,8 @@ export const keys = {
   settings: ['settings'] as const,
   profiles: ['profiles'] as const,
   simState: ['simState'] as const,
-  sessionPurchases: ['sessionPurchases'] as const,
+  /** The purchase ledger (views/purchases/ledger-queries.ts). */
+  ledger: ['ledger'] as const,
   categories: ['categories'] as const,
   download: ['download'] as const,
   budgetSnapshot: ['budgetSnapshot'] as const,
@@ -27,7 +28,6 @@ export type Settings = CallResponse<'getSettings'>;
 export type ProfileView = CallResponse<'saveProfile'>;
 export type SimState = NonNullable<CallResponse<'simState'>>;
 export type DownloadProgress = CallResponse<'downloadStatus'>;
-export type SessionPurchase = CallResponse<'sessionPurchases'>['items'][number];
 export type UrlResult = CallResponse<'downloadUrl'>;
 export type BucketView = CallResponse<'budgetSnapshot'>['buckets'][number];
 export type LogDetail = CallResponse<'requestDetail'>;
@@ -55,11 +55,6 @@ export function useProfiles() {
 export function useSimState() {
   const api = useApi();
   return useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), staleTime: 10_000 });
-}
-
-export function useSessionPurchases() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.sessionPurchases, queryFn: () => api.sessionPurchases({}), staleTime: 5_000 });
 }
 
 export function useCategories() {

@@ -1,4 +1,4 @@
-/** An accessible modal (the native <dialog>: focus is trapped, Escape closes) with Confirm / Cancel. */
+/** An accessible modal (the native <dialog>: focus is trapped, Escape closes) with Confirm / Cancel (labels can say what each does). */
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
 
@@ -7,12 +7,14 @@ export interface ConfirmDialogProps {
   title: string;
   children?: ReactNode;
   confirmLabel?: string;
+  /** The button that changes nothing (e.g. "Keep purchase"). */
+  cancelLabel?: string;
   danger?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', danger, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger, onConfirm, onClose }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
@@ -44,7 +46,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm',
       </div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose} autoFocus>
-          Cancel
+          {cancelLabel}
         </button>
         <button
           type="button"

@@ -139,7 +139,27 @@ export function createFakeBridge(): PartnerBridge {
       assetId: r.assetId,
       items: [0, 1, 2, 3].map((i) => ({ at: `202${i + 1}-0${i + 2}-01T00:00:00Z`, event: i === 0 ? 'created' : 'price_changed', price: 10 + i * 2.5, version: i + 1 })),
     }),
-    sessionPurchases: () => ({ items: purchases }),
+    ledgerList: () => ({
+      items: purchases.map((p, i) => ({
+        id: i + 1,
+        vendor: 'demo',
+        baseUrl: 'http://127.0.0.1:4010',
+        profileId: 'demo',
+        assetId: String(p.purchase.asset_id),
+        assetTitle: p.assetTitle,
+        reference: null,
+        purchaseId: p.purchase.id,
+        state: 'registered',
+        purchaseState: p.purchase.state,
+        purchaseStateKind: p.purchase.state,
+        note: null,
+        createdAt: p.updatedAt,
+        updatedAt: p.updatedAt,
+      })),
+      unresolved: 0,
+      vendors: ['demo'],
+      problem: null,
+    }),
     registerPurchase: (r: { assetId: number; assetTitle: string | null }) => {
       const p = { purchase: { id: `p_${purchases.length + 1}`, asset_id: r.assetId, state: 'registered', price: 12, currency: 'USD' }, assetTitle: r.assetTitle, updatedAt: Date.now() };
       purchases.push(p);

@@ -1,23 +1,32 @@
 /**
- * The six purchase operations for one asset (or one purchase), as buttons enabled only where the
- * purchase's state allows. Register and cancel ask first. Results and errors are shown in words.
+ * The purchase operations for one asset (or one purchase), from the purchase ledger that main keeps.
+ * Register always asks first; when the ledger holds a purchase of the asset, or a registration whose
+ * outcome is unknown, it asks differently and names them (main refuses a second registration unless
+ * they are named, so nothing here decides safety). Cancel asks too. Results and errors in words.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Purchase, PurchaseState } from '../../../../shared/catalog';
+import { z } from 'zod';
+import { UNRESOLVED_STATES, blocksRegistration, confirmationName, ledgerRecordSchema } from '../../../../shared/bridge/ledger-schemas';
+import type { CallResponse } from '../../../../shared/bridge/contract';
 import { PURCHASE_ACTIONS_BY_STATE } from '../../../../shared/catalog';
 import { useApi, useAppContext } from '../../api/context';
-import type { SessionPurchase, UrlResult } from '../../api/queries';
-import { keys, useSessionPurchases } from '../../api/queries';
+import type { UrlResult } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
 import { Pill, purchaseTone } from '../../components/Pill';
+import { ReadNotice } from '../../components/ReadNotice';
 import { ErrorCallout } from '../../components/states';
-import { errorData, referenceOf } from '../../lib/error-text';
+import { errorData } from '../../lib/error-text';
 import { fmtDateTime, fmtPrice } from '../../lib/format';
-import { clearUnknownRegistration, markUnknownRegistration, useUnknownRegistration } from './unknown-registrations';
+import type { LedgerRecord } from './ledger-queries';
+import { invalidateLedger, useAssetLedger } from './ledger-queries';
+import { UnresolvedRecord } from './UnresolvedRecord';
+import './purchases.css';
 
+type Purchase = CallResponse<'purchaseInfo'>;
 type Action = 'purchaseInfo' | 'validatePurchase' | 'registerPurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase';
+type PurchaseAction = Exclude<Action, 'registerPurchase'>;
 
 const LABELS: Record<Action, string> = {
   purchaseInfo: 'Purchase info',
@@ -38,13 +47,28 @@ const NOUNS: Record<Action, string> = {
   cancelPurchase: 'cancellation',
 };
 
+const ALL_ACTIONS: readonly PurchaseAction[] = ['purchaseInfo', 'validatePurchase', 'downloadUrl', 'viewUrl', 'cancelPurchase'];
+
 type Outcome =
   | { kind: 'purchase'; action: Action; purchase: Purchase }
   | { kind: 'url'; action: Action; result: UrlResult }
   | { kind: 'error'; action: Action; error: unknown };
 
-export function actionsAllowed(state: string): readonly string[] {
-  return (PURCHASE_ACTIONS_BY_STATE as Record<string, readonly string[] | undefined>)[state as PurchaseState] ?? ['purchaseInfo'];
+const blockingRecordsSchema = z.object({ records: z.array(ledgerRecordSchema) });
+
+/**
+ * The actions a purchase's state allows: the service map's own list from the last answer, else the
+ * default dialect's for the canonical state; an unknown state offers every action (the service decides).
+ */
+export function actionsAllowed(record: LedgerRecord, answer: Purchase | null): readonly string[] {
+  if (answer?.actions) return answer.actions;
+  const state = record.purchaseStateKind ?? record.purchaseState ?? '';
+  return (PURCHASE_ACTIONS_BY_STATE as Record<string, readonly string[] | undefined>)[state] ?? ALL_ACTIONS;
+}
+
+function describeRecord(r: LedgerRecord): string {
+  if (UNRESOLVED_STATES.includes(r.state)) return `registration ${r.reference ?? `#${r.id}`} of ${fmtDateTime(r.createdAt)}, whose outcome is unknown`;
+  return `purchase ${r.purchaseId ?? r.reference ?? `#${r.id}`}${r.purchaseState ? ` (${r.purchaseState})` : ''}, registered ${fmtDateTime(r.createdAt)}`;
 }
 
 export function PurchaseActions({
@@ -60,28 +84,34 @@ export function PurchaseActions({
   const api = useApi();
   const { shell } = useAppContext();
   const queryClient = useQueryClient();
-  const purchases = useSessionPurchases();
-  const unknown = useUnknownRegistration(assetId);
+  const ledger = useAssetLedger(assetId);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [confirming, setConfirming] = useState<'registerPurchase' | 'cancelPurchase' | null>(null);
+  /** Register's dialog, with the records it must name (none: a first registration). */
+  const [confirmRegister, setConfirmRegister] = useState<LedgerRecord[] | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [resolved, setResolved] = useState<string | null>(null);
 
-  const forAsset: SessionPurchase[] = (purchases.data?.items ?? [])
-    .filter((p) => String(p.purchase.asset_id) === String(assetId))
-    .sort((a, b) => b.updatedAt - a.updatedAt);
-  const live = forAsset.find((p) => p.purchase.state !== 'cancelled') ?? null;
-  const current = (purchaseId ? forAsset.find((p) => p.purchase.id === purchaseId) : null) ?? live ?? forAsset[0] ?? null;
-  const allowed = current ? actionsAllowed(current.purchase.state) : [];
+  const records = [...(ledger.data?.items ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
+  const unresolved = records.filter((r) => UNRESOLVED_STATES.includes(r.state));
+  const purchases = records.filter((r) => r.purchaseId !== null);
+  const current =
+    (purchaseId ? purchases.find((r) => r.purchaseId === purchaseId) : null) ??
+    purchases.find((r) => r.state === 'registered' && r.purchaseStateKind !== 'cancelled') ??
+    purchases[0] ??
+    null;
+  const lastAnswer = outcome?.kind === 'purchase' && outcome.purchase.id === current?.purchaseId ? outcome.purchase : null;
+  const allowed = current ? actionsAllowed(current, lastAnswer) : [];
 
   const run = useMutation({
-    mutationFn: async (action: Action): Promise<Outcome> => {
-      const id = current?.purchase.id ?? '';
+    mutationFn: async ({ action, seen }: { action: Action; seen?: string[] }): Promise<Outcome> => {
+      const id = current?.purchaseId ?? '';
       switch (action) {
         case 'registerPurchase':
-          return { kind: 'purchase', action, purchase: await api.registerPurchase({ assetId, assetTitle }) };
+          return { kind: 'purchase', action, purchase: await api.registerPurchase({ assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }) };
         case 'purchaseInfo':
           return { kind: 'purchase', action, purchase: await api.purchaseInfo({ purchaseId: id }) };
         case 'validatePurchase':
-          return { kind: 'purchase', action, purchase: await api.validatePurchase({ purchaseId: id }) };
+          return { kind: 'purchase', action, purchase: await api.validatePurchase({ purchaseId: id, assetId }) };
         case 'cancelPurchase':
           return { kind: 'purchase', action, purchase: await api.cancelPurchase({ purchaseId: id }) };
         case 'downloadUrl':
@@ -91,55 +121,60 @@ export function PurchaseActions({
       }
     },
     onMutate: () => setOutcome(null),
-    onSuccess: (o) => {
-      setOutcome(o);
-      if (o.action === 'registerPurchase') clearUnknownRegistration(assetId);
-    },
-    onError: (error, action) => {
-      setOutcome({ kind: 'error', action, error });
+    onSuccess: (o) => setOutcome(o),
+    onError: (error, { action }) => {
       const data = errorData(error);
-      if (action === 'registerPurchase' && data.code === 'UNKNOWN_OUTCOME') {
-        markUnknownRegistration(assetId, referenceOf(data));
+      // Main's guard found records this page did not show yet: ask, naming them.
+      const blocking = data.code === 'CONFIRMATION_REQUIRED' ? blockingRecordsSchema.safeParse(data.body) : null;
+      if (blocking?.success) {
+        setConfirmRegister(blocking.data.records);
+        return;
       }
+      // An unknown registration shows as the ledger's unresolved record below (with its reference and a lookup).
+      if (action === 'registerPurchase' && data.code === 'UNKNOWN_OUTCOME') return;
+      setOutcome({ kind: 'error', action, error });
     },
-    // Every action may change a purchase: the session list is refetched after each.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.sessionPurchases }),
+    // Every action may change a purchase: the ledger is refetched after each.
+    onSettled: () => invalidateLedger(queryClient),
   });
 
   const openExternal = useMutation({ mutationFn: (url: string) => api.openExternal({ url }) });
 
-  const enabled = (action: Action): boolean => {
-    if (run.isPending || purchases.isPending) return false;
-    if (action === 'registerPurchase') return live === null && unknown === null;
-    return allowed.includes(action);
-  };
+  const busy = run.isPending || ledger.isPending;
+  const enabled = (action: Action): boolean => !busy && (action === 'registerPurchase' || allowed.includes(action));
 
   const button = (action: Action, className = 'btn') => (
     <button
       type="button"
       className={className}
       disabled={!enabled(action)}
-      aria-busy={run.isPending && run.variables === action}
-      onClick={() => (action === 'registerPurchase' || action === 'cancelPurchase' ? setConfirming(action) : run.mutate(action))}
+      aria-busy={run.isPending && run.variables.action === action}
+      onClick={() => {
+        if (action === 'registerPurchase') setConfirmRegister(records.filter(blocksRegistration));
+        else if (action === 'cancelPurchase') setConfirmCancel(true);
+        else run.mutate({ action });
+      }}
     >
-      {run.isPending && run.variables === action ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
+      {run.isPending && run.variables.action === action ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
       {LABELS[action]}
     </button>
   );
 
+  const again = confirmRegister !== null && confirmRegister.length > 0;
+
   return (
     <div className="purchase-actions">
       <div className="purchase-status">
-        {purchases.isPending ? (
-          <span className="muted">Checking this session's purchases…</span>
+        {ledger.isPending ? (
+          <span className="muted">Checking the purchase ledger…</span>
         ) : current ? (
           <>
-            <span className="mono">{current.purchase.id}</span>
-            <Pill tone={purchaseTone(current.purchase.state)}>{current.purchase.state}</Pill>
+            <span className="mono">{current.purchaseId}</span>
+            {current.purchaseState ? <Pill tone={purchaseTone(current.purchaseStateKind ?? current.purchaseState)}>{current.purchaseState}</Pill> : null}
             <span className="muted small">updated {fmtDateTime(current.updatedAt)}</span>
           </>
         ) : (
-          <span className="muted">No purchase of this asset in this session.</span>
+          <span className="muted">No purchase of this asset in the ledger.</span>
         )}
       </div>
 
@@ -151,20 +186,16 @@ export function PurchaseActions({
         {button('purchaseInfo')}
         {button('cancelPurchase', 'btn btn-danger-ghost')}
       </div>
+      {current && !lastAnswer && !(current.purchaseStateKind ?? current.purchaseState ?? '') ? (
+        <div className="muted small">The purchase's state is not known: every action is offered, and the service decides.</div>
+      ) : null}
 
-      {unknown ? (
-        <div className="callout callout-warn" role="status">
-          Registering is off for this asset: an earlier registration may or may not have gone through.{' '}
-          {unknown.reference ? (
-            <>
-              Registration reference <span className="mono">{unknown.reference}</span>: check with Purchase info.
-            </>
-          ) : (
-            'Check the session purchases (Purchases) or the service first.'
-          )}
-          <button type="button" className="btn btn-small" onClick={() => clearUnknownRegistration(assetId)}>
-            I checked: allow registering again
-          </button>
+      {unresolved.map((r) => (
+        <UnresolvedRecord key={r.id} record={r} onResolved={setResolved} />
+      ))}
+      {resolved ? (
+        <div className="muted small" role="status">
+          {resolved}
         </div>
       ) : null}
 
@@ -181,6 +212,7 @@ export function PurchaseActions({
               value={outcome.result.url}
               onOpen={() => openExternal.mutate(outcome.result.url)}
             />
+            <ReadNotice info={outcome.result} what={outcome.action === 'downloadUrl' ? 'download URL' : 'view URL'} />
             {openExternal.isError ? (
               <div className="muted small" role="alert">
                 {shell === 'web'
@@ -194,48 +226,75 @@ export function PurchaseActions({
       </div>
 
       <ConfirmDialog
-        open={confirming === 'registerPurchase'}
-        title="Register a purchase?"
-        onClose={() => setConfirming(null)}
-        onConfirm={() => run.mutate('registerPurchase')}
+        open={confirmRegister !== null}
+        title={again ? 'Register this asset again?' : 'Register a purchase?'}
+        confirmLabel={again ? 'Register again' : 'Register purchase'}
+        danger={again}
+        onClose={() => setConfirmRegister(null)}
+        onConfirm={() => run.mutate({ action: 'registerPurchase', seen: again ? confirmRegister.map(confirmationName) : undefined })}
       >
-        This registers a purchase of <strong>{assetTitle ?? `asset ${String(assetId)}`}</strong> with the service. A registration is never
-        sent twice automatically.
+        {again ? (
+          <>
+            <p>
+              The purchase ledger already holds {confirmRegister.length === 1 ? 'this' : 'these'} for{' '}
+              <strong>{assetTitle ?? `asset ${String(assetId)}`}</strong>:
+            </p>
+            <ul className="confirm-records">
+              {confirmRegister.map((r) => (
+                <li key={r.id}>{describeRecord(r)}</li>
+              ))}
+            </ul>
+            <p>Registering again buys it a second time.</p>
+          </>
+        ) : (
+          <>
+            This registers a purchase of <strong>{assetTitle ?? `asset ${String(assetId)}`}</strong> with the service. It is written to the purchase
+            ledger first and never sent twice automatically.
+          </>
+        )}
       </ConfirmDialog>
       <ConfirmDialog
-        open={confirming === 'cancelPurchase'}
+        open={confirmCancel}
         title="Cancel this purchase?"
+        confirmLabel="Cancel purchase"
+        cancelLabel="Keep purchase"
         danger
-        onClose={() => setConfirming(null)}
-        onConfirm={() => run.mutate('cancelPurchase')}
+        onClose={() => setConfirmCancel(false)}
+        onConfirm={() => run.mutate({ action: 'cancelPurchase' })}
       >
-        Purchase <span className="mono">{current?.purchase.id}</span> will be cancelled. A cancelled purchase cannot be validated or
-        downloaded.
+        Purchase <span className="mono">{current?.purchaseId}</span> will be cancelled. A cancelled purchase cannot be validated or downloaded.
       </ConfirmDialog>
     </div>
   );
 }
 
-function PurchaseResult({ action, purchase }: { action: Action; purchase: Purchase }) {
-  const verb: Partial<Record<Action, string>> = {
+const SKIPPED = new Set(['missing', 'warnings', 'raw', 'actions', 'stateKind', 'unresolved']);
+
+export function PurchaseResult({ action, purchase }: { action: Action | 'found'; purchase: Purchase }) {
+  const verb: Partial<Record<Action | 'found', string>> = {
     registerPurchase: 'Registered',
     validatePurchase: 'Validated',
     cancelPurchase: 'Cancelled',
     purchaseInfo: 'Current state',
+    found: 'Found',
   };
   return (
     <div className="result">
       <div className="result-title">
-        {verb[action]}: <span className="mono">{purchase.id}</span> <Pill tone={purchaseTone(purchase.state)}>{purchase.state}</Pill>
+        {verb[action]}: <span className="mono">{purchase.id || 'id not readable'}</span>{' '}
+        {purchase.state ? <Pill tone={purchaseTone(purchase.stateKind ?? purchase.state)}>{purchase.state}</Pill> : null}
       </div>
       <dl className="kv kv-compact">
-        {Object.entries(purchase).map(([k, v]) => (
-          <div key={k} className="kv-row">
-            <dt>{k.replace(/_/g, ' ')}</dt>
-            <dd>{k === 'price' ? fmtPrice(v, purchase.currency) : k.endsWith('_at') ? fmtDateTime(String(v)) : String(v)}</dd>
-          </div>
-        ))}
+        {Object.entries(purchase)
+          .filter(([k]) => !SKIPPED.has(k))
+          .map(([k, v]) => (
+            <div key={k} className="kv-row">
+              <dt>{k.replace(/_/g, ' ')}</dt>
+              <dd>{k === 'price' ? fmtPrice(v, purchase.currency) : k.endsWith('_at') ? fmtDateTime(String(v)) : typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+            </div>
+          ))}
       </dl>
+      <ReadNotice info={purchase} what="purchase" />
     </div>
   );
 }

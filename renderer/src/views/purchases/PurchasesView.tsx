@@ -1,17 +1,79 @@
-/** The purchases made in this session, with their states, and the actions for the one selected. */
-import { useSessionPurchases } from '../../api/queries';
+/**
+ * The purchase ledger of every session: unresolved registrations on top (with a lookup and "mark as
+ * checked"), Find a purchase, then every record, filtered by vendor and state; the actions of the
+ * one selected.
+ */
+import { createColumnHelper } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import { LEDGER_STATES, UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
+import type { LedgerState } from '../../../../shared/bridge/ledger-schemas';
+import { useConnection } from '../../api/queries';
+import { DataTable } from '../../components/DataTable';
 import { Pill, purchaseTone } from '../../components/Pill';
+import type { Tone } from '../../components/Pill';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
-import { DASH, fmtDateTime, fmtPrice } from '../../lib/format';
+import { DASH, fmtDateTime } from '../../lib/format';
 import { navigate, routeHref } from '../../lib/hash-route';
+import { FindPurchase } from './FindPurchase';
+import type { LedgerFilter, LedgerRecord } from './ledger-queries';
+import { useLedger } from './ledger-queries';
 import { PurchaseActions } from './PurchaseActions';
+import { UnresolvedRecord } from './UnresolvedRecord';
+import './purchases.css';
+
+const STATE_WORDS: Record<LedgerState, string> = {
+  sending: 'sending',
+  unknown: 'outcome unknown',
+  registered: 'registered',
+  failed: 'failed',
+  checked: 'checked',
+};
+const STATE_TONES: Record<LedgerState, Tone> = { sending: 'warn', unknown: 'warn', registered: 'info', failed: 'neutral', checked: 'neutral' };
+
+/** The route's param: a purchase id, or `#<ledger id>` for a record without one. */
+const paramOf = (r: LedgerRecord): string => r.purchaseId ?? `#${r.id}`;
+
+const col = createColumnHelper<LedgerRecord>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column type; cell values differ per column
+const columns: ColumnDef<LedgerRecord, any>[] = [
+  col.accessor((r) => r.purchaseId ?? '', { id: 'purchase', header: 'Purchase', cell: (c) => <span className="mono">{c.getValue() || DASH}</span>, meta: { rowHeader: true } }),
+  col.accessor((r) => r.assetTitle ?? r.assetId, {
+    id: 'asset',
+    header: 'Asset',
+    cell: (c) => (
+      <>
+        {c.row.original.assetTitle ?? DASH} <span className="muted mono small">#{c.row.original.assetId}</span>
+      </>
+    ),
+  }),
+  col.accessor('state', {
+    header: 'State',
+    cell: (c) => {
+      const r = c.row.original;
+      return r.state === 'registered' && r.purchaseState ? (
+        <Pill tone={purchaseTone(r.purchaseStateKind ?? r.purchaseState)}>{r.purchaseState}</Pill>
+      ) : (
+        <Pill tone={STATE_TONES[r.state]} title={r.note ?? undefined}>
+          {STATE_WORDS[r.state]}
+        </Pill>
+      );
+    },
+  }),
+  col.accessor('vendor', { header: 'Vendor', meta: { dropOrder: 2, cellTitle: (r) => `${r.vendor} at ${r.baseUrl}` } }),
+  col.accessor((r) => r.reference ?? '', { id: 'reference', header: 'Reference', cell: (c) => <span className="mono small muted">{c.getValue() || DASH}</span>, meta: { dropOrder: 1 } }),
+  col.accessor('updatedAt', { header: 'Updated', cell: (c) => <span className="muted">{fmtDateTime(c.getValue())}</span> }),
+];
 
 export default function PurchasesView({ purchaseParam }: { purchaseParam: string | null }) {
-  const purchases = useSessionPurchases();
-  const items = [...(purchases.data?.items ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
-  const selected = items.find((p) => p.purchase.id === purchaseParam) ?? null;
-  const open = (id: string) => navigate('purchases', id);
-  const counts = items.reduce<Record<string, number>>((acc, p) => ((acc[p.purchase.state] = (acc[p.purchase.state] ?? 0) + 1), acc), {});
+  const [filter, setFilter] = useState<LedgerFilter>({ vendor: null, state: null });
+  const [resolved, setResolved] = useState<string | null>(null);
+  const ledger = useLedger(filter);
+  const connection = useConnection();
+  const items = ledger.data?.items ?? [];
+  const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
+  const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
+  const elsewhere = selected !== null && (connection.data?.vendor !== selected.vendor || connection.data?.baseUrl !== selected.baseUrl);
 
   return (
     <div className="view">
@@ -19,86 +81,104 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
         <div>
           <h1 className="view-title">Purchases</h1>
           <p className="view-sub">
-            Purchases made in this session.{' '}
-            {Object.entries(counts)
-              .map(([state, n]) => `${n} ${state}`)
-              .join(' · ')}
+            The purchase ledger: every registration made from this app, in every session.
+            {ledger.data && ledger.data.unresolved > 0 ? ` ${ledger.data.unresolved} unresolved.` : ''}
           </p>
         </div>
       </div>
+      {ledger.data?.problem ? (
+        <div className="callout callout-error" role="alert">
+          {ledger.data.problem}
+        </div>
+      ) : null}
+
+      <FindPurchase />
+      {resolved ? (
+        <p className="callout" role="status">
+          {resolved}
+        </p>
+      ) : null}
+
+      {unresolved.length > 0 ? (
+        <section className="unresolved-list" aria-label="Unresolved registrations">
+          {unresolved.map((r) => (
+            <UnresolvedRecord key={r.id} record={r} showAsset onResolved={setResolved} />
+          ))}
+        </section>
+      ) : null}
+
       <div className={selected ? 'split split-open' : 'split'}>
-        <section className="panel" aria-label="Session purchases">
-          {purchases.isPending ? (
-            <Loading label="Loading purchases…" />
-          ) : purchases.isError ? (
-            <ErrorCallout error={purchases.error} onRetry={() => void purchases.refetch()} />
-          ) : items.length === 0 ? (
-            <Empty title="No purchases in this session yet.">
-              Open an asset in the <a href={routeHref('catalog')}>Catalog</a> and register a purchase.
+        <section className="panel" aria-label="Purchase ledger">
+          <div className="toolbar ledger-filters">
+            <select className="input" aria-label="Vendor" value={filter.vendor ?? ''} onChange={(e) => setFilter({ ...filter, vendor: e.target.value || null })}>
+              <option value="">All vendors</option>
+              {(ledger.data?.vendors ?? []).map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+            <select
+              className="input"
+              aria-label="State"
+              value={filter.state ?? ''}
+              onChange={(e) => setFilter({ ...filter, state: (e.target.value || null) as LedgerFilter['state'] })}
+            >
+              <option value="">All states</option>
+              <option value="unresolved">Unresolved</option>
+              {LEDGER_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {STATE_WORDS[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          {ledger.isPending ? (
+            <Loading label="Loading the purchase ledger…" />
+          ) : ledger.isError ? (
+            <ErrorCallout error={ledger.error} onRetry={() => void ledger.refetch()} />
+          ) : items.length === 0 && !filter.vendor && !filter.state ? (
+            <Empty title="No purchases yet.">
+              Open an asset in the <a href={routeHref('catalog')}>Catalog</a> and register a purchase, or find one by its id above.
             </Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table" aria-label="Session purchases">
-                <thead>
-                  <tr>
-                    <th scope="col">Purchase</th>
-                    <th scope="col">Asset</th>
-                    <th scope="col">State</th>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col">Reference</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((p) => (
-                    <tr
-                      key={p.purchase.id}
-                      tabIndex={0}
-                      className="row-clickable"
-                      aria-selected={p.purchase.id === purchaseParam}
-                      onClick={() => open(p.purchase.id)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter' || e.key === ' ') {
-                          e.preventDefault();
-                          open(p.purchase.id);
-                        }
-                      }}
-                    >
-                      <td className="mono">{p.purchase.id}</td>
-                      <td>
-                        {p.assetTitle ?? DASH} <span className="muted mono small">#{String(p.purchase.asset_id)}</span>
-                      </td>
-                      <td>
-                        <Pill tone={purchaseTone(p.purchase.state)}>{p.purchase.state}</Pill>
-                      </td>
-                      <td className="num">{fmtPrice(p.purchase.price, p.purchase.currency)}</td>
-                      <td className="mono small muted cell-ellipsis" title={p.purchase.client_reference}>
-                        {p.purchase.client_reference ?? DASH}
-                      </td>
-                      <td className="muted">{fmtDateTime(p.updatedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              prefsKey="purchases"
+              label="Purchase ledger"
+              data={items}
+              columns={columns}
+              getRowId={paramOf}
+              selectedId={purchaseParam}
+              onOpen={(r) => navigate('purchases', paramOf(r))}
+              rowProps={(r) => ({ 'aria-label': `${r.purchaseId ? `Purchase ${r.purchaseId}` : `Registration ${r.reference ?? r.id}`}: open` })}
+              empty="No record matches these filters."
+            />
           )}
         </section>
         {selected ? (
-          <aside className="panel detail" aria-label={`Purchase ${selected.purchase.id}`}>
+          <aside className="panel detail" aria-label={selected.purchaseId ? `Purchase ${selected.purchaseId}` : `Registration ${selected.reference ?? selected.id}`}>
             <header className="detail-head">
               <div>
-                <div className="muted small mono">Purchase {selected.purchase.id}</div>
-                <h2 className="detail-title">{selected.assetTitle ?? `Asset ${String(selected.purchase.asset_id)}`}</h2>
+                <div className="muted small mono">{selected.purchaseId ? `Purchase ${selected.purchaseId}` : `Registration ${selected.reference ?? ''}`}</div>
+                <h2 className="detail-title">{selected.assetTitle ?? `Asset ${selected.assetId}`}</h2>
+                <div className="muted small">
+                  {selected.vendor} at {selected.baseUrl}
+                </div>
               </div>
               <button type="button" className="btn btn-ghost" onClick={() => navigate('purchases')} aria-label="Close purchase details">
                 ✕
               </button>
             </header>
-            <PurchaseActions assetId={selected.purchase.asset_id} assetTitle={selected.assetTitle} purchaseId={selected.purchase.id} />
+            {elsewhere ? (
+              <p className="callout">
+                This purchase belongs to vendor {selected.vendor} at {selected.baseUrl}. Connect to that profile (Settings) to act on it.
+              </p>
+            ) : (
+              <PurchaseActions assetId={selected.assetId} assetTitle={selected.assetTitle} purchaseId={selected.purchaseId ?? undefined} />
+            )}
+            {selected.note ? <p className="muted small">{selected.note}</p> : null}
             <p className="muted small">
-              <a href={routeHref('catalog', selected.purchase.asset_id)}>Open the asset in the Catalog</a>
+              <a href={routeHref('catalog', selected.assetId)}>Open the asset in the Catalog</a>
             </p>
           </aside>
         ) : null}

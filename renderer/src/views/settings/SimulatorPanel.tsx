@@ -232,7 +232,7 @@ export function SimulatorPanel({ state }: { state: SimState }) {
         onConfirm={() =>
           apply.mutate(async () => {
             const s = await api.simReset({});
-            void queryClient.invalidateQueries({ queryKey: keys.sessionPurchases });
+            void queryClient.invalidateQueries({ queryKey: keys.ledger });
             return s;
           })
         }

@@ -1,0 +1,53 @@
+/**
+ * The purchase ledger as react-query state. The ledger (and the guard against registering twice)
+ * lives in main: these hooks only show it, and every purchase action refetches it.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import type { CallRequest, CallResponse } from '../../../../shared/bridge/contract';
+import type { LedgerRecord, LedgerState } from '../../../../shared/bridge/ledger-schemas';
+import { useApi } from '../../api/context';
+import { keys, useConnection } from '../../api/queries';
+
+export type { LedgerRecord };
+export type LedgerList = CallResponse<'ledgerList'>;
+export type LedgerFilter = { vendor: string | null; state: LedgerState | 'unresolved' | null };
+
+const LEDGER_KEY = keys.ledger;
+
+export function invalidateLedger(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: LEDGER_KEY });
+}
+
+/** The ledger of every session, filtered; unresolved records first. */
+export function useLedger(filter: LedgerFilter, limit = 500) {
+  const api = useApi();
+  const request: CallRequest<'ledgerList'> = { vendor: filter.vendor, state: filter.state, limit };
+  return useQuery({ queryKey: [...LEDGER_KEY, 'list', request], queryFn: () => api.ledgerList(request), staleTime: 5_000 });
+}
+
+/** One asset's records at the connected service (what Register asks about). */
+export function useAssetLedger(assetId: string | number) {
+  const api = useApi();
+  const connection = useConnection();
+  const vendor = connection.data?.vendor ?? null;
+  const baseUrl = connection.data?.baseUrl ?? null;
+  const request: CallRequest<'ledgerList'> = { vendor, baseUrl, assetId, limit: 100 };
+  return useQuery({
+    queryKey: [...LEDGER_KEY, 'asset', request],
+    queryFn: () => api.ledgerList(request),
+    staleTime: 5_000,
+    enabled: vendor !== null && baseUrl !== null,
+  });
+}
+
+/** Looks an unresolved registration up at the service, or marks it checked. */
+export function useResolve(onResolved?: (message: string) => void) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: CallRequest<'ledgerResolve'>) => api.ledgerResolve(request),
+    onSuccess: (answer) => onResolved?.(answer.message),
+    onSettled: () => invalidateLedger(queryClient),
+  });
+}
