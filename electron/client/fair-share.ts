@@ -29,9 +29,11 @@ const EWMA = 0.2;
 /** A phase this early says too little about a whole second's use. */
 const MIN_PHASE = 0.2;
 /** Use of the budget, projected over the whole second, at or above which the second is congested. */
-const CONGESTED_USE = 0.85;
+const CONGESTED_USE = 0.95;
 const PROJECT_FROM_PHASE = 0.5;
 const MAX_CALM = 2;
+/** Room is what others leave of this share of the limit. */
+const FILL = 1;
 const OWN_RATE_WINDOW_MS = 5_000;
 
 export interface ShareAnswer {
@@ -143,9 +145,12 @@ export class FairShare {
     if (a.at - this.lastDecisionAt < DECISION_MS) return;
     if (this.congested && a.at - this.lastCutAt >= DECISION_MS) this.cut(BETA_CONGESTED, a.at);
     else if (!this.congested) {
-      // The step grows with each calm decision in a row (the same for every copy, so still fair).
+      // Additive, growing with each calm decision in a row (the same for every copy, so still fair);
+      // where others leave room, each of the consumers takes its part of that room at once.
       this.calm = Math.min(MAX_CALM, this.calm + 1);
-      this.rateNow = Math.min(limit, this.rateNow + limit * GROWTH * this.calm * ((a.at - this.lastDecisionAt) / 1000));
+      const room = (limit * FILL - this.othersRate - this.rateNow) / (2 * this.consumers(a.at));
+      const step = Math.max(limit * GROWTH * this.calm, room) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
+      this.rateNow = Math.min(limit, this.rateNow + step);
     }
     this.lastDecisionAt = a.at;
     this.congested = false;

@@ -50,6 +50,8 @@ export interface ClientOptions {
    * through for anyone for this long (ms). Default 600000 (10 min).
    */
   stallLimitMs?: number;
+  /** Longest time an interactive call waits in its bucket's queue before it fails RATE_LIMITED, nothing sent (ms). Default 60000. */
+  maxQueueMs?: number;
 }
 
 export type QueryValue = string | number | boolean | undefined;

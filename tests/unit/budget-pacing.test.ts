@@ -118,7 +118,9 @@ describe.each(MODELS)('pacing, %s refill', (refill) => {
     expect(sawShare).toBe(true);
     expect(h.fake.count(429)).toBe(0);
     const competitorGot = h.fake.records.filter((r) => r.foreign && r.status === 200).length;
-    expect((ok + competitorGot) / 10).toBeGreaterThan(20 * 0.9);
+    // Was 0.9: the fair-share pacing (issue 10) spaces our requests and leaves a fixed-rate competitor
+    // a little more room than before (a known cost, see the client README).
+    expect((ok + competitorGot) / 10).toBeGreaterThan(20 * 0.85);
   });
 
   it('adopts a lower limit the server insists on', async () => {
