@@ -39,6 +39,7 @@ import { requestProblem } from './validation';
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
 export const DEFAULT_STALL_LIMIT_MS = 600_000;
+export const DEFAULT_MAX_QUEUE_MS = 60_000;
 /** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
 const SECOND_GUARD_MS = 20;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -67,6 +68,7 @@ export class PartnerClient {
   private readonly registry: BudgetRegistry;
   private readonly pageSize: PageSizeRule;
   private readonly stallLimitMs: number;
+  private readonly maxQueueMs: number;
   private readonly listeners = new Set<(sample: BudgetSample) => void>();
   /** One controller per attempt in flight, aborted by close() (no listener piles up on a shared signal). */
   private readonly closers = new Set<AbortController>();
@@ -93,6 +95,8 @@ export class PartnerClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
     if (!validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
+    const maxQueueMs = options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS;
+    if (!validTimeout(maxQueueMs)) throw badRequest('maxQueueMs must be a positive number');
     if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.vendor = options.vendor;
@@ -100,6 +104,7 @@ export class PartnerClient {
     this.presentation = { ...presentation };
     this.timeoutMs = timeoutMs;
     this.stallLimitMs = stallLimitMs;
+    this.maxQueueMs = maxQueueMs;
     this.policy = retryPolicy(options.retry);
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
     this.random = options.random ?? Math.random;
@@ -157,8 +162,8 @@ export class PartnerClient {
     const priority: Priority = opts.priority ?? 'interactive';
     const startedAt = this.clock.now();
     const order = nextQueueOrder();
-    // Interactive calls wait in the queue no longer than the retry budget; background ones as long as a stall.
-    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.policy.maxElapsedMs;
+    // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall.
+    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
       const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order, maxWaitMs });
