@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ interface Proxy {
 }
 
 async function startProxy(target: string): Promise<Proxy> {
-  const held = new Set<import('node:http').ServerResponse>();
+  const held = new Set<ServerResponse>();
   const proxy: Proxy = { url: '', registered: [], hold: false, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
