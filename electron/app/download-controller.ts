@@ -2,6 +2,7 @@
  * The dashboard's whole-catalog download: one at a time, into <downloadDir>/catalog-<vendor>.<format>,
  * its progress forwarded as `downloadProgress` events (CatalogDownload throttles them to 4 per second).
  */
+import type { ServiceMap } from '../../shared/service-map/schema';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -20,6 +21,8 @@ export interface DownloadTarget {
   vendor: string;
   pageSizeParam: string;
   idField: string;
+  /** How the service's pages are read (the profile's service map). */
+  map?: ServiceMap;
 }
 
 interface Current {
@@ -99,6 +102,7 @@ export class DownloadController {
       format: request.format,
       pageSizeParam: target.pageSizeParam,
       idField: target.idField,
+      ...(target.map ? { map: target.map } : {}),
       resume: request.resume,
       // A fresh start replaces the previous export of this vendor and format.
       overwrite: !request.resume,

@@ -21,6 +21,7 @@ import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import { PartnerError, isPartnerError } from '../../shared/errors';
 import { readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
+import { validateFrom400 } from '../../shared/service-map/learn';
 import { readPurchaseList } from '../../shared/service-map/read';
 import type { PurchaseRead, Read } from '../../shared/service-map/read';
 import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
@@ -100,8 +101,16 @@ function withReadInfo(read: Read<PurchaseRead>): Purchase {
   return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
 }
 
+/** The service's own message in an error answer (Yii2: `{name, message, code, status}`), else ours. */
+function serviceWords(e: PartnerError): string {
+  const body = e.data.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : e.message.replace(/^.*?answered \d+[^:]*:/, '');
+}
+
 export class PurchaseService {
   readonly map: ServiceMap;
+  /** How validate is sent, once a 400 showed the map's way wrong (this session only; the warning says what to save). */
+  private learnedValidate: ServiceMap['validate'] | null = null;
   private readonly newReference: () => string;
   private readonly now: () => number;
 
@@ -189,13 +198,28 @@ export class PurchaseService {
   async validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: number | string } = {}): Promise<Purchase> {
     const id = checkId('validatePurchase', 'purchaseId', purchaseId);
     const { assetId, ...callOptions } = options;
-    let asset: number | string = id;
-    if (this.map.validate.takes === 'asset') {
-      if (assetId === undefined) throw badArgument('validatePurchase', "this service validates by the asset's id, and the purchase's asset is not known (open it with purchase info first)");
-      asset = checkAssetId('validatePurchase', assetId);
+    const send = async (shape: ServiceMap['validate']): Promise<ApiResponse> => {
+      let asset: number | string = id;
+      if (shape.takes === 'asset') {
+        // The asset of the purchase: given, or asked for (one purchase info).
+        const known = assetId ?? (await this.info(id, callOptions)).asset_id;
+        if (known === '') throw badArgument('validatePurchase', "this service validates by the asset's id, and the purchase's asset is not known");
+        asset = checkAssetId('validatePurchase', known);
+      }
+      return this.client.request('validatePurchase', { ...callOptions, ...validateRequest({ ...this.map, validate: shape }, { purchaseId: id, assetId: asset }) });
+    };
+    const shape = this.learnedValidate ?? this.map.validate;
+    try {
+      return this.purchaseFrom((await send(shape)).body, id);
+    } catch (e) {
+      // A 400 created nothing: if its words name what the service wanted, send once more that way.
+      const learned = isPartnerError(e) && e.data.status === 400 ? validateFrom400(serviceWords(e), shape) : null;
+      if (learned === null) throw e;
+      const purchase = this.purchaseFrom((await send(learned)).body, id);
+      this.learnedValidate = learned;
+      const how = `${learned.takes === 'asset' ? "the asset's id" : "the purchase's id"} as ${learned.in} \`${learned.name}\``;
+      return { ...purchase, warnings: [...purchase.warnings, `Validate was refused as the service map says (400) and sent again with ${how}, as the service's answer asked. Save validate = ${JSON.stringify(learned)} in the profile's service map.`] };
     }
-    const res = await this.client.request('validatePurchase', { ...callOptions, ...validateRequest(this.map, { purchaseId: id, assetId: asset }) });
-    return this.purchaseFrom(res.body, id);
   }
 
   /** The download link of a validated purchase. */

@@ -15,7 +15,9 @@ import { toErrorData } from '../../shared/errors';
 import { detectServiceMap } from '../../shared/service-map/detect';
 import type { Proposal, Samples } from '../../shared/service-map/detect';
 import { PAGE_SIZE_PARAMS, PROBE_PAGE_SIZES, PROBE_SEARCH_LIMITS, SEARCH_CATEGORY_FIELDS, SEARCH_LIMIT_FIELDS, SEARCH_TEXT_FIELDS } from '../../shared/service-map/names';
-import { readAssetPage, readCategories } from '../../shared/service-map/read';
+import { readPath, writePath } from '../../shared/service-map/field-path';
+import { findItems, Misses, readAssetPage } from '../../shared/service-map/read';
+import { asId } from '../../shared/service-map/values';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { RequestOptions } from '../client';
@@ -42,7 +44,8 @@ const WORD = /[\p{L}\p{N}]{3,}/gu;
 
 export interface SearchProbe {
   text: Record<string, string>;
-  category: Record<string, string>;
+  /** Category ids as the service gives them (numbers stay numbers). */
+  category: Record<string, string | number>;
   limit: Record<string, number>;
   /** The body sent: every candidate field at once. */
   request: Record<string, unknown>;
@@ -55,24 +58,27 @@ export function searchCandidates(map: ServiceMap, listBody: unknown, categoriesB
   const counts = new Map<string, number>();
   for (const a of assets) for (const w of new Set(String(a.title ?? '').toLowerCase().match(WORD) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
   const words = [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
-  const categories = [
-    ...new Set([
-      ...assets.map((a) => a.category).filter((c): c is string => typeof c === 'string'),
-      ...readCategories(categoriesBody, map).value.map((c) => c.id),
-    ]),
-  ];
+  const given = findItems(categoriesBody, map.categories.items, 'categories.items', new Misses())
+    .map((item) => asId(typeof item === 'object' ? readPath(item, map.category.id).value : item))
+    .filter((id): id is string | number => id !== null);
+  // The categories of the sampled assets first (a filter on them still leaves results), as the service writes them.
+  const seen = new Set(assets.map((a) => String(a.category)));
+  const categories = [...new Set([...given.filter((c) => seen.has(String(c))), ...given])];
   const text: Record<string, string> = {};
   SEARCH_TEXT_FIELDS.forEach((f, i) => {
     const w = words[i];
     if (w !== undefined) text[f] = w;
   });
-  const category: Record<string, string> = {};
+  const category: Record<string, string | number> = {};
+  // Fewer categories than candidate names: values repeat, and a tie goes to the likelier name.
   SEARCH_CATEGORY_FIELDS.forEach((f, i) => {
-    const c = categories[i];
+    const c = categories[i % Math.max(1, categories.length)];
     if (c !== undefined) category[f] = c;
   });
   const limit: Record<string, number> = Object.fromEntries(SEARCH_LIMIT_FIELDS.map((f, i) => [f, PROBE_SEARCH_LIMITS[i]!]));
-  return { text, category, limit, request: { ...text, ...category, ...limit } };
+  const request: Record<string, unknown> = {};
+  for (const [field, value] of [...Object.entries(text), ...Object.entries(category), ...Object.entries(limit)]) writePath(request, field, value);
+  return { text, category, limit, request };
 }
 
 type Attempt = { ok: true; body: unknown } | { ok: false; status: number | undefined };

@@ -22,7 +22,7 @@ export interface Samples {
   /** The list page, and the page size sent under each candidate parameter name. */
   list?: { body: unknown; pageSizes?: Record<string, number> };
   /** The search answer, and the value sent under each candidate field name. */
-  search?: { body: unknown; text?: Record<string, string>; category?: Record<string, string>; limit?: Record<string, number> };
+  search?: { body: unknown; text?: Record<string, string>; category?: Record<string, string | number>; limit?: Record<string, number> };
   history?: unknown;
   purchase?: unknown;
   url?: unknown;
@@ -395,11 +395,11 @@ function detectCategories(body: unknown, map: ServiceMap, ev: Evidence): { map: 
   return { map: next, ids };
 }
 
-/** The candidate whose sent value every result shows; null when none or several do. */
+/** The candidate whose sent value every result shows (a tie goes to the likelier, earlier name); null when none does. */
 function honouredBy<V>(sent: Record<string, V> | undefined, fits: (value: V) => boolean): { name: string | null; tied: string[] } {
   if (!sent) return { name: null, tied: [] };
   const hits = Object.entries(sent).filter(([, v]) => fits(v)).map(([k]) => k);
-  return { name: hits.length === 1 ? hits[0]! : null, tied: hits.length > 1 ? hits : [] };
+  return { name: hits[0] ?? null, tied: hits.length > 1 ? hits : [] };
 }
 
 function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceMap {
@@ -419,23 +419,29 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   const text = honouredBy(search.text, (word) => titles.every((t) => t.includes(word.toLowerCase())));
   if (text.name) {
     next.search.textField = text.name;
-    ev.add('search.textField', 0.9, `every result's title holds the word sent as \`${text.name}\``);
-  } else ev.add('search.textField', 0.3, text.tied.length > 0 ? `results fit several names: ${text.tied.join(', ')}` : 'the results do not tell the text field');
+    ev.add('search.textField', text.tied.length > 0 ? 0.6 : 0.9, `every result's title holds the word sent as \`${text.name}\`${text.tied.length > 0 ? ` (so do ${text.tied.slice(1).join(', ')})` : ''}`);
+  } else ev.add('search.textField', 0.3, 'the results do not tell the text field');
   const categories = items.map((i) => (next.asset.category === null ? null : asText(readPath(i, next.asset.category).value)?.toLowerCase() ?? null));
-  const category = honouredBy(search.category, (c) => categories.every((x) => x === c.toLowerCase()));
+  const category = honouredBy(search.category, (c) => categories.every((x) => x === String(c).toLowerCase()));
   if (category.name) {
     next.search.categoryField = category.name;
-    ev.add('search.categoryField', 0.9, `every result is in the category sent as \`${category.name}\``);
+    next.search.categoryType = typeof search.category?.[category.name] === 'number' ? 'number' : 'string';
+    ev.add('search.categoryField', category.tied.length > 0 ? 0.6 : 0.9, `every result is in the category sent as \`${category.name}\`${category.tied.length > 0 ? ` (so were ${category.tied.slice(1).join(', ')})` : ''}`);
   } else {
     ev.add('search.categoryField', 0, 'no candidate category field was honoured');
     if (search.category && Object.keys(search.category).length > 0 && new Set(categories).size > 1) {
       ev.warnings.push(`The category filter is unknown: results came from several categories whatever the field (${Object.keys(search.category).join(', ')}). Kept \`${map.search.categoryField}\`; set search.categoryField.`);
     }
   }
+  // Only a result cut short by the limit tells it: with fewer matches than every limit, the count is the matches'.
+  const matches = total ? asCount(readPath(search.body, total.path).value) : null;
   const limit = honouredBy(search.limit, (n) => n === items.length);
-  if (limit.name) {
+  if (limit.name && matches !== null && matches > items.length) {
     next.search.limitField = limit.name;
-    ev.add('search.limitField', 0.85, `asked different limits; got ${items.length} results, the value of \`${limit.name}\``);
+    ev.add('search.limitField', 0.85, `asked different limits; got ${items.length} of ${matches} results, the value of \`${limit.name}\``);
+  } else if (limit.name) {
+    ev.add('search.limitField', 0.3, `got ${items.length} results (the value of \`${limit.name}\`), but they may be all the matches: kept \`${map.search.limitField}\``);
+    ev.warnings.push(`The search limit field could not be told (the sample search had only ${items.length} matches): kept \`${map.search.limitField}\`. A warning will say so if the service ignores it.`);
   } else ev.add('search.limitField', 0.3, `got ${items.length} results: no candidate limit matched`);
   return next;
 }
@@ -528,6 +534,45 @@ export function detectUrl(body: unknown, map: ServiceMap, ev: Evidence = new Evi
   return finish(next, ev, ['url.url']);
 }
 
+/** Keys of the answers: camelCase or snake_case, whichever most multi-word keys use (null: no evidence). */
+export function caseStyle(...bodies: unknown[]): 'camel' | 'snake' | null {
+  let camel = 0;
+  let snake = 0;
+  for (const body of bodies) {
+    for (const leaf of leaves(body, 5)) {
+      for (const key of leaf.path.split('.')) {
+        if (/^[a-z]+[A-Z]/.test(key)) camel++;
+        else if (/^[a-z]+_[a-z]/.test(key)) snake++;
+      }
+    }
+  }
+  if (camel === snake) return null;
+  return camel > snake ? 'camel' : 'snake';
+}
+
+/**
+ * Request names that no free probe can test (a registration buys): proposed in the answers' case
+ * style, with a modest confidence that says so.
+ */
+function requestNames(map: ServiceMap, style: 'camel' | 'snake' | null, ev: Evidence): ServiceMap {
+  if (style === null) return map;
+  const name = (snake: string, camel: string): string => (style === 'camel' ? camel : snake);
+  const purchaseId = { in: 'query' as const, name: name('purchase_id', 'purchaseId') };
+  const next: ServiceMap = {
+    ...map,
+    history: { ...map.history, assetIdField: name('asset_id', 'assetId') },
+    register: { assetIdField: name('asset_id', 'assetId'), referenceField: name('client_reference', 'clientReference') },
+    purchaseId: { purchaseInfo: purchaseId, downloadUrl: purchaseId, viewUrl: purchaseId, cancelPurchase: purchaseId },
+    validate: { ...map.validate, name: name('purchase_id', 'purchaseId') },
+    lookupByReference: map.lookupByReference === null ? null : { ...map.lookupByReference, name: name('client_reference', 'clientReference') },
+    purchase: { ...map.purchase, asset: name('asset_id', 'assetId'), reference: name('client_reference', 'clientReference') },
+    url: { ...map.url, expiry: name('expires_at', 'expiresAt') },
+  };
+  const why = `inferred from the answers' ${style === 'camel' ? 'camelCase' : 'snake_case'} names; not probed (that would buy a purchase): check them`;
+  for (const field of ['register.assetIdField', 'register.referenceField', 'history.assetIdField', 'purchaseId', 'validate', 'lookupByReference']) ev.add(field, 0.5, why);
+  return next;
+}
+
 function finish(map: ServiceMap, ev: Evidence, essential: readonly string[]): Proposal {
   const confidence = essential.length === 0 ? 1 : Math.min(...essential.map((f) => ev.get(f)));
   return { map, confidence: Math.round(confidence * 100) / 100, fields: ev.fields, warnings: [...new Set(ev.warnings)] };
@@ -542,6 +587,7 @@ export function detectServiceMap(samples: Samples, base: ServiceMap = DEFAULT_SE
     if (samples.categories !== undefined) ({ map, ids } = detectCategories(samples.categories, map, ev));
     map = detectList(samples, map, ev, ids);
     map = detectSearch(samples, map, ev);
+    map = requestNames(map, caseStyle(samples.categories, samples.list?.body, samples.search?.body), ev);
     if (samples.history !== undefined) map = detectHistory(samples.history, map, ev).map;
     if (samples.purchase !== undefined) map = detectPurchase(samples.purchase, map, ev).map;
     if (samples.url !== undefined) map = detectUrl(samples.url, map, ev).map;

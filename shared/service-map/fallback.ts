@@ -41,5 +41,5 @@ export function readPurchaseOrDetect(body: unknown, map: ServiceMap) {
 }
 
 export function readUrlOrDetect(body: unknown, map: ServiceMap, nowMs: number) {
-  return withFallback((m) => readUrl(body, m, nowMs), (m) => detectUrl(body, m), ['url.url'], 'link answer', map);
+  return withFallback((m) => readUrl(body, m, nowMs), (m) => detectUrl(body, m), ['url.url', 'url.expiry'], 'link answer', map);
 }

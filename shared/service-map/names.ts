@@ -43,10 +43,20 @@ export const PAGE_SIZE_PARAMS: readonly string[] = ['per-page', 'limit', 'per_pa
 /** Distinct odd page sizes no service picks as its default (so a default page never looks honoured). */
 export const PROBE_PAGE_SIZES: readonly number[] = [11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61];
 
-export const SEARCH_TEXT_FIELDS: readonly string[] = ['query', 'q', 'search', 'text', 'term', 'keyword', 'keywords'];
-export const SEARCH_CATEGORY_FIELDS: readonly string[] = ['category', 'category_id', 'categoryId', 'category_slug', 'categorySlug', 'cat', 'categories'];
-export const SEARCH_LIMIT_FIELDS: readonly string[] = ['limit', 'per_page', 'perPage', 'size', 'page_size', 'pageSize', 'max_results', 'maxResults', 'count', 'top', 'take', 'rows'];
-export const PROBE_SEARCH_LIMITS: readonly number[] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15];
+/** Candidate search body fields (dotted: nested objects, as in `{filter: {text}}`), each sent with its own value. */
+export const SEARCH_TEXT_FIELDS: readonly string[] = [
+  'query', 'q', 'search', 'text', 'term', 'keyword', 'keywords', 'search_text', 'searchText', 'search_term', 'searchTerm',
+  'query_string', 'filter.text', 'filter.query', 'filter.q', 'filter.search',
+];
+export const SEARCH_CATEGORY_FIELDS: readonly string[] = [
+  'category', 'category_id', 'categoryId', 'filter.category', 'category_code', 'categoryCode', 'category_slug', 'categorySlug',
+  'cat', 'filter.category_id', 'filter.categoryId', 'category_key',
+];
+export const SEARCH_LIMIT_FIELDS: readonly string[] = [
+  'limit', 'per_page', 'perPage', 'size', 'page_size', 'pageSize', 'max_results', 'maxResults', 'max_items', 'maxItems',
+  'count', 'top', 'take', 'rows', 'page.size', 'page.limit', 'num',
+];
+export const PROBE_SEARCH_LIMITS: readonly number[] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
 
 /** Usual purchase state words and their canonical state. */
 export const STATE_SYNONYMS: Readonly<Record<'registered' | 'validated' | 'cancelled', readonly string[]>> = {

@@ -29,7 +29,10 @@ export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null
 export function searchRequest(map: ServiceMap, text: string, category: string | null, limit: number): RequestParts {
   const body: Record<string, unknown> = {};
   writePath(body, map.search.textField, text);
-  if (category !== null && category !== '' && map.search.categoryField !== null) writePath(body, map.search.categoryField, category);
+  if (category !== null && category !== '' && map.search.categoryField !== null) {
+    const numeric = map.search.categoryType === 'number' && /^-?\d+$/.test(category.trim());
+    writePath(body, map.search.categoryField, numeric ? Number(category) : category);
+  }
   if (map.search.limitField !== null) writePath(body, map.search.limitField, limit);
   return { body };
 }

@@ -55,6 +55,8 @@ export const serviceMapSchema = z.object({
     textField: name,
     /** null: the service takes no category filter. */
     categoryField: name.nullable(),
+    /** How a category id is sent: as text, or as a number where the service numbers its categories. */
+    categoryType: z.enum(['string', 'number']).default('string'),
     limitField: name.nullable(),
     items: optionalPath,
     total: optionalPath,
@@ -118,7 +120,7 @@ export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
     hasMore: 'has_more|hasMore',
     total: 'total|total_count|count',
   },
-  search: { textField: 'query', categoryField: 'category', limitField: 'limit', items: null, total: 'total' },
+  search: { textField: 'query', categoryField: 'category', categoryType: 'string', limitField: 'limit', items: null, total: 'total' },
   categories: { items: null },
   history: { assetIdField: 'asset_id', points: null },
   register: { assetIdField: 'asset_id', referenceField: 'client_reference' },

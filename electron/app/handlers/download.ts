@@ -6,7 +6,7 @@ import type { HandlerGroup } from './types';
 function targetOf(ctx: AppContext): DownloadTarget {
   const session = ctx.session();
   const p = session.profile;
-  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, pageSizeParam: p.pageSizeParam, idField: p.idField };
+  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, pageSizeParam: p.pageSizeParam, idField: p.idField, map: session.map };
 }
 
 export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' | 'downloadPause' | 'downloadResume' | 'downloadCancel' | 'downloadStatus'> {

@@ -48,8 +48,7 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         send: (reference) => session.purchases.register(assetId, { reference }),
       });
     },
-    validatePurchase: ({ purchaseId, assetId }) =>
-      tracked(async (s) => s.purchases.validate(purchaseId, { assetId: assetId ?? (s.purchases.map.validate.takes === 'asset' ? (await s.purchases.info(purchaseId)).asset_id : undefined) })),
+    validatePurchase: ({ purchaseId, assetId }) => tracked((s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId })),
     cancelPurchase: ({ purchaseId }) => tracked((s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.viewUrl(purchaseId)),
