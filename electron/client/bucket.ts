@@ -105,6 +105,11 @@ export class BucketModel {
   /** Pacing at a fair share while others use this budget too (fair-share.ts). */
   private readonly share: FairShare;
   private lastProgressAt: number;
+  /**
+   * A budget store (Redis) spaces the fleet's requests: the fair-share pacing stands aside while it
+   * answers (the four bounds still follow the headers, for consumers outside the store).
+   */
+  coordinated = false;
 
   constructor(options: BucketModelOptions) {
     this.documentedLimit = Math.max(1, Math.floor(options.limit));
@@ -235,7 +240,7 @@ export class BucketModel {
   earliest(now: number): number {
     this.advance(now);
     const limit = this.limit;
-    let t = Math.max(now, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit), this.share.earliest(now));
+    let t = Math.max(now, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit), this.coordinated ? now : this.share.earliest(now));
     const need = 1 + this.margin(now);
     if (this.refillBasis) t = Math.max(t, this.refillBasis.bound.earliest(need, now, limit));
     const w = this.windowBasis;

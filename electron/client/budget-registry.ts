@@ -10,6 +10,7 @@ import type { BucketSnapshot } from './budget-bucket';
 import { BudgetBucket } from './budget-bucket';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
+import type { BudgetStore } from './budget-store';
 import { ServerClock } from './server-clock';
 
 export interface BudgetRegistryOptions {
@@ -17,6 +18,8 @@ export interface BudgetRegistryOptions {
   clock?: Clock;
   /** Wait after the server's second surely changed (ms), for latency and clock quirks. Default 20. */
   guardMs?: number;
+  /** Where a fleet reserves its slots (budget-store.ts); default none: headers only. */
+  store?: BudgetStore | null;
 }
 
 /**
@@ -40,6 +43,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 
 export class BudgetRegistry {
   readonly clock: Clock;
+  readonly store: BudgetStore | null;
   private readonly guardMs: number | undefined;
   private readonly buckets = new Map<string, BudgetBucket>();
   private readonly serverClocks = new Map<string, ServerClock>();
@@ -47,6 +51,7 @@ export class BudgetRegistry {
   constructor(options: BudgetRegistryOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.guardMs = options.guardMs;
+    this.store = options.store ?? null;
   }
 
   serverClock(baseUrl: string): ServerClock {

@@ -13,6 +13,8 @@ export { BudgetBucket } from './budget-bucket';
 export { BucketModel } from './bucket';
 export type { AnswerInfo, Ticket } from './bucket';
 export { ServerClock } from './server-clock';
+export { createBudgetStore, RedisBudgetStore, storeKey } from './budget-store';
+export type { BudgetStore, BudgetStoreStatus } from './budget-store';
 export type { Priority } from './queue';
 export type { FetchFn, FailureKind } from './http';
 export { UNKNOWN_OUTCOME_HINT } from './classify';

@@ -22,6 +22,7 @@ import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterM
 import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
+import { storeKey } from './budget-store';
 import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
@@ -166,6 +167,7 @@ export class PartnerClient {
     const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
+      await this.reserveInStore(bucket, endpoint, opts.signal);
       const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order, maxWaitMs });
       if (opts.signal?.aborted || this.closed) {
         bucket.failed(ticket, 'no');
@@ -188,6 +190,15 @@ export class PartnerClient {
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
     }
+  }
+
+  /** With a budget store: wait for this attempt's slot of the fleet; without one (or it is down): nothing. */
+  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<void> {
+    const store = this.registry.store;
+    if (!store) return;
+    const wait = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit);
+    bucket.model.coordinated = wait !== null;
+    if (wait !== null && wait > 0) await this.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), endpoint, signal);
   }
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */

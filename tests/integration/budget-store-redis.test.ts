@@ -1,0 +1,124 @@
+/**
+ * The Redis budget store against a real redis-server on a free loopback port: the GCRA script keeps
+ * several store instances (workers) within the limit together; killed Redis means headers only at
+ * once, and the store comes back by itself when Redis does.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisBudgetStore } from '../../electron/client/budget-store';
+
+const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
+if (!hasRedis) console.warn('budget-store-redis: skipped, redis-server is not installed (apt-get install redis-server)');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (/Ready to accept connections/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
+  let port = 0;
+  let redis: ChildProcess | null = null;
+  const stores: RedisBudgetStore[] = [];
+  const lines: string[] = [];
+  const store = (): RedisBudgetStore => {
+    const s = new RedisBudgetStore(`redis://127.0.0.1:${port}/0`, (l) => lines.push(l));
+    stores.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+  });
+
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await stop(redis);
+  });
+
+  it('GCRA: three workers reserving 60 slots of 20/s at once get slots 50 ms apart, never two in one slot', async () => {
+    const workers = [store(), store(), store()];
+    await until(() => workers.every((w) => w.status().state === 'shared'));
+    const key = `test:gcra:${Date.now()}`;
+    const t0 = Date.now();
+    const waits = await Promise.all(Array.from({ length: 60 }, (_, i) => workers[i % 3]!.reserve(key, 20)));
+    const asked = Date.now() - t0;
+    expect(waits.every((w) => typeof w === 'number')).toBe(true);
+    const slots = (waits as number[]).sort((a, b) => a - b);
+    // Reservations were made within `asked` ms of each other: slot k is at k*50 ms from the first.
+    for (let k = 1; k < slots.length; k++) expect(slots[k]! - slots[k - 1]!).toBeGreaterThanOrEqual(50 - asked - 1);
+    expect(slots.at(-1)!).toBeGreaterThanOrEqual(59 * 50 - asked - 1);
+    // In any second of slot times, at most 20.
+    const absolute = slots.map((w) => w);
+    for (const s of absolute) expect(absolute.filter((x) => x >= s && x < s + 1000).length).toBeLessThanOrEqual(20 + 1);
+  });
+
+  it('an idle key does not bank a burst: after a pause the next slot is now, then spaced again', async () => {
+    const w = store();
+    await until(() => w.status().state === 'shared');
+    const key = `test:idle:${Date.now()}`;
+    expect(await w.reserve(key, 20)).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await w.reserve(key, 20)).toBe(0);
+    expect(await w.reserve(key, 20)).toBeGreaterThan(40);
+  });
+
+  it('Redis killed: reservations answer "unavailable" at once (headers only), a line is logged; it comes back by itself', async () => {
+    const w = store();
+    const states: string[] = [];
+    w.onStatus((s) => states.push(s.state));
+    await until(() => w.status().state === 'shared');
+    const key = `test:kill:${Date.now()}`;
+    expect(await w.reserve(key, 20)).not.toBeNull();
+    await stop(redis);
+    redis = null;
+    await until(() => w.status().state === 'unavailable');
+    const t = Date.now();
+    expect(await w.reserve(key, 20)).toBeNull();
+    expect(Date.now() - t).toBeLessThan(150);
+    expect(lines.some((l) => /unavailable.*headers alone/.test(l))).toBe(true);
+    redis = await startRedis(port);
+    await until(() => w.status().state === 'shared', 15_000);
+    expect(await w.reserve(key, 20)).not.toBeNull();
+    expect(states).toEqual(expect.arrayContaining(['unavailable', 'shared']));
+  });
+});
