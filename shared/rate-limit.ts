@@ -119,6 +119,8 @@ export const budgetSampleSchema = z.object({
   endpoint: z.enum(ENDPOINT_IDS),
   /** Epoch ms when the response (or failure) arrived. */
   at: z.number(),
+  /** The whole second (epoch ms) of the answer's Date header: the second the server counted it in. null without one. */
+  serverSecond: z.number().nullable().optional(),
   /** HTTP status; 0 when no response arrived (timeout, reset, refused). */
   status: z.number().int(),
   limit: z.number().nullable(),

@@ -231,7 +231,7 @@ export class PartnerClient {
     const { status } = outcome;
     bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
     const consumers = bucket.model.consumers(outcome.receivedAt);
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, consumers);
+    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, dateMs, consumers);
     const body = parseBody(outcome.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
@@ -296,11 +296,12 @@ export class PartnerClient {
 
   // ---- helpers ----
 
-  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number, consumers?: number): BudgetSample {
+  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number, dateMs: number | null = null, consumers?: number): BudgetSample {
     const sample: BudgetSample = {
       vendor: this.vendor,
       endpoint,
       at,
+      serverSecond: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
       status,
       limit: rate?.limit ?? null,
       remaining: rate?.remaining ?? null,

@@ -5,7 +5,8 @@
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { BudgetAggregate } from './aggregate';
-import { addSample, aggregateKey, emptyAggregate } from './aggregate';
+import type { SampleFindings } from './aggregate';
+import { addSample, aggregateKey, emptyAggregate, SECOND_MS, secondOf } from './aggregate';
 import { RingBuffer } from '../../shared/ring-buffer';
 
 export interface BudgetHistoryOptions {
@@ -16,6 +17,9 @@ export interface BudgetHistoryOptions {
   /** Buckets kept at most (vendors x endpoints); the least recently used goes first. Default 200. */
   maxBuckets?: number;
 }
+
+/** How many seconds back an answer may arrive late and still be counted in its own second. */
+const LATE_SECONDS = 3;
 
 export class BudgetHistory {
   private readonly seconds: number;
@@ -29,10 +33,10 @@ export class BudgetHistory {
     this.raw = new RingBuffer(options.rawSamples ?? 2000);
   }
 
-  add(sample: BudgetSample, foreignUse: number): void {
+  add(sample: BudgetSample, findings: SampleFindings): void {
     this.raw.push(sample);
     const ring = this.bucket(sample.vendor, sample.endpoint);
-    const from = Math.floor(sample.at / 1000) * 1000;
+    const from = secondOf(sample);
     let target: BudgetAggregate | undefined;
     // Samples arrive in time order almost always; a late one goes into its own second if still kept.
     ring.forEachNewest((agg) => {
@@ -43,11 +47,14 @@ export class BudgetHistory {
       const last = ring.last();
       if (last && last.from > from) target = last; // older than anything kept: count it in the newest rather than lose it
       else {
-        target = emptyAggregate(sample.vendor, sample.endpoint, from, from + 1000);
+        // Seconds skipped just before are kept (empty) so that an answer that arrives late still finds its own second.
+        const gapFrom = last ? Math.max(last.to, from - LATE_SECONDS * SECOND_MS) : from;
+        for (let s = gapFrom; s < from; s += SECOND_MS) ring.push(emptyAggregate(sample.vendor, sample.endpoint, s));
+        target = emptyAggregate(sample.vendor, sample.endpoint, from);
         ring.push(target);
       }
     }
-    addSample(target, sample, foreignUse);
+    addSample(target, sample, findings);
   }
 
   /** Per-second aggregates that end after `sinceMs` (and within the kept hour), oldest first, copies. */
@@ -57,7 +64,7 @@ export class BudgetHistory {
     for (const ring of this.perBucket.values()) {
       ring.forEachNewest((agg) => {
         if (agg.to <= horizon) return false;
-        out.push({ ...agg });
+        if (agg.requests > 0 || agg.foreignUse > 0) out.push({ ...agg, waitBins: [...agg.waitBins] });
         return true;
       });
     }

@@ -1,18 +1,20 @@
 /**
  * Telemetry of the client's budget: every BudgetSample goes into
  * - the per-second history (charts that open late: `budgetHistory`),
- * - the batch of the `budget` event (aggregates per (vendor, endpoint), nothing dropped, <= 1000/intervalMs per second),
+ * - the batch of the `budget` event (aggregates per (vendor, endpoint, second), nothing dropped,
+ *   <= 1000/intervalMs events per second, numbered so that a page joins history and events exactly),
  * - the request log (bounded, with details from the recording fetch) and the `requestLog` event (same bound),
  * - the foreign-use detector, whose finding is summed into the aggregates.
  */
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { BudgetAggregate } from './aggregate';
-import { addSample, aggregateKey, emptyAggregate } from './aggregate';
+import { addSample, aggregateKey, emptyAggregate, secondOf } from './aggregate';
 import { BudgetHistory } from './budget-history';
 import type { BudgetHistoryOptions } from './budget-history';
 import type { MaskContext, RecordedExchange } from './exchange';
 import { ExchangeMatcher } from './exchange-matcher';
 import { ForeignUseDetector } from './foreign-use';
+import { HeldTime } from './held-time';
 import type { ForeignUseOptions } from './foreign-use';
 import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
@@ -22,7 +24,14 @@ import { timerClock } from '../../shared/clock';
 import type { Clock } from '../../shared/clock';
 
 export interface BudgetEventPayload {
+  /** 1, 2, ... per event of this telemetry. */
+  seq: number;
   aggregates: BudgetAggregate[];
+}
+export interface BudgetHistoryPayload {
+  aggregates: BudgetAggregate[];
+  /** The last budget event whose samples the aggregates include: a page applies only later events. */
+  seq: number;
 }
 export interface RequestLogEventPayload {
   entries: LogEntry[];
@@ -44,7 +53,8 @@ export interface Telemetry {
   record(sample: BudgetSample): void;
   /** A fetch that records exchanges for the request log's details; give it to the clients. */
   wrapFetch(inner: typeof fetch): typeof fetch;
-  budgetHistory(sinceMs: number): BudgetAggregate[];
+  /** Per-second history; emits the pending batch first, so that the answer and the events meet at `seq`. */
+  budgetHistory(sinceMs: number): BudgetHistoryPayload;
   recentSamples(): BudgetSample[];
   requestLog(filter: LogFilter): RequestLogEventPayload;
   requestDetail(id: number): LogDetail | null;
@@ -67,13 +77,14 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const log = new RequestLog(options.log);
   const matcher = new ExchangeMatcher();
   const detector = new ForeignUseDetector(options);
+  const held = new HeldTime();
   const budgetListeners = new Set<(p: BudgetEventPayload) => void>();
   const logListeners = new Set<(p: RequestLogEventPayload) => void>();
   let disposed = false;
 
-  // Pending batch: one aggregate per (vendor, endpoint) since the last budget event.
+  // Pending batch: one aggregate per (vendor, endpoint, second) since the last budget event.
   let pendingAggregates = new Map<string, BudgetAggregate>();
-  let batchFrom = clock.now();
+  let seq = 0;
   let pendingEntries: LogEntry[] = [];
 
   const budgetEmitter = new ThrottledEmitter<BudgetEventPayload>({
@@ -81,11 +92,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     clock,
     take: () => {
       if (pendingAggregates.size === 0) return null;
-      const to = clock.now();
-      const aggregates = [...pendingAggregates.values()].map((a) => ({ ...a, to: Math.max(a.to, to) }));
+      const aggregates = [...pendingAggregates.values()];
       pendingAggregates = new Map();
-      batchFrom = to;
-      return { aggregates };
+      return { seq: ++seq, aggregates };
     },
     emit: (payload) => notify(budgetListeners, payload),
   });
@@ -103,22 +112,22 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
 
   function record(sample: BudgetSample): void {
     if (disposed) return;
-    let foreign = 0;
+    let foreignUse = 0;
     try {
-      foreign = detector.observe(sample);
+      foreignUse = detector.observe(sample);
     } catch {
-      foreign = 0; // detection is advisory; a bug there never loses the sample
+      foreignUse = 0; // detection is advisory; a bug there never loses the sample
     }
-    history.add(sample, foreign);
-    const key = aggregateKey(sample.vendor, sample.endpoint);
+    const findings = { foreignUse, heldMs: held.observe(sample) };
+    history.add(sample, findings);
+    const second = secondOf(sample);
+    const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${second}`;
     let agg = pendingAggregates.get(key);
     if (!agg) {
-      agg = emptyAggregate(sample.vendor, sample.endpoint, Math.min(batchFrom, sample.at), sample.at);
+      agg = emptyAggregate(sample.vendor, sample.endpoint, second);
       pendingAggregates.set(key, agg);
     }
-    addSample(agg, sample, foreign);
-    agg.from = Math.min(agg.from, sample.at);
-    agg.to = Math.max(agg.to, sample.at);
+    addSample(agg, sample, findings);
     budgetEmitter.schedule();
 
     const exchange = matcher.take(sample);
@@ -134,7 +143,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     wrapFetch(inner) {
       return createRecordingFetch(inner, { onExchange: (e: RecordedExchange) => matcher.add(e), now: () => clock.now() });
     },
-    budgetHistory: (sinceMs) => history.since(sinceMs, clock.now()),
+    budgetHistory(sinceMs) {
+      budgetEmitter.flush();
+      return { aggregates: history.since(sinceMs, clock.now()), seq };
+    },
     recentSamples: () => history.recentSamples(),
     requestLog: (filter) => log.list(filter),
     requestDetail: (id) => log.detail(id, maskContext().tokens),
@@ -146,7 +158,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       logListeners.add(listener);
       return () => logListeners.delete(listener);
     },
-    resetDetector: () => detector.reset(),
+    resetDetector() {
+      detector.reset();
+      held.clear();
+    },
     flush() {
       budgetEmitter.flush();
       logEmitter.flush();

@@ -77,7 +77,7 @@ export const calls = {
   // telemetry
   budgetSnapshot: call(none, z.object({ vendor: z.string().nullable(), buckets: z.array(s.bucketViewSchema) })),
   /** Raw samples kept in main's ring buffers, for charts that open late. */
-  budgetHistory: call(z.object({ sinceMs: z.number() }), z.object({ aggregates: z.array(s.budgetAggregateSchema) })),
+  budgetHistory: call(z.object({ sinceMs: z.number() }), z.object({ aggregates: z.array(s.budgetAggregateSchema), seq: s.budgetSeqSchema })),
   requestLog: call(
     z.object({ endpoint: s.endpointIdSchema.nullable(), status: z.number().int().nullable(), limit: z.number().int().min(1).max(5000) }),
     z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
@@ -87,7 +87,7 @@ export const calls = {
 
 export const events = {
   /** Samples summed per (vendor, endpoint) per batch interval (<= ~20 messages/s). */
-  budget: z.object({ aggregates: z.array(s.budgetAggregateSchema) }),
+  budget: z.object({ aggregates: z.array(s.budgetAggregateSchema), seq: s.budgetSeqSchema }),
   /** New request log entries; `dropped` counts entries the bounded log let go so far. */
   requestLog: z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
   downloadProgress: s.downloadProgressSchema,

@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../errors';
 import { SIM_DIALECTS } from '../sim-dialects';
 import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
 import { readInfoShape } from '../service-map/bridge';
+import { WAIT_BIN_COUNT } from '../wait-bins';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -130,7 +131,13 @@ export const bucketViewSchema = z.object({
   inFlight: z.number(),
 });
 
-/** Samples aggregated per (vendor, endpoint) over one batch interval: nothing dropped, only summed. */
+/**
+ * Number of the budget event (1, 2, ...) of this main process; budgetHistory says the last one its
+ * answer includes, so a page joins history and live events without losing or counting anything twice.
+ */
+export const budgetSeqSchema = z.number().int().nonnegative().default(0);
+
+/** Samples aggregated per (vendor, endpoint) and server second (from = the second, to = from + 1000): only summed. */
 export const budgetAggregateSchema = z.object({
   vendor: z.string(),
   endpoint: endpointIdSchema,
@@ -150,6 +157,10 @@ export const budgetAggregateSchema = z.object({
   latencyMsMax: z.number(),
   /** Slots that Remaining fell by beyond what our own requests explain: another consumer. */
   foreignUse: z.number(),
+  /** Requests per wait class (shared/wait-bins.ts): mean and p95 wait over any window. */
+  waitBins: z.array(z.number()).max(WAIT_BIN_COUNT).default([]),
+  /** Time within which at least one request was held back by the budget (overlapping waits counted once). */
+  heldMs: z.number().default(0),
 });
 
 export const logEntrySchema = z.object({

@@ -115,9 +115,10 @@ describe('telemetry batching', () => {
     expect(aggregates.reduce((n, a) => n + a.waitedMs, 0)).toBe(waited);
     expect(aggregates.reduce((n, a) => n + a.latencyMsSum, 0)).toBe(latency);
     expect(Math.max(...aggregates.map((a) => a.latencyMsMax))).toBe(14);
-    // One aggregate per (vendor, endpoint) per event.
+    // One aggregate per (vendor, endpoint, second) per event, numbered 1, 2, ...
+    budget.forEach((b, i) => expect(b.p.seq).toBe(i + 1));
     for (const b of budget) {
-      const keys = b.p.aggregates.map((a) => `${a.vendor}/${a.endpoint}`);
+      const keys = b.p.aggregates.map((a) => `${a.vendor}/${a.endpoint}/${a.from}`);
       expect(new Set(keys).size).toBe(keys.length);
     }
     // The log stream carries every entry the bounded log still had, and says how many it let go.
@@ -149,8 +150,8 @@ describe('budget history', () => {
     const history = new BudgetHistory({ seconds: 10, rawSamples: 7 });
     const start = 1_700_000_000_000;
     for (let i = 0; i < 100; i++) {
-      history.add(sample({ at: start + i * 500 }), 0);
-      history.add(sample({ at: start + i * 500, endpoint: 'categories' }), i === 99 ? 2 : 0);
+      history.add(sample({ at: start + i * 500 }), { foreignUse: 0, heldMs: 0 });
+      history.add(sample({ at: start + i * 500, endpoint: 'categories' }), { foreignUse: i === 99 ? 2 : 0, heldMs: 0 });
     }
     const all = history.since(0, start + 50_000);
     expect(all.filter((a) => a.endpoint === 'listAssets')).toHaveLength(10);
@@ -167,8 +168,8 @@ describe('budget history', () => {
     const t = createTelemetry({ clock });
     t.record(sample({ at: clock.now() - 5000 }));
     t.record(sample({ at: clock.now() }));
-    expect(t.budgetHistory(0)).toHaveLength(2);
-    expect(t.budgetHistory(clock.now() - 1000)).toHaveLength(1);
+    expect(t.budgetHistory(0).aggregates).toHaveLength(2);
+    expect(t.budgetHistory(clock.now() - 1000).aggregates).toHaveLength(1);
     t.dispose();
   });
 });
@@ -178,7 +179,7 @@ describe('foreign-use detection', () => {
     const clock = fakeClock();
     const t = createTelemetry({ clock, ...(inFlight ? { inFlight } : {}) });
     for (const s of samples) t.record(s);
-    const total = t.budgetHistory(0).reduce((n, a) => n + a.foreignUse, 0);
+    const total = t.budgetHistory(0).aggregates.reduce((n, a) => n + a.foreignUse, 0);
     t.dispose();
     return total;
   };
@@ -232,7 +233,7 @@ describe('foreign-use detection', () => {
     const continuous = createTelemetry({ clock, refillModel: () => 'continuous' });
     for (const s of samples) continuous.record(s);
     // 500 ms at 20/s refills 10, less 1 slack: base 14, we took 1: 10 foreign.
-    expect(continuous.budgetHistory(0).reduce((n, a) => n + a.foreignUse, 0)).toBe(10);
+    expect(continuous.budgetHistory(0).aggregates.reduce((n, a) => n + a.foreignUse, 0)).toBe(10);
     continuous.dispose();
     expect(run(samples)).toBe(1);
   });

@@ -19,7 +19,7 @@ export function telemetryHandlers(ctx: AppContext): HandlerGroup<'budgetSnapshot
       }));
       return { vendor: session.profile.vendor, buckets };
     },
-    budgetHistory: async ({ sinceMs }) => ({ aggregates: ctx.telemetry.budgetHistory(sinceMs) }),
+    budgetHistory: async ({ sinceMs }) => ctx.telemetry.budgetHistory(sinceMs),
     requestLog: async (filter) => ctx.telemetry.requestLog(filter),
     async requestDetail({ id }) {
       const detail = ctx.telemetry.requestDetail(id);

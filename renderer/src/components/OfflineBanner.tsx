@@ -1,11 +1,17 @@
+import { useSyncExternalStore } from 'react';
+import { ENDPOINTS } from '../../../shared/endpoints';
 import { useAppContext, useLink } from '../api/context';
 import { useConnection } from '../api/queries';
+
+/** 429s within this long of another consumer's use are put down to sharing the budget, not to the service. */
+const SHARED_BUDGET_WINDOW_MS = 30_000;
 
 /** Says plainly when the app cannot reach its services or the Partner service. */
 export function OfflineBanner() {
   const link = useLink();
-  const { link: source } = useAppContext();
+  const { link: source, budget } = useAppContext();
   const connection = useConnection();
+  useSyncExternalStore(budget.subscribe, () => budget.version);
   if (link.state === 'offline' && link.refused) {
     // Retrying cannot help: the server runs with another secret. Say what to do, and do not hammer it.
     return (
@@ -29,6 +35,16 @@ export function OfflineBanner() {
     );
   }
   const c = connection.data;
+  const shared = c?.state === 'degraded' && c.vendor ? budget.foreignUseSince(c.vendor, Date.now() - SHARED_BUDGET_WINDOW_MS) : [];
+  if (link.state === 'open' && c && shared.length > 0) {
+    // The cause is another consumer of the vendor's budget, not the service: say so.
+    return (
+      <div className="banner banner-warn" role="status">
+        <strong>Budget shared with another consumer.</strong> Another program, token or machine of {c.vendor} is using its budget on{' '}
+        {shared.map((f) => ENDPOINTS[f.endpoint].label).join(', ')}; 429s there come from that, not from a fault of the service.
+      </div>
+    );
+  }
   if (link.state === 'open' && c && (c.state === 'offline' || c.state === 'degraded')) {
     return (
       <div className={`banner ${c.state === 'offline' ? 'banner-danger' : 'banner-warn'}`} role="status">

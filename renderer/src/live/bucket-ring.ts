@@ -3,6 +3,7 @@
  * fixed from the first sample (no object per second, nothing for the GC to chase), however long the
  * dashboard stays open. Nullable figures are stored as NaN.
  */
+import { WAIT_BIN_COUNT } from '../../../shared/wait-bins';
 export interface SecondBucket {
   /** Start of the second, epoch ms. */
   t: number;
@@ -15,6 +16,10 @@ export interface SecondBucket {
   minRemaining: number | null;
   reset: number | null;
   waitedMs: number;
+  /** Requests per wait class (shared/wait-bins.ts). */
+  waitBins: Float64Array;
+  /** Time at least one request was held back by the budget. */
+  heldMs: number;
   latencyMsSum: number;
   latencyMsMax: number;
   foreignUse: number;
@@ -32,6 +37,8 @@ export interface BucketDelta {
   minRemaining: number | null;
   reset: number | null;
   waitedMs: number;
+  waitBins: readonly number[];
+  heldMs: number;
   latencyMsSum: number;
   latencyMsMax: number;
   foreignUse: number;
@@ -47,6 +54,7 @@ const COLUMNS = [
   'minRemaining',
   'reset',
   'waitedMs',
+  'heldMs',
   'latencyMsSum',
   'latencyMsMax',
   'foreignUse',
@@ -58,11 +66,14 @@ const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 export class BucketRing {
   private readonly cols: Record<Column, Float64Array>;
+  /** WAIT_BIN_COUNT counts per slot. */
+  private readonly waits: Float64Array;
   private start = 0;
   private count = 0;
 
   constructor(readonly capacity: number) {
     this.cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<Column, Float64Array>;
+    this.waits = new Float64Array(capacity * WAIT_BIN_COUNT);
   }
 
   get size(): number {
@@ -91,6 +102,8 @@ export class BucketRing {
     into.minRemaining = nullable(c.minRemaining[s]!);
     into.reset = nullable(c.reset[s]!);
     into.waitedMs = c.waitedMs[s]!;
+    into.waitBins.set(this.waits.subarray(s * WAIT_BIN_COUNT, (s + 1) * WAIT_BIN_COUNT));
+    into.heldMs = c.heldMs[s]!;
     into.latencyMsSum = c.latencyMsSum[s]!;
     into.latencyMsMax = c.latencyMsMax[s]!;
     into.foreignUse = c.foreignUse[s]!;
@@ -110,6 +123,11 @@ export class BucketRing {
     return lo;
   }
 
+  /** Forgets the buckets at or after `ms` (a backfill replaces them). */
+  truncateFrom(ms: number): void {
+    this.count = Math.min(this.count, this.lowerBound(ms));
+  }
+
   /** Adds an aggregate to the bucket of second `t`: a new one after the last, or a recent one; older is dropped. */
   add(t: number, d: BucketDelta): void {
     let i: number;
@@ -125,6 +143,9 @@ export class BucketRing {
     c.rateLimited[s]! += d.rateLimited;
     c.errors[s]! += d.errors;
     c.waitedMs[s]! += d.waitedMs;
+    c.heldMs[s]! += d.heldMs;
+    const w = s * WAIT_BIN_COUNT;
+    for (let k = 0; k < WAIT_BIN_COUNT && k < d.waitBins.length; k++) this.waits[w + k]! += d.waitBins[k] ?? 0;
     c.latencyMsSum[s]! += d.latencyMsSum;
     c.latencyMsMax[s] = Math.max(c.latencyMsMax[s]!, d.latencyMsMax);
     c.foreignUse[s]! += d.foreignUse;
@@ -144,6 +165,7 @@ export class BucketRing {
     }
     const s = this.slot(this.count);
     for (const col of COLUMNS) this.cols[col][s] = 0;
+    this.waits.fill(0, s * WAIT_BIN_COUNT, (s + 1) * WAIT_BIN_COUNT);
     this.cols.t[s] = t;
     this.cols.limit[s] = NaN;
     this.cols.remaining[s] = NaN;
@@ -165,6 +187,8 @@ export function emptyBucket(): SecondBucket {
     minRemaining: null,
     reset: null,
     waitedMs: 0,
+    waitBins: new Float64Array(WAIT_BIN_COUNT),
+    heldMs: 0,
     latencyMsSum: 0,
     latencyMsMax: 0,
     foreignUse: 0,

@@ -1,8 +1,13 @@
 /**
  * Live budget samples, bounded: one ring buffer of one-second buckets per (vendor, endpoint), kept
  * outside react-query's cache. Aggregates from the `budget` event (and the budgetHistory backfill)
- * are summed into the bucket of the second they end in, so charts read at most 3,600 points per
- * endpoint (an hour) however fast traffic flows.
+ * are each one second of the server's (from = its start) and are summed into that second's bucket,
+ * so charts read at most 3,600 points per endpoint (an hour) however fast traffic flows.
+ *
+ * Joining history and live events: events are numbered; the history answer says the last event it
+ * includes. The history replaces what the store held from the second it starts at, and only later
+ * events are applied, so a page that opens (or reconnects) in the middle of traffic neither loses
+ * nor counts twice the second at which it joined.
  */
 import type { z } from 'zod';
 import type { budgetAggregateSchema } from '../../../shared/bridge/schemas';
@@ -14,6 +19,20 @@ export type { SecondBucket } from './bucket-ring';
 
 export type BudgetAggregate = z.output<typeof budgetAggregateSchema>;
 
+/** What budgetHistory answered, and what it was asked. */
+export interface BudgetBackfill {
+  aggregates: readonly BudgetAggregate[];
+  /** The last budget event the aggregates include. */
+  seq: number;
+  /** The sinceMs of the call: the history is complete from the start of that second. */
+  sinceMs: number;
+}
+
+interface HeldEvent {
+  seq: number;
+  aggregates: readonly BudgetAggregate[];
+}
+
 export const BUCKET_MS = 1000;
 export const BUCKETS_KEPT = 3600;
 
@@ -21,8 +40,10 @@ export class BudgetStore {
   private readonly series = new Map<string, Map<EndpointId, BucketRing>>();
   private readonly cursor = emptyBucket();
   private readonly listeners = new Set<() => void>();
-  private lastTo = 0;
-  private held: BudgetAggregate[] | null = null;
+  private newest = 0;
+  private held: HeldEvent[] | null = null;
+  /** Events up to this one are in the store through the history. */
+  private joinedSeq = 0;
   version = 0;
 
   constructor(private readonly capacity = BUCKETS_KEPT) {}
@@ -32,12 +53,13 @@ export class BudgetStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Live aggregates (the `budget` event). Held back while a backfill is under way. */
-  ingest(aggregates: readonly BudgetAggregate[]): void {
+  /** Live aggregates (the `budget` event, numbered `seq`). Held back while a backfill is under way. */
+  ingest(aggregates: readonly BudgetAggregate[], seq = 0): void {
     if (this.held) {
-      this.held.push(...aggregates);
+      this.held.push({ seq, aggregates });
       return;
     }
+    if (seq > 0 && seq <= this.joinedSeq) return; // already in the history
     for (const a of aggregates) this.add(a);
     this.changed();
   }
@@ -48,27 +70,27 @@ export class BudgetStore {
   }
 
   /**
-   * Folds history in without counting anything twice: history older than what we already hold is
-   * skipped, and live aggregates the history already covers are dropped.
+   * Folds history in without counting anything twice: from the second the history starts at, it
+   * replaces what the store held; held events it already includes are dropped. null: the call failed,
+   * the held events are applied as they are.
    */
-  endBackfill(history: readonly BudgetAggregate[] | null): void {
+  endBackfill(history: BudgetBackfill | null): void {
     const held = this.held ?? [];
     this.held = null;
-    const known = this.lastTo;
-    let cut = known;
-    const sorted = [...(history ?? [])].sort((a, b) => a.to - b.to);
-    for (const a of sorted) {
-      if (a.to <= known) continue;
-      this.add(a);
-      cut = Math.max(cut, a.to);
+    if (history) {
+      const from = secondOf(history.sinceMs);
+      for (const byEndpoint of this.series.values()) for (const ring of byEndpoint.values()) ring.truncateFrom(from);
+      const sorted = [...history.aggregates].sort((a, b) => a.from - b.from);
+      for (const a of sorted) if (a.from >= from) this.add(a);
+      this.joinedSeq = history.seq; // not max: a restarted main numbers its events from 1 again
     }
-    for (const a of held) if (a.to > cut) this.add(a);
+    for (const e of held) if (e.seq === 0 || e.seq > this.joinedSeq) for (const a of e.aggregates) this.add(a);
     this.changed();
   }
 
-  /** Where the last aggregate ended (epoch ms); 0 when nothing arrived yet. */
+  /** Start of the newest second held (epoch ms): where a backfill after a reconnect begins; 0 when empty. */
   get latest(): number {
-    return this.lastTo;
+    return this.newest;
   }
 
   vendors(): string[] {
@@ -79,6 +101,24 @@ export class BudgetStore {
   last(vendor: string, endpoint: EndpointId): SecondBucket | null {
     const ring = this.series.get(vendor)?.get(endpoint);
     return ring && ring.size > 0 ? ring.read(ring.size - 1) : null;
+  }
+
+  /** The oldest second held for any endpoint of a vendor, or null. */
+  firstSecond(vendor: string): number | null {
+    let first: number | null = null;
+    for (const ring of this.series.get(vendor)?.values() ?? []) if (ring.size > 0) first = first === null ? ring.t(0) : Math.min(first, ring.t(0));
+    return first;
+  }
+
+  /** Slots another consumer took per endpoint of a vendor since `ms` (endpoints with none left out). */
+  foreignUseSince(vendor: string, ms: number): { endpoint: EndpointId; slots: number }[] {
+    const out: { endpoint: EndpointId; slots: number }[] = [];
+    for (const [endpoint, ring] of this.series.get(vendor) ?? []) {
+      let slots = 0;
+      for (let i = ring.lowerBound(ms); i < ring.size; i++) slots += ring.read(i, this.cursor).foreignUse;
+      if (slots > 0) out.push({ endpoint, slots });
+    }
+    return out;
   }
 
   /** Whether any bucket is older than `ms`. */
@@ -102,7 +142,7 @@ export class BudgetStore {
 
   clear(): void {
     this.series.clear();
-    this.lastTo = 0;
+    this.newest = 0;
     this.changed();
   }
 
@@ -111,12 +151,17 @@ export class BudgetStore {
     if (!byEndpoint) this.series.set(a.vendor, (byEndpoint = new Map()));
     let ring = byEndpoint.get(a.endpoint);
     if (!ring) byEndpoint.set(a.endpoint, (ring = new BucketRing(this.capacity)));
-    ring.add(Math.floor(a.to / BUCKET_MS) * BUCKET_MS, a);
-    this.lastTo = Math.max(this.lastTo, a.to);
+    const second = secondOf(a.from);
+    ring.add(second, a);
+    this.newest = Math.max(this.newest, second);
   }
 
   private changed(): void {
     this.version++;
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+function secondOf(ms: number): number {
+  return Math.floor(ms / BUCKET_MS) * BUCKET_MS;
 }

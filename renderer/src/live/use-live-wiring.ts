@@ -19,7 +19,7 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
 
   useEffect(() => {
     const offs = [
-      api.onBudget((p) => budget.ingest(p.aggregates)),
+      api.onBudget((p) => budget.ingest(p.aggregates, p.seq)),
       api.onDownloadProgress((p) => queryClient.setQueryData(keys.download, p)),
       api.onConnection((c) => {
         const before = queryClient.getQueryData(keys.connection) as typeof c | undefined;
@@ -42,7 +42,7 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
     const since = budget.latest > 0 ? budget.latest : Date.now() - HISTORY_MS;
     api
       .budgetHistory({ sinceMs: since })
-      .then((h) => !cancelled && budget.endBackfill(h.aggregates))
+      .then((h) => !cancelled && budget.endBackfill({ ...h, sinceMs: since }))
       .catch(() => budget.endBackfill(null));
     if (reconnected) void queryClient.invalidateQueries();
     return () => {

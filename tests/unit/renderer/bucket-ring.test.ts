@@ -13,6 +13,8 @@ function delta(over: Partial<BucketDelta> = {}): BucketDelta {
     minRemaining: null,
     reset: null,
     waitedMs: 0,
+    waitBins: [],
+    heldMs: 0,
     latencyMsSum: 10,
     latencyMsMax: 10,
     foreignUse: 0,
@@ -119,5 +121,26 @@ describe('BucketRing', () => {
     const into = emptyBucket();
     expect(ring.read(0, into)).toBe(into);
     expect(into.requests).toBe(9);
+  });
+
+  it('sums wait classes and held time per second, and starts a reused slot with empty classes', () => {
+    const ring = new BucketRing(2);
+    ring.add(1000, delta({ waitBins: [1, 0, 3], heldMs: 40 }));
+    ring.add(1000, delta({ waitBins: [0, 2, 1], heldMs: 10 }));
+    expect([...ring.read(0).waitBins.slice(0, 3)]).toEqual([1, 2, 4]);
+    expect(ring.read(0).heldMs).toBe(50);
+    ring.add(2000, delta());
+    ring.add(3000, delta({ waitBins: [0, 0, 0, 7] })); // reuses the slot of 1000
+    expect([...ring.read(1).waitBins.slice(0, 4)]).toEqual([0, 0, 0, 7]);
+    expect(ring.read(1).heldMs).toBe(0);
+  });
+
+  it('truncateFrom forgets the seconds at and after a time, and new ones follow', () => {
+    const ring = new BucketRing(8);
+    for (const t of [1000, 2000, 3000, 4000]) ring.add(t, delta());
+    ring.truncateFrom(2500);
+    expect(ring.size).toBe(2);
+    ring.add(3000, delta({ requests: 5 }));
+    expect(ring.read(2)).toMatchObject({ t: 3000, requests: 5 });
   });
 });

@@ -3,12 +3,13 @@ import { BudgetStore } from '../../../renderer/src/live/budget-store';
 import type { BudgetAggregate, SecondBucket } from '../../../renderer/src/live/budget-store';
 import type { EndpointId } from '../../../shared/endpoints';
 
-function agg(to: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
+/** One second's aggregate (the server's second `second`), as main sends them. */
+function agg(second: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
   return {
     vendor: 'acme',
     endpoint: 'listAssets',
-    from: to - 250,
-    to,
+    from: second,
+    to: second + 1000,
     requests: 1,
     rateLimited: 0,
     errors: 0,
@@ -20,6 +21,8 @@ function agg(to: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
     latencyMsSum: 5,
     latencyMsMax: 5,
     foreignUse: 0,
+    waitBins: [1],
+    heldMs: 0,
     ...over,
   };
 }
@@ -27,7 +30,7 @@ function agg(to: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
 /** Copies of the buckets in [from, to): forEach reuses its object. */
 function buckets(store: BudgetStore, from = 0, to = Infinity, vendor = 'acme', endpoint: EndpointId = 'listAssets'): SecondBucket[] {
   const out: SecondBucket[] = [];
-  store.forEach(vendor, endpoint, from, to, (b) => out.push({ ...b }));
+  store.forEach(vendor, endpoint, from, to, (b) => out.push({ ...b, waitBins: b.waitBins.slice() }));
   return out;
 }
 
@@ -35,15 +38,17 @@ const totalRequests = (store: BudgetStore, vendor = 'acme', endpoint: EndpointId
   buckets(store, 0, Infinity, vendor, endpoint).reduce((n, b) => n + b.requests, 0);
 
 describe('BudgetStore live aggregates', () => {
-  it('sums aggregates into the second they end in', () => {
+  it('sums aggregates into the second they are of (not the next one, where their interval ends)', () => {
     const store = new BudgetStore();
-    store.ingest([agg(10_100), agg(10_900, { requests: 2, remaining: 7, minRemaining: 7 }), agg(11_000)]);
+    store.ingest([agg(10_000), agg(10_000, { requests: 2, remaining: 7, minRemaining: 7, waitBins: [0, 2], heldMs: 30 }), agg(11_000)], 1);
     const got = buckets(store);
     expect(got.map((b) => [b.t, b.requests])).toEqual([
       [10_000, 3],
       [11_000, 1],
     ]);
     expect(got[0]!.remaining).toBe(7);
+    expect([...got[0]!.waitBins.slice(0, 2)]).toEqual([1, 2]);
+    expect(got[0]!.heldMs).toBe(30);
     expect(store.latest).toBe(11_000);
   });
 
@@ -103,37 +108,57 @@ describe('BudgetStore history backfill', () => {
     store.ingest([agg(5000)]);
     expect(totalRequests(store)).toBe(0);
     expect(listener).not.toHaveBeenCalled();
-    store.endBackfill([]);
+    store.endBackfill({ aggregates: [], seq: 0, sinceMs: 0 });
     expect(totalRequests(store)).toBe(1);
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
-  it('counts an aggregate once when it arrives both live and in the history', () => {
+  it('a page that joins in the middle of a second counts that second once: history up to event 7, then events 8 on', () => {
     const store = new BudgetStore();
     store.beginBackfill();
-    // Live events that raced the history call: 3000 is also in the history, 4000 is not.
-    store.ingest([agg(3000, { requests: 3 }), agg(4000, { requests: 4 })]);
-    store.endBackfill([agg(1000, { requests: 1 }), agg(3000, { requests: 3 }), agg(2000, { requests: 2 })]);
+    // Second 3000 is split: 5 requests went out in event 7 (in the history), 4 more in event 8 (not in it).
+    store.ingest([agg(3000, { requests: 5 })], 7);
+    store.ingest([agg(3000, { requests: 4 }), agg(4000, { requests: 2 })], 8);
+    store.endBackfill({ aggregates: [agg(1000, { requests: 1 }), agg(3000, { requests: 5 }), agg(2000, { requests: 2 })], seq: 7, sinceMs: 0 });
     expect(buckets(store).map((b) => [b.t, b.requests])).toEqual([
       [1000, 1],
       [2000, 2],
-      [3000, 3],
-      [4000, 4],
+      [3000, 9],
+      [4000, 2],
+    ]);
+    // An event the history included that arrives late is not applied twice.
+    store.ingest([agg(3000, { requests: 5 })], 7);
+    store.ingest([agg(4000, { requests: 1 })], 9);
+    expect(buckets(store).map((b) => [b.t, b.requests])).toEqual([
+      [1000, 1],
+      [2000, 2],
+      [3000, 9],
+      [4000, 3],
     ]);
     expect(store.latest).toBe(4000);
   });
 
-  it('skips history it already holds (a backfill after a reconnect)', () => {
+  it('after a reconnect, the history replaces the seconds from where it starts (no loss, nothing twice)', () => {
     const store = new BudgetStore();
-    store.ingest([agg(1000, { requests: 1 }), agg(2000, { requests: 2 })]);
+    store.ingest([agg(1000, { requests: 1 }), agg(2000, { requests: 2 })], 3);
     store.beginBackfill();
-    // main's history overlaps what arrived live before the drop, and fills the gap after it.
-    store.endBackfill([agg(1000, { requests: 1 }), agg(2000, { requests: 2 }), agg(3000, { requests: 3 })]);
+    // The link dropped during second 2000: main's history from there holds all of it, and the gap after.
+    store.endBackfill({ aggregates: [agg(2000, { requests: 6 }), agg(3000, { requests: 3 })], seq: 11, sinceMs: store.latest });
     expect(buckets(store).map((b) => [b.t, b.requests])).toEqual([
       [1000, 1],
-      [2000, 2],
+      [2000, 6],
       [3000, 3],
     ]);
+  });
+
+  it('follows a restarted main, whose events are numbered from 1 again', () => {
+    const store = new BudgetStore();
+    store.beginBackfill();
+    store.endBackfill({ aggregates: [], seq: 500, sinceMs: 0 });
+    store.beginBackfill();
+    store.endBackfill({ aggregates: [], seq: 0, sinceMs: 0 });
+    store.ingest([agg(1000)], 1);
+    expect(totalRequests(store)).toBe(1);
   });
 
   it('applies what it held when the history call failed', () => {

@@ -29,7 +29,22 @@ describe('snapToSlot', () => {
     expect(notified).toBe(1);
     hoverStore.set(snapToSlot(11_600, 10_000, 20_000, 1_000));
     expect(notified).toBe(2);
-    expect(hoverStore.get()).toBe(12_000);
+    expect(hoverStore.get()).toEqual({ t: 12_000, panel: null });
+    stop();
+  });
+
+  it('knows the hovered panel: the same time over another panel is a change (its tooltip moves there)', () => {
+    let notified = 0;
+    const stop = hoverStore.subscribe(() => notified++);
+    hoverStore.set(11_000, 'listAssets');
+    hoverStore.set(11_000, 'listAssets');
+    expect(notified).toBe(1);
+    hoverStore.set(11_000, 'categories');
+    expect(hoverStore.get()).toEqual({ t: 11_000, panel: 'categories' });
+    expect(notified).toBe(2);
+    hoverStore.set(null);
+    hoverStore.set(null);
+    expect(notified).toBe(3);
     stop();
   });
 });

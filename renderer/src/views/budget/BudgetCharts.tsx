@@ -1,6 +1,8 @@
 /**
  * Live charts, one panel per endpoint (Grafana-style small multiples), each redrawn once per second.
  * The panels take turns (staggered across the second) so that no single task redraws all ten.
+ * The time axis spans the range, or only the time the app has data for when that is shorter (it fills
+ * in as time passes), and says so.
  */
 import { memo, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
@@ -10,6 +12,8 @@ import { chartSeries, ENDPOINT_COLORS } from './budget-model';
 import { LiveChart } from './LiveChart';
 
 const TICK_MS = 1000;
+/** The axis spans at least this much, however little data there is yet. */
+const MIN_SPAN_MS = 60_000;
 
 export interface BudgetChartsProps {
   store: BudgetStore;
@@ -19,9 +23,21 @@ export interface BudgetChartsProps {
   /** When paused: the moment the charts froze at. */
   frozenAt: number | null;
   focused: string | null;
+  /** The oldest second the app has data for (any endpoint of the vendor); null: none. */
+  dataSince: number | null;
 }
 
-export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused }: BudgetChartsProps) {
+/**
+ * Start of the time axis: the range, or the time the app has data for when that is shorter (at least
+ * a minute); every panel uses the same one, so that their crosshairs line up.
+ */
+export function axisFrom(to: number, rangeMs: number, dataSince: number | null): number {
+  const rangeFrom = to - rangeMs;
+  if (dataSince === null || dataSince <= rangeFrom) return rangeFrom;
+  return Math.max(rangeFrom, Math.min(dataSince, to - MIN_SPAN_MS));
+}
+
+export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince }: BudgetChartsProps) {
   return (
     <div className="chart-grid">
       {endpoints.map((spec, i) => (
@@ -34,6 +50,7 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           frozenAt={frozenAt}
           phaseMs={Math.floor((i * TICK_MS) / Math.max(1, endpoints.length))}
           focused={focused === spec.id}
+          dataSince={dataSince}
         />
       ))}
     </div>
@@ -69,6 +86,7 @@ const ChartPanel = memo(function ChartPanel({
   frozenAt,
   phaseMs,
   focused,
+  dataSince,
 }: {
   store: BudgetStore;
   vendor: string;
@@ -77,15 +95,15 @@ const ChartPanel = memo(function ChartPanel({
   frozenAt: number | null;
   phaseMs: number;
   focused: boolean;
+  dataSince: number | null;
 }) {
   const now = usePhasedSecond(phaseMs, frozenAt);
   const series = chartSeries(store, vendor, spec, now, rangeMs);
   const color = ENDPOINT_COLORS[spec.id];
   const points = series.points;
   const last = points[points.length - 1];
-  const from = points[0]?.t ?? now - rangeMs;
-  const slot = points.length > 1 ? points[1]!.t - points[0]!.t : TICK_MS;
-  const to = (last?.t ?? now) + slot;
+  const to = series.end;
+  const from = axisFrom(to, rangeMs, dataSince);
   return (
     <section className={focused ? 'panel chart-panel chart-focused' : 'panel chart-panel'} id={`chart-${spec.id}`} aria-label={`${spec.label} chart`}>
       <header className="chart-head">
@@ -93,8 +111,9 @@ const ChartPanel = memo(function ChartPanel({
         <span className="chart-title">
           <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
         </span>
-        <span className="chart-meta">
-          {fmtRate(last?.rps ?? null)} / {series.limit} req/s
+        <span className="chart-meta" title={series.slotMs > TICK_MS ? `Average of the last ${series.slotMs / 1000} complete seconds` : 'The last complete second'}>
+          <span className="muted">{series.slotMs > TICK_MS ? `last ${series.slotMs / 1000} s:` : 'last second:'}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
+          req/s
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
         </span>
       </header>

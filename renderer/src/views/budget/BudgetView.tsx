@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
-import { useAppContext } from '../../api/context';
+import { useAppContext, useLink } from '../../api/context';
 import { useBudgetSnapshot, useConnection } from '../../api/queries';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
@@ -11,7 +11,8 @@ import { useNow } from '../../lib/use-now';
 import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
-import { csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN } from './budget-model';
+import type { Reach } from './budget-model';
+import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, RATE_WINDOW_S } from './budget-model';
 
 
 const TABLE_TICK_MS = 500;
@@ -20,6 +21,7 @@ const CHART_TICK_MS = 1000;
 export function BudgetView() {
   const { budget } = useAppContext();
   const connection = useConnection();
+  const link = useLink();
   const [live, setLive] = useState(true);
   const [rangeMin, setRangeMin] = useState<RangeMin>(5);
   const [hidden, setHidden] = useState<ReadonlySet<EndpointId>>(new Set());
@@ -43,10 +45,16 @@ export function BudgetView() {
   const rangeMs = rangeMin * 60_000;
 
   const buckets = snapshot.data && snapshot.data.vendor === vendor ? snapshot.data.buckets : [];
+  const reach: Reach = link.state !== 'open' || connection.data?.state === 'offline' ? 'offline' : connection.data?.state === 'connecting' ? 'no-answer' : 'answering';
   const rows = vendor
-    ? ENDPOINT_LIST.map((spec) => endpointRow(budget, vendor, spec, buckets.find((b) => b.endpoint === spec.id), tableNow, rangeMs))
+    ? ENDPOINT_LIST.map((spec) =>
+        endpointRow({ store: budget, vendor, spec, bucket: buckets.find((b) => b.endpoint === spec.id), now: tableNow, rangeMs, reach }),
+      )
     : [];
-  const foreign = rows.filter((r) => r.foreignUse > 0);
+  // With 429s (connection degraded) the app-wide banner already names the other consumer as their cause.
+  const foreign = connection.data?.state === 'degraded' ? [] : rows.filter((r) => r.foreignUse > 0);
+  const dataSince = vendor ? budget.firstSecond(vendor) : null;
+  const partial = dataSince !== null && dataSince > chartNow - rangeMs;
   const visible = ENDPOINT_LIST.filter((e) => !hidden.has(e.id));
 
   const toggleLive = () => {
@@ -70,7 +78,9 @@ export function BudgetView() {
 
   const exportCsv = () => {
     if (!vendor) return;
-    const rowsOut = csvRows(budget, vendor, visible.map((e) => e.id), chartNow - rangeMs, chartNow);
+    // Whole seconds only, up to the last complete one: the same seconds the table and charts show.
+    const end = frozenAt ?? completeBefore(Date.now());
+    const rowsOut = csvRows(budget, vendor, visible.map((e) => e.id), end - rangeMs, end);
     const stamp = new Date(chartNow).toISOString().replace(/[:.]/g, '-');
     downloadText(`budget-${vendor}-${rangeMin}min-${stamp}.csv`, toCsv(CSV_HEADER, rowsOut));
   };
@@ -118,12 +128,15 @@ export function BudgetView() {
         </div>
       </div>
 
-      {foreign.map((r) => (
-        <div key={r.spec.id} className="banner banner-warn" role="status">
-          <strong>Another consumer is using this vendor's budget on {r.spec.label}.</strong> Remaining fell by {fmtInt(r.foreignUse)} more
-          than this app's own requests explain in the last 30 s (another token or another machine).
+      {foreign.length > 0 ? (
+        <div className="banner banner-warn" role="status">
+          <strong>
+            Another consumer is using {vendor}'s budget on {foreign.map((r) => r.spec.label).join(', ')}.
+          </strong>{' '}
+          In the last 30 s it took {fmtInt(foreign.reduce((n, r) => n + r.foreignUse, 0))} requests' worth that this app did not send
+          (another program, token or machine of the same vendor). 429s there come from sharing the budget, not from a fault of the service.
         </div>
-      ))}
+      ) : null}
 
       {vendor === null ? (
         connection.isPending ? (
@@ -143,7 +156,9 @@ export function BudgetView() {
       <div className="section-head">
         <h2 className="section-title">Live charts</h2>
         <span className="muted small">
-          {live ? `Last ${rangeMin} min, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}
+          {live ? `Last ${rangeMin} min, one point per second, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}.
+          {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} Panel headers: the last
+          complete second. Table: Req/s and utilisation are {RATE_WINDOW_S}-second averages; 429s and waits cover the last {rangeMin} min.
         </span>
         <div className="legend" role="group" aria-label="Show or hide endpoints">
           {ENDPOINT_LIST.map((e) => (
@@ -168,7 +183,7 @@ export function BudgetView() {
       {vendor === null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} />
+        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} />
       )}
     </div>
   );

@@ -1,7 +1,9 @@
 /**
  * One endpoint's live chart, drawn as plain SVG: requests per second (area) against the limit (solid
  * line) and the 80% warning (dashed), the lowest Remaining per slot (step line), and 429s marked on
- * the time axis. Hovering any panel moves one shared crosshair and tooltip over all of them.
+ * the time axis. Hovering any panel moves one shared crosshair over all of them; the tooltip opens on
+ * the hovered panel only. The limit and 80% labels sit in a gutter right of the plot, where no data
+ * is drawn.
  *
  * Why not recharts here: measured on this project's 2-core machine, each recharts 3 chart costs
  * 60-130 ms per update (its store updates run synchronously, so React cannot slice them); ten live
@@ -9,13 +11,27 @@
  * a few milliseconds together. recharts still draws the asset price history.
  */
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { fmtClock, fmtInt, fmtMs, fmtRate } from '../../lib/format';
+import { fmtClock, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import type { ChartPoint, ChartSeries } from './budget-model';
 import { WARN_SHARE } from './budget-model';
 import { hoverStore, snapToSlot } from './hover-store';
 
 const HEIGHT = 150;
-const M = { top: 8, right: 10, bottom: 18, left: 34 };
+const M = { top: 16, right: 46, bottom: 18, left: 34 };
+/** Room for one time label. */
+const TIME_LABEL_PX = 64;
+/** Time-axis steps a label can fall on (ms): round clock times. */
+const TIME_STEPS_MS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
+
+/** Labels at round clock times (every 10 s, 1 min, 5 min...), as many as fit. */
+export function timeTicks(from: number, to: number, widthPx: number): number[] {
+  const fit = Math.max(2, Math.floor(widthPx / TIME_LABEL_PX));
+  const span = Math.max(1, to - from);
+  const step = TIME_STEPS_MS.find((s) => span / s <= fit) ?? TIME_STEPS_MS[TIME_STEPS_MS.length - 1]!;
+  const out: number[] = [];
+  for (let t = Math.ceil(from / step) * step; t <= to; t += step) out.push(t);
+  return out;
+}
 
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   const ref = useRef<HTMLDivElement>(null);
@@ -92,48 +108,49 @@ export const LiveChart = memo(function LiveChart({
   const span = Math.max(1, to - from);
   const x = (t: number) => M.left + ((t - from) / span) * innerW;
   const y = (v: number) => M.top + innerH - (Math.min(v, top) / top) * innerH;
+  const shown = useMemo(() => series.points.filter((p) => p.t >= from && p.t <= to), [series, from, to]);
   // The paths depend on the data and size only: hovering (which re-renders) does not rebuild them.
   const paths = useMemo(
     () => ({
-      area: areaOf(series.points, x, y),
-      rps: pathOf(series.points, x, y, (p) => p.rps, false),
-      remaining: pathOf(series.points, x, y, (p) => p.remaining, true),
+      area: areaOf(shown, x, y),
+      rps: pathOf(shown, x, y, (p) => p.rps, false),
+      remaining: pathOf(shown, x, y, (p) => p.remaining, true),
     }),
-    [series, width, from, to], // x and y are functions of these
+    [shown, width, from, to, top], // x and y are functions of these
   );
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
-  // As many time labels as fit (about 70 px each).
-  const nTicks = Math.max(2, Math.min(5, Math.floor(innerW / 70)));
-  const ticksX = Array.from({ length: nTicks }, (_, i) => from + (span * i) / (nTicks - 1));
-  const marks = series.points.filter((p) => p.n429 > 0);
+  const ticksX = timeTicks(from, to, innerW);
+  const marks = shown.filter((p) => p.n429 > 0);
 
   let hovered: ChartPoint | null = null;
-  if (hover !== null && hover >= from && hover <= to) {
+  if (hover !== null && hover.t >= from && hover.t <= to) {
     let best = Infinity;
-    for (const p of series.points) {
-      const d = Math.abs(p.t - hover);
+    for (const p of shown) {
+      const d = Math.abs(p.t - hover.t);
       if (d < best) {
         best = d;
         hovered = p;
       }
     }
   }
+  const ownTooltip = hovered !== null && hover?.panel === series.endpoint;
 
   const onMove = (e: React.MouseEvent<SVGSVGElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     const px = e.clientX - box.left;
     if (px < M.left || px > M.left + innerW) return hoverStore.set(null);
-    const first = series.points[0];
-    const second = series.points[1];
-    const slotMs = first && second ? second.t - first.t : 0;
-    hoverStore.set(snapToSlot(from + ((px - M.left) / innerW) * span, from, to, slotMs));
+    hoverStore.set(snapToSlot(from + ((px - M.left) / innerW) * span, from, to, series.slotMs), series.endpoint);
   };
 
+  const slotEnd = hovered ? hovered.t + series.slotMs : 0;
   return (
     <div ref={ref} className="live-chart">
       {width > 0 ? (
         <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)}>
           <g className="lc-grid">
+            <text className="lc-unit" x={M.left - 6} y={M.top - 6} textAnchor="end">
+              req/s
+            </text>
             {ticksY.map((v) => (
               <g key={v}>
                 <line x1={M.left} x2={M.left + innerW} y1={y(v)} y2={y(v)} />
@@ -142,21 +159,24 @@ export const LiveChart = memo(function LiveChart({
                 </text>
               </g>
             ))}
-            {ticksX.map((t, i) => (
-              <text key={t} x={x(t)} y={HEIGHT - 4} textAnchor={i === 0 ? 'start' : i === nTicks - 1 ? 'end' : 'middle'}>
-                {fmtClock(t)}
-              </text>
+            {ticksX.map((t) => (
+              <g key={t}>
+                <line className="lc-tick" x1={x(t)} x2={x(t)} y1={M.top + innerH} y2={M.top + innerH + 3} />
+                <text x={x(t)} y={HEIGHT - 3} textAnchor={x(t) < M.left + 24 ? 'start' : x(t) > M.left + innerW - 24 ? 'end' : 'middle'}>
+                  {fmtClock(t)}
+                </text>
+              </g>
             ))}
           </g>
           <path className="lc-area" d={paths.area} fill={color} stroke="none" />
           <path className="lc-rps" d={paths.rps} stroke={color} />
           <path className="lc-remaining" d={paths.remaining} />
           <line className="lc-limit" x1={M.left} x2={M.left + innerW} y1={y(series.limit)} y2={y(series.limit)} />
-          <text className="lc-limit-label" x={M.left + innerW - 2} y={y(series.limit) - 3} textAnchor="end">
+          <text className="lc-limit-label" x={M.left + innerW + 4} y={y(series.limit)} dy="0.32em">
             limit {series.limit}
           </text>
           <line className="lc-warn" x1={M.left} x2={M.left + innerW} y1={y(series.limit * WARN_SHARE)} y2={y(series.limit * WARN_SHARE)} />
-          <text className="lc-warn-label" x={M.left + 3} y={y(series.limit * WARN_SHARE) + 10}>
+          <text className="lc-warn-label" x={M.left + innerW + 4} y={y(series.limit * WARN_SHARE)} dy="0.32em">
             80%
           </text>
           {marks.map((p) => (
@@ -167,11 +187,19 @@ export const LiveChart = memo(function LiveChart({
           {hovered ? <line className="lc-cursor" x1={x(hovered.t)} x2={x(hovered.t)} y1={M.top} y2={M.top + innerH} /> : null}
         </svg>
       ) : null}
-      {hovered ? (
-        <div className="chart-tooltip lc-tooltip" style={x(hovered.t) > width / 2 ? { right: width - x(hovered.t) + 8 } : { left: x(hovered.t) + 8 }}>
-          <div className="chart-tooltip-time">{fmtClock(hovered.t)}</div>
+      {hovered && ownTooltip ? (
+        <div
+          className="chart-tooltip lc-tooltip"
+          role="tooltip"
+          style={x(hovered.t) > width / 2 ? { right: width - x(hovered.t) + 8 } : { left: x(hovered.t) + 8 }}
+        >
+          <div className="chart-tooltip-time">
+            {fmtClock(hovered.t)}
+            {series.slotMs > 1000 ? `–${fmtClock(slotEnd)}` : ''}
+          </div>
           <div>
             Req/s <strong>{fmtRate(hovered.rps)}</strong> / {series.limit}
+            {series.slotMs > 1000 ? <span className="muted"> ({series.slotMs / 1000} s average)</span> : null}
           </div>
           <div>
             Remaining (lowest) <strong>{fmtInt(hovered.remaining)}</strong>
@@ -181,7 +209,11 @@ export const LiveChart = memo(function LiveChart({
               429s <strong>{hovered.n429}</strong>
             </div>
           ) : null}
-          {hovered.waitedMs > 0 ? <div>Waited {fmtMs(hovered.waitedMs)}</div> : null}
+          {hovered.wait.meanMs !== null && hovered.wait.meanMs >= 0.5 ? (
+            <div>
+              Wait per request <strong>{fmtMs(hovered.wait.meanMs)}</strong> · held back {fmtPercent(hovered.wait.heldShare)}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </div>

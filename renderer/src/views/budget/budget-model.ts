@@ -1,15 +1,34 @@
-/** Pure figures for the Budget view, computed from the bounded per-second buffers. */
+/**
+ * Pure figures for the Budget view, computed from the bounded per-second buffers (one bucket per
+ * server second). Rates are read from complete seconds only, and a second never counts more requests
+ * as served than the limit allows: more than that without a 429 is impossible, whatever the binning.
+ */
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
+import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
 import type { BucketView } from '../../api/queries';
 import type { BudgetStore, SecondBucket } from '../../live/budget-store';
 import { BUCKET_MS } from '../../live/budget-store';
 
 /** Share of the limit above which a rate is a warning. */
 export const WARN_SHARE = 0.8;
-/** Requests per second are averaged over the last complete seconds. */
-const RATE_WINDOW_S = 5;
+/** The table's Req/s and utilisation: an average over this many complete seconds. */
+export const RATE_WINDOW_S = 5;
+/** A second is complete this long after it ended: its late answers and the event batch have arrived. */
+export const SETTLE_MS = 600;
 const FOREIGN_WINDOW_MS = 30_000;
 const IDLE_REFILL_MS = 2_000;
+
+/** What the app knows of the service: from the connection state. */
+export type Reach = 'answering' | 'no-answer' | 'offline';
+
+export interface WaitFigures {
+  /** Mean wait for budget per request; null without requests. */
+  meanMs: number | null;
+  /** 95% of requests waited at most this long (the bound of their wait class); null without requests. */
+  p95Ms: number | null;
+  /** Share (0..1) of the window during which at least one request was held back by the budget. */
+  heldShare: number;
+}
 
 export const RANGES_MIN = [1, 5, 15, 60] as const;
 export type RangeMin = (typeof RANGES_MIN)[number];
@@ -20,11 +39,16 @@ export interface EndpointRow {
   remaining: number | null;
   /** Remaining is an estimate: no response for a while, so the budget has refilled since the last one. */
   remainingEstimated: boolean;
+  /** Requests per second over the last RATE_WINDOW_S complete seconds. */
   rps: number;
+  /** Share of the limit the server counted over the same seconds (at most 1). */
   utilisation: number;
   rateLimited: number;
+  /** Sum of waits in the range: for the CSV and averages only, never shown as such. */
   waitedMs: number;
+  wait: WaitFigures;
   requests: number;
+  reach: Reach;
   resetInMs: number | null;
   pausedForMs: number | null;
   queued: number;
@@ -37,47 +61,103 @@ function startOfSecond(ms: number): number {
   return Math.floor(ms / BUCKET_MS) * BUCKET_MS;
 }
 
-export function endpointRow(
-  store: BudgetStore,
-  vendor: string,
-  spec: EndpointSpec,
-  bucket: BucketView | undefined,
-  now: number,
-  rangeMs: number,
-): EndpointRow {
-  const current = startOfSecond(now);
+/** Start of the first second that is not complete at `now`: figures read the seconds before it. */
+export function completeBefore(now: number): number {
+  return startOfSecond(now - SETTLE_MS);
+}
+
+/** Requests of one second as the server can have counted them: served ones at most the limit, plus the refused. */
+export function countedRequests(b: Readonly<SecondBucket>, limit: number): number {
+  return servedRequests(b, limit) + b.rateLimited;
+}
+
+/** Requests of one second that took budget: never more than the limit (more would have been a 429). */
+export function servedRequests(b: Readonly<SecondBucket>, limit: number): number {
+  return Math.min(Math.max(0, b.requests - b.rateLimited), limit);
+}
+
+/** Mean and p95 wait per request and the share of time held back, over buckets summed by `add`. */
+export class WaitSummary {
+  private requests = 0;
+  private waitedMs = 0;
+  private heldMs = 0;
+  private readonly bins = new Float64Array(WAIT_BIN_COUNT);
+
+  add(b: Readonly<SecondBucket>): void {
+    this.requests += b.requests;
+    this.waitedMs += b.waitedMs;
+    this.heldMs += b.heldMs;
+    for (let i = 0; i < WAIT_BIN_COUNT; i++) this.bins[i]! += b.waitBins[i] ?? 0;
+  }
+
+  /** `spanMs`: the time the window covers (where the app has data). */
+  figures(spanMs: number): WaitFigures {
+    return {
+      meanMs: this.requests > 0 ? this.waitedMs / this.requests : null,
+      p95Ms: this.requests > 0 ? waitQuantileMs(this.bins, 0.95) : null,
+      heldShare: spanMs > 0 ? Math.min(1, this.heldMs / spanMs) : 0,
+    };
+  }
+}
+
+export interface RowInput {
+  store: BudgetStore;
+  vendor: string;
+  spec: EndpointSpec;
+  /** The client's model of the bucket now (budgetSnapshot). */
+  bucket: BucketView | undefined;
+  now: number;
+  rangeMs: number;
+  reach: Reach;
+}
+
+export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }: RowInput): EndpointRow {
+  const end = completeBefore(now);
+  const rateFrom = end - RATE_WINDOW_S * BUCKET_MS;
+  const last = store.last(vendor, spec.id) ?? undefined;
+  const limit = bucket?.limit ?? last?.limit ?? spec.limit;
+  const wait = new WaitSummary();
   let rateLimited = 0;
   let waitedMs = 0;
   let requests = 0;
   let recent = 0;
+  let served = 0;
   let foreignUse = 0;
-  store.forEach(vendor, spec.id, now - rangeMs, Infinity, (b) => {
+  let first: number | null = null;
+  store.forEach(vendor, spec.id, end - rangeMs, end, (b) => {
+    first ??= b.t;
     rateLimited += b.rateLimited;
     waitedMs += b.waitedMs;
     requests += b.requests;
-    if (b.t >= current - RATE_WINDOW_S * BUCKET_MS && b.t < current) recent += b.requests;
+    wait.add(b);
+    if (b.t >= rateFrom) {
+      recent += countedRequests(b, b.limit ?? limit);
+      served += servedRequests(b, b.limit ?? limit);
+    }
     if (b.t >= now - FOREIGN_WINDOW_MS) foreignUse += b.foreignUse;
   });
-  const last = store.last(vendor, spec.id) ?? undefined;
-  const limit = bucket?.limit ?? last?.limit ?? spec.limit;
   const rps = recent / RATE_WINDOW_S;
-  const reported = bucket?.remaining ?? last?.remaining ?? null;
+  const online = reach === 'answering';
+  const reported = online ? (bucket?.remaining ?? last?.remaining ?? null) : null;
   const paused = bucket?.pausedUntil != null && bucket.pausedUntil > now;
-  // Both refill models give the whole budget back within a second of idling; a stale low figure would mislead.
-  const idle = last !== undefined && now - (last.lastTo || last.t) > IDLE_REFILL_MS && (bucket?.inFlight ?? 0) === 0 && !paused;
+  // Both refill models give the whole budget back within a second of idling; a stale low figure would
+  // mislead. Only where the service has answered: an address that cannot be reached has no budget to show.
+  const idle = online && reported !== null && last !== undefined && now - (last.lastTo || last.t) > IDLE_REFILL_MS && (bucket?.inFlight ?? 0) === 0 && !paused;
   return {
     spec,
     limit,
     remaining: idle ? limit : reported,
     remainingEstimated: idle && reported !== limit,
     rps,
-    utilisation: limit > 0 ? rps / limit : 0,
+    utilisation: limit > 0 ? served / RATE_WINDOW_S / limit : 0,
     rateLimited,
     waitedMs,
+    wait: wait.figures(first === null ? 0 : end - Math.max(first, end - rangeMs)),
     requests,
-    resetInMs: bucket?.resetAt && bucket.resetAt > now ? bucket.resetAt - now : null,
-    pausedForMs: bucket?.pausedUntil && bucket.pausedUntil > now ? bucket.pausedUntil - now : null,
-    queued: bucket?.queued ?? 0,
+    reach,
+    resetInMs: online && bucket?.resetAt && bucket.resetAt > now ? bucket.resetAt - now : null,
+    pausedForMs: online && bucket?.pausedUntil && bucket.pausedUntil > now ? bucket.pausedUntil - now : null,
+    queued: online ? (bucket?.queued ?? 0) : 0,
     inFlight: bucket?.inFlight ?? 0,
     foreignUse,
     lastSeen: last ? last.t : null,
@@ -91,7 +171,8 @@ export interface ChartPoint {
   /** 0 where the slot saw 429s (a marker on the time axis), else null. */
   mark429: number | null;
   n429: number;
-  waitedMs: number;
+  /** Mean wait per request in the slot and the share of it held back by the budget. */
+  wait: WaitFigures;
 }
 
 export interface ChartSeries {
@@ -100,6 +181,12 @@ export interface ChartSeries {
   points: ChartPoint[];
   maxRps: number;
   total429: number;
+  /** Length of one point (ms). */
+  slotMs: number;
+  /** Start of the first slot the app has data for (null: none in the range); the range may start earlier. */
+  dataFrom: number | null;
+  /** End of the last complete slot (exclusive). */
+  end: number;
 }
 
 /** One point per slot over the range; at most `maxPoints` so a chart costs the same at 1 or 60 minutes. */
@@ -112,25 +199,28 @@ export function chartSeries(
   maxPoints = 160,
 ): ChartSeries {
   const slotMs = Math.max(BUCKET_MS, Math.ceil(rangeMs / maxPoints / BUCKET_MS) * BUCKET_MS);
-  const end = Math.floor(startOfSecond(now) / slotMs) * slotMs; // exclusive: the current slot is incomplete
+  const end = Math.floor(completeBefore(now) / slotMs) * slotMs; // exclusive: the current slot is incomplete
   const n = Math.ceil(rangeMs / slotMs);
   const first = end - n * slotMs;
-  const slots: { requests: number; n429: number; min: number | null; waited: number; seen: boolean }[] = Array.from(
-    { length: n },
-    () => ({ requests: 0, n429: 0, min: null, waited: 0, seen: false }),
-  );
+  const slots: { requests: number; n429: number; min: number | null; wait: WaitSummary; seen: boolean }[] = Array.from({ length: n }, () => ({
+    requests: 0,
+    n429: 0,
+    min: null,
+    wait: new WaitSummary(),
+    seen: false,
+  }));
   let limit = spec.limit;
   let firstSeen = Infinity;
   store.forEach(vendor, spec.id, first, end, (b) => {
     const slot = slots[Math.floor((b.t - first) / slotMs)];
     if (!slot) return;
+    if (b.limit !== null) limit = b.limit;
     slot.seen = true;
-    slot.requests += b.requests;
+    slot.requests += countedRequests(b, limit);
     slot.n429 += b.rateLimited;
-    slot.waited += b.waitedMs;
+    slot.wait.add(b);
     const low = b.minRemaining ?? b.remaining;
     if (low !== null) slot.min = slot.min === null ? low : Math.min(slot.min, low);
-    if (b.limit !== null) limit = b.limit;
     firstSeen = Math.min(firstSeen, b.t);
   });
   const earlier = store.hasBefore(vendor, spec.id, first);
@@ -145,9 +235,10 @@ export function chartSeries(
     const remaining = slot.seen ? slot.min : started ? limit : null;
     if (rps !== null) maxRps = Math.max(maxRps, rps);
     total429 += slot.n429;
-    points.push({ t, rps, remaining, mark429: slot.n429 > 0 ? 0 : null, n429: slot.n429, waitedMs: slot.waited });
+    points.push({ t, rps, remaining, mark429: slot.n429 > 0 ? 0 : null, n429: slot.n429, wait: slot.wait.figures(slotMs) });
   });
-  return { endpoint: spec.id, limit, points, maxRps, total429 };
+  const dataFrom = earlier ? first : Number.isFinite(firstSeen) ? startOfSlot(firstSeen, slotMs, first) : null;
+  return { endpoint: spec.id, limit, points, maxRps, total429, slotMs, dataFrom, end };
 }
 
 function startOfSlot(t: number, slotMs: number, first: number): number {
@@ -167,10 +258,18 @@ export const CSV_HEADER = [
   'min_remaining',
   'reset_s',
   'waited_ms',
+  'mean_wait_ms',
+  'p95_wait_ms',
+  'held_back_ms',
   'avg_latency_ms',
   'max_latency_ms',
   'foreign_use',
 ] as const;
+
+/** A wait bound for the CSV: empty without requests, words for the open last class. */
+function csvNumber(n: number | null): number | string {
+  return n === null ? '' : Number.isFinite(n) ? n : 'over 30000';
+}
 
 /** The per-second samples behind the charts, for CSV export. */
 export function csvRows(store: BudgetStore, vendor: string, endpoints: readonly EndpointId[], from: number, to: number): unknown[][] {
@@ -194,6 +293,9 @@ function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>)
     b.minRemaining,
     b.reset,
     Math.round(b.waitedMs),
+    b.requests > 0 ? Math.round(b.waitedMs / b.requests) : '',
+    csvNumber(waitQuantileMs(b.waitBins, 0.95)),
+    Math.round(b.heldMs),
     b.requests > 0 ? Math.round(b.latencyMsSum / b.requests) : '',
     Math.round(b.latencyMsMax),
     b.foreignUse,

@@ -1,12 +1,21 @@
-/** The time under the mouse in any live chart: every panel draws its crosshair there (a shared tooltip). */
-let hovered: number | null = null;
+/**
+ * The time under the mouse in any live chart, and the panel it is over: every panel draws its
+ * crosshair at that time; only the hovered panel opens its tooltip (one tooltip, not ten).
+ */
+export interface Hover {
+  t: number;
+  /** The hovered panel (its endpoint id); null: none in particular. */
+  panel: string | null;
+}
+
+let hovered: Hover | null = null;
 const listeners = new Set<() => void>();
 
 export const hoverStore = {
-  get: (): number | null => hovered,
-  set(t: number | null): void {
-    if (t === hovered) return;
-    hovered = t;
+  get: (): Hover | null => hovered,
+  set(t: number | null, panel: string | null = null): void {
+    if (t === null ? hovered === null : hovered !== null && hovered.t === t && hovered.panel === panel) return;
+    hovered = t === null ? null : { t, panel };
     for (const l of [...listeners]) l();
   },
   subscribe(listener: () => void): () => void {
