@@ -1,8 +1,11 @@
 /** The catalog command line's flags (node:util parseArgs), checked before anything is sent. */
 import { baseUrlProblem, hideUrlCredentials } from '../../shared/base-url';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
+import { parseServiceMap } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
 
@@ -17,15 +20,19 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
   --out FILE              output file, .jsonl/.ndjson or .csv (default ./catalog-<vendor>.jsonl)
   --format jsonl|csv      the format, whatever the file's extension
   --page-size N           items per page, ${PAGE_SIZE_MIN}..${PAGE_SIZE_MAX} (default ${DEFAULT_DOWNLOAD_PAGE_SIZE})
-  --page-size-param NAME  the page-size query parameter's name (default "per-page")
-  --id-field NAME         the items' id field, the next page's cursor (default "id")
+  --service-map FILE      how the service's pages are read: a service map JSON file
+                          (see docs/service-map.example.json; default: the simulator's dialect)
+  --detect                detect the service map first (at most 3 requests), then download with it
+  --page-size-param NAME  the page-size query parameter's name (default: the map's, "per-page")
+  --id-field NAME         the items' id field, the next page's cursor (default: the map's, "id")
   --cursor-field NAME     a body field naming the next cursor; repeat for several
-                          (default: next_last_id, next_cursor, last_id, cursor)
+                          (default: the map's; next_last_id, next_cursor, last_id, cursor)
   --columns A,B,C         CSV columns (default: the first page's keys)
   --resume                continue a stopped download from its checkpoint
   -h, --help              this text
 
-At the end one JSON object with the figures goes to stdout; progress goes to stderr.
+At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
+to ignore, e.g. the page-size parameter); progress and the warnings go to stderr.
 Exit codes: 0 done, 1 failed, 2 bad flags, 130 interrupted (resume with --resume).`;
 
 export interface CliOptions {
@@ -43,6 +50,10 @@ export interface CliOptions {
   cursorFields?: string[];
   columns?: string[];
   resume: boolean;
+  /** From --service-map FILE. */
+  serviceMap?: ServiceMap;
+  /** --detect: probe the service for its map first; the page-size flag, if given, still wins. */
+  detect?: { pageSizeParam: string | null };
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -85,6 +96,8 @@ function parse(argv: string[]) {
       'cursor-field': { type: 'string', multiple: true },
       columns: { type: 'string' },
       resume: { type: 'boolean' },
+      'service-map': { type: 'string' },
+      detect: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -109,8 +122,12 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   const format = formatForPath(out, values.format);
 
   const pageSize = values['page-size'] === undefined ? DEFAULT_DOWNLOAD_PAGE_SIZE : validatePageSize(values['page-size']);
-  const pageSizeParam = validatePageSizeParam(values['page-size-param']);
+  const serviceMap = values['service-map'] === undefined ? undefined : loadServiceMap(values['service-map'], cwd);
+  if (serviceMap && values.detect) throw new Error('Give either --service-map FILE or --detect, not both.');
+  const pageSizeParam = validatePageSizeParam(values['page-size-param'] ?? serviceMap?.list.pageSizeParam ?? undefined);
   const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, pageSizeParam, resume: values.resume ?? false };
+  if (serviceMap) options.serviceMap = serviceMap;
+  if (values.detect) options.detect = { pageSizeParam: values['page-size-param'] ?? null };
 
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');
@@ -127,6 +144,20 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
     options.columns = columns;
   }
   return options;
+}
+
+/** A service map file, checked whole: every problem in words. */
+function loadServiceMap(file: string, cwd: string): ServiceMap {
+  if (file.trim() === '') throw new Error('--service-map needs a JSON file.');
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (e) {
+    throw new Error(`--service-map: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+  }
+  const parsed = parseServiceMap(text);
+  if (!parsed.ok) throw new Error(`--service-map ${file} is not a valid service map: ${parsed.errors.join('; ')}.`);
+  return parsed.map;
 }
 
 /** The same command with --resume, tokens masked, to print when a run stops early. */

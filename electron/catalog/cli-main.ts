@@ -8,6 +8,7 @@ import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
 import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
 import type { ProgressStream } from './cli-output';
 import { CatalogDownload } from './download';
+import { detectForCli } from './cli-detect';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -42,6 +43,10 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
+  // The service map: from --service-map, detected (--detect, at most 3 requests), or the default dialect.
+  const detected = options.detect ? await detectForCli(client, io.stderr) : null;
+  const map = detected?.map ?? options.serviceMap;
+  const pageSizeParam = detected ? (options.detect?.pageSizeParam ?? detected.map.list.pageSizeParam ?? options.pageSizeParam) : options.pageSizeParam;
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -51,8 +56,9 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       out: options.out,
       format: options.format,
       pageSize: options.pageSize,
-      pageSizeParam: options.pageSizeParam,
+      pageSizeParam,
       resume: options.resume,
+      ...(map === undefined ? {} : { map }),
       ...(options.idField === undefined ? {} : { idField: options.idField }),
       ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),
       ...(options.columns === undefined ? {} : { columns: options.columns }),
@@ -81,7 +87,9 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     // A refusal before the first request (output exists, other settings) has no figures worth a line.
     if (!(result.state === 'failed' && result.requests === 0)) reporter.finish(result);
     else reporter.breakLine();
-    io.stdout.write(`${JSON.stringify(summaryJson(result))}\n`);
+    const warnings = [...(detected?.warnings ?? []), ...download.warnings];
+    for (const warning of download.warnings) io.stderr.write(`catalog: warning: ${warning}\n`);
+    io.stdout.write(`${JSON.stringify({ ...summaryJson(result), warnings })}\n`);
     if (result.state === 'done') {
       io.stderr.write(`catalog: done, ${result.items} items in ${result.out}\n`);
       return EXIT_OK;

@@ -76,6 +76,8 @@ export class CatalogDownload {
   private readonly clock: Clock;
   private readonly emptyPageRetries: number;
   private readonly emptyPageRetryDelayMs: number;
+  /** What the pages showed the service ignores (verification), each said once. */
+  private readonly pageWarnings = new Set<string>();
 
   /** Throws PartnerError BAD_REQUEST on bad settings, before anything is sent or written. */
   constructor(private readonly options: CatalogDownloadOptions) {
@@ -132,6 +134,11 @@ export class CatalogDownload {
     }
     this.emitter.notify(true);
     return this.tracker.snapshot();
+  }
+
+  /** Warnings from the pages read so far (e.g. the page-size parameter seems ignored). */
+  get warnings(): string[] {
+    return [...this.pageWarnings];
   }
 
   onProgress(listener: (progress: CatalogProgress) => void): () => void {
@@ -201,6 +208,7 @@ export class CatalogDownload {
         }).finally(() => {
           inFlight = false;
         });
+        for (const warning of page.warnings) this.pageWarnings.add(warning);
         if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items)) {
           // Never a truncated catalog reported as done: ask again, then fail (the checkpoint stays where it is).
           emptyPages += 1;

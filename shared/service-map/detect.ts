@@ -330,8 +330,9 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
   const cursor = bodyField(list.body, pick.path, NAMES.cursor, (v) => (v === null || asId(v) !== null ? 1 : 0));
   const cursorValue = cursor ? readPath(list.body, cursor.path).value : undefined;
   if (cursor && cursorValue !== null && lastId !== null && String(cursorValue) === String(lastId)) {
-    next.list.cursor = null;
-    ev.add('list.cursor', 0.9, `\`${cursor.path}\` equals the last item's id: the last item's id is the cursor`);
+    // Kept: it is the last id now, and its null on the last page ends the catalog without one more request.
+    next.list.cursor = cursor.path;
+    ev.add('list.cursor', 0.95, `\`${cursor.path}\` equals the last item's id (the spec's last_id)`);
   } else if (cursor) {
     next.list.cursor = cursor.path;
     ev.add('list.cursor', cursor.confidence, `${cursor.evidence} (sent back as \`${map.list.cursorParam}\`)`);
@@ -591,7 +592,8 @@ export function detectServiceMap(samples: Samples, base: ServiceMap = DEFAULT_SE
     if (samples.history !== undefined) map = detectHistory(samples.history, map, ev).map;
     if (samples.purchase !== undefined) map = detectPurchase(samples.purchase, map, ev).map;
     if (samples.url !== undefined) map = detectUrl(samples.url, map, ev).map;
-    ev.warnings.push('History and purchase answers cannot be sampled without spending budget or buying: they are read with the fields above and detected on the first real answer if those do not fit.');
+    if (samples.history === undefined) ev.add('history.points', 0.3, 'not sampled (one per asset): read with these fields, or detected on the first real answer if they do not fit');
+    if (samples.purchase === undefined) ev.add('purchase.id', 0.3, 'not sampled (that would buy): read with these fields, or detected on the first real answer if they do not fit');
     return finish(map, ev, ['list.items', 'asset.id']);
   } catch (e) {
     // Detection must never take a view down: a bug here is a low-confidence proposal, said in words.
