@@ -4,8 +4,18 @@
  */
 export interface Clock {
   now(): number;
+  /**
+   * Wall-clock epoch ms, where now() is monotonic: after the computer sleeps the two part by the sleep
+   * time. Pace on now(); stamp what people read (samples, log entries) with wallTime(). Absent: now() is both.
+   */
+  wallNow?(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+}
+
+/** The wall-clock time of an instant read on `clock.now()` (the same instant when the clock has no wallNow). */
+export function wallTime(clock: Clock, monotonicMs: number): number {
+  return clock.wallNow ? clock.wallNow() - (clock.now() - monotonicMs) : monotonicMs;
 }
 
 /**

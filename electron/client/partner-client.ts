@@ -26,6 +26,7 @@ import { storeKey } from './budget-store';
 import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
+import { wallTime } from '../../shared/clock';
 import { systemClock } from './clock';
 import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
 import { redactText } from './redact';
@@ -300,7 +301,7 @@ export class PartnerClient {
     const sample: BudgetSample = {
       vendor: this.vendor,
       endpoint,
-      at,
+      at: wallTime(this.clock, at),
       serverSecond: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
       status,
       limit: rate?.limit ?? null,
