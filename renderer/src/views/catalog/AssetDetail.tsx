@@ -1,7 +1,13 @@
-/** One asset: its fields, its history (a chart where prices are numeric), and the purchase actions for it. */
+/**
+ * One asset: the named fields, every other field the service sent (objects in the JSON viewer), its
+ * history (a chart where prices are numeric), and the purchase actions for it.
+ */
 import { lazy, Suspense } from 'react';
+import type { Ref } from 'react';
 import type { Asset } from '../../../../shared/catalog';
 import { useAssetHistory } from '../../api/queries';
+import { JsonViewer } from '../../components/JsonViewer';
+import { ReadNotice } from '../../components/ReadNotice';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtDateTime, fmtInt, fmtPrice } from '../../lib/format';
 import { PurchaseActions } from '../purchases/PurchaseActions';
@@ -9,6 +15,17 @@ import { PurchaseActions } from '../purchases/PurchaseActions';
 const PriceChart = lazy(() => import('./PriceChart'));
 
 const SHOWN_FIRST = ['id', 'title', 'category', 'price', 'currency'];
+
+function isScalarList(v: unknown): v is (string | number | boolean)[] {
+  return Array.isArray(v) && v.length <= 30 && v.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean');
+}
+
+/** A field's value: text for plain values and short lists, the JSON viewer for anything nested. */
+function FieldValue({ name, value }: { name: string; value: unknown }) {
+  if (typeof value === 'string' && /(_at|At|date|time)$/i.test(name) && !Number.isNaN(Date.parse(value))) return <>{fmtDateTime(value)}</>;
+  if (typeof value === 'object' && value !== null && !isScalarList(value)) return <JsonViewer value={value} label={`Field ${name}`} openDepth={0} />;
+  return <>{show(value)}</>;
+}
 
 function show(v: unknown): string {
   if (v === null || v === undefined || v === '') return DASH;
@@ -18,14 +35,21 @@ function show(v: unknown): string {
   return String(v);
 }
 
-export function AssetDetail({ asset, categoryName, onClose }: { asset: Asset; categoryName: string | null; onClose: () => void }) {
+export function AssetDetail({ ref, asset, categoryName, onClose }: { ref?: Ref<HTMLElement>; asset: Asset; categoryName: string | null; onClose: () => void }) {
   const history = useAssetHistory(asset.id);
   const entries = history.data?.items ?? [];
   const priced = entries.filter((e) => typeof e.price === 'number' && !Number.isNaN(Date.parse(e.at)));
   const rest = Object.entries(asset).filter(([k]) => !SHOWN_FIRST.includes(k));
 
   return (
-    <aside className="panel detail" aria-label={`Asset ${String(asset.id)}`}>
+    <aside
+      ref={ref}
+      className="panel detail"
+      aria-label={`Asset ${String(asset.id)}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
       <header className="detail-head">
         <div>
           <div className="muted small mono">Asset {String(asset.id)}</div>
@@ -48,7 +72,9 @@ export function AssetDetail({ asset, categoryName, onClose }: { asset: Asset; ca
         {rest.map(([k, v]) => (
           <div key={k} className="kv-row">
             <dt>{k.replace(/_/g, ' ')}</dt>
-            <dd>{k.endsWith('_at') && typeof v === 'string' ? fmtDateTime(v) : show(v)}</dd>
+            <dd>
+              <FieldValue name={k} value={v} />
+            </dd>
           </div>
         ))}
       </dl>
@@ -57,6 +83,7 @@ export function AssetDetail({ asset, categoryName, onClose }: { asset: Asset; ca
       <PurchaseActions assetId={asset.id} assetTitle={asset.title ?? null} />
 
       <h3 className="detail-section">History</h3>
+      <ReadNotice info={history.data} what="the history" />
       {history.isPending ? (
         <Loading label="Loading history…" />
       ) : history.isError ? (
@@ -65,9 +92,9 @@ export function AssetDetail({ asset, categoryName, onClose }: { asset: Asset; ca
         <Empty title="No history for this asset." />
       ) : (
         <>
-          {priced.length >= 2 ? (
+          {priced.length >= 1 ? (
             <Suspense fallback={<Loading label="Loading chart…" />}>
-              <PriceChart entries={priced} currency={typeof asset.currency === 'string' ? asset.currency : null} />
+              <PriceChart points={priced.map((e) => ({ time: Date.parse(e.at), value: e.price as number }))} currency={typeof asset.currency === 'string' ? asset.currency : null} />
             </Suspense>
           ) : null}
           <table className="table table-compact" aria-label="Asset history">

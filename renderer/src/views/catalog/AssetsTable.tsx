@@ -1,9 +1,65 @@
+/**
+ * The Assets table on the app's DataTable: sortable (within the rows shown), columns chosen and
+ * remembered. Columns are the named fields (id, title, category, price) and the other plain fields
+ * the service sends, whatever their names; a search hit whose title lacks the words says where it
+ * matched (tags, keywords...).
+ */
+import { createColumnHelper } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import type { Asset } from '../../../../shared/catalog';
+import { DataTable } from '../../components/DataTable';
 import { DASH, fmtDate, fmtInt, fmtPrice } from '../../lib/format';
+import { matchesShown, whereMatched } from './search-match';
 
-function text(v: unknown): string {
-  return typeof v === 'string' || typeof v === 'number' ? String(v) : DASH;
+const NAMED = ['id', 'title', 'category', 'price', 'currency'];
+/** Other fields become columns when they are plain values; at most this many. */
+const MAX_EXTRA_COLUMNS = 5;
+
+function isPlain(v: unknown): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
+
+/** The other fields that hold plain values in most rows, in the order the service sends them. */
+export function extraFields(items: readonly Asset[]): string[] {
+  const seen = new Map<string, number>();
+  for (const a of items) {
+    for (const [k, v] of Object.entries(a)) if (!NAMED.includes(k) && isPlain(v)) seen.set(k, (seen.get(k) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n * 2 >= items.length).slice(0, MAX_EXTRA_COLUMNS).map(([k]) => k);
+}
+
+function header(field: string): string {
+  const words = field.replace(/[._-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function looksLikeTime(field: string, v: unknown): v is string {
+  return typeof v === 'string' && /(_at|At|date|time)$/i.test(field) && !Number.isNaN(Date.parse(v));
+}
+
+/** Decimals a number column shows (0-2): as many as its values have, so 4.0 lines up with 3.5. */
+function decimalsOf(items: readonly Asset[], field: string): number {
+  let most = 0;
+  for (const a of items) {
+    const v = a[field];
+    if (typeof v === 'number' && !Number.isInteger(v)) most = Math.max(most, Math.abs(v * 10 - Math.round(v * 10)) < 1e-9 ? 1 : 2);
+  }
+  return most;
+}
+
+function plainText(field: string, v: unknown, decimals: number | null = null): string {
+  if (v === undefined || v === null || v === '') return DASH;
+  if (looksLikeTime(field, v)) return fmtDate(v);
+  if (typeof v === 'number') {
+    return decimals ? v.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }) : fmtInt(Math.round(v));
+  }
+  return String(v);
+}
+
+const col = createColumnHelper<Asset>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column type; cell values differ per column
+type AssetColumn = ColumnDef<Asset, any>;
 
 export function AssetsTable({
   stale,
@@ -11,61 +67,93 @@ export function AssetsTable({
   categoryNames,
   selectedId,
   onOpen,
+  query,
 }: {
   stale: boolean;
   items: Asset[];
   categoryNames: Map<string, string>;
   selectedId: string | number | null;
   onOpen: (asset: Asset) => void;
+  /** The search words, to say where a hit matched; '' when browsing. */
+  query: string;
 }) {
+  // Extra columns by name and alignment: the key that rebuilds the columns when a page brings other fields.
+  const extrasKey = extraFields(items)
+    .map((f) => (items.every((a) => a[f] === undefined || typeof a[f] === 'number') ? `#${decimalsOf(items, f)}:${f}` : f))
+    .join('\n');
+  const columns = useMemo(() => {
+    const named: AssetColumn[] = [
+      col.accessor((a) => a.id, { id: 'id', header: 'ID', size: 80, meta: { numeric: true } }),
+      col.accessor((a) => a.title ?? '', {
+        id: 'title',
+        header: 'Title',
+        size: 280,
+        meta: { rowHeader: true },
+        cell: (c) => c.getValue() || DASH,
+      }),
+      col.accessor((a) => (typeof a.category === 'string' ? (categoryNames.get(a.category) ?? a.category) : ''), {
+        id: 'category',
+        header: 'Category',
+        size: 130,
+        meta: { dropOrder: 2 },
+        cell: (c) => c.getValue() || DASH,
+      }),
+      col.accessor((a) => a.price, {
+        id: 'price',
+        header: 'Price',
+        size: 110,
+        meta: { numeric: true, cellTitle: (a) => fmtPrice(a.price, a.currency) },
+        sortUndefined: 'last',
+        cell: (c) => fmtPrice(c.row.original.price, c.row.original.currency),
+      }),
+    ];
+    const other = extrasKey === '' ? [] : extrasKey.split('\n');
+    const more: AssetColumn[] = other.map((key, i) => {
+      const numeric = /^#(\d):(.*)$/.exec(key);
+      const field = numeric ? numeric[2]! : key;
+      const decimals = numeric ? Number(numeric[1]) : null;
+      return col.accessor((a) => (isPlain(a[field]) ? (typeof a[field] === 'boolean' ? String(a[field]) : (a[field] as string | number)) : undefined), {
+        id: `field:${field}`,
+        header: header(field),
+        size: 110,
+        sortUndefined: 'last',
+        meta: { numeric: numeric !== null, dropOrder: 10 - i, cellTitle: (a) => plainText(field, a[field], decimals) },
+        cell: (c) => plainText(field, c.row.original[field], decimals),
+      });
+    });
+    // While searching: where each hit matched, since services search fields the table does not show.
+    const matched: AssetColumn[] =
+      query === ''
+        ? []
+        : [
+            col.accessor((a) => matchedText(a, query), {
+              id: 'matched',
+              header: 'Matched in',
+              size: 220,
+              meta: { headerTitle: 'Where the search words were found in each asset' },
+            }),
+          ];
+    return [...named.slice(0, 2), ...matched, ...named.slice(2), ...more];
+  }, [extrasKey, categoryNames, query]);
+
   return (
-    <div className="table-wrap">
-      <table className={stale ? 'table table-stale' : 'table'} aria-label="Assets" aria-busy={stale}>
-        <thead>
-          <tr>
-            <th scope="col" className="num">
-              ID
-            </th>
-            <th scope="col">Title</th>
-            <th scope="col">Category</th>
-            <th scope="col" className="num">
-              Price
-            </th>
-            <th scope="col" className="num">
-              Rating
-            </th>
-            <th scope="col" className="num">
-              Downloads
-            </th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((a) => (
-            <tr
-              key={String(a.id)}
-              tabIndex={0}
-              className="row-clickable"
-              aria-selected={selectedId !== null && String(selectedId) === String(a.id)}
-              onClick={() => onOpen(a)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') {
-                  e.preventDefault();
-                  onOpen(a);
-                }
-              }}
-            >
-              <td className="num mono">{String(a.id)}</td>
-              <td className="cell-title">{a.title ?? DASH}</td>
-              <td>{typeof a.category === 'string' ? (categoryNames.get(a.category) ?? a.category) : DASH}</td>
-              <td className="num">{fmtPrice(a.price, a.currency)}</td>
-              <td className="num">{typeof a.rating === 'number' ? a.rating.toFixed(1) : text(a.rating)}</td>
-              <td className="num">{typeof a.downloads === 'number' ? fmtInt(a.downloads) : text(a.downloads)}</td>
-              <td className="muted">{fmtDate(typeof a.updated_at === 'string' ? a.updated_at : null)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div className={stale ? 'table-stale' : undefined} aria-busy={stale}>
+      <DataTable<Asset>
+        prefsKey="catalog"
+        label="Assets"
+        data={items}
+        columns={columns}
+        getRowId={(a) => String(a.id)}
+        onOpen={onOpen}
+        selectedId={selectedId === null ? null : String(selectedId)}
+      />
     </div>
   );
+}
+
+/** "title", or the other fields that hold the words: "tags: castle-keep, castle". */
+export function matchedText(asset: Asset, query: string): string {
+  if (matchesShown(asset, query, ['title'])) return 'title';
+  const matches = whereMatched(asset, query, ['id', 'title']);
+  return matches.length === 0 ? 'not shown by the service' : matches.map((m) => `${m.field}: ${m.values.join(', ')}`).join(' · ');
 }

@@ -1,10 +1,15 @@
-/** The catalog for vendor staff: page through it by cursor, search, filter, open an asset, download it whole. */
+/**
+ * The catalog for vendor staff: page through it by cursor, search (paged over the matches the
+ * service returned), filter, open an asset, download it whole. What an answer did not give, or a
+ * setting the service ignores, is said above the table (ReadNotice).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Asset } from '../../../../shared/catalog';
-import { PAGE_SIZE_DEFAULT } from '../../../../shared/catalog';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../../../shared/catalog';
 import { useApi } from '../../api/context';
 import { keys, useAssetSearch, useAssetsPage, useCategories, useSettings } from '../../api/queries';
+import { ReadNotice } from '../../components/ReadNotice';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { fmtInt } from '../../lib/format';
 import { navigate } from '../../lib/hash-route';
@@ -12,10 +17,16 @@ import { useDebounced } from '../../lib/use-debounced';
 import { AssetDetail } from './AssetDetail';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
+import './catalog.css';
 
 const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** Search spends budget (20/s): wait until typing pauses. */
 const SEARCH_DEBOUNCE_MS = 350;
+/**
+ * A search asks for the most matches one request may bring (the same budget slot as 20) and pages
+ * through them here: the specification gives search no offset or cursor.
+ */
+const SEARCH_FETCH = PAGE_SIZE_MAX;
 
 export default function CatalogView({ assetParam }: { assetParam: string | null }) {
   const api = useApi();
@@ -26,6 +37,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<string | null>(null);
   const [selected, setSelected] = useState<Asset | null>(null);
+  const [searchPage, setSearchPage] = useState(0);
   const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
   const searching = debouncedQuery !== '' || category !== null;
   // Typed but not searched yet: the results below are for the previous words.
@@ -36,7 +48,9 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   // Settings only choose the page size: if they cannot be read, browse with the default size.
   const settingsKnown = !settings.isPending;
   const page = useAssetsPage(lastId, pageSize, !searching && settingsKnown);
-  const search = useAssetSearch(debouncedQuery, category, pageSize, searching && settingsKnown);
+  const search = useAssetSearch(debouncedQuery, category, SEARCH_FETCH, searching && settingsKnown);
+  // New words or another category: back to the first page of matches.
+  useEffect(() => setSearchPage(0), [debouncedQuery, category]);
   const current = searching ? search : page;
 
   const savePageSize = useMutation({
@@ -47,9 +61,12 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
     },
   });
 
-  const categoryNames = new Map((categories.data?.items ?? []).map((c) => [c.id, c.name]));
+  const categoryNames = useMemo(() => new Map((categories.data?.items ?? []).map((c) => [c.id, c.name])), [categories.data]);
   const totalAll = page.data?.total ?? null;
-  const items = current.data?.items ?? [];
+  const matches = search.data?.items ?? [];
+  const searchPages = Math.max(1, Math.ceil(matches.length / pageSize));
+  const searchAt = Math.min(searchPage, searchPages - 1);
+  const items = searching ? matches.slice(searchAt * pageSize, (searchAt + 1) * pageSize) : (page.data?.items ?? []);
   const pageIndex = cursors.length - 1;
   const openAsset = (asset: Asset) => {
     setSelected(asset);
@@ -60,6 +77,12 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   // Linked from elsewhere (#/catalog/ID) to an asset not on this page: open it by id alone.
   const byId: Asset | null = assetParam !== null ? { id: /^\d+$/.test(assetParam) ? Number(assetParam) : assetParam } : null;
   const detail = shown ?? fromUrl ?? byId;
+  const detailKey = detail === null ? null : String(detail.id);
+  const detailRef = useRef<HTMLElement>(null);
+  // An opened detail comes into view (below the table on narrow windows, a drawer there: see catalog.css).
+  useEffect(() => {
+    if (detailKey !== null) detailRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [detailKey]);
 
   return (
     <div className="view">
@@ -74,7 +97,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
 
       <DownloadPanel />
 
-      <div className={detail ? 'split split-open' : 'split'}>
+      <div className={detail ? 'split split-open catalog-split' : 'split catalog-split'}>
         <section className="panel" aria-label="Asset list">
           <div className="filters">
             <input
@@ -118,6 +141,8 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
             {current.isFetching || typing ? <span className="spinner" role="status" aria-label="Loading" /> : null}
           </div>
           {categories.isError ? <ErrorCallout error={categories.error} onRetry={() => void categories.refetch()} /> : null}
+          <ReadNotice info={categories.data} what="the categories" />
+          {current.data && !current.isPlaceholderData ? <ReadNotice info={current.data} what={searching ? 'the search results' : 'this page'} /> : null}
 
           {current.isPending && current.fetchStatus !== 'idle' ? (
             <Loading label="Loading assets…" />
@@ -128,16 +153,33 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
               {searching && !typing ? 'Try other words or another category.' : null}
             </Empty>
           ) : (
-            <AssetsTable stale={typing || current.isPlaceholderData} items={items} categoryNames={categoryNames} selectedId={detail?.id ?? null} onOpen={openAsset} />
+            <AssetsTable
+              stale={typing || current.isPlaceholderData}
+              items={items}
+              categoryNames={categoryNames}
+              selectedId={detail?.id ?? null}
+              onOpen={openAsset}
+              query={searching ? debouncedQuery : ''}
+            />
           )}
 
           <div className="pager">
             {searching ? (
-              <span className="muted small" role="status">
-                {search.data && !typing && !search.isPlaceholderData
-                  ? `${fmtInt(items.length)} shown of ${search.data.total !== null ? fmtInt(search.data.total) : 'unknown'} matches`
-                  : ''}
-              </span>
+              <>
+                <span className="muted small" role="status">
+                  {search.data && !typing && !search.isPlaceholderData ? searchStatus(searchAt, pageSize, items.length, matches.length, search.data.total) : ''}
+                </span>
+                {matches.length > pageSize ? (
+                  <div className="pager-buttons">
+                    <button type="button" className="btn" disabled={searchAt === 0} onClick={() => setSearchPage(searchAt - 1)}>
+                      Previous matches
+                    </button>
+                    <button type="button" className="btn" disabled={searchAt >= searchPages - 1} onClick={() => setSearchPage(searchAt + 1)}>
+                      Next matches
+                    </button>
+                  </div>
+                ) : null}
+              </>
             ) : (
               <>
                 <span className="muted small" role="status">
@@ -166,6 +208,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
 
         {detail ? (
           <AssetDetail
+            ref={detailRef}
             asset={detail}
             categoryName={typeof detail.category === 'string' ? categoryNames.get(detail.category) ?? detail.category : null}
             onClose={() => {
@@ -177,4 +220,14 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
       </div>
     </div>
   );
+}
+
+/** "Matches 21–40 of 148 (the service returned the first 100: narrow the search for the rest)". */
+export function searchStatus(at: number, pageSize: number, shown: number, fetched: number, total: number | null): string {
+  if (fetched === 0) return `0 shown of ${total !== null ? fmtInt(total) : 'unknown'} matches`;
+  const from = at * pageSize + 1;
+  const range = `${fmtInt(from)}–${fmtInt(from + shown - 1)}`;
+  const of = total !== null ? fmtInt(Math.max(total, fetched)) : fetched < SEARCH_FETCH ? fmtInt(fetched) : `${fmtInt(fetched)}+`;
+  const capped = (total !== null && total > fetched) || (total === null && fetched >= SEARCH_FETCH);
+  return `${range} shown of ${of} matches${capped ? ` · the service returns the first ${fmtInt(fetched)}: add words or a category to reach the rest` : ''}`;
 }

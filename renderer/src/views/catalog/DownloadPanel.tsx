@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../api/context';
 import type { DownloadProgress } from '../../api/queries';
-import { keys, useDownloadStatus } from '../../api/queries';
+import { keys, useAppInfo, useDownloadStatus } from '../../api/queries';
+import { CopyField } from '../../components/CopyField';
 import { ErrorCallout } from '../../components/states';
 import { Pill } from '../../components/Pill';
 import type { Tone } from '../../components/Pill';
@@ -25,8 +26,12 @@ export function DownloadPanel() {
   const api = useApi();
   const queryClient = useQueryClient();
   const status = useDownloadStatus();
-  const [format, setFormat] = useState<Format>('jsonl');
+  const info = useAppInfo();
+  // null until chosen here: the last download's format shows (also after leaving the view and coming back).
+  const [chosen, setFormat] = useState<Format | null>(null);
   const p = status.data;
+  const format: Format = chosen ?? p?.format ?? 'jsonl';
+  const reveal = useMutation({ mutationFn: (action: 'show' | 'open') => api.downloadReveal({ action }) });
 
   const act = useMutation({
     mutationFn: (action: 'start' | 'resume-file' | 'pause' | 'resume' | 'cancel') => {
@@ -59,7 +64,13 @@ export function DownloadPanel() {
         <div className="download-controls">
           <label className="inline-field">
             <span>Format</span>
-            <select className="input" value={p && active ? p.format : format} onChange={(e) => setFormat(e.target.value as Format)} disabled={active}>
+            <select
+              className="input"
+              aria-label="Format"
+              value={p && active ? p.format : format}
+              onChange={(e) => setFormat(e.target.value as Format)}
+              disabled={active}
+            >
               <option value="jsonl">JSON Lines</option>
               <option value="csv">CSV</option>
             </select>
@@ -128,11 +139,22 @@ export function DownloadPanel() {
               <dd>{fmtBytes(p.bytes)}</dd>
             </div>
           </dl>
-          {p.outPath ? (
-            <div className="file-path">
+          {p.outPath && info.data?.shell === 'web' ? (
+            <CopyField label={state === 'done' ? 'Saved to (on the computer running browser mode)' : 'Writing to'} value={p.outPath} />
+          ) : p.outPath ? (
+            <div className="file-actions">
               <span className="muted">{state === 'done' ? 'Saved to' : 'Writing to'}</span> <code className="mono">{p.outPath}</code>
+              <button type="button" className="btn btn-small" disabled={reveal.isPending} onClick={() => reveal.mutate('show')}>
+                Show in folder
+              </button>
+              {state === 'done' ? (
+                <button type="button" className="btn btn-small" disabled={reveal.isPending} onClick={() => reveal.mutate('open')}>
+                  Open
+                </button>
+              ) : null}
             </div>
           ) : null}
+          {reveal.isError ? <ErrorCallout error={reveal.error} /> : null}
           {p.error ? <ErrorCallout error={p.error} action="download" /> : null}
         </>
       ) : (
