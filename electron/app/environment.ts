@@ -21,6 +21,8 @@ export interface AppEnvironment {
   revealFile?: (path: string, action: 'show' | 'open') => Promise<void>;
   /** Web mode: profiles from flags, kept in memory only. */
   initialProfiles?: ProfileInputDraft[];
+  /** Web mode --detect: detect the flag profiles' service maps at start (<= 3 requests each), kept in memory. */
+  detectServiceMaps?: boolean;
   /** Default true: start the simulator when no profile is configured. */
   embeddedSimulator?: boolean;
   version: string;

@@ -18,6 +18,7 @@ import { DEMO_PROFILE_ID, EmbeddedDemo } from './embedded-demo';
 import type { AppEnvironment, AppLog, AppServices } from './environment';
 import { EventHub } from './event-hub';
 import { createHandlers } from './handlers';
+import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
 import type { SessionProfile } from './session';
@@ -197,6 +198,17 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   }
 
   const dispatch = createDispatcher(createHandlers(ctx), { log, tokens: knownTokens });
+
+  // Web mode --detect: each flag profile's service map, detected before it connects.
+  for (const id of env.detectServiceMaps ? flagIds : []) {
+    try {
+      const found = await serviceMapHandlers(ctx).serviceMapDetect({ profileId: id });
+      store.saveServiceMap(id, found.map);
+      log('warn', `Detected the service map of ${store.view(id).name} (confidence ${found.confidence})${found.warnings.map((w) => `\n  ${w}`).join('')}`);
+    } catch (e) {
+      log('warn', `Service map detection failed: ${redact(toErrorData(e).message)}`);
+    }
+  }
 
   const first = initialProfileId(flagIds);
   if (first) {

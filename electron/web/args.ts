@@ -2,7 +2,7 @@
  * The command line of `npm run web`. Pure: returns the options or a usage error, never exits.
  *
  *   npm run web -- [--port P] [--host H] [--no-open] [--data-dir DIR] [--renderer-dir DIR] [--no-simulator]
- *                  [--token VENDOR:TOKEN ...] [--base-url URL]
+ *                  [--token VENDOR:TOKEN ...] [--base-url URL] [--service-map FILE | --detect]
  *
  * Tokens may also come from PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token" (a command line is
  * visible to other users in the process list; the environment is not). All tokens given here form
@@ -18,6 +18,10 @@ export interface WebCliOptions {
   embeddedSimulator: boolean;
   baseUrl: string | null;
   tokens: Array<{ vendor: string; token: string }>;
+  /** A service map file for the profiles of --token (read by the caller; this parser stays pure). */
+  serviceMapFile: string | null;
+  /** Detect the service map of the profiles of --token at start (at most 3 requests each). */
+  detect: boolean;
   help: boolean;
 }
 
@@ -33,6 +37,8 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
   --no-simulator        do not start the embedded simulator when no profile is configured
   --token VENDOR:TOKEN  a vendor's API token (repeat for more tokens or vendors); needs --base-url
   --base-url URL        the Partner service's base URL for the tokens given
+  --service-map FILE    how that service's answers are read: a service map JSON file (docs/service-map.example.json)
+  --detect              detect that service's map at start (at most 3 requests), instead of a file
   --help                this text
 
 Tokens can also be given as PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token".`;
@@ -55,6 +61,8 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     embeddedSimulator: true,
     baseUrl: null,
     tokens: [],
+    serviceMapFile: null,
+    detect: false,
     help: false,
   };
   const fail = (error: string): ParsedWebArgs => ({ ok: false, error });
@@ -117,6 +125,15 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
         options.baseUrl = url.replace(/\/+$/, '');
         break;
       }
+      case '--service-map': {
+        const file = value();
+        if (file === null || file.trim() === '') return fail('--service-map needs a JSON file.');
+        options.serviceMapFile = file;
+        break;
+      }
+      case '--detect':
+        options.detect = true;
+        break;
       case '--token': {
         const text = value();
         const token = text === null ? null : parseToken(text);
@@ -135,6 +152,8 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   }
   if (options.tokens.length > 0 && options.baseUrl === null) return fail('Tokens need the service they belong to: add --base-url URL.');
   if (options.baseUrl !== null && options.tokens.length === 0) return fail('--base-url needs at least one --token VENDOR:TOKEN.');
+  if ((options.serviceMapFile !== null || options.detect) && options.baseUrl === null) return fail('--service-map and --detect apply to the service of --base-url and --token.');
+  if (options.serviceMapFile !== null && options.detect) return fail('Give either --service-map FILE or --detect, not both.');
   return { ok: true, options };
 }
 

@@ -2,6 +2,7 @@
  * `npm run web`: browser mode. Builds the renderer if it is missing, serves it and the bridge on
  * loopback, prints the one URL (with this run's secret in the fragment) and opens it.
  */
+import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { openInBrowser } from './open-browser';
 import { isLoopbackHost } from './origins';
 import { URL_LINE_PREFIX } from './protocol';
 import { DEFAULT_RENDERER_DIR, REPO_ROOT, startWebServer } from './server';
+import { parseServiceMap } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 
 const STOP_DEADLINE_MS = 5_000;
 
@@ -52,13 +55,30 @@ async function main(): Promise<number> {
       `WARNING: binding to ${options.host} makes Partner Console reachable from other machines. The secret in the URL still guards the bridge, but the traffic is plain HTTP: use this only on a network you trust.`,
     );
   }
+  let serviceMap: ServiceMap | undefined;
+  if (options.serviceMapFile !== null) {
+    let text: string;
+    try {
+      text = readFileSync(options.serviceMapFile, 'utf8');
+    } catch (e) {
+      console.error(`--service-map: cannot read ${options.serviceMapFile}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`);
+      return 2;
+    }
+    const map = parseServiceMap(text);
+    if (!map.ok) {
+      console.error(`--service-map ${options.serviceMapFile} is not a valid service map: ${map.errors.join('; ')}.`);
+      return 2;
+    }
+    serviceMap = map.map;
+  }
   const server = await startWebServer({
     port: options.port,
     host: options.host,
     dataDir: options.dataDir ?? undefined,
     rendererDir: options.rendererDir ?? undefined,
     embeddedSimulator: options.embeddedSimulator,
-    initialProfiles: profilesFromArgs(options),
+    initialProfiles: profilesFromArgs(options).map((p) => (serviceMap ? { ...p, serviceMap } : p)),
+    detectServiceMaps: options.detect,
     log,
   });
   console.log(`${URL_LINE_PREFIX}${server.url}`);

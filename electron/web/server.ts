@@ -43,6 +43,8 @@ export interface WebServerOptions {
   dataDir?: string;
   /** For services made here: profiles from flags; their tokens stay in this process (memory vault). */
   initialProfiles?: AppEnvironment['initialProfiles'];
+  /** Detect the flag profiles' service maps at start. */
+  detectServiceMaps?: boolean;
   /** For services made here: start the simulator when no profile is configured (default true). */
   embeddedSimulator?: boolean;
   log?: ShellLog;
@@ -96,6 +98,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
         dataDir,
         vault: memoryVault(),
         initialProfiles: options.initialProfiles,
+        ...(options.detectServiceMaps ? { detectServiceMaps: true } : {}),
         embeddedSimulator: options.embeddedSimulator,
         version: packageVersion(),
       }));

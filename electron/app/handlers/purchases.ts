@@ -45,7 +45,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         target: ledgerTarget(session),
         asset: { id: assetId, title: assetTitle },
         seen: confirmDuplicate?.seen,
-        send: (reference) => session.purchases.register(assetId, { reference }),
+        // Masked before the ledger keeps it or the page shows it: services echo tokens.
+        send: async (reference) => maskedAnswer(ctx, await session.purchases.register(assetId, { reference })),
       });
     },
     validatePurchase: ({ purchaseId, assetId }) => tracked((s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId })),
