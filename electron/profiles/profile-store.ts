@@ -122,7 +122,7 @@ export class ProfileStore {
       tokenPresentation: { header: input.tokenPresentation.header, scheme },
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
-      ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
+      ...(existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
@@ -168,6 +168,21 @@ export class ProfileStore {
       profiles: this.state.profiles.filter((p) => p.id !== id),
       activeId: this.state.activeId === id ? null : this.state.activeId,
     });
+  }
+
+  /** Ids of a profile's tokens that the vault can no longer open (memory-only tokens from an earlier run). */
+  lostTokenIds(id: string): string[] {
+    const tokens = this.get(id)?.tokens ?? [];
+    return tokens
+      .filter((t) => {
+        try {
+          this.options.vault.open(t.sealed);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((t) => t.id);
   }
 
   /** The plain tokens of a profile, in memory, for its client. Throws when the vault cannot open them. */

@@ -87,7 +87,12 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
 
   return {
     async listProfiles() {
-      const items = [...(ctx.demo.enabled ? [ctx.demo.view()] : []), ...ctx.store.list()];
+      // A token the vault cannot open says so here, before a test blames the service for it.
+      const stored = ctx.store.list().map((p) => {
+        const lost = ctx.store.lostTokenIds(p.id);
+        return lost.length === 0 ? p : { ...p, tokens: p.tokens.map((t) => (lost.includes(t.id) ? { ...t, lost: true } : t)) };
+      });
+      const items = [...(ctx.demo.enabled ? [ctx.demo.view()] : []), ...stored];
       return { items, activeId: ctx.connection.current().profileId };
     },
     async saveProfile(input) {
