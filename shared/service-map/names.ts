@@ -13,7 +13,7 @@ const list = (...names: string[]): readonly string[] => names.map(norm);
 
 export const NAMES = {
   envelope: list('items', 'data', 'results', 'records', 'assets', 'content', 'hits', 'rows', 'entries', 'list', 'elements', 'values', 'nodes', 'products', 'collection', 'objects', 'docs', 'result', 'categories', 'history', 'points', 'prices', 'events', 'series', 'purchases'),
-  id: list('id', 'asset_id', 'uuid', '_id', 'key', 'guid', 'uid', 'identifier', 'sku', 'code', 'slug'),
+  id: list('id', 'asset_id', 'uuid', '_id', 'asset_uuid', 'asset_key', 'asset_guid', 'item_id', 'product_id', 'key', 'guid', 'uid', 'identifier', 'sku', 'code', 'slug'),
   title: list('title', 'name', 'label', 'display_name', 'headline', 'caption', 'asset_name', 'asset_title'),
   category: list('category', 'category_id', 'category_slug', 'category_key', 'category_code', 'category_name', 'cat', 'category.slug', 'category.id', 'category.key', 'category.code', 'category.name', 'genre', 'section', 'type'),
   price: list('price', 'amount', 'unit_price', 'price_cents', 'price_minor', 'price_amount', 'price_value', 'price.amount', 'price.value', 'amount_cents', 'amount_minor', 'price_in_cents', 'price_in_minor_units', 'cost', 'list_price', 'value'),
@@ -26,7 +26,7 @@ export const NAMES = {
   categoryCount: list('count', 'asset_count', 'assets_count', 'total', 'items', 'size', 'n', 'num_assets', 'number_of_assets', 'item_count', 'assets'),
   time: list('at', 'time', 'timestamp', 'ts', 'date', 'changed_at', 'created_at', 'updated_at', 'recorded_at', 'effective_at', 'when', 't', 'datetime', 'valid_from', 'from', 'day'),
   value: list('price', 'value', 'amount', 'price_cents', 'price_minor', 'price_amount', 'price.amount', 'price.value', 'amount_cents', 'v', 'y', 'close'),
-  event: list('event', 'type', 'kind', 'change', 'action', 'reason'),
+  event: list('event', 'change_type', 'event_type', 'type', 'kind', 'change', 'action', 'reason'),
   purchaseId: list('id', 'purchase_id', 'uuid', '_id', 'order_id', 'key', 'reference_id'),
   purchaseState: list('state', 'status', 'purchase_state', 'purchase_status', 'phase', 'stage'),
   purchaseAsset: list('asset_id', 'asset', 'asset.id', 'item_id', 'product_id', 'assetid', 'sku'),

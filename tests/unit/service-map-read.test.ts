@@ -1,0 +1,111 @@
+/** Readers: what they read, what they name as missing, and that they never throw. */
+import { describe, expect, it } from 'vitest';
+import { readAssetPage, readCategories, readHistory, readPurchase, readSearch, readUrl } from '../../shared/service-map/read';
+import { readHistoryOrDetect, readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
+
+const D = DEFAULT_SERVICE_MAP;
+const map = (patch: (m: ServiceMap) => ServiceMap): ServiceMap => patch(structuredClone(D));
+
+describe('readAssetPage', () => {
+  it('reads the simulator page: items, cursor, has-more, total, other fields beside the named ones', () => {
+    const r = readAssetPage({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], last_id: 1, has_more: true, total: 9 }, D);
+    expect(r.value).toEqual({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], cursor: 1, done: false, total: 9, received: 1 });
+    expect(r.missing).toEqual([]);
+  });
+
+  it('JSON:API: nested fields, decimal strings exact, a next link as the cursor, the other attributes flattened', () => {
+    const m = map((x) => ({
+      ...x,
+      list: { ...x.list, items: 'data', cursor: 'links.next', hasMore: null, total: 'meta.total' },
+      asset: { ...x.asset, id: 'id', title: 'attributes.title', category: 'attributes.category.slug', price: 'attributes.price.amount', currency: 'attributes.price.currency' },
+    }));
+    const body = {
+      data: [{ type: 'asset', id: '1001', attributes: { title: 'T', category: { slug: 'audio' }, price: { amount: '0.10', currency: 'EUR' }, rating: 3 } }],
+      meta: { total: 50 },
+      links: { next: '/assets/list?last_id=1001&page[size]=1' },
+    };
+    const r = readAssetPage(body, m);
+    expect(r.value.items[0]).toEqual({ id: '1001', title: 'T', category: 'audio', price: 0.1, currency: 'EUR', type: 'asset', 'attributes.rating': 3 });
+    expect(r.value.cursor).toBe('1001');
+    expect(r.value.total).toBe(50);
+    expect(readAssetPage({ ...body, links: { next: null } }, m).value.done).toBe(true);
+  });
+
+  it('minor units: divided by the currency digits (cents, yen, dinar); currency objects read', () => {
+    const m = map((x) => ({ ...x, asset: { ...x.asset, price: 'priceCents', priceUnit: 'minor', currency: 'currency' } }));
+    const items = [
+      { id: 1, priceCents: 1299, currency: 'USD' },
+      { id: 2, priceCents: '1299', currency: { code: 'JPY' } },
+      { id: 3, priceCents: 1299, currency: 'KWD' },
+    ];
+    expect(readAssetPage(items, m).value.items.map((a) => [a.price, a.currency])).toEqual([[12.99, 'USD'], [1299, 'JPY'], [1.299, 'KWD']]);
+    const fixed = map((x) => ({ ...x, asset: { ...x.asset, currency: null, fixedCurrency: 'EUR' } }));
+    expect(readAssetPage([{ id: 1, price: 3 }], fixed).value.items[0]!.currency).toBe('EUR');
+  });
+
+  it('tolerant: wrong types and absent fields are named, the rest is read, nothing throws', () => {
+    const r = readAssetPage({ items: [{ id: 1, title: { nested: true }, price: 'cheap' }, { title: 'no id' }, 'junk'] }, D);
+    expect(r.value.items).toEqual([{ id: 1 }]);
+    expect(r.value.received).toBe(3);
+    expect(r.missing).toEqual(expect.arrayContaining(['asset.title', 'asset.price', 'asset.id', 'asset']));
+    for (const hostile of [null, '<html><body>502</body></html>', 42, { items: 'x' }]) {
+      const h = readAssetPage(hostile, D);
+      expect(h.value.items).toEqual([]);
+      expect(h.value.done).toBe(true);
+      expect(h.missing).toContain('list.items');
+      expect(h.raw).toBe(hostile);
+    }
+  });
+});
+
+describe('the other readers', () => {
+  it('search, categories (objects or bare names), history (epoch seconds and ms, sorted)', () => {
+    expect(readSearch({ items: [{ id: 1 }], total: '7' }, D).value).toMatchObject({ total: 7, received: 1 });
+    expect(readCategories({ items: [{ id: 'audio', name: 'Audio', count: 3 }, { id: 'x' }] }, D).value).toEqual([
+      { id: 'audio', name: 'Audio', count: 3 },
+      { id: 'x', name: 'x', count: null },
+    ]);
+    expect(readCategories(['audio', 'fonts'], D).value.map((c) => c.id)).toEqual(['audio', 'fonts']);
+    const h = map((x) => ({ ...x, historyPoint: { time: 'ts', timeFormat: 'auto', value: 'amount', event: null } }));
+    const read = readHistory({ points: [{ ts: 1_700_000_100_000, amount: '2.50' }, { ts: 1_700_000_000, amount: 2 }] }, h);
+    expect(read.value).toEqual([
+      { at: '2023-11-14T22:13:20.000Z', event: '', price: 2 },
+      { at: '2023-11-14T22:15:00.000Z', event: '', price: 2.5 },
+    ]);
+    expect(readHistory({ items: [{ at: 'yesterday-ish' }] }, D).missing).toContain('historyPoint.time');
+  });
+
+  it('a purchase in an envelope, state words from the map, an unknown word allowing every action with a warning', () => {
+    const m = map((x) => ({ ...x, purchase: { ...x.purchase, at: 'result.purchase', id: 'purchase_id' } }));
+    const ok = readPurchase({ result: { purchase: { purchase_id: 'p1', asset_id: 5, state: 'Validated' } } }, m);
+    expect(ok.value).toMatchObject({ id: 'p1', asset_id: 5, state: 'Validated', stateKind: 'validated' });
+    expect(ok.value.actions).toContain('downloadUrl');
+    const odd = readPurchase({ id: 'p2', state: 'on_hold' }, D);
+    expect(odd.value.stateKind).toBe('unknown');
+    expect(odd.value.actions).toEqual(['purchaseInfo', 'validatePurchase', 'downloadUrl', 'viewUrl', 'cancelPurchase']);
+    expect(odd.warnings[0]).toContain('"on_hold"');
+  });
+
+  it('URL answers: only http(s), expiry as a time or as seconds from now', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(readUrl({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, D, now).value).toEqual({ url: 'https://x.example/d', expiresAt: '2026-01-01T00:15:00.000Z' });
+    const seconds = map((x) => ({ ...x, url: { ...x.url, expiry: 'expires_in', expiryKind: 'seconds' } }));
+    expect(readUrl({ url: 'https://x.example/d', expires_in: 900 }, seconds, now).value.expiresAt).toBe('2026-01-01T00:15:00.000Z');
+    expect(readUrl({ url: 'javascript:alert(1)' }, D, now).value.url).toBeNull();
+  });
+
+  it('falls back to detection on the first real answer the map does not fit, and says so', () => {
+    const history = readHistoryOrDetect({ history: [{ timestamp: 1_700_000_000_000, priceCents: 1299, changeType: 'price' }] }, D);
+    expect(history.value[0]).toMatchObject({ at: '2023-11-14T22:13:20.000Z', event: 'price' });
+    expect(history.warnings[0]).toContain('read with detected fields');
+    expect(history.detected?.historyPoint.time).toBe('timestamp');
+    const purchase = readPurchaseOrDetect({ data: { id: 'p_9', attributes: { status: 'pending', assetId: 4 } } }, D);
+    expect(purchase.value).toMatchObject({ id: 'p_9', state: 'pending', stateKind: 'registered' });
+    const url = readUrlOrDetect({ purchaseId: 'p', url: 'https://x.example/v', expiresIn: 60 }, D, 0);
+    expect(url.value).toEqual({ url: 'https://x.example/v', expiresAt: '1970-01-01T00:01:00.000Z' });
+    // Nothing detectable: the first read stands, with what was missing.
+    expect(readHistoryOrDetect('<html>', D).missing).toContain('history.points');
+  });
+});

@@ -1,0 +1,47 @@
+/** The service map's schema: the default, an import from a file, and every problem named. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SERVICE_MAP, parseServiceMap, serviceMapSchema } from '../../shared/service-map/schema';
+import { PURCHASE_ACTIONS_BY_STATE } from '../../shared/catalog';
+
+describe('service map schema', () => {
+  it('the default map is valid, survives a JSON round trip, and is the simulator dialect', () => {
+    const round = parseServiceMap(JSON.stringify(DEFAULT_SERVICE_MAP));
+    expect(round).toEqual({ ok: true, map: DEFAULT_SERVICE_MAP });
+    expect(DEFAULT_SERVICE_MAP.list.pageSizeParam).toBe('per-page');
+    expect(DEFAULT_SERVICE_MAP.list.cursorParam).toBe('last_id');
+    expect(PURCHASE_ACTIONS_BY_STATE.validated).toContain('downloadUrl');
+    expect(PURCHASE_ACTIONS_BY_STATE.cancelled).toEqual(['purchaseInfo']);
+  });
+
+  it('imports the README example file', () => {
+    const text = readFileSync(join(__dirname, '../../docs/service-map.example.json'), 'utf8');
+    const parsed = parseServiceMap(text);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.map.asset.title).toBe('attributes.title');
+  });
+
+  it('a map without categoryType (older files) gets the default', () => {
+    const { categoryType: _omit, ...search } = DEFAULT_SERVICE_MAP.search;
+    const parsed = serviceMapSchema.parse({ ...DEFAULT_SERVICE_MAP, search });
+    expect(parsed.search.categoryType).toBe('string');
+  });
+
+  it('refuses bad maps with every problem in words, never throwing', () => {
+    expect(parseServiceMap('{ not json')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^Not JSON/)] });
+    expect(parseServiceMap(null)).toMatchObject({ ok: false });
+    const bad = {
+      ...DEFAULT_SERVICE_MAP,
+      version: 2,
+      list: { ...DEFAULT_SERVICE_MAP.list, items: 'data[x].title', pageSizeMax: 0 },
+      asset: { ...DEFAULT_SERVICE_MAP.asset, priceUnit: 'cents' },
+      states: [{ word: 'ok', state: 'done', actions: ['fly'] }],
+    };
+    const parsed = parseServiceMap(bad);
+    expect(parsed.ok).toBe(false);
+    const text = parsed.ok ? '' : parsed.errors.join('\n');
+    for (const field of ['version', 'list.items', 'list.pageSizeMax', 'asset.priceUnit', 'states.0.state', 'states.0.actions.0']) expect(text).toContain(field);
+    expect(text).toContain('not a field path');
+  });
+});
