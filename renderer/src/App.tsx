@@ -1,26 +1,30 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useAppContext } from './api/context';
 import { useSettings } from './api/queries';
 import { ConnectionBadge } from './components/ConnectionBadge';
 import { OfflineBanner } from './components/OfflineBanner';
-import { Loading } from './components/states';
+import { ShortcutsHelp } from './components/ShortcutsHelp';
+import { ViewBoundary } from './components/ViewBoundary';
 import { useLiveWiring } from './live/use-live-wiring';
-import { routeHref, useRoute } from './lib/hash-route';
+import { navigate, routeHref, useRoute } from './lib/hash-route';
 import type { ViewId } from './lib/hash-route';
+import { lazyView } from './lib/lazy-view';
+import { useShortcuts } from './lib/shortcuts';
+import { useHeadHeight } from './lib/use-head-height';
 import { BudgetView } from './views/budget/BudgetView';
 
 // Budget is the landing view; the others load on first visit to keep the first chunk small.
-const CatalogView = lazy(() => import('./views/catalog/CatalogView'));
-const PurchasesView = lazy(() => import('./views/purchases/PurchasesView'));
-const RequestsView = lazy(() => import('./views/requests/RequestsView'));
-const SettingsView = lazy(() => import('./views/settings/SettingsView'));
+const Catalog = lazyView(() => import('./views/catalog/CatalogView'));
+const Purchases = lazyView(() => import('./views/purchases/PurchasesView'));
+const Requests = lazyView(() => import('./views/requests/RequestsView'));
+const Settings = lazyView(() => import('./views/settings/SettingsView'));
 
-const NAV: { view: ViewId; label: string }[] = [
+const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
   { view: 'budget', label: 'Budget' },
-  { view: 'catalog', label: 'Catalog' },
-  { view: 'purchases', label: 'Purchases' },
-  { view: 'requests', label: 'Requests' },
-  { view: 'settings', label: 'Settings' },
+  { view: 'catalog', label: 'Catalog', retry: Catalog.retry },
+  { view: 'purchases', label: 'Purchases', retry: Purchases.retry },
+  { view: 'requests', label: 'Requests', retry: Requests.retry },
+  { view: 'settings', label: 'Settings', retry: Settings.retry },
 ];
 
 export function App() {
@@ -29,45 +33,57 @@ export function App() {
   const route = useRoute();
   const settings = useSettings();
   const theme = settings.data?.theme ?? 'system';
+  const [help, setHelp] = useState(false);
+  const headRef = useHeadHeight();
+  useShortcuts(
+    useCallback((view: ViewId) => navigate(view), []),
+    useCallback(() => setHelp(true), []),
+  );
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  const nav = NAV.find((n) => n.view === route.view) ?? NAV[0]!;
   useEffect(() => {
-    const label = NAV.find((n) => n.view === route.view)?.label ?? '';
-    document.title = `${label} · Partner Console`;
-  }, [route.view]);
+    document.title = `${nav.label} · Partner Console`;
+  }, [nav.label]);
 
   return (
     <div className="app">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          Partner Console
-        </div>
-        <nav className="nav" aria-label="Main">
-          {NAV.map((n) => (
-            <a key={n.view} href={routeHref(n.view)} className="nav-link" aria-current={route.view === n.view ? 'page' : undefined}>
-              {n.label}
-            </a>
-          ))}
-        </nav>
-        <ConnectionBadge />
-      </header>
-      <OfflineBanner />
+      <div className="app-head" ref={headRef}>
+        <header className="topbar">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true" />
+            <span className="brand-name">Partner Console</span>
+          </div>
+          <nav className="nav" aria-label="Main">
+            {NAV.map((n) => (
+              <a key={n.view} href={routeHref(n.view)} className="nav-link" aria-current={route.view === n.view ? 'page' : undefined}>
+                {n.label}
+              </a>
+            ))}
+          </nav>
+          <button type="button" className="btn btn-ghost btn-small shortcuts-button" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+            ?
+          </button>
+          <ConnectionBadge />
+        </header>
+        <OfflineBanner />
+      </div>
       <main id="main" className="main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
+        <ViewBoundary title={nav.label} resetKey={`${route.view}/${route.param ?? ''}`} onReset={nav.retry}>
           {route.view === 'budget' ? <BudgetView /> : null}
-          {route.view === 'catalog' ? <CatalogView assetParam={route.param} /> : null}
-          {route.view === 'purchases' ? <PurchasesView purchaseParam={route.param} /> : null}
-          {route.view === 'requests' ? <RequestsView /> : null}
-          {route.view === 'settings' ? <SettingsView /> : null}
-        </Suspense>
+          {route.view === 'catalog' ? <Catalog.View assetParam={route.param} /> : null}
+          {route.view === 'purchases' ? <Purchases.View purchaseParam={route.param} /> : null}
+          {route.view === 'requests' ? <Requests.View /> : null}
+          {route.view === 'settings' ? <Settings.View /> : null}
+        </ViewBoundary>
       </main>
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
     </div>
   );
 }

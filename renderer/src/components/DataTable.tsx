@@ -44,6 +44,11 @@ type TablePrefs = z.infer<typeof prefsSchema>;
 
 export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | number | undefined };
 
+const NO_SORT: [] = [];
+const ALL_VISIBLE = {};
+const DEFINED_ORDER: [] = [];
+const DEFAULT_SIZES = {};
+
 /** Width kept for the column chooser at the end of the header. */
 const MENU_COLUMN_PX = 30;
 
@@ -93,12 +98,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
     columnResizeMode: 'onChange',
     enableSortingRemoval: true,
     defaultColumn: { size: 120, minSize: 56 },
+    // Stable empty defaults: a fresh [] each render would re-run TanStack's memos and their state resets, in a loop.
     state: {
-      sorting: prefs.sorting ?? [],
-      columnVisibility: prefs.visibility ?? {},
-      columnOrder: prefs.order ?? [],
-      columnSizing: prefs.sizing ?? {},
+      sorting: prefs.sorting ?? NO_SORT,
+      columnVisibility: prefs.visibility ?? ALL_VISIBLE,
+      columnOrder: prefs.order ?? DEFINED_ORDER,
+      columnSizing: prefs.sizing ?? DEFAULT_SIZES,
     },
+    autoResetAll: false,
     onSortingChange: update('sorting'),
     onColumnVisibilityChange: update('visibility'),
     onColumnOrderChange: update('order'),
@@ -120,18 +127,23 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const rows = table.getRowModel().rows;
   const nav = useRowNavigation(rows, scrollRef, virtual?.rowHeight, selectedId);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => virtual?.rowHeight ?? 32,
-    overscan: 12,
-    enabled: virtual !== undefined,
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : null;
-  const visibleRows = items ? items.map((i) => rows[i.index]!).filter(Boolean) : rows;
-  const padTop = items && items.length > 0 ? items[0]!.start : 0;
-  const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  // Set by VirtualRows: keyboard moves scroll the virtual list to the row first.
+  const scrollToIndex = useRef<((index: number) => void) | undefined>(undefined);
   const spanAll = shown.length + 1;
+  const shownIds = shown.map((c) => c.id);
+  const renderRow = (row: Row<T>) => (
+    <DataRow
+      key={row.id}
+      row={row}
+      shown={shownIds}
+      selected={row.id === selectedId}
+      focusable={row.id === nav.focusId}
+      extra={rowProps?.(row.original)}
+      onOpen={onOpen}
+      onFocus={nav.setFocusId}
+      height={virtual?.rowHeight}
+    />
+  );
 
   return (
     <div
@@ -193,8 +205,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </th>
           </tr>
         </thead>
-        <tbody onKeyDown={(e) => nav.onKeyDown(e, onOpen, virtual ? (i) => virtualizer.scrollToIndex(i, { align: 'auto' }) : undefined)}>
-          {padTop > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padTop }} /> : null}
+        <tbody onKeyDown={(e) => nav.onKeyDown(e, onOpen, scrollToIndex.current)}>
           {rows.length === 0 && empty ? (
             <tr>
               <td colSpan={spanAll} className="dt-empty">
@@ -202,23 +213,42 @@ export function DataTable<T>(props: DataTableProps<T>) {
               </td>
             </tr>
           ) : null}
-          {visibleRows.map((row) => (
-            <DataRow
-              key={row.id}
-              row={row}
-              shown={shown.map((c) => c.id)}
-              selected={row.id === selectedId}
-              focusable={row.id === nav.focusId}
-              extra={rowProps?.(row.original)}
-              onOpen={onOpen}
-              onFocus={nav.setFocusId}
-              height={virtual?.rowHeight}
-            />
-          ))}
-          {padBottom > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padBottom }} /> : null}
+          {virtual ? (
+            <VirtualRows rows={rows} rowHeight={virtual.rowHeight} scrollRef={scrollRef} scrollToIndex={scrollToIndex} renderRow={renderRow} />
+          ) : (
+            rows.map(renderRow)
+          )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Only the rows in sight (plus a margin), with spacers standing in for the rest. */
+function VirtualRows<T>({
+  rows,
+  rowHeight,
+  scrollRef,
+  scrollToIndex,
+  renderRow,
+}: {
+  rows: Row<T>[];
+  rowHeight: number;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  scrollToIndex: RefObject<((index: number) => void) | undefined>;
+  renderRow: (row: Row<T>) => ReactNode;
+}) {
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
+  scrollToIndex.current = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  return (
+    <>
+      {padTop > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padTop }} /> : null}
+      {items.map((item) => (rows[item.index] ? renderRow(rows[item.index]!) : null))}
+      {padBottom > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padBottom }} /> : null}
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 
-export type Tone = 'ok' | 'warn' | 'danger' | 'info' | 'neutral';
+/** 'limit' (429) and 'conflict' (409) have colours of their own: they call for different actions. */
+export type Tone = 'ok' | 'warn' | 'danger' | 'info' | 'neutral' | 'limit' | 'conflict';
 
 export function Pill({ tone = 'neutral', children, title }: { tone?: Tone; children: ReactNode; title?: string }) {
   return (
@@ -12,7 +13,8 @@ export function Pill({ tone = 'neutral', children, title }: { tone?: Tone; child
 
 export function statusTone(status: number): Tone {
   if (status === 0) return 'danger';
-  if (status === 429) return 'warn';
+  if (status === 429) return 'limit';
+  if (status === 409) return 'conflict';
   if (status >= 500) return 'danger';
   if (status >= 400) return 'warn';
   if (status >= 200 && status < 300) return 'ok';

@@ -9,10 +9,20 @@ export interface Route {
   param: string | null;
 }
 
+/** Percent-decoding that never throws: a malformed escape (`%E0%A4%A`) is kept as typed. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Total: every hash gives a route (unknown views land on Budget), whatever was typed or pasted. */
 export function parseRoute(hash: string): Route {
   const [view, ...rest] = hash.replace(/^#\/?/, '').split('/');
   const known = (VIEWS as readonly string[]).includes(view ?? '') ? (view as ViewId) : 'budget';
-  const param = known === view && rest.length > 0 ? decodeURIComponent(rest.join('/')) : null;
+  const param = known === view && rest.length > 0 && rest.join('/') !== '' ? safeDecode(rest.join('/')) : null;
   return { view: known, param };
 }
 

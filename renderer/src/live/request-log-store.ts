@@ -8,7 +8,7 @@ import { RingBuffer } from '../../../shared/ring-buffer';
 
 export type LogEntry = z.output<typeof logEntrySchema>;
 
-export const LOG_ENTRIES_KEPT = 2000;
+export const LOG_ENTRIES_KEPT = 5000;
 
 export class RequestLogStore {
   private readonly ring: RingBuffer<LogEntry>;

@@ -5,8 +5,9 @@
  */
 import { useEffect } from 'react';
 import { useAppContext, useLink } from '../api/context';
+import { LOG_ENTRIES_KEPT } from './request-log-store';
 
-const LOG_BACKFILL = 1000;
+const LOG_BACKFILL = LOG_ENTRIES_KEPT;
 
 export function useRequestLogFeed(): void {
   const { api, log } = useAppContext();

@@ -1,8 +1,11 @@
+import { useMemo } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { EndpointId } from '../../../../shared/endpoints';
+import { DataTable } from '../../components/DataTable';
 import { DASH, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { Pill } from '../../components/Pill';
 import type { EndpointRow } from './budget-model';
-import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
+import { ENDPOINT_COLORS, RATE_WINDOW_S, WARN_SHARE } from './budget-model';
 
 function UtilisationBar({ share }: { share: number }) {
   const tone = share >= 1 ? 'danger' : share >= WARN_SHARE ? 'warn' : 'ok';
@@ -18,11 +21,114 @@ function UtilisationBar({ share }: { share: number }) {
 }
 
 function StateCell({ row }: { row: EndpointRow }) {
+  if (row.reach === 'offline') return <Pill tone="danger" title="The service does not answer: the figures are the last received">Offline</Pill>;
+  if (row.reach === 'no-answer') return <Pill tone="neutral" title="The service has not answered yet: no budget to show">No answer yet</Pill>;
   if (row.pausedForMs !== null) return <Pill tone="danger" title="The client paused this bucket after a 429">Paused {fmtMs(row.pausedForMs)}</Pill>;
   if (row.queued > 0) return <Pill tone="warn" title="Requests waiting for budget">Queued {row.queued}</Pill>;
   if (row.utilisation >= WARN_SHARE) return <Pill tone="warn">Busy</Pill>;
   if (row.rps > 0 || row.inFlight > 0) return <Pill tone="ok">Active</Pill>;
   return <Pill tone="neutral">Idle</Pill>;
+}
+
+/** A wait: "0" below half a millisecond, "over 30 s" for the open last class. */
+function fmtWait(ms: number | null): string {
+  if (ms === null) return DASH;
+  if (!Number.isFinite(ms)) return 'over 30 s';
+  return ms >= 0.5 ? fmtMs(ms) : '0';
+}
+
+/**
+ * The columns, each with its figure from budget-model.ts. Ids are the cells' data-col (the e2e specs
+ * read them); minimum widths and drop order keep all of them in view at 1024 px.
+ */
+function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
+  return [
+    {
+      id: 'endpoint',
+      header: 'Endpoint',
+      accessorFn: (r) => r.spec.label,
+      size: 240,
+      minSize: 180,
+      enableHiding: false,
+      meta: { rowHeader: true },
+      cell: ({ row: { original: row } }) => (
+        <span className="endpoint-cell">
+          <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
+          <span className="method">{row.spec.method}</span>
+          <span className="mono dt-ellipsis">{row.spec.path}</span>
+        </span>
+      ),
+    },
+    { id: 'limit', header: 'Limit', accessorFn: (r) => r.limit, size: 66, minSize: 58, meta: { numeric: true, headerTitle: 'X-Rate-Limit-Limit', dropOrder: 1 }, cell: ({ row }) => fmtInt(row.original.limit) },
+    {
+      id: 'remaining',
+      header: 'Remaining',
+      accessorFn: (r) => r.remaining,
+      size: 104,
+      minSize: 98,
+      meta: {
+        numeric: true,
+        cellClass: (r) => (r.remainingEstimated ? 'muted' : undefined),
+        cellTitle: (r) => (r.remainingEstimated ? 'No request for a while: the budget has refilled since the last response' : undefined),
+      },
+      cell: ({ row: { original: r } }) => `${r.remainingEstimated ? '≈ ' : ''}${fmtInt(r.remaining)}`,
+    },
+    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S} s)`, accessorFn: (r) => r.utilisation, size: 150, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
+    {
+      id: 'rps',
+      header: `Req/s (${RATE_WINDOW_S} s)`,
+      accessorFn: (r) => r.rps,
+      size: 100,
+      minSize: 88,
+      meta: { numeric: true, headerTitle: `Requests per second, averaged over the last ${RATE_WINDOW_S} complete seconds` },
+      cell: ({ row: { original: r } }) => (
+        <>
+          {fmtRate(r.rps)} <span className="muted">/ {r.limit}</span>
+        </>
+      ),
+    },
+    {
+      id: '429s',
+      header: '429s',
+      accessorFn: (r) => r.rateLimited,
+      size: 64,
+      minSize: 58,
+      meta: { numeric: true, headerTitle: `429 answers in the last ${rangeLabel}`, cellClass: (r) => (r.rateLimited > 0 ? 'text-warn strong' : undefined) },
+      cell: ({ row }) => fmtInt(row.original.rateLimited),
+    },
+    {
+      id: 'waited',
+      header: 'Wait',
+      accessorFn: (r) => r.wait.meanMs ?? 0,
+      size: 92,
+      minSize: 84,
+      meta: {
+        numeric: true,
+        headerTitle: `Wait for budget per request in the last ${rangeLabel}: mean (p95 on hover)`,
+        cellTitle: (r) => (r.wait.meanMs === null ? undefined : `mean ${fmtWait(r.wait.meanMs)}, 95% waited at most ${fmtWait(r.wait.p95Ms)}`),
+      },
+      cell: ({ row: { original: r } }) => fmtWait(r.wait.meanMs),
+    },
+    {
+      id: 'held',
+      header: 'Held back',
+      accessorFn: (r) => r.wait.heldShare,
+      size: 84,
+      minSize: 64,
+      meta: { numeric: true, dropOrder: 2, headerTitle: `Share of the last ${rangeLabel} in which requests were waiting for budget` },
+      cell: ({ row: { original: r } }) => fmtPercent(r.wait.heldShare),
+    },
+    {
+      id: 'refill',
+      header: 'Refill in',
+      accessorFn: (r) => r.resetInMs ?? -1,
+      size: 96,
+      minSize: 90,
+      meta: { numeric: true, headerTitle: "Until the service's budget is full again" },
+      cell: ({ row: { original: r } }) => (r.resetInMs !== null ? fmtMs(r.resetInMs) : DASH),
+    },
+    { id: 'state', header: 'State', accessorFn: (r) => r.queued, size: 112, minSize: 96, enableHiding: false, cell: ({ row }) => <StateCell row={row.original} /> },
+  ];
 }
 
 export function BudgetTable({
@@ -34,94 +140,17 @@ export function BudgetTable({
   rangeLabel: string;
   onOpen: (endpoint: EndpointId) => void;
 }) {
+  const columns = useMemo(() => budgetColumns(rangeLabel), [rangeLabel]);
   return (
-    <div className="table-wrap">
-      <table className="table budget-table" aria-label="Endpoint budgets">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col" className="num">
-              Limit
-            </th>
-            <th scope="col" className="num">
-              Remaining
-            </th>
-            <th scope="col" className="col-util">
-              Utilisation
-            </th>
-            <th scope="col" className="num">
-              Req/s
-            </th>
-            <th scope="col" className="num" title={`429 answers in the last ${rangeLabel}`}>
-              429s
-            </th>
-            <th scope="col" className="num" title={`Time requests waited for budget in the last ${rangeLabel}`}>
-              Waited
-            </th>
-            <th scope="col" className="num" title="Until the service's budget is full again">
-              Refill in
-            </th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr
-              key={row.spec.id}
-              data-endpoint={row.spec.id}
-              tabIndex={0}
-              className="row-clickable"
-              aria-label={`${row.spec.label}: show chart`}
-              onClick={() => onOpen(row.spec.id)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') {
-                  e.preventDefault();
-                  onOpen(row.spec.id);
-                }
-              }}
-            >
-              <th scope="row">
-                <span className="endpoint-cell">
-                  <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
-                  <span className="method">{row.spec.method}</span>
-                  <span className="mono">{row.spec.path}</span>
-                </span>
-              </th>
-              <td className="num">{fmtInt(row.limit)}</td>
-              <td
-                className={row.remainingEstimated ? 'num muted' : 'num'}
-                data-col="remaining"
-                title={row.remainingEstimated ? 'No request for a while: the budget has refilled since the last response' : undefined}
-              >
-                {row.remainingEstimated ? '≈ ' : ''}
-                {fmtInt(row.remaining)}
-              </td>
-              <td className="col-util">
-                <UtilisationBar share={row.utilisation} />
-              </td>
-              <td className="num" data-col="rps">
-                {fmtRate(row.rps)} <span className="muted">/ {row.limit}</span>
-              </td>
-              <td className={row.rateLimited > 0 ? 'num text-warn strong' : 'num'} data-col="429s">
-                {fmtInt(row.rateLimited)}
-              </td>
-              <td
-                className="num"
-                data-col="waited"
-                title={row.requests > 0 ? `${fmtMs(row.waitedMs / row.requests)} per request on average` : undefined}
-              >
-                {row.waitedMs >= 0.5 ? fmtMs(row.waitedMs) : '0'}
-              </td>
-              <td className="num" data-col="refill">
-                {row.resetInMs !== null ? fmtMs(row.resetInMs) : DASH}
-              </td>
-              <td data-col="state">
-                <StateCell row={row} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      prefsKey="budget"
+      label="Endpoint budgets"
+      className="budget-table"
+      data={rows}
+      columns={columns}
+      getRowId={(r) => r.spec.id}
+      onOpen={(r) => onOpen(r.spec.id)}
+      rowProps={(r) => ({ 'data-endpoint': r.spec.id, 'aria-label': `${r.spec.label}: show chart` })}
+    />
   );
 }

@@ -1,55 +1,108 @@
-/** The request log for QA: every request with its budget figures, filterable, with headers and bodies. */
-import { memo, useMemo, useState } from 'react';
-import type { EndpointId } from '../../../../shared/endpoints';
-import { ENDPOINT_LIST, ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
+/** The request log for QA: every retained request, filterable and searchable, with headers and bodies. */
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { z } from 'zod';
+import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
 import { useAppContext } from '../../api/context';
+import { DataTable } from '../../components/DataTable';
 import { Pill, statusTone } from '../../components/Pill';
 import { Empty } from '../../components/states';
 import { DASH, fmtClock, fmtInt, fmtMs } from '../../lib/format';
 import { useThrottledStore } from '../../lib/use-throttled-store';
+import { usePref } from '../../lib/view-prefs';
 import type { LogEntry } from '../../live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
+import { LOG_RANGES_S, logFilter, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
+import type { LogRange, StatusFilterId } from './log-filter';
 import { RequestDetail } from './RequestDetail';
 
-/** Rows rendered at most: the newest first; the rest stay in the bounded buffer. */
-const MAX_ROWS = 250;
+/** One line per entry, so that the virtual list can place rows without measuring them. */
+const ROW_HEIGHT = 29;
 
-const STATUS_FILTERS = {
-  all: { label: 'All statuses', keep: () => true },
-  ok: { label: '2xx success', keep: (e: LogEntry) => e.status >= 200 && e.status < 300 },
-  '429': { label: '429 rate limited', keep: (e: LogEntry) => e.status === 429 },
-  '4xx': { label: '4xx other client errors', keep: (e: LogEntry) => e.status >= 400 && e.status < 500 && e.status !== 429 },
-  '5xx': { label: '5xx server errors', keep: (e: LogEntry) => e.status >= 500 },
-  none: { label: 'No answer (0)', keep: (e: LogEntry) => e.status === 0 },
-} as const;
-type StatusFilter = keyof typeof STATUS_FILTERS;
+const columns: ColumnDef<LogEntry, unknown>[] = [
+  { id: 'time', header: 'Time', accessorFn: (e) => e.at, size: 100, minSize: 92, cell: ({ row }) => fmtClock(row.original.at, true), meta: { cellClass: () => 'mono muted', cellTitle: (e) => new Date(e.at).toISOString() } },
+  { id: 'vendor', header: 'Vendor', accessorFn: (e) => e.vendor, size: 90, minSize: 60, meta: { dropOrder: 2 } },
+  {
+    id: 'endpoint',
+    header: 'Endpoint',
+    accessorFn: (e) => `${e.method} ${e.path}`,
+    size: 300,
+    minSize: 160,
+    enableHiding: false,
+    meta: { cellClass: () => 'mono', cellTitle: (e) => `${e.method} ${e.path} (${ENDPOINTS[e.endpoint]?.label ?? e.endpoint})` },
+    cell: ({ row: { original: e } }) => {
+      const q = e.path.indexOf('?');
+      return (
+        <>
+          <span className="log-method">{e.method}</span> {q < 0 ? e.path : e.path.slice(0, q)}
+          {q < 0 ? null : <span className="muted">{e.path.slice(q)}</span>}
+        </>
+      );
+    },
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    accessorFn: (e) => e.status,
+    size: 84,
+    minSize: 70,
+    enableHiding: false,
+    meta: { cellTitle: (e) => e.errorCode ?? String(e.status) },
+    cell: ({ row: { original: e } }) => <Pill tone={statusTone(e.status)}>{e.status === 0 ? 'no answer' : e.status}</Pill>,
+  },
+  { id: 'latency', header: 'Latency', accessorFn: (e) => e.latencyMs, size: 76, minSize: 64, meta: { numeric: true }, cell: ({ row }) => fmtMs(row.original.latencyMs) },
+  {
+    id: 'waited',
+    header: 'Waited',
+    accessorFn: (e) => e.waitedMs,
+    size: 76,
+    minSize: 60,
+    meta: { numeric: true, cellClass: (e) => (e.waitedMs > 0 ? undefined : 'muted'), headerTitle: 'Time this request waited for budget before it was sent' },
+    cell: ({ row: { original: e } }) => (e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'),
+  },
+  { id: 'attempt', header: 'Attempt', accessorFn: (e) => e.attempt, size: 70, minSize: 56, meta: { numeric: true, dropOrder: 3, cellClass: (e) => (e.attempt > 1 ? 'text-warn' : undefined) } },
+  { id: 'limit', header: 'Limit', accessorFn: (e) => e.limit ?? -1, size: 60, minSize: 50, meta: { numeric: true, dropOrder: 4, headerTitle: 'X-Rate-Limit-Limit' }, cell: ({ row }) => row.original.limit ?? DASH },
+  { id: 'remaining', header: 'Remaining', accessorFn: (e) => e.remaining ?? -1, size: 86, minSize: 60, meta: { numeric: true, dropOrder: 1, headerTitle: 'X-Rate-Limit-Remaining' }, cell: ({ row }) => row.original.remaining ?? DASH },
+  { id: 'reset', header: 'Reset', accessorFn: (e) => e.reset ?? -1, size: 60, minSize: 50, meta: { numeric: true, dropOrder: 5, headerTitle: 'X-Rate-Limit-Reset' }, cell: ({ row }) => row.original.reset ?? DASH },
+];
+
+const rangeLabel = (s: LogRange) => (s === 0 ? 'All kept' : s < 60 ? `${s} s` : `${s / 60} min`);
 
 export default function RequestsView() {
   const { log } = useAppContext();
   useRequestLogFeed();
   const [follow, setFollow] = useState(true);
-  const [endpoint, setEndpoint] = useState<EndpointId | 'all'>('all');
-  const [status, setStatus] = useState<StatusFilter>('all');
+  const [endpoint, setEndpoint] = usePref('requests', 'endpoint', z.enum([...ENDPOINT_IDS, 'all']), 'all');
+  const [status, setStatus] = usePref<StatusFilterId>('requests', 'status', z.enum(STATUS_FILTER_IDS), 'all');
+  const [rangeS, setRangeS] = usePref<LogRange>('requests', 'range', z.custom<LogRange>((v) => (LOG_RANGES_S as readonly unknown[]).includes(v)), 0);
+  const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
   const version = useThrottledStore(log, 500, follow);
 
   const { rows, matching } = useMemo(() => {
-    const keepStatus = STATUS_FILTERS[status].keep;
-    const keep = (e: LogEntry) => (endpoint === 'all' || e.endpoint === endpoint) && keepStatus(e);
-    return { rows: log.newest(MAX_ROWS, keep), matching: log.countMatching(keep) };
-  }, [log, version, endpoint, status]); // version: the log changed
+    const keep = logFilter({ endpoint, status, rangeS, text }, Date.now());
+    const rows = log.newest(LOG_ENTRIES_KEPT, keep);
+    return { rows, matching: rows.length };
+  }, [log, version, endpoint, status, rangeS, text]); // version: the log changed
 
   return (
     <div className="view">
       <div className="view-head">
         <div>
           <h1 className="view-title">Requests</h1>
-          <p className="view-sub">
-            Every request the client sent, newest first. Tokens are masked before anything reaches this page.
-          </p>
+          <p className="view-sub">Every request the client sent, newest first. Tokens are masked before anything reaches this page.</p>
         </div>
-        <div className="toolbar">
+        <div className="toolbar" role="toolbar" aria-label="Log filters">
+          <input
+            type="search"
+            className="input log-search"
+            placeholder="Search path, purchase id, reference…"
+            aria-label="Search requests"
+            data-shortcut="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
           <select className="input" aria-label="Filter by endpoint" value={endpoint} onChange={(e) => setEndpoint(isEndpointId(e.target.value) ? e.target.value : 'all')}>
             <option value="all">All endpoints</option>
             {ENDPOINT_LIST.map((e) => (
@@ -58,14 +111,21 @@ export default function RequestsView() {
               </option>
             ))}
           </select>
-          <select className="input" aria-label="Filter by status" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
-            {Object.entries(STATUS_FILTERS).map(([k, f]) => (
-              <option key={k} value={k}>
+          <select className="input" aria-label="Filter by status" value={status} onChange={(e) => setStatus(STATUS_FILTERS.find((f) => f.id === e.target.value)?.id ?? 'all')}>
+            {STATUS_FILTERS.map((f) => (
+              <option key={f.id} value={f.id}>
                 {f.label}
               </option>
             ))}
           </select>
-          <button type="button" className={follow ? 'btn btn-live' : 'btn'} aria-pressed={!follow} onClick={() => setFollow(!follow)}>
+          <div className="segmented" role="group" aria-label="Time range" data-shortcut="range">
+            {LOG_RANGES_S.map((s) => (
+              <button key={s} type="button" aria-pressed={rangeS === s} onClick={() => setRangeS(s)}>
+                {rangeLabel(s)}
+              </button>
+            ))}
+          </div>
+          <button type="button" className={follow ? 'btn btn-live' : 'btn'} aria-pressed={!follow} data-shortcut="live" onClick={() => setFollow(!follow)}>
             <span className={follow ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
             {follow ? 'Live' : 'Paused'}
           </button>
@@ -73,53 +133,30 @@ export default function RequestsView() {
       </div>
 
       <div className="log-meta muted small" role="status">
-        {fmtInt(Math.min(rows.length, MAX_ROWS))} shown of {fmtInt(matching)} matching · {fmtInt(log.size)} kept here (at most {fmtInt(LOG_ENTRIES_KEPT)})
+        {fmtInt(matching)} matching · {fmtInt(log.size)} kept here (at most {fmtInt(LOG_ENTRIES_KEPT)})
         {log.droppedHere > 0 ? ` · ${fmtInt(log.droppedHere)} older entries let go by this page` : ''}
         {log.droppedByMain > 0 ? ` · ${fmtInt(log.droppedByMain)} let go by the service's bounded log` : ''}
       </div>
 
       <div className={selected !== null ? 'split split-open split-wide' : 'split'}>
-        <section className="panel" aria-label="Request log">
-          {rows.length === 0 ? (
-            <Empty title={log.size === 0 ? 'No requests yet.' : 'No request matches the filters.'}>
-              {log.size === 0 ? 'Browse the catalog or start demo traffic in Settings to see requests here.' : null}
-            </Empty>
+        <section className="panel panel-flush" aria-label="Request log">
+          {log.size === 0 ? (
+            <Empty title="No requests yet.">Browse the catalog or start demo traffic in Settings to see requests here.</Empty>
           ) : (
-            <div className="table-wrap table-scroll">
-              <table className="table table-log" aria-label="Request log">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Vendor</th>
-                    <th scope="col">Endpoint</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" className="num">
-                      Latency
-                    </th>
-                    <th scope="col" className="num">
-                      Waited
-                    </th>
-                    <th scope="col" className="num">
-                      Attempt
-                    </th>
-                    <th scope="col" className="num" title="X-Rate-Limit-Limit">
-                      Limit
-                    </th>
-                    <th scope="col" className="num" title="X-Rate-Limit-Remaining">
-                      Remaining
-                    </th>
-                    <th scope="col" className="num" title="X-Rate-Limit-Reset">
-                      Reset
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((e) => (
-                    <LogRow key={e.id} entry={e} selected={selected === e.id} onOpen={setSelected} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              prefsKey="requests"
+              label="Request log"
+              className="table-log"
+              data={rows}
+              columns={columns}
+              getRowId={(e) => String(e.id)}
+              onOpen={(e) => setSelected(e.id)}
+              selectedId={selected === null ? null : String(selected)}
+              rowProps={(e) => ({ 'data-status': e.status })}
+              virtual={{ rowHeight: ROW_HEIGHT }}
+              maxHeight="calc(100vh - 190px)"
+              empty={<Empty title="No request matches the filters." />}
+            />
           )}
         </section>
         {selected !== null ? <RequestDetail id={selected} onClose={() => setSelected(null)} /> : null}
@@ -127,39 +164,3 @@ export default function RequestsView() {
     </div>
   );
 }
-
-/** One log line; memoised so that new entries render only themselves. */
-const LogRow = memo(function LogRow({ entry: e, selected, onOpen }: { entry: LogEntry; selected: boolean; onOpen: (id: number) => void }) {
-  return (
-    <tr
-      tabIndex={0}
-      className="row-clickable"
-      aria-selected={selected}
-      data-status={e.status}
-      onClick={() => onOpen(e.id)}
-      onKeyDown={(ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
-          ev.preventDefault();
-          onOpen(e.id);
-        }
-      }}
-    >
-      <td className="mono muted">{fmtClock(e.at, true)}</td>
-      <td>{e.vendor}</td>
-      <td className="mono" title={e.path}>
-        {ENDPOINTS[e.endpoint]?.label ?? e.endpoint}
-      </td>
-      <td>
-        <Pill tone={statusTone(e.status)} title={e.errorCode ?? undefined}>
-          {e.status === 0 ? 'no answer' : e.status}
-        </Pill>
-      </td>
-      <td className="num">{fmtMs(e.latencyMs)}</td>
-      <td className={e.waitedMs > 0 ? 'num' : 'num muted'}>{e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'}</td>
-      <td className={e.attempt > 1 ? 'num text-warn' : 'num'}>{e.attempt}</td>
-      <td className="num">{e.limit ?? DASH}</td>
-      <td className="num">{e.remaining ?? DASH}</td>
-      <td className="num">{e.reset ?? DASH}</td>
-    </tr>
-  );
-});

@@ -1,0 +1,100 @@
+/**
+ * Keyboard shortcuts: which key does what (a pure table, listed in the `?` overlay), and the hook that
+ * performs them. Views opt in by marking elements: data-shortcut="search" (an input), "live" (the
+ * Live/Pause button) and "range" (the group of time-range buttons).
+ */
+import { useEffect, useRef } from 'react';
+import type { ViewId } from './hash-route';
+import { VIEWS } from './hash-route';
+
+export type ShortcutAction =
+  | { kind: 'view'; view: ViewId }
+  | { kind: 'search' }
+  | { kind: 'live' }
+  | { kind: 'range'; step: -1 | 1 }
+  | { kind: 'help' };
+
+/** g then this letter opens the view. */
+const GO_KEYS: Record<string, ViewId> = { b: 'budget', c: 'catalog', p: 'purchases', r: 'requests', s: 'settings' };
+
+/** The overlay's list, in the order shown. */
+export const SHORTCUT_LIST: { keys: string[]; what: string }[] = [
+  ...VIEWS.map((view, i) => ({
+    keys: [String(i + 1), `g ${Object.entries(GO_KEYS).find(([, v]) => v === view)![0]}`],
+    what: `Open ${view[0]!.toUpperCase()}${view.slice(1)}`,
+  })),
+  { keys: ['/'], what: 'Search in this view' },
+  { keys: ['Space'], what: 'Live / Pause' },
+  { keys: ['['], what: 'Shorter time range' },
+  { keys: [']'], what: 'Longer time range' },
+  { keys: ['↑', '↓', 'Home', 'End'], what: 'Move between table rows' },
+  { keys: ['Enter'], what: 'Open the row’s detail' },
+  { keys: ['Esc'], what: 'Close a detail or this list' },
+  { keys: ['?'], what: 'Show this list' },
+];
+
+/** The action for a key press, given the key pressed just before (for "g b"); null when none. */
+export function shortcutFor(key: string, previous: string | null): ShortcutAction | null {
+  if (previous === 'g' && GO_KEYS[key]) return { kind: 'view', view: GO_KEYS[key] };
+  const index = Number(key);
+  if (/^[1-9]$/.test(key) && index <= VIEWS.length) return { kind: 'view', view: VIEWS[index - 1]! };
+  if (key === '/') return { kind: 'search' };
+  if (key === ' ') return { kind: 'live' };
+  if (key === '[') return { kind: 'range', step: -1 };
+  if (key === ']') return { kind: 'range', step: 1 };
+  if (key === '?') return { kind: 'help' };
+  return null;
+}
+
+/** Typing in a field, or a key meant for a focused control (a button's Space), is not a shortcut. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest('dialog') !== null;
+}
+
+function perform(action: ShortcutAction, go: (view: ViewId) => void, help: () => void): boolean {
+  const main = document.querySelector('main') ?? document.body;
+  switch (action.kind) {
+    case 'view':
+      go(action.view);
+      return true;
+    case 'help':
+      help();
+      return true;
+    case 'search': {
+      const field = main.querySelector<HTMLInputElement>('[data-shortcut="search"], input[type="search"]');
+      field?.focus();
+      field?.select();
+      return field !== null;
+    }
+    case 'live': {
+      const button = main.querySelector<HTMLButtonElement>('[data-shortcut="live"], button.btn-live, button[aria-pressed="true"].btn:not(.btn-live)');
+      button?.click();
+      return button !== null;
+    }
+    case 'range': {
+      const group = main.querySelector('[data-shortcut="range"], [role="group"][aria-label="Time range"]');
+      const buttons = group ? [...group.querySelectorAll<HTMLButtonElement>('button')] : [];
+      const at = buttons.findIndex((b) => b.getAttribute('aria-pressed') === 'true');
+      const next = buttons[Math.min(buttons.length - 1, Math.max(0, at + action.step))];
+      next?.click();
+      return next !== undefined;
+    }
+  }
+}
+
+export function useShortcuts(go: (view: ViewId) => void, help: () => void): void {
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTyping(e.target)) return;
+      // Space on a focused button or row is that control's own; elsewhere it is Live/Pause.
+      if (e.key === ' ' && e.target instanceof HTMLElement && e.target.closest('button, a, summary, tr[tabindex], [role="button"]')) return;
+      const action = shortcutFor(e.key, previous.current);
+      previous.current = e.key === 'g' && previous.current !== 'g' ? 'g' : null;
+      if (action && perform(action, go, help)) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go, help]);
+}
