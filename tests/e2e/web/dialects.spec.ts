@@ -1,8 +1,20 @@
 /**
- * Payload dialects in browser mode. The simulator panel switches the built-in demo's dialect.
+ * Payload dialects in browser mode.
+ *
+ * 1. The simulator panel switches the built-in demo's dialect.
+ * 2. For each dialect the app was NOT configured for: a simulator speaking it on loopback, browser
+ *    mode started against it (`npm run web -- --base-url URL --token VENDOR:TOKEN`), the service map
+ *    found by detection alone and accepted as proposed, then the user stories: browse pages, search,
+ *    category filter, asset detail with its price chart, register -> validate -> download URL ->
+ *    cancel, and the budget and request log showing the traffic.
  */
 import { expect, test } from '@playwright/test';
-import { bridgeCall, openApp, screenshot } from './helpers';
+import type { Page } from '@playwright/test';
+import { startSimulator } from '../../../electron/simulator';
+import type { RunningSimulator, SimDialect } from '../../../electron/simulator';
+import { startBrowserMode } from '../browser-mode';
+import type { BrowserMode } from '../browser-mode';
+import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
 
 test.describe('simulator panel', () => {
   test.afterEach(async () => {
@@ -24,3 +36,141 @@ test.describe('simulator panel', () => {
     await screenshot(page, 'settings-sim-dialect');
   });
 });
+
+const VENDOR = 'northwind';
+const TOKEN = 'northwind-token-1';
+const DIALECTS: SimDialect[] = ['jsonapi', 'camel-minor', 'snake-envelope'];
+
+function nav(page: Page, view: string) {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
+}
+
+for (const dialect of DIALECTS) {
+  test.describe(`a service speaking ${dialect}`, () => {
+    test.describe.configure({ timeout: 90_000 });
+    let sim: RunningSimulator;
+    let web: BrowserMode;
+
+    test.beforeAll(async () => {
+      sim = await startSimulator({ dialect, catalogSize: 400, seed: 7, tokens: [{ vendor: VENDOR, token: TOKEN }] });
+      web = await startBrowserMode(['--no-simulator', '--base-url', sim.url, '--token', `${VENDOR}:${TOKEN}`]);
+      // Detection alone: the proposal is accepted as it is.
+      const { items } = await bridgeCall('listProfiles', {}, web.url);
+      const profile = items.find((p) => p.vendor === VENDOR)!;
+      const detection = await bridgeCall('serviceMapDetect', { profileId: profile.id }, web.url);
+      expect(detection.requests).toBeLessThanOrEqual(3);
+      await bridgeCall('serviceMapSave', { profileId: profile.id, map: detection.map }, web.url);
+      await bridgeCall('saveSettings', { pageSize: 20 }, web.url);
+    });
+
+    test.afterAll(async () => {
+      await web?.stop();
+      await sim?.stop();
+    });
+
+    test('browse, search, filter, asset history, purchase flow, budget and request log', async ({ page }) => {
+      await openApp(page, 'Catalog', web.url);
+      const table = page.getByRole('table', { name: 'Assets' });
+      const rows = table.locator('tbody tr');
+      const idAt = (i: number) => rows.nth(i).locator('td').first().innerText();
+
+      // Browse: pages of the size asked for, by cursor, no verification warning.
+      await expect(rows).toHaveCount(20);
+      const page1Last = numberIn(await idAt(19));
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await expect(page.getByText(/^Page 2 · items 21–40/)).toBeVisible();
+      await expect(rows).toHaveCount(20);
+      expect(numberIn(await idAt(0))).toBeGreaterThan(page1Last);
+      await page.getByRole('combobox', { name: 'Page size' }).selectOption('50');
+      await expect(rows).toHaveCount(50);
+      await expect(page.getByText(/^Page 1 · items 1–50/)).toBeVisible();
+      await expect(page.getByText(/page.size parameter/i)).toHaveCount(0);
+      // Prices are read (not "—").
+      await expect(table.locator('tbody tr td:nth-child(4)').first()).toHaveText(/\d+\.\d\d/);
+      await screenshot(page, `dialect-${dialect}-browse`);
+
+      // Search by a word of the titles.
+      await page.getByRole('searchbox', { name: 'Search assets' }).fill('castle');
+      await expect(page.getByText(/shown of [\d,]+ matches/)).toBeVisible();
+      const titles = await table.locator('tbody tr td:nth-child(2)').allInnerTexts();
+      expect(titles.length).toBeGreaterThan(0);
+      for (const title of titles) expect(title.toLowerCase()).toContain('castle');
+      await page.getByRole('searchbox', { name: 'Search assets' }).fill('');
+
+      // Category filter: the count the categories endpoint gave, every row in the category.
+      const category = page.getByRole('combobox', { name: 'Category' });
+      await expect(category.locator('option', { hasText: /^Audio \([\d,]+\)$/ })).toHaveCount(1);
+      const label = await category.locator('option', { hasText: /^Audio / }).innerText();
+      await category.selectOption({ label });
+      const status = page.getByText(/shown of [\d,]+ matches/);
+      await expect(status).toBeVisible();
+      expect(numberIn((await status.innerText()).split('of')[1] ?? '')).toBe(numberIn(label.split('(')[1] ?? ''));
+      await expect.poll(async () => new Set(await table.locator('tbody tr td:nth-child(3)').allInnerTexts())).toEqual(new Set(['Audio']));
+      await expect(page.getByText(/category (filter|parameter)/i)).toHaveCount(0);
+      await screenshot(page, `dialect-${dialect}-filter`);
+      await category.selectOption({ index: 0 });
+      await expect(page.getByRole('button', { name: 'Next page' })).toBeVisible();
+
+      // Asset detail with its price history chart: an asset with at least two prices.
+      const first = await bridgeCall('listAssets', { lastId: null, pageSize: 20 }, web.url);
+      let index = -1;
+      for (const [i, asset] of first.items.entries()) {
+        const history = await bridgeCall('assetHistory', { assetId: asset.id }, web.url);
+        if (history.items.filter((e) => typeof e.price === 'number').length >= 2) {
+          index = i;
+          break;
+        }
+      }
+      expect(index).toBeGreaterThanOrEqual(0);
+      await page.getByRole('combobox', { name: 'Page size' }).selectOption('20');
+      await expect(rows).toHaveCount(20);
+      const row = rows.nth(index);
+      const id = await row.locator('td').first().innerText();
+      await row.click();
+      const detail = page.getByRole('complementary', { name: `Asset ${id}` });
+      const history = detail.getByRole('table', { name: 'Asset history' });
+      await expect(history.locator('tbody tr').first()).toBeVisible();
+      expect(await history.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      await expect(detail.getByRole('img', { name: /Price history/ })).toBeVisible();
+      await screenshot(page, `dialect-${dialect}-asset`);
+
+      // Purchase flow: register -> validate -> download URL -> cancel, each state read.
+      const button = (name: string) => detail.getByRole('button', { name, exact: true });
+      await expect(button('Register purchase')).toBeEnabled();
+      await button('Register purchase').click();
+      await page.getByRole('dialog', { name: 'Register a purchase?' }).getByRole('button', { name: 'Register purchase' }).click();
+      await expect(detail.getByText(/^Registered: /)).toBeVisible();
+      await expect(detail.getByText(/id not readable/)).toHaveCount(0);
+      await expect(button('Register purchase')).toBeDisabled();
+      await expect(button('Validate before payment')).toBeEnabled();
+      await button('Validate before payment').click();
+      await expect(detail.getByText(/^Validated: /)).toBeVisible();
+      await expect(button('Get download URL')).toBeEnabled();
+      await button('Get download URL').click();
+      await expect(detail.getByRole('textbox', { name: 'Download URL' })).toHaveValue(/^https:\/\//);
+      await expect(detail.getByText(/· expires /)).toBeVisible();
+      await screenshot(page, `dialect-${dialect}-purchase`);
+      await button('Cancel purchase').click();
+      await page.getByRole('dialog', { name: 'Cancel this purchase?' }).getByRole('button', { name: 'Cancel purchase' }).click();
+      await expect(detail.getByText(/^Cancelled: /)).toBeVisible();
+      await expect(button('Validate before payment')).toBeDisabled();
+      await expect(button('Register purchase')).toBeEnabled();
+
+      // Budget: the list endpoint's row shows the service's limit and what was used.
+      await nav(page, 'Budget');
+      const listRow = page.getByRole('table', { name: 'Endpoint budgets' }).locator('tr[data-endpoint="listAssets"]');
+      await expect(listRow).toContainText('20');
+      await expect(page.getByRole('table', { name: 'Endpoint budgets' }).locator('tr[data-endpoint="registerPurchase"]')).toBeVisible();
+
+      // Request log: the catalog pages and the purchase calls, answered 200.
+      await nav(page, 'Requests');
+      await page.getByRole('combobox', { name: 'Filter by endpoint' }).selectOption({ label: 'DELETE /purchase/cancel' });
+      const log = page.getByRole('table', { name: 'Request log' }).locator('tbody tr');
+      await expect(log.first()).toBeVisible();
+      await expect(log.first().locator('td').nth(3)).toHaveText('200');
+      await page.getByRole('combobox', { name: 'Filter by endpoint' }).selectOption({ label: 'GET /assets/list' });
+      await expect.poll(() => log.count()).toBeGreaterThanOrEqual(3);
+      await screenshot(page, `dialect-${dialect}-requests`);
+    });
+  });
+}

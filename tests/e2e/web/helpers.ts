@@ -20,9 +20,9 @@ export function webUrl(): string {
 
 export type View = 'Budget' | 'Catalog' | 'Purchases' | 'Requests' | 'Settings';
 
-/** Opens the app as QA would (the printed URL), waits until it is connected, then goes to a view. */
-export async function openApp(page: Page, view: View = 'Budget'): Promise<void> {
-  await page.goto(webUrl());
+/** Opens the app as QA would (the printed URL; another browser-mode server's with `url`), waits until it is connected, then goes to a view. */
+export async function openApp(page: Page, view: View = 'Budget', url: string = webUrl()): Promise<void> {
+  await page.goto(url);
   // Degraded (recent 429s or errors) is still a working connection.
   await expect(page.getByRole('status', { name: /Connection: (Connected|Degraded)/ })).toBeVisible({ timeout: 20_000 });
   if (view !== 'Budget') await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
@@ -36,9 +36,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** One bridge call over a fresh WebSocket, with the page's own origin (the server checks it). */
-export async function bridgeCall<N extends CallName>(name: N, request: CallRequest<N>): Promise<CallResponse<N>> {
-  const page = new URL(webUrl());
+/** One bridge call over a fresh WebSocket, with the page's own origin (the server checks it); `url`: another browser-mode server's. */
+export async function bridgeCall<N extends CallName>(name: N, request: CallRequest<N>, url: string = webUrl()): Promise<CallResponse<N>> {
+  const page = new URL(url);
   const secret = new URLSearchParams(page.hash.slice(1)).get(SECRET_FRAGMENT_KEY) ?? '';
   const socket = new WebSocket(`ws://${page.host}${WEB_BRIDGE_PATH}?${SECRET_FRAGMENT_KEY}=${encodeURIComponent(secret)}`, {
     headers: { Origin: page.origin },

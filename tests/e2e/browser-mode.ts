@@ -1,0 +1,54 @@
+/**
+ * Starts browser mode as QA would: `npm run web` in its own process on a free loopback port with a
+ * throw-away data folder; answers its URL (with the secret) and a stop that cleans up.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const URL_LINE = /Partner Console \(browser mode\): (\S+)/;
+
+export interface BrowserMode {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `extraArgs`: e.g. ['--base-url', URL, '--token', 'VENDOR:TOKEN', '--no-simulator']. */
+export async function startBrowserMode(extraArgs: readonly string[] = []): Promise<BrowserMode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'partner-console-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--no-open', '--data-dir', dataDir, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PARTNER_WEB_NO_BUILD: '1' },
+  });
+  let output = '';
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`browser mode did not print its URL in 30 s:\n${output}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = URL_LINE.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`browser mode exited with ${code} before printing its URL:\n${output}`));
+      });
+    });
+    return { url, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
