@@ -99,3 +99,40 @@ export function bottleneckClient(baseUrl: string): BenchClient {
     },
   };
 }
+
+/**
+ * Bottleneck clustered through Redis (its ioredis datastore): every process of the fleet shares one
+ * reservoir of N per second per endpoint; a 429 is retried after Reset, 3 times at most.
+ */
+export function bottleneckRedisClient(baseUrl: string, redisUrl: string, vendor: string): BenchClient {
+  const url = new URL(redisUrl);
+  const limiters = new Map<EndpointId, Bottleneck>();
+  const limiterFor = (endpoint: EndpointId) => {
+    let limiter = limiters.get(endpoint);
+    if (!limiter) {
+      const n = ENDPOINTS[endpoint].limit;
+      limiter = new Bottleneck({
+        id: `fleet-${vendor}-${endpoint}`,
+        datastore: 'ioredis',
+        clearDatastore: false,
+        clientOptions: { host: url.hostname, port: Number(url.port) },
+        reservoir: n,
+        reservoirRefreshAmount: n,
+        reservoirRefreshInterval: 1000,
+      });
+      limiters.set(endpoint, limiter);
+    }
+    return limiter;
+  };
+  return {
+    name: 'bottleneck-redis',
+    request: (endpoint, call) => {
+      const limiter = limiterFor(endpoint);
+      return withRetries(() => limiter.schedule(() => send(baseUrl, endpoint, call)), (a) => a.resetSeconds * 1000);
+    },
+    close() {
+      for (const l of limiters.values()) void l.disconnect(false);
+    },
+  };
+}
+

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only client,simulator,dashboard] [--clients partner-console,naive] [--scenarios 1,2]`
+ * `npm run bench [-- --only client,simulator,dashboard,fleet] [--clients partner-console,naive] [--scenarios 1,2]`
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
  * bench-results/*.json for the README.
  */
@@ -82,6 +82,10 @@ async function main(): Promise<void> {
     const rows = await clientBench();
     printTable(rows);
     writeFileSync('bench-results/client.json', JSON.stringify(rows, null, 2));
+  }
+  if (only.has('fleet')) {
+    const { fleetBench } = await import('./fleet-bench');
+    await fleetBench(refills);
   }
   if (only.has('dashboard')) {
     const { main: dashboardBench } = await import('./dashboard-perf');

@@ -1,0 +1,172 @@
+/**
+ * Issue 10's fleet scenarios: N real processes of one vendor download the catalog at once (pages of
+ * 10, each with its own token), the simulator in its own process; headers only, with the Redis
+ * budget store, one copy alone, a competing consumer, Redis killed mid-run; and two baselines
+ * (the naive client, Bottleneck clustered through Redis). Vendor-wide 429s are counted by the server.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { RefillModel } from './client-scenarios';
+import type { FleetTally, FleetWorkerArgs } from './fleet-worker';
+import { startSimProcess, type SimProcess } from './sim-process';
+
+export type FleetClient = FleetWorkerArgs['kind'];
+
+export interface FleetScenario {
+  name: string;
+  refill: RefillModel;
+  client: FleetClient;
+  processes: number;
+  store: 'headers' | 'redis' | 'redis killed';
+  /** Competing consumer's requests per second (0: none). */
+  competitorRps: number;
+}
+
+export interface FleetResult extends FleetScenario {
+  /** Pages per second of the fleet over the limit available to it (the limit less the competitor's rate). */
+  goodput: number;
+  /** 429s of every consumer of the vendor (ours and the competitor's) over all their requests. */
+  vendor429Share: number;
+  vendorRequests: number;
+  jain: number;
+  gaveUp: number;
+  seconds: number;
+}
+
+const VENDOR = 'fleet';
+const LIMIT = 20;
+const PAGE_SIZE = 10;
+/** Each run lasts about this long at the limit. */
+const RUN_SECONDS = 12;
+
+export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisProcess {
+  url: string;
+  kill(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    },
+  };
+}
+
+function runWorker(args: FleetWorkerArgs): Promise<FleetTally> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/fleet-worker.ts', JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`fleet worker exited with ${code}`));
+      resolve(JSON.parse(out) as FleetTally);
+    });
+  });
+}
+
+interface Counter {
+  vendor: string;
+  status: number;
+  count: number;
+}
+
+async function vendorCounts(sim: SimProcess): Promise<{ requests: number; rateLimited: number }> {
+  const raw = await sim.control<{ counters: Counter[] } | Counter[]>('GET', '/_sim/counters');
+  const rows = (Array.isArray(raw) ? raw : raw.counters).filter((c) => c.vendor === VENDOR);
+  return { requests: rows.reduce((n, c) => n + c.count, 0), rateLimited: rows.filter((c) => c.status === 429).reduce((n, c) => n + c.count, 0) };
+}
+
+export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Promise<FleetResult> {
+  const available = LIMIT - s.competitorRps;
+  // Enough pages that the run lasts about RUN_SECONDS at the available rate.
+  const pages = Math.max(10, Math.round((available * RUN_SECONDS) / s.processes));
+  const tokens = Array.from({ length: s.processes }, (_, i) => `fleet-token-${i + 1}`);
+  const sim = await startSimProcess(['--refill', s.refill, '--catalog-size', String(pages * PAGE_SIZE), ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
+  try {
+    await sim.control('PUT', '/_sim/competitors', { competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [] });
+    // Start every process together (after they have loaded), at the same phase of a second.
+    const startAt = Math.ceil((Date.now() + 1_000 + 400 * s.processes) / 1000) * 1000 + 50;
+    const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
+    const workers = tokens.map((token) => runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize: PAGE_SIZE, redis: useRedis ? redis?.url : undefined, startAt }));
+    if (s.store === 'redis killed' && redis) {
+      const killAt = startAt + (RUN_SECONDS * 1000) / 2;
+      setTimeout(() => void redis.kill(), Math.max(0, killAt - Date.now()));
+    }
+    const tallies = await Promise.all(workers);
+    const counts = await vendorCounts(sim);
+    // From the first worker's first request (a loaded machine may start some late) to the last page.
+    const seconds = (Math.max(...tallies.map((t) => t.finishedAt)) - Math.min(...tallies.map((t) => t.startedAt))) / 1000;
+    const total = tallies.reduce((n, t) => n + t.pages, 0);
+    const rates = tallies.map((t) => (t.finishedAt > t.startedAt ? t.pages / ((t.finishedAt - t.startedAt) / 1000) : 0));
+    const jain = rates.reduce((a, b) => a + b, 0) ** 2 / (rates.length * rates.reduce((a, b) => a + b * b, 0) || 1);
+    for (const t of tallies) if (t.gaveUp) console.error(`    gave up after ${t.pages} pages: ${t.error}`);
+    return {
+      ...s,
+      goodput: seconds > 0 ? total / seconds / available : 0,
+      vendor429Share: counts.requests === 0 ? 0 : counts.rateLimited / counts.requests,
+      vendorRequests: counts.requests,
+      jain,
+      gaveUp: tallies.filter((t) => t.gaveUp).length,
+      seconds,
+    };
+  } finally {
+    await sim.control('PUT', '/_sim/competitors', { competitors: [] }).catch(() => undefined);
+    await sim.stop();
+  }
+}
+
+/** Issue 10's goals per scenario. */
+export function fleetGoal(r: FleetResult): string {
+  if (r.client !== 'partner-console') return r.gaveUp > 0 ? 'gave up' : '';
+  const checks: boolean[] = [r.gaveUp === 0];
+  if (r.competitorRps > 0) checks.push(r.vendor429Share <= 0.02, r.goodput >= 0.9);
+  else if (r.store === 'redis') checks.push(r.vendor429Share === 0, r.goodput >= 0.98, r.jain >= 0.95);
+  else if (r.store === 'redis killed') checks.push(r.vendor429Share <= 0.02);
+  else if (r.processes === 1) checks.push(r.vendor429Share === 0, r.goodput >= 0.98);
+  else checks.push(r.vendor429Share <= (r.processes >= 16 ? 0.02 : 0.01), r.goodput >= 0.9, r.jain >= 0.9);
+  return checks.every(Boolean) ? 'met' : 'MISSED';
+}
+
+export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
+  const list: FleetScenario[] = [];
+  for (const refill of refills) {
+    list.push({ name: 'one copy alone', refill, client: 'partner-console', processes: 1, store: 'headers', competitorRps: 0 });
+    for (const n of [4, 8, 16]) list.push({ name: `N=${n}, headers only`, refill, client: 'partner-console', processes: n, store: 'headers', competitorRps: 0 });
+    list.push({ name: 'N=16, Redis store', refill, client: 'partner-console', processes: 16, store: 'redis', competitorRps: 0 });
+    list.push({ name: 'download + competitor 8/20', refill, client: 'partner-console', processes: 1, store: 'headers', competitorRps: 8 });
+    list.push({ name: 'N=8, Redis killed mid-run', refill, client: 'partner-console', processes: 8, store: 'redis killed', competitorRps: 0 });
+    list.push({ name: 'N=8 baseline', refill, client: 'naive', processes: 8, store: 'headers', competitorRps: 0 });
+    list.push({ name: 'N=8 baseline', refill, client: 'bottleneck-redis', processes: 8, store: 'headers', competitorRps: 0 });
+  }
+  return list;
+}

@@ -1,0 +1,79 @@
+/**
+ * One process of a fleet scenario: downloads the whole catalog (pages of `pageSize`) with its own
+ * token of the vendor, like the catalog CLI, and prints one JSON line. A call that fails for good
+ * ends the download (the CLI would exit): that is "gave up". Kinds: partner-console (headers only,
+ * or with a Redis budget store), naive, bottleneck-redis (Bottleneck clustered through Redis).
+ */
+import { BudgetRegistry, createBudgetStore, PartnerClient } from '../../electron/client';
+import { bottleneckRedisClient, naiveClient } from './baselines';
+import type { BenchClient } from './bench-client';
+
+export interface FleetWorkerArgs {
+  kind: 'partner-console' | 'naive' | 'bottleneck-redis';
+  url: string;
+  vendor: string;
+  token: string;
+  pageSize: number;
+  /** redis://host:port/db for the budget store (partner-console) or Bottleneck's datastore. */
+  redis?: string;
+  /** Epoch ms at which every worker starts, so that process start-up does not stagger them. */
+  startAt: number;
+}
+
+export interface FleetTally {
+  pages: number;
+  /** Epoch ms of the first request and of the last page. */
+  startedAt: number;
+  finishedAt: number;
+  gaveUp: boolean;
+  error?: string;
+}
+
+const args = JSON.parse(process.argv[2]!) as FleetWorkerArgs;
+
+function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
+  const store = createBudgetStore(args.redis, (line) => process.stderr.write(`  [worker] ${line}\n`));
+  const client = new PartnerClient({ baseUrl: args.url, vendor: args.vendor, tokens: [args.token], budgets: new BudgetRegistry({ store }) });
+  return {
+    name: 'partner-console',
+    async request(endpoint, call) {
+      try {
+        const res = await client.request(endpoint, { query: call.query, token: call.token, priority: 'background' });
+        return { status: res.status, waitedMs: 0, body: res.body };
+      } catch (e) {
+        return { status: -1, waitedMs: 0, body: e instanceof Error ? e.message : String(e) };
+      }
+    },
+    close: () => client.close(),
+    closeAsync: async () => {
+      client.close();
+      await store?.close();
+    },
+  };
+}
+
+const client: BenchClient & { closeAsync?: () => Promise<void> } =
+  args.kind === 'partner-console' ? partnerConsole() : args.kind === 'naive' ? naiveClient(args.url) : bottleneckRedisClient(args.url, args.redis!, args.vendor);
+await new Promise((r) => setTimeout(r, Math.max(0, args.startAt - Date.now())));
+const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false };
+let lastId: number | null = null;
+for (;;) {
+  const query: Record<string, string | number> = { 'per-page': args.pageSize };
+  if (lastId !== null) query.last_id = lastId;
+  const outcome = await client.request('listAssets', { token: args.token, query });
+  if (outcome.status !== 200) {
+    tally.gaveUp = true;
+    tally.error = `${outcome.status} ${typeof outcome.body === 'string' ? outcome.body : ''}`.slice(0, 200);
+    break;
+  }
+  tally.pages++;
+  tally.finishedAt = Date.now();
+  const body = outcome.body as { items: { id: number }[]; has_more: boolean };
+  const last = body.items.at(-1);
+  if (!body.has_more || !last) break;
+  lastId = last.id;
+}
+if (client.closeAsync) await client.closeAsync();
+else client.close();
+process.stdout.write(JSON.stringify(tally) + '\n');
+process.exit(0);
