@@ -10,12 +10,12 @@ import type { IpcRendererEvent } from 'electron';
 import { createPartnerBridge } from '../shared/bridge/api';
 import type { PartnerBridge } from '../shared/bridge/api';
 import type { CallResult } from '../shared/bridge/contract';
-import { callChannel, eventChannel } from './shell/channels';
+import { CANCEL_CHANNEL, callChannel, eventChannel } from './shell/channels';
 
 export const partnerBridge = createPartnerBridge(
-  async (name, request): Promise<CallResult<unknown>> => {
+  async (name, request, callId): Promise<CallResult<unknown>> => {
     try {
-      return (await ipcRenderer.invoke(callChannel(name), request)) as CallResult<unknown>;
+      return (await ipcRenderer.invoke(callChannel(name), request, callId)) as CallResult<unknown>;
     } catch (error) {
       // Only when the main side has no handler (still starting, or gone): keep the result shape.
       const message = error instanceof Error ? error.message : String(error);
@@ -30,6 +30,7 @@ export const partnerBridge = createPartnerBridge(
       ipcRenderer.removeListener(channel, forward);
     };
   },
+  (callId) => ipcRenderer.send(CANCEL_CHANNEL, callId),
 );
 
 contextBridge.exposeInMainWorld('partner', partnerBridge);

@@ -12,9 +12,10 @@ import { toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import { redactText, redactValue } from '../client/redact';
 import type { AppLog } from './environment';
-import type { CallHandlers } from './handlers/types';
+import type { CallContext, CallHandlers } from './handlers/types';
 
-export type Dispatch = (name: string, request: unknown) => Promise<CallResult<unknown>>;
+/** `signal`: the page's cancellation of this call (it reaches the client, so a queued request is never sent). */
+export type Dispatch = (name: string, request: unknown, signal?: AbortSignal) => Promise<CallResult<unknown>>;
 
 export interface DispatcherOptions {
   log: AppLog;
@@ -53,7 +54,7 @@ function cleanError(data: ErrorData, tokens: readonly string[]): ErrorData {
 export function createDispatcher(handlers: CallHandlers, options: DispatcherOptions): Dispatch {
   const { log } = options;
   const redact = (text: string): string => redactText(text, options.tokens());
-  return async (name, request) => {
+  return async (name, request, signal) => {
     if (!isCallName(name)) {
       return { ok: false, error: badRequestData(`Unknown call ${JSON.stringify(String(name).slice(0, 60))}.`) };
     }
@@ -62,10 +63,11 @@ export function createDispatcher(handlers: CallHandlers, options: DispatcherOpti
     if (!parsed.success) {
       return { ok: false, error: badRequestData(`Invalid request for ${name}: ${describeIssues(parsed.error.issues)}.`) };
     }
+    if (signal?.aborted) return { ok: false, error: { code: 'CANCELLED', message: `${name} was cancelled before it ran.`, retryable: true } };
     let value: unknown;
     try {
-      const handler = handlers[name] as (req: unknown) => Promise<unknown>;
-      value = await handler(parsed.data);
+      const handler = handlers[name] as (req: unknown, call: CallContext) => Promise<unknown>;
+      value = await handler(parsed.data, signal ? { signal } : {});
     } catch (e) {
       const data = toErrorData(e);
       if (data.code === 'INTERNAL') log('error', `${name} failed: ${redact(data.message)}`, e instanceof Error ? redact(e.stack ?? '') : undefined);

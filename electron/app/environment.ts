@@ -32,7 +32,7 @@ export interface AppEnvironment {
 
 export interface AppServices {
   /** Validates name + request with the contract; never throws. */
-  dispatch(name: string, request: unknown): Promise<CallResult<unknown>>;
+  dispatch(name: string, request: unknown, signal?: AbortSignal): Promise<CallResult<unknown>>;
   /** Batched events (<= ~20/s per stream). */
   onEvent(listener: (name: EventName, payload: unknown) => void): () => void;
   /** Stops simulator, timers, downloads; idempotent. */

@@ -219,9 +219,9 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
 
   let disposing: Promise<void> | null = null;
   return {
-    dispatch: (name, request) => {
+    dispatch: (name, request, signal) => {
       if (disposed) return Promise.resolve({ ok: false, error: { code: 'CANCELLED', message: 'The app is shutting down.', retryable: false } });
-      return dispatch(name, request);
+      return dispatch(name, request, signal);
     },
     onEvent: (listener) => events.on(listener),
     dispose() {

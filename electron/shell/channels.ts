@@ -13,6 +13,8 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 export const CALL_CHANNEL_PREFIX = 'partner:call:';
 export const EVENT_CHANNEL_PREFIX = 'partner:event:';
+/** One-way message from the page: it no longer wants call <callId>. */
+export const CANCEL_CHANNEL = 'partner:cancel';
 
 export function callChannel(name: CallName): string {
   return CALL_CHANNEL_PREFIX + name;

@@ -1,16 +1,18 @@
 /**
  * The desktop bridge: one `ipcMain.handle` per contract call (channel partner:call:<name>), each
  * checking who is calling before anything reaches the services, and every service event forwarded
- * to our window only (partner:event:<name>).
+ * to our window only (partner:event:<name>). The page's calls are capped, cancellable
+ * (partner:cancel <callId>) and all cancelled when the page navigates, reloads or dies.
  */
 import { ipcMain } from 'electron';
-import type { BrowserWindow } from 'electron';
+import type { BrowserWindow, IpcMainEvent, WebContents } from 'electron';
 import { CALL_NAMES } from '../../shared/bridge/contract';
 import type { CallName, CallResult, EventName } from '../../shared/bridge/contract';
 import { toErrorData } from '../../shared/errors';
 import type { AppServices } from '../app';
 import { checkCall, refusal } from './call-gate';
-import { APP_ORIGIN, callChannel, eventChannel, originOf } from './channels';
+import { CallsInFlight, tooManyCalls } from './calls-in-flight';
+import { APP_ORIGIN, CANCEL_CHANNEL, callChannel, eventChannel, originOf } from './channels';
 import type { ShellLog } from './log';
 import { judgeSender } from './sender';
 
@@ -33,11 +35,35 @@ export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
   const log = options.log ?? (() => {});
   const channels = CALL_NAMES.map((name) => {
     const channel = callChannel(name);
-    ipcMain.handle(channel, (event, request: unknown) => handleCall(name, event, request));
+    ipcMain.handle(channel, (event, request: unknown, callId: unknown) => handleCall(name, event, request, callId));
     return channel;
   });
 
-  async function handleCall(name: CallName, event: Parameters<typeof judgeSender>[0], request: unknown): Promise<CallResult<unknown>> {
+  // The page's calls in flight, per loaded page: a reload or a crash abandons them all.
+  let page: { contents: unknown; calls: CallsInFlight } | null = null;
+  let anonymousId = -1;
+  function callsOf(contents: WebContents): CallsInFlight {
+    if (page?.contents === contents) return page.calls;
+    page?.calls.cancelAll();
+    const current = { contents, calls: new CallsInFlight() };
+    page = current;
+    const abandon = () => {
+      current.calls.cancelAll();
+      if (page === current) page = null;
+    };
+    contents.once('did-start-navigation', abandon);
+    contents.once('render-process-gone', abandon);
+    contents.once('destroyed', abandon);
+    return current.calls;
+  }
+
+  const onCancel = (event: IpcMainEvent, callId: unknown) => {
+    if (!judgeSender(event, getWindow()).trusted || typeof callId !== 'number') return;
+    if (page?.contents === event.sender) page.calls.cancel(callId);
+  };
+  ipcMain.on(CANCEL_CHANNEL, onCancel);
+
+  async function handleCall(name: CallName, event: Parameters<typeof judgeSender>[0], request: unknown, callId: unknown): Promise<CallResult<unknown>> {
     const verdict = judgeSender(event, getWindow());
     if (!verdict.trusted) {
       log(`refused IPC call ${name}: ${verdict.reason}`);
@@ -45,12 +71,19 @@ export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
     }
     const gate = checkCall(name, request);
     if (!gate.ok) return gate.result;
+    const calls = callsOf(event.sender);
+    // Calls the page will never cancel still count against the cap, under ids of their own.
+    const id = typeof callId === 'number' && Number.isInteger(callId) && callId >= 0 ? callId : anonymousId--;
+    const signal = calls.begin(id);
+    if (signal === null) return tooManyCalls();
     try {
-      return await services.dispatch(name, request ?? {});
+      return await services.dispatch(name, request ?? {}, signal);
     } catch (error) {
       // dispatch promises never to throw; if it does, the renderer still gets plain data.
       log(`dispatch of ${name} threw`, error);
       return { ok: false, error: toErrorData(error) };
+    } finally {
+      calls.end(id);
     }
   }
 
@@ -74,6 +107,9 @@ export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
       disposed = true;
       unsubscribe();
       for (const channel of channels) ipcMain.removeHandler(channel);
+      ipcMain.removeListener(CANCEL_CHANNEL, onCancel);
+      page?.calls.cancelAll();
+      page = null;
     },
   };
 }

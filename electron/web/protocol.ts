@@ -25,6 +25,8 @@
  *    `{t:'error', id, message}` (id when it could tell which call it was, else null); the socket stays open.
  *    A frame over 1 MiB closes the socket (code 1009).
  * 7. If the socket closes, pending calls should resolve to `{ok:false, error:{code:'NETWORK', …}}` in the page.
+ * 8. `{t:'cancel', id}` aborts call `id` (its answer is CANCELLED); closing the socket aborts all its
+ *    calls; a socket may have at most MAX_CALLS_IN_FLIGHT calls unanswered (more are BAD_REQUEST).
  */
 import type { CallResult } from '../../shared/bridge/contract';
 import { clientMessageSchema } from '../../shared/bridge/websocket-protocol';

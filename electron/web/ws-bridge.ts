@@ -1,6 +1,7 @@
 /**
  * The services over WebSockets: each accepted socket may call, and every socket gets every event.
- * Sockets reach this only after the upgrade check (secret and Origin) in server.ts.
+ * Sockets reach this only after the upgrade check (secret and Origin) in server.ts. A socket's calls
+ * are capped, cancellable one by one ({t:'cancel', id}), and all cancelled when it closes.
  */
 import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
@@ -8,6 +9,7 @@ import type { EventName } from '../../shared/bridge/contract';
 import { toErrorData } from '../../shared/errors';
 import type { AppServices } from '../app';
 import { checkCall } from '../shell/call-gate';
+import { CallsInFlight, tooManyCalls } from '../shell/calls-in-flight';
 import type { ShellLog } from '../shell/log';
 import { errorMessage, eventMessage, parseClientMessage, resultMessage } from './protocol';
 import type { ServerMessage } from './protocol';
@@ -24,6 +26,7 @@ export interface WsBridge {
 
 export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent'>, log: ShellLog): WsBridge {
   const clients = new Set<WebSocket>();
+  const calls = new WeakMap<WebSocket, CallsInFlight>();
 
   const send = (socket: WebSocket, message: ServerMessage) => {
     if (socket.readyState !== WebSocket.OPEN) return;
@@ -55,17 +58,31 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     const parsed = parseClientMessage(text);
     if (!parsed.ok) return send(socket, errorMessage(parsed.id, parsed.message));
+    const inFlight = calls.get(socket);
+    if (!inFlight) return;
+    if (parsed.message.t === 'cancel') return inFlight.cancel(parsed.message.id);
     const { id, name, request } = parsed.message;
     const gate = checkCall(name, request);
     if (!gate.ok) return send(socket, resultMessage(id, gate.result));
+    const signal = inFlight.begin(id);
+    if (signal === null) return send(socket, resultMessage(id, tooManyCalls()));
     let result;
     try {
-      result = await services.dispatch(gate.name, request ?? {});
+      result = await services.dispatch(gate.name, request ?? {}, signal);
     } catch (error) {
       log(`dispatch of ${name} threw`, error);
       result = { ok: false as const, error: toErrorData(error) };
+    } finally {
+      inFlight.end(id);
     }
     send(socket, resultMessage(id, result));
+  }
+
+  /** The socket is gone: its calls are abandoned (queued ones are never sent). */
+  function forget(socket: WebSocket): void {
+    clients.delete(socket);
+    calls.get(socket)?.cancelAll();
+    calls.delete(socket);
   }
 
   let closed = false;
@@ -76,14 +93,15 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
         return;
       }
       clients.add(socket);
+      calls.set(socket, new CallsInFlight());
       socket.on('message', (data, isBinary) => {
         onMessage(socket, data, isBinary).catch((error: unknown) => log('message handling failed', error));
       });
-      socket.on('close', () => clients.delete(socket));
+      socket.on('close', () => forget(socket));
       socket.on('error', (error) => {
         // e.g. a frame over maxPayload: ws closes the socket with 1009 itself; nothing else to do.
         log('socket error', error.message);
-        clients.delete(socket);
+        forget(socket);
       });
     },
     get clientCount() {
@@ -93,8 +111,10 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
       if (closed) return;
       closed = true;
       unsubscribe();
-      for (const socket of clients) socket.close(1001, 'server stopping');
-      clients.clear();
+      for (const socket of clients) {
+        socket.close(1001, 'server stopping');
+        forget(socket);
+      }
     },
   };
 }

@@ -112,4 +112,15 @@ export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);
 }
 
+/**
+ * Calls that may act twice if sent again: a registration, a profile saved without an id (a second
+ * copy), a browser tab opened. An answer lost with the connection is UNKNOWN_OUTCOME for these;
+ * every other call is idempotent (a read, or it sets a state that a second call leaves as it is).
+ */
+export const NOT_IDEMPOTENT: ReadonlySet<CallName> = new Set<CallName>(['registerPurchase', 'saveProfile', 'openExternal']);
+
+export function isIdempotent(name: CallName): boolean {
+  return !NOT_IDEMPOTENT.has(name);
+}
+
 export { budgetSampleSchema };

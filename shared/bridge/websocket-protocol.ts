@@ -10,12 +10,16 @@ import { z } from 'zod';
 export const WEB_BRIDGE_PATH = '/bridge';
 export const SECRET_FRAGMENT_KEY = 'secret';
 
-export const clientMessageSchema = z.object({
-  t: z.literal('call'),
-  id: z.number().int().nonnegative(),
-  name: z.string(),
-  request: z.unknown(),
-});
+export const clientMessageSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('call'),
+    id: z.number().int().nonnegative(),
+    name: z.string(),
+    request: z.unknown(),
+  }),
+  /** The page no longer wants call `id` (a superseded search, a page left): the server aborts it. */
+  z.object({ t: z.literal('cancel'), id: z.number().int().nonnegative() }),
+]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export type ServerMessage =

@@ -23,28 +23,28 @@ function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'>, ext
 
 export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 'searchAssets' | 'categories' | 'assetHistory'> {
   return {
-    async listAssets({ lastId, pageSize }) {
+    async listAssets({ lastId, pageSize }, call) {
       const session = ctx.session();
-      const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true });
+      const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true, signal: call?.signal });
       return maskedAnswer(ctx, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total, ...readInfo(page) });
     },
-    async searchAssets({ query, category, limit }) {
+    async searchAssets({ query, category, limit }, call) {
       const session = ctx.session();
       const map = session.map;
-      const res = await session.client.request('searchAssets', { ...searchRequest(map, query, category, limit), priority: 'interactive' });
+      const res = await session.client.request('searchAssets', { ...searchRequest(map, query, category, limit), priority: 'interactive', signal: call?.signal });
       const read = readSearch(res.body, map);
       const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
       return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
     },
-    async categories() {
+    async categories(_request, call) {
       const session = ctx.session();
-      const res = await session.client.request('categories', { priority: 'interactive' });
+      const res = await session.client.request('categories', { priority: 'interactive', signal: call?.signal });
       const read = readCategories(res.body, session.map);
       return maskedAnswer(ctx, { items: read.value, ...readInfo(read) });
     },
-    async assetHistory({ assetId }) {
+    async assetHistory({ assetId }, call) {
       const session = ctx.session();
-      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive' });
+      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive', signal: call?.signal });
       const read = readHistory(res.body, session.map);
       return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(read) });
     },

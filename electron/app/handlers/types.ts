@@ -5,7 +5,12 @@ import type { CallName, CallResponse, Calls } from '../../../shared/bridge/contr
 /** The request after the contract's schema parsed it (defaults applied). */
 export type ParsedRequest<N extends CallName> = z.output<Calls[N]['request']>;
 
-export type CallHandler<N extends CallName> = (request: ParsedRequest<N>) => Promise<CallResponse<N>>;
+/** What a handler gets besides the request: the page's cancellation (pass `signal` to the client). */
+export interface CallContext {
+  signal?: AbortSignal;
+}
+
+export type CallHandler<N extends CallName> = (request: ParsedRequest<N>, call?: CallContext) => Promise<CallResponse<N>>;
 
 export type CallHandlers = { [N in CallName]: CallHandler<N> };
 

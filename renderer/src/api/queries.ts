@@ -1,6 +1,9 @@
 /**
  * react-query keys and hooks for server state. Retries are off everywhere (set on the client):
  * the main process already retries what is safe, and a retry here would spend budget twice.
+ * A vendor's data is keyed by the connected profile first, so another profile's cached answers can
+ * never show; every vendor call passes react-query's `signal`, so a superseded query (the next
+ * keystroke of a search, a page left) is cancelled in main and spends nothing.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CallResponse } from '../../../shared/bridge/contract';
@@ -14,16 +17,18 @@ export const keys = {
   simState: ['simState'] as const,
   /** The purchase ledger (views/purchases/ledger-queries.ts). */
   ledger: ['ledger'] as const,
-  categories: ['categories'] as const,
+  categories: (profile: Profile) => [profile, 'categories'] as const,
   download: ['download'] as const,
   budgetSnapshot: ['budgetSnapshot'] as const,
-  assets: (lastId: string | number | null, pageSize: number) => ['assets', lastId, pageSize] as const,
-  search: (query: string, category: string | null, limit: number) => ['search', query, category, limit] as const,
-  history: (assetId: string | number) => ['history', assetId] as const,
+  assets: (profile: Profile, lastId: string | number | null, pageSize: number) => [profile, 'assets', lastId, pageSize] as const,
+  search: (profile: Profile, query: string, category: string | null, limit: number) => [profile, 'search', query, category, limit] as const,
+  history: (profile: Profile, assetId: string | number) => [profile, 'history', assetId] as const,
   requestDetail: (id: number) => ['requestDetail', id] as const,
 };
 
 export type Connection = CallResponse<'connection'>;
+/** The connected profile's id; undefined until the connection is known. */
+type Profile = string | null | undefined;
 export type Settings = CallResponse<'getSettings'>;
 export type ProfileView = CallResponse<'saveProfile'>;
 export type SimState = NonNullable<CallResponse<'simState'>>;
@@ -35,6 +40,12 @@ export type LogDetail = CallResponse<'requestDetail'>;
 export function useConnection() {
   const api = useApi();
   return useQuery({ queryKey: keys.connection, queryFn: () => api.connection({}), staleTime: 30_000 });
+}
+
+/** Whose data a vendor query is: the connected profile (the connection event keeps it current). */
+function useProfile(): Profile {
+  const { data } = useConnection();
+  return data === undefined ? undefined : data.profileId;
 }
 
 export function useAppInfo() {
@@ -59,38 +70,42 @@ export function useSimState() {
 
 export function useCategories() {
   const api = useApi();
+  const profile = useProfile();
   // Categories cost budget and change rarely: fetch once per session unless asked.
-  return useQuery({ queryKey: keys.categories, queryFn: () => api.categories({}), staleTime: Infinity });
+  return useQuery({ queryKey: keys.categories(profile), queryFn: ({ signal }) => api.categories({}, { signal }), staleTime: Infinity, enabled: profile !== undefined });
 }
 
 export function useAssetsPage(lastId: string | number | null, pageSize: number, enabled: boolean) {
   const api = useApi();
+  const profile = useProfile();
   return useQuery({
-    queryKey: keys.assets(lastId, pageSize),
-    queryFn: () => api.listAssets({ lastId, pageSize }),
+    queryKey: keys.assets(profile, lastId, pageSize),
+    queryFn: ({ signal }) => api.listAssets({ lastId, pageSize }, { signal }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
-    enabled,
+    enabled: enabled && profile !== undefined,
   });
 }
 
 export function useAssetSearch(query: string, category: string | null, limit: number, enabled: boolean) {
   const api = useApi();
+  const profile = useProfile();
   return useQuery({
-    queryKey: keys.search(query, category, limit),
-    queryFn: () => api.searchAssets({ query, category, limit }),
+    queryKey: keys.search(profile, query, category, limit),
+    queryFn: ({ signal }) => api.searchAssets({ query, category, limit }, { signal }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
-    enabled,
+    enabled: enabled && profile !== undefined,
   });
 }
 
 export function useAssetHistory(assetId: string | number | null) {
   const api = useApi();
+  const profile = useProfile();
   return useQuery({
-    queryKey: keys.history(assetId ?? ''),
-    queryFn: () => api.assetHistory({ assetId: assetId! }),
-    enabled: assetId !== null,
+    queryKey: keys.history(profile, assetId ?? ''),
+    queryFn: ({ signal }) => api.assetHistory({ assetId: assetId! }, { signal }),
+    enabled: assetId !== null && profile !== undefined,
     staleTime: 60_000,
   });
 }

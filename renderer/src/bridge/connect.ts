@@ -33,6 +33,6 @@ export async function connectBridge(): Promise<BridgeConnection> {
     serverAnswers: () => bridgeAnswersHttp(`${window.location.origin}${WEB_BRIDGE_PATH}`),
   });
   link.start();
-  const bridge = createPartnerBridge(link.invoke, link.on);
+  const bridge = createPartnerBridge(link.invoke, link.on, link.cancel);
   return { api: toPartnerApi(bridge), link, shell: 'web' };
 }

@@ -1,18 +1,18 @@
 /**
  * Browser mode's transport: the protocol of shared/bridge/websocket-protocol.ts over one WebSocket,
  * reconnected with backoff when it drops. Calls in flight when it drops resolve to a NETWORK error,
- * or UNKNOWN_OUTCOME for a call that is not safe to resend (as data, like every other failure that
- * crosses the bridge).
+ * or UNKNOWN_OUTCOME for a call the contract marks not idempotent (as data, like every other failure
+ * that crosses the bridge). A call may be cancelled (`cancel(callId)`): the server aborts it.
  *
  * A browser cannot see why an upgrade failed: a refused secret (HTTP 401/403) and a stopped server
  * both arrive as a close without an open. After a few of those in a row the link asks whether the
  * server still answers HTTP; if it does, the secret is the problem and the link stops retrying and
  * says so, instead of knocking on the door every few seconds forever.
  */
+import { isIdempotent } from '../../../shared/bridge/contract';
 import type { CallName, CallResult, EventName } from '../../../shared/bridge/contract';
 import type { ClientMessage, ServerMessage } from '../../../shared/bridge/websocket-protocol';
 import type { ErrorData } from '../../../shared/errors';
-import { ENDPOINTS, isEndpointId } from '../../../shared/endpoints';
 import type { LinkSource, LinkStatus } from './link-status';
 
 type Result = CallResult<unknown>;
@@ -47,6 +47,8 @@ export class WebSocketLink implements LinkSource {
   private socket: WebSocket | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, { name: CallName; resolve: (r: Result) => void }>();
+  /** Calls the page may cancel: its call id -> the message id once sent (null while waiting to send). */
+  private readonly cancellable = new Map<number, number | null>();
   private readonly waitingForOpen = new Set<() => void>();
   private readonly eventListeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly statusListeners = new Set<() => void>();
@@ -88,21 +90,51 @@ export class WebSocketLink implements LinkSource {
     this.connect();
   };
 
-  invoke = async (name: CallName, request: unknown): Promise<Result> => {
+  invoke = async (name: CallName, request: unknown, callId?: number): Promise<Result> => {
+    if (callId !== undefined) this.cancellable.set(callId, null);
     if (this.status.state === 'connecting') await this.waitForOpen();
     const socket = this.socket;
-    if (!socket || socket.readyState !== SOCKET_OPEN) return { ok: false, error: offlineError(name, this.status.refused) };
+    if (callId !== undefined && !this.cancellable.has(callId)) return { ok: false, error: cancelledError(name) };
+    if (!socket || socket.readyState !== SOCKET_OPEN) {
+      if (callId !== undefined) this.cancellable.delete(callId);
+      return { ok: false, error: offlineError(name, this.status.refused) };
+    }
     const id = this.nextId++;
     const message: ClientMessage = { t: 'call', id, name, request };
     return new Promise<Result>((resolve) => {
-      this.pending.set(id, { name, resolve });
+      const settle = (result: Result) => {
+        if (callId !== undefined) this.cancellable.delete(callId);
+        resolve(result);
+      };
+      this.pending.set(id, { name, resolve: settle });
+      if (callId !== undefined) this.cancellable.set(callId, id);
       try {
         socket.send(JSON.stringify(message));
       } catch {
         this.pending.delete(id);
-        resolve({ ok: false, error: offlineError(name, false) });
+        settle({ ok: false, error: offlineError(name, false) });
       }
     });
+  };
+
+  /** The page no longer wants the call: the server aborts it, and the caller is answered CANCELLED at once. */
+  cancel = (callId: number): void => {
+    if (!this.cancellable.has(callId)) return;
+    const id = this.cancellable.get(callId);
+    this.cancellable.delete(callId);
+    if (id === null || id === undefined) return; // not sent yet: invoke sees it is gone and sends nothing
+    const call = this.pending.get(id);
+    this.pending.delete(id);
+    const socket = this.socket;
+    if (socket && socket.readyState === SOCKET_OPEN) {
+      const message: ClientMessage = { t: 'cancel', id };
+      try {
+        socket.send(JSON.stringify(message));
+      } catch {
+        // The socket is going: the server cancels everything of it anyway.
+      }
+    }
+    call?.resolve({ ok: false, error: cancelledError(call.name) });
   };
 
   on = (name: EventName, listener: (payload: unknown) => void): (() => void) => {
@@ -246,9 +278,13 @@ function offlineError(name: CallName, refused: boolean): ErrorData {
   };
 }
 
-/** A registration that was in flight may have happened: say so instead of inviting a second one. */
+function cancelledError(name: CallName): ErrorData {
+  return { code: 'CANCELLED', message: `${name} was cancelled.`, retryable: true };
+}
+
+/** A call that is not idempotent (the contract says) may have happened: say so instead of inviting a second one. */
 function droppedError(name: CallName): ErrorData {
-  if (isEndpointId(name) && !ENDPOINTS[name].safeToResend) {
+  if (!isIdempotent(name)) {
     return {
       code: 'UNKNOWN_OUTCOME',
       message: 'The connection to the Partner Console service dropped before the answer arrived.',

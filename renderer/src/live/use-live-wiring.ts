@@ -6,6 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { refetchAfterOutage } from '../api/outage';
 import { keys } from '../api/queries';
 import type { AppContextValue } from '../api/context';
 import { useLink } from '../api/context';
@@ -28,6 +29,7 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
         if (before && (before.profileId !== c.profileId || before.baseUrl !== c.baseUrl)) {
           void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'connection' });
         }
+        void refetchAfterOutage(queryClient, before, c);
       }),
     ];
     return () => offs.forEach((off) => off());
