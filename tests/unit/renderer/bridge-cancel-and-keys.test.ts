@@ -55,6 +55,22 @@ describe('cancellation across the bridge', () => {
   });
 });
 
+describe('a call lost with the socket', () => {
+  it('is UNKNOWN_OUTCOME when the contract marks it not idempotent (not by its name), NETWORK otherwise', async () => {
+    const socket = { readyState: 1, send: () => undefined, close: () => undefined } as unknown as WebSocket & { onopen: () => void; onclose: (e: { code: number }) => void };
+    const link = new WebSocketLink({ url: 'ws://x', createSocket: () => socket });
+    link.start();
+    socket.onopen();
+    const save = link.invoke('saveProfile', {});
+    const list = link.invoke('listProfiles', {});
+    await Promise.resolve();
+    socket.onclose({ code: 1006 });
+    await expect(save).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME', retryable: false } });
+    await expect(list).resolves.toMatchObject({ ok: false, error: { code: 'NETWORK', retryable: true } });
+    link.close();
+  });
+});
+
 describe('query keys', () => {
   it('put the profile first in every vendor query key', () => {
     expect(keys.assets('p1', null, 20)[0]).toBe('p1');
