@@ -8,6 +8,7 @@ import { parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
+import { budgetStoreProblem } from '../client/budget-store';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
 
@@ -29,6 +30,8 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
                           (default: the map's; next_last_id, next_cursor, last_id, cursor)
   --columns A,B,C         CSV columns (default: the first page's keys)
   --resume                continue a stopped download from its checkpoint
+  --budget-store URL      share the vendor's budget with other workers through Redis
+                          (redis://host:port/db; default: none, pacing from the headers alone)
   -h, --help              this text
 
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
@@ -54,6 +57,8 @@ export interface CliOptions {
   serviceMap?: ServiceMap;
   /** --detect: probe the service for its map first; the page-size flag, if given, still wins. */
   detect?: { pageSizeParam: string | null };
+  /** --budget-store redis://host:port/db: the fleet's shared budget (default: headers only). */
+  budgetStore?: string;
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -98,6 +103,7 @@ function parse(argv: string[]) {
       resume: { type: 'boolean' },
       'service-map': { type: 'string' },
       detect: { type: 'boolean' },
+      'budget-store': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -128,6 +134,11 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, pageSizeParam, resume: values.resume ?? false };
   if (serviceMap) options.serviceMap = serviceMap;
   if (values.detect) options.detect = { pageSizeParam: values['page-size-param'] ?? null };
+  if (values['budget-store'] !== undefined) {
+    const problem = budgetStoreProblem(values['budget-store']);
+    if (problem) throw new Error(`--budget-store ${problem}, got ${JSON.stringify(hideUrlCredentials(values['budget-store']))}.`);
+    options.budgetStore = values['budget-store'].trim();
+  }
 
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');

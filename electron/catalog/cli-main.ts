@@ -2,7 +2,8 @@
  * The catalog command line: flags, the download through the same PartnerClient as the app, progress
  * on stderr, one JSON summary on stdout, a one-line reason and a non-zero exit code on failure.
  */
-import { PartnerClient } from '../client';
+import { BudgetRegistry, createBudgetStore, PartnerClient } from '../client';
+import type { BudgetStore } from '../client';
 import { toErrorData } from '../../shared/errors';
 import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
 import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
@@ -36,10 +37,15 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   }
   const options = parsed.options;
   let client: PartnerClient;
+  let store: BudgetStore | null = null;
   try {
     // The client checks the page size before sending too: tell it the parameter's name.
-    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam } });
+    // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
+    store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
+    const budgets = store ? new BudgetRegistry({ store }) : undefined;
+    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam }, ...(budgets ? { budgets } : {}) });
   } catch (e) {
+    await store?.close();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
@@ -65,6 +71,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     });
   } catch (e) {
     client.close();
+    await store?.close();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
@@ -105,5 +112,6 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     stopProgress();
     stopInterrupt();
     client.close();
+    await store?.close();
   }
 }

@@ -140,6 +140,21 @@ export class RedisBudgetStore implements BudgetStore {
   }
 }
 
+/** What is wrong with a budget store URL (redis://host:port/db), or null when it is fine. */
+export function budgetStoreProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return 'must be a redis://host:port/db URL';
+  }
+  if (parsed.protocol !== 'redis:') return `must be a redis://host:port/db URL, not ${parsed.protocol}`;
+  if (parsed.hostname === '') return 'needs a host';
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db)) return `has a database "${db}" that is not a number`;
+  return null;
+}
+
 /** `--budget-store` / the profile's budgetStore: undefined or '' means local (headers only). */
 export function createBudgetStore(url: string | undefined, log?: (line: string) => void): BudgetStore | null {
   if (url === undefined || url.trim() === '') return null;
