@@ -7,3 +7,6 @@ export { PurchaseLedger } from './ledger';
 export type { LedgerOptions, LedgerQuery, LedgerTarget, SeenPurchase } from './ledger';
 export { registerWithLedger, newClientReference } from './ledger-register';
 export type { LedgerRegistration } from './ledger-register';
+export { UsageStore, DEFAULT_USAGE_RETENTION } from './usage-store';
+export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions } from './usage-store';
+export type { UsageAggregate } from './usage-aggregate';

@@ -4,12 +4,15 @@
  * says why, and `ledger()` refuses with LEDGER_UNAVAILABLE, so that no registration goes out
  * without the guard.
  */
+import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PartnerError } from '../../shared/errors';
 import { openDatabase } from './database';
 import type { OpenOptions } from './database';
 import { PurchaseLedger } from './ledger';
 import type { LedgerOptions } from './ledger';
+import { UsageStore } from './usage-store';
+import type { UsageStoreOptions } from './usage-store';
 
 export class LocalStore {
   readonly path: string;
@@ -17,6 +20,7 @@ export class LocalStore {
   readonly problem: string | null;
   private readonly db: Database | null;
   private readonly purchaseLedger: PurchaseLedger | null;
+  private readonly others: (() => void)[] = [];
 
   constructor(dataDir: string, options: OpenOptions & LedgerOptions = {}) {
     const opened = openDatabase(dataDir, options);
@@ -42,7 +46,24 @@ export class LocalStore {
     });
   }
 
+  /**
+   * The usage history on a connection of its own (synchronous=NORMAL: history may lose its last
+   * second to a power cut; the ledger may not). null when the store cannot be used.
+   */
+  openUsage(options: UsageStoreOptions): UsageStore | null {
+    const opened = this.db ? openDatabase(dirname(this.path)) : null;
+    if (!opened?.db) return null;
+    opened.db.pragma('synchronous = NORMAL');
+    const usage = new UsageStore(opened.db, options);
+    this.others.push(() => {
+      usage.close();
+      opened.db?.close();
+    });
+    return usage;
+  }
+
   close(): void {
+    for (const close of this.others.splice(0)) close();
     if (this.db?.open) this.db.close();
   }
 }

@@ -43,7 +43,46 @@ const ledger: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger];
+/** The levels of the usage history (issue 12), finest first: the table of each, and its bucket size. */
+export const USAGE_LEVELS = [
+  { level: 'second', table: 'usage_second', bucketMs: 1_000 },
+  { level: 'minute', table: 'usage_minute', bucketMs: 60_000 },
+  { level: 'hour', table: 'usage_hour', bucketMs: 3_600_000 },
+] as const;
+
+/** Migration 2: usage aggregates per (profile, vendor, endpoint) and second / minute / hour (electron/store/usage-store.ts). */
+const usage: Migration = {
+  version: 2,
+  name: 'usage history',
+  up(db) {
+    for (const { table } of USAGE_LEVELS) {
+      db.exec(`
+        CREATE TABLE ${table} (
+          profile_id TEXT NOT NULL,
+          vendor TEXT NOT NULL,
+          endpoint TEXT NOT NULL,
+          start_ms INTEGER NOT NULL,
+          requests INTEGER NOT NULL,
+          throttled INTEGER NOT NULL,
+          failures INTEGER NOT NULL,
+          lowest_remaining INTEGER,
+          use_sum REAL NOT NULL,
+          use_count INTEGER NOT NULL,
+          use_peak REAL,
+          waited_ms REAL NOT NULL,
+          foreign_requests REAL NOT NULL,
+          latency TEXT NOT NULL,
+          PRIMARY KEY (profile_id, vendor, endpoint, start_ms)
+        ) WITHOUT ROWID;
+        CREATE INDEX ${table}_time ON ${table} (start_ms);
+      `);
+    }
+    // How far each coarser level has been rolled up from the finer one (exclusive end, epoch ms).
+    db.exec('CREATE TABLE usage_rollup (level TEXT PRIMARY KEY, done_until_ms INTEGER NOT NULL)');
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

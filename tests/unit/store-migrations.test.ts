@@ -17,12 +17,12 @@ const tables = (db: Sqlite.Database) =>
   (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
 
 describe('migrations', () => {
-  it('creates the ledger on a fresh database, in WAL with synchronous=FULL and a busy timeout', () => {
+  it('creates the ledger and the usage history on a fresh database, in WAL with synchronous=FULL and a busy timeout', () => {
     const opened = openDatabase(dir);
     expect(opened.problem).toBeNull();
     const db = opened.db!;
-    expect(tables(db)).toEqual(['purchase_ledger', 'schema_migrations']);
-    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).toEqual(['purchase_ledger', 'schema_migrations', 'usage_hour', 'usage_minute', 'usage_rollup', 'usage_second']);
+    expect(schemaVersion(db)).toBe(2);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
@@ -34,37 +34,37 @@ describe('migrations', () => {
     expect(migrate(db)).toEqual([]);
     db.close();
     const again = openDatabase(dir).db!;
-    expect((again.prepare('SELECT version, name FROM schema_migrations').all() as unknown[]).length).toBe(1);
+    expect(again.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
+      { version: 1, name: 'purchase ledger' },
+      { version: 2, name: 'usage history' },
+    ]);
     again.close();
   });
 
-  it('moves a v1 database to a later version, keeping its rows; each step in one transaction', () => {
-    const v1 = openDatabase(dir).db!;
+  it('moves a v1 database to the current version, keeping its rows; a failing step is rolled back whole', () => {
+    const v1 = openDatabase(dir, { migrations: MIGRATIONS.slice(0, 1) }).db!;
+    expect(schemaVersion(v1)).toBe(1);
     v1.prepare(`INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, reference, state, created_at, updated_at) VALUES ('v', 'u', 'p', '7', 'r1', 'unknown', 1, 1)`).run();
     v1.close();
-    const later: Migration[] = [
-      ...MIGRATIONS,
-      { version: 2, name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)') },
-      {
-        version: 3,
-        name: 'broken',
-        up: (db) => {
-          db.exec('CREATE TABLE half_done (id INTEGER)');
-          throw new Error('boom');
-        },
+    const broken: Migration = {
+      version: 3,
+      name: 'broken',
+      up: (db) => {
+        db.exec('CREATE TABLE half_done (id INTEGER)');
+        throw new Error('boom');
       },
-    ];
-    expect(() => openDatabase(dir, { migrations: later }).db).not.toThrow();
-    const opened = openDatabase(dir, { migrations: later });
-    // Migration 3 failed: reported, and neither its table nor its record is left behind; 2 stayed applied.
+    };
+    const opened = openDatabase(dir, { migrations: [...MIGRATIONS, broken] });
+    // Migration 2 applied; 3 failed: reported, and neither its table nor its record is left behind.
     expect(opened.db).toBeNull();
     expect(opened.problem).toContain('boom');
     const raw = new Sqlite(join(dir, STORE_FILE_NAME));
-    expect(tables(raw)).toEqual(['notes', 'purchase_ledger', 'schema_migrations']);
+    expect(tables(raw)).toContain('usage_second');
+    expect(tables(raw)).not.toContain('half_done');
     expect(schemaVersion(raw)).toBe(2);
     expect(raw.prepare('SELECT reference FROM purchase_ledger').all()).toEqual([{ reference: 'r1' }]);
     raw.close();
-    const fixed = openDatabase(dir, { migrations: later.slice(0, 2) });
+    const fixed = openDatabase(dir);
     expect(fixed.problem).toBeNull();
     fixed.db!.close();
   });

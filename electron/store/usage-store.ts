@@ -1,0 +1,305 @@
+/**
+ * Usage history (issue 12 §1, the store's part): budget samples aggregated per (profile, vendor,
+ * endpoint) into per-second rows, rolled up on a schedule into per-minute and per-hour rows, each
+ * level kept for its retention. Recording is in memory only (the client's hot path never touches the
+ * disk); a flush writes what gathered in ONE transaction, at most once a second. A sample that lands
+ * in a second already rolled up is merged into the coarser rows too, so every level always holds the
+ * same sums. Give it a connection of its own with synchronous=NORMAL (LocalStore.openUsage): WAL
+ * then survives a crash of the app, and a flush costs no fsync (the ledger's connection keeps FULL).
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { Clock } from '../../shared/clock';
+import type { BudgetSample } from '../../shared/rate-limit';
+import { USAGE_LEVELS } from './migrations';
+import type { UsageAggregate } from './usage-aggregate';
+import { addSample, emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from './usage-aggregate';
+
+export type UsageLevel = (typeof USAGE_LEVELS)[number]['level'];
+
+export interface UsageRetention {
+  secondMs: number;
+  minuteMs: number;
+  hourMs: number;
+}
+
+export const DEFAULT_USAGE_RETENTION: UsageRetention = { secondMs: 3_600_000, minuteMs: 14 * 86_400_000, hourMs: 400 * 86_400_000 };
+
+export interface UsageStoreOptions {
+  clock: Clock;
+  retention?: Partial<UsageRetention>;
+  /** Gathered samples are written this often, at most (ms). */
+  flushEveryMs?: number;
+  /** Roll-up and retention run this often (ms). */
+  downsampleEveryMs?: number;
+  /** A failed write (the disk, a lock held too long): reported, the samples kept for the next try. */
+  onError?: (e: unknown) => void;
+}
+
+export interface UsageKey {
+  profileId: string;
+  vendor: string;
+  endpoint: string;
+}
+
+export interface UsageRow extends UsageKey, UsageAggregate {
+  startMs: number;
+  meanUse: number | null;
+  latencyP50: number | null;
+  latencyP95: number | null;
+}
+
+export interface UsageQuery {
+  level: UsageLevel;
+  fromMs: number;
+  /** Exclusive. */
+  toMs: number;
+  profileId?: string;
+  vendor?: string;
+  endpoint?: string;
+}
+
+interface DbRow {
+  profile_id: string;
+  vendor: string;
+  endpoint: string;
+  start_ms: number;
+  requests: number;
+  throttled: number;
+  failures: number;
+  lowest_remaining: number | null;
+  use_sum: number;
+  use_count: number;
+  use_peak: number | null;
+  waited_ms: number;
+  foreign_requests: number;
+  latency: string;
+}
+
+const LEVEL = Object.fromEntries(USAGE_LEVELS.map((l) => [l.level, l])) as Record<UsageLevel, (typeof USAGE_LEVELS)[number]>;
+
+function toAggregate(r: DbRow): UsageAggregate {
+  return {
+    requests: r.requests,
+    throttled: r.throttled,
+    failures: r.failures,
+    lowestRemaining: r.lowest_remaining,
+    useSum: r.use_sum,
+    useCount: r.use_count,
+    usePeak: r.use_peak,
+    waitedMs: r.waited_ms,
+    foreignRequests: r.foreign_requests,
+    latency: JSON.parse(r.latency) as number[],
+  };
+}
+
+const keyText = (k: UsageKey, startMs: number): string => JSON.stringify([k.profileId, k.vendor, k.endpoint, startMs]);
+
+export class UsageStore {
+  private readonly clock: Clock;
+  private readonly retention: UsageRetention;
+  private readonly flushEveryMs: number;
+  private readonly downsampleEveryMs: number;
+  private readonly onError: (e: unknown) => void;
+  private pending = new Map<string, { key: UsageKey; startMs: number; agg: UsageAggregate }>();
+  private flushTimer: unknown = null;
+  private downsampleTimer: unknown = null;
+  private closed = false;
+  /** Prepared once: a flush runs the same few statements for every bucket. */
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    options: UsageStoreOptions,
+  ) {
+    this.clock = options.clock;
+    this.retention = { ...DEFAULT_USAGE_RETENTION, ...options.retention };
+    this.flushEveryMs = options.flushEveryMs ?? 1_000;
+    this.downsampleEveryMs = options.downsampleEveryMs ?? 60_000;
+    this.onError = options.onError ?? (() => undefined);
+    this.scheduleDownsample();
+  }
+
+  /** The hot path: adds the sample to its second in memory; a flush follows within flushEveryMs. */
+  record(profileId: string, sample: BudgetSample, foreign = 0): void {
+    if (this.closed) return;
+    const key = { profileId, vendor: sample.vendor, endpoint: sample.endpoint };
+    // The second the server counted it in, where its Date said so.
+    const startMs = sample.serverSecond ?? Math.floor(sample.at / 1000) * 1000;
+    const id = keyText(key, startMs);
+    let entry = this.pending.get(id);
+    if (!entry) {
+      entry = { key, startMs, agg: emptyAggregate() };
+      this.pending.set(id, entry);
+    }
+    addSample(entry.agg, sample, foreign);
+    this.flushTimer ??= this.clock.setTimeout(() => {
+      this.flushTimer = null;
+      this.flush();
+    }, this.flushEveryMs);
+  }
+
+  /** Writes what gathered, in one transaction; returns the buckets written. */
+  flush(): number {
+    if (this.pending.size === 0) return 0;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      this.db.transaction(() => {
+        const minuteDone = this.doneUntil('minute');
+        const hourDone = this.doneUntil('hour');
+        for (const { key, startMs, agg } of batch) {
+          this.mergeRow('second', key, startMs, agg);
+          // Already rolled up past this second: the coarser rows take it too, so no level misses it.
+          if (minuteDone !== null && startMs < minuteDone) this.mergeRow('minute', key, floorTo(startMs, LEVEL.minute.bucketMs), agg);
+          if (hourDone !== null && startMs < hourDone) this.mergeRow('hour', key, floorTo(startMs, LEVEL.hour.bucketMs), agg);
+        }
+      })();
+    } catch (e) {
+      // Kept for the next flush rather than lost.
+      for (const entry of batch) {
+        const id = keyText(entry.key, entry.startMs);
+        const later = this.pending.get(id);
+        this.pending.set(id, later ? { ...entry, agg: mergeAggregate(entry.agg, later.agg) } : entry);
+      }
+      this.onError(e);
+      return 0;
+    }
+    return batch.length;
+  }
+
+  /**
+   * Rolls complete minutes (of seconds) and complete hours (of minutes) up, then drops rows past their
+   * retention (never a row not yet rolled up). `now` defaults to the clock's.
+   */
+  downsample(now = this.clock.now()): void {
+    this.flush();
+    // A second is complete once no flush can still bring samples for it.
+    const settled = now - 2 * this.flushEveryMs;
+    this.db.transaction(() => {
+      const minuteUntil = floorTo(settled, LEVEL.minute.bucketMs);
+      this.rollUp('second', 'minute', minuteUntil);
+      const hourUntil = Math.min(floorTo(settled, LEVEL.hour.bucketMs), this.doneUntil('minute') ?? minuteUntil);
+      this.rollUp('minute', 'hour', hourUntil);
+      const minuteDone = this.doneUntil('minute') ?? -Infinity;
+      const hourDone = this.doneUntil('hour') ?? -Infinity;
+      this.stmt(`DELETE FROM ${LEVEL.second.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.secondMs, minuteDone));
+      this.stmt(`DELETE FROM ${LEVEL.minute.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.minuteMs, hourDone));
+      this.stmt(`DELETE FROM ${LEVEL.hour.table} WHERE start_ms < ?`).run(now - this.retention.hourMs);
+    })();
+  }
+
+  read(query: UsageQuery): UsageRow[] {
+    const where = ['start_ms >= ?', 'start_ms < ?'];
+    const args: (string | number)[] = [query.fromMs, query.toMs];
+    for (const [column, value] of [
+      ['profile_id', query.profileId],
+      ['vendor', query.vendor],
+      ['endpoint', query.endpoint],
+    ] as const) {
+      if (value !== undefined) {
+        where.push(`${column} = ?`);
+        args.push(value);
+      }
+    }
+    const rows = this.stmt(`SELECT * FROM ${LEVEL[query.level].table} WHERE ${where.join(' AND ')} ORDER BY start_ms, endpoint`).all(...args) as DbRow[];
+    return rows.map((r) => {
+      const agg = toAggregate(r);
+      return {
+        profileId: r.profile_id,
+        vendor: r.vendor,
+        endpoint: r.endpoint,
+        startMs: r.start_ms,
+        ...agg,
+        meanUse: meanUse(agg),
+        latencyP50: latencyQuantile(agg, 0.5),
+        latencyP95: latencyQuantile(agg, 0.95),
+      };
+    });
+  }
+
+  /** Stops the schedule and writes what gathered. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.flushTimer !== null) this.clock.clearTimeout(this.flushTimer);
+    if (this.downsampleTimer !== null) this.clock.clearTimeout(this.downsampleTimer);
+    this.flushTimer = this.downsampleTimer = null;
+    if (this.db.open) this.flush();
+  }
+
+  private scheduleDownsample(): void {
+    this.downsampleTimer = this.clock.setTimeout(() => {
+      if (this.closed) return;
+      try {
+        this.downsample();
+      } catch (e) {
+        this.onError(e);
+      }
+      this.scheduleDownsample();
+    }, this.downsampleEveryMs);
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private doneUntil(level: 'minute' | 'hour'): number | null {
+    const row = this.stmt('SELECT done_until_ms AS t FROM usage_rollup WHERE level = ?').get(level) as { t: number } | undefined;
+    return row?.t ?? null;
+  }
+
+  /** Merges the `from` rows in [doneUntil(to), until) into `to` rows; records how far it went. */
+  private rollUp(from: UsageLevel, to: 'minute' | 'hour', until: number): void {
+    const since = this.doneUntil(to) ?? -Infinity;
+    if (until <= since) return;
+    const rows = this.stmt(`SELECT * FROM ${LEVEL[from].table} WHERE start_ms >= ? AND start_ms < ?`).all(since, until) as DbRow[];
+    const buckets = new Map<string, { key: UsageKey; startMs: number; agg: UsageAggregate }>();
+    for (const r of rows) {
+      const key = { profileId: r.profile_id, vendor: r.vendor, endpoint: r.endpoint };
+      const startMs = floorTo(r.start_ms, LEVEL[to].bucketMs);
+      const id = keyText(key, startMs);
+      const bucket = buckets.get(id) ?? { key, startMs, agg: emptyAggregate() };
+      mergeAggregate(bucket.agg, toAggregate(r));
+      buckets.set(id, bucket);
+    }
+    for (const { key, startMs, agg } of buckets.values()) this.mergeRow(to, key, startMs, agg);
+    this.stmt('INSERT INTO usage_rollup (level, done_until_ms) VALUES (?, ?) ON CONFLICT (level) DO UPDATE SET done_until_ms = excluded.done_until_ms').run(to, until);
+  }
+
+  private mergeRow(level: UsageLevel, key: UsageKey, startMs: number, agg: UsageAggregate): void {
+    const table = LEVEL[level].table;
+    const existing = this
+      .stmt(`SELECT * FROM ${table} WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms = ?`)
+      .get(key.profileId, key.vendor, key.endpoint, startMs) as DbRow | undefined;
+    const merged = existing ? mergeAggregate(toAggregate(existing), agg) : agg;
+    this.stmt(
+        `INSERT OR REPLACE INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        key.profileId,
+        key.vendor,
+        key.endpoint,
+        startMs,
+        merged.requests,
+        merged.throttled,
+        merged.failures,
+        merged.lowestRemaining,
+        merged.useSum,
+        merged.useCount,
+        merged.usePeak,
+        merged.waitedMs,
+        merged.foreignRequests,
+        JSON.stringify(merged.latency),
+      );
+  }
+}
+
+function floorTo(ms: number, size: number): number {
+  return Math.floor(ms / size) * size;
+}
