@@ -1,0 +1,60 @@
+/**
+ * Eight catalog CLI processes of one vendor, each with its own token, download the catalog at once
+ * from the real simulator (whole-second limiter): none gives up (issue 10). Each exits 0 with exactly
+ * the catalog's ids, in order, once.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../electron/simulator';
+import type { RunningSimulator } from '../../electron/simulator';
+import { AssetCatalog } from '../../electron/simulator/asset-catalog';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'electron/catalog/cli.ts');
+const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
+const N = 8;
+const SIZE = 300; // 30 pages of 10 each: 240 requests at 20/s, about 12 s shared by all eight
+const SEED = 5;
+const tokens = Array.from({ length: N }, (_, i) => `fleet-cli-token-${i + 1}`);
+
+let dir: string;
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'catalog-fleet-'));
+  sim = await startSimulator({ catalogSize: SIZE, seed: SEED, refill: 'whole-second', tokens: tokens.map((token) => ({ vendor: 'fleet', token })) });
+});
+afterAll(async () => {
+  await sim.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function download(i: number): Promise<{ code: number | null; stderr: string; out: string }> {
+  const out = join(dir, `catalog-${i}.jsonl`);
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, '--base-url', sim.url, '--vendor', 'fleet', '--token', tokens[i]!, '--page-size', '10', '--out', out], {
+    cwd: dir,
+    env: { ...process.env, PARTNER_TOKENS: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((res) => child.on('close', (code) => res({ code, stderr, out })));
+}
+
+describe('a fleet of catalog CLI processes sharing one vendor budget', () => {
+  it('eight at once: none gives up, each file holds exactly the catalog', { timeout: 180_000 }, async () => {
+    const runs = await Promise.all(Array.from({ length: N }, (_, i) => download(i)));
+    const catalog = new AssetCatalog(SIZE, SEED);
+    const expected = Array.from({ length: SIZE }, (_, k) => catalog.idAt(k));
+    for (const run of runs) {
+      expect(run.code, run.stderr.slice(-500)).toBe(0);
+      const ids = (await readFile(run.out, 'utf8')).split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+      expect(ids).toEqual(expected);
+    }
+  });
+});
