@@ -1,19 +1,26 @@
+/** Add or edit a vendor profile: each field says what is wrong with it; tokens go main-ward only, shown masked. */
 import { useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { CallRequest } from '../../../../shared/bridge/contract';
 import { DEFAULT_ID_FIELD, DEFAULT_PAGE_SIZE_PARAM } from '../../../../shared/catalog';
 import type { ProfileView } from '../../api/queries';
 import { ErrorCallout } from '../../components/states';
+import type { FieldProblems, OtherProfile, ProfileField } from './profile-validation';
+import { validateProfile } from './profile-validation';
 
 type ProfileInput = CallRequest<'saveProfile'>;
 
 export function ProfileForm({
   profile,
+  others,
   saving,
   error,
   onSave,
   onCancel,
 }: {
   profile: ProfileView | null;
+  /** Every profile (to refuse a duplicate name). */
+  others: readonly OtherProfile[];
   saving: boolean;
   error: unknown;
   onSave: (input: ProfileInput) => void;
@@ -24,32 +31,31 @@ export function ProfileForm({
   const [vendor, setVendor] = useState(profile?.vendor ?? '');
   const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? 'https://');
   const [newTokens, setNewTokens] = useState<string[]>(['']);
-  const [removeIds, setRemoveIds] = useState<Set<string>>(new Set());
+  // Lost tokens (memory-only, from before a restart) are useless: removed when the profile is saved.
+  const [removeIds, setRemoveIds] = useState<Set<string>>(new Set((profile?.tokens ?? []).filter((t) => t.lost).map((t) => t.id)));
   const [header, setHeader] = useState(profile?.tokenPresentation.header ?? 'Authorization');
   const [scheme, setScheme] = useState(profile?.tokenPresentation.scheme ?? 'Bearer');
   const [pageSizeParam, setPageSizeParam] = useState(profile?.pageSizeParam ?? DEFAULT_PAGE_SIZE_PARAM);
   const [idField, setIdField] = useState(profile?.idField ?? DEFAULT_ID_FIELD);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<FieldProblems>({});
 
-  const submit = () => {
-    try {
-      const url = new URL(baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    } catch {
-      setProblem('The base URL must be an http(s) address, e.g. https://partner.example.com/api.');
+  const typed = newTokens.map((t) => t.trim()).filter((t) => t !== '');
+  const kept = (profile?.tokens ?? []).filter((t) => !removeIds.has(t.id)).length;
+
+  const submit = (form: HTMLFormElement) => {
+    const found = validateProfile({ id: profile?.id ?? null, name, vendor, baseUrl, header, pageSizeParam, idField, tokenCount: kept + typed.length }, others);
+    setProblems(found);
+    const first = Object.keys(found)[0];
+    if (first) {
+      form.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
       return;
     }
-    if (!name.trim() || !vendor.trim()) {
-      setProblem('A name and a vendor are required.');
-      return;
-    }
-    setProblem(null);
     onSave({
       id: profile?.id,
       name: name.trim(),
       vendor: vendor.trim(),
       baseUrl: baseUrl.trim(),
-      addTokens: newTokens.map((t) => t.trim()).filter((t) => t !== ''),
+      addTokens: typed,
       removeTokenIds: [...removeIds],
       tokenPresentation: { header: header.trim(), scheme: scheme.trim() === '' ? null : scheme.trim() },
       pageSizeParam: pageSizeParam.trim(),
@@ -57,13 +63,32 @@ export function ProfileForm({
     });
   };
 
+  /** The field's problem under it, tied to the input by aria-describedby. */
+  const problemOf = (field: ProfileField): { invalid: boolean; describedBy: string | undefined; note: ReactNode } => {
+    const text = problems[field];
+    return {
+      invalid: text !== undefined,
+      describedBy: text ? `${id}-${field}-problem` : undefined,
+      note: text ? (
+        <span id={`${id}-${field}-problem`} className="field-problem">
+          {text}
+        </span>
+      ) : null,
+    };
+  };
+  const inputProps = (field: ProfileField) => {
+    const p = problemOf(field);
+    return { 'data-field': field, 'aria-invalid': p.invalid || undefined, 'aria-describedby': p.describedBy };
+  };
+
   return (
     <form
-      className="form form-card"
+      className="form form-card profile-form"
       aria-labelledby={`${id}-title`}
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        submit();
+        submit(e.currentTarget);
       }}
     >
       <h3 id={`${id}-title`} className="detail-section">
@@ -71,15 +96,18 @@ export function ProfileForm({
       </h3>
       <label className="field">
         <span className="field-label">Name</span>
-        <input className="input" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
+        <input className="input" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} {...inputProps('name')} />
+        {problemOf('name').note}
       </label>
       <label className="field">
         <span className="field-label">Vendor</span>
-        <input className="input" value={vendor} onChange={(e) => setVendor(e.target.value)} required maxLength={80} />
+        <input className="input" value={vendor} onChange={(e) => setVendor(e.target.value)} maxLength={80} {...inputProps('vendor')} />
+        {problemOf('vendor').note}
       </label>
       <label className="field field-wide">
         <span className="field-label">Base URL</span>
-        <input className="input mono" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required type="url" />
+        <input className="input mono" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} type="url" {...inputProps('baseUrl')} />
+        {problemOf('baseUrl').note}
       </label>
       {profile && profile.tokens.length > 0 ? (
         <fieldset className="field field-wide fieldset">
@@ -97,6 +125,7 @@ export function ProfileForm({
                 }}
               />
               <span className="mono">{t.masked}</span> <span className="muted small">remove</span>
+              {t.lost ? <span className="text-warn small"> · forgotten at the last restart: enter it again below</span> : null}
             </label>
           ))}
         </fieldset>
@@ -112,15 +141,18 @@ export function ProfileForm({
             aria-label={`New token ${i + 1}`}
             value={t}
             onChange={(e) => setNewTokens(newTokens.map((v, j) => (j === i ? e.target.value : v)))}
+            {...(i === 0 ? inputProps('tokens') : {})}
           />
         ))}
+        {problemOf('tokens').note}
         <button type="button" className="btn btn-small" onClick={() => setNewTokens([...newTokens, ''])}>
           Add another token
         </button>
       </fieldset>
       <label className="field">
         <span className="field-label">Token header</span>
-        <input className="input mono" value={header} onChange={(e) => setHeader(e.target.value)} />
+        <input className="input mono" value={header} onChange={(e) => setHeader(e.target.value)} {...inputProps('header')} />
+        {problemOf('header').note}
       </label>
       <label className="field">
         <span className="field-label">Scheme (empty: bare token)</span>
@@ -128,15 +160,18 @@ export function ProfileForm({
       </label>
       <label className="field">
         <span className="field-label">Page-size parameter</span>
-        <input className="input mono" value={pageSizeParam} onChange={(e) => setPageSizeParam(e.target.value)} />
+        <input className="input mono" value={pageSizeParam} onChange={(e) => setPageSizeParam(e.target.value)} {...inputProps('pageSizeParam')} />
+        {problemOf('pageSizeParam').note}
       </label>
       <label className="field">
         <span className="field-label">Cursor id field</span>
-        <input className="input mono" value={idField} onChange={(e) => setIdField(e.target.value)} />
+        <input className="input mono" value={idField} onChange={(e) => setIdField(e.target.value)} {...inputProps('idField')} />
+        {problemOf('idField').note}
       </label>
-      {problem ? (
+      {Object.keys(problems).length > 0 ? (
         <div className="callout callout-error field-wide" role="alert">
-          {problem}
+          The profile was not saved: {Object.keys(problems).length === 1 ? 'one field needs' : `${Object.keys(problems).length} fields need`} attention (marked
+          above).
         </div>
       ) : null}
       {error ? (

@@ -1,6 +1,10 @@
-/** Vendor profiles: add, edit, remove, test the connection, choose the active one. Tokens only ever masked. */
+/**
+ * Vendor profiles: add, edit, remove, test the connection, choose the active one, open the service
+ * map. Each profile is a card whose actions wrap inside the panel (never a sideways scroll) and whose
+ * test result takes the card's full width below them. Tokens only ever masked.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { CallRequest, CallResponse } from '../../../../shared/bridge/contract';
 import { useApi } from '../../api/context';
 import type { ProfileView } from '../../api/queries';
@@ -9,15 +13,19 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Pill } from '../../components/Pill';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtMs } from '../../lib/format';
+import { navigate } from '../../lib/hash-route';
 import { ProfileForm } from './ProfileForm';
+import { ServiceMapPanel } from './ServiceMapPanel';
+import './settings.css';
 
 type TestResult = CallResponse<'testConnection'>;
 
-export function ProfilesPanel() {
+export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const profiles = useProfiles();
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
+  const [mapOf, setMapOf] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult | { failed: unknown } | 'running'>>({});
 
@@ -44,6 +52,11 @@ export function ProfilesPanel() {
 
   const items = profiles.data?.items ?? [];
   const activeId = profiles.data?.activeId ?? null;
+  // A link to the service map (#/settings/service-map, from a warning elsewhere) opens the active profile's.
+  useEffect(() => {
+    if (openMapOf !== null && activeId !== null) setMapOf(activeId);
+  }, [openMapOf, activeId]);
+  const mapProfile = items.find((p) => p.id === mapOf) ?? null;
 
   return (
     <section className="panel settings-card settings-wide" aria-labelledby="profiles-title">
@@ -62,75 +75,82 @@ export function ProfilesPanel() {
       ) : items.length === 0 ? (
         <Empty title="No profile yet.">Add one with the vendor's base URL and tokens.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Vendor profiles">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Tokens</th>
-                <th scope="col">Connection test</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p) => {
-                const t = tests[p.id];
-                return (
-                  <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
-                    <td>
-                      <strong>{p.name}</strong> {p.id === activeId ? <Pill tone="ok">active</Pill> : null}{' '}
-                      {p.demo ? <span className="demo-tag">DEMO</span> : null}
-                    </td>
-                    <td>{p.vendor}</td>
-                    <td className="mono small break">{p.baseUrl}</td>
-                    <td className="mono small">{p.tokens.length === 0 ? DASH : p.tokens.map((tk) => tk.masked).join(', ')}</td>
-                    <td className="small">
-                      {t === undefined ? (
-                        <span className="muted">not tested</span>
-                      ) : t === 'running' ? (
-                        <span className="muted">testing…</span>
-                      ) : 'failed' in t ? (
-                        <ErrorCallout error={t.failed} />
-                      ) : (
-                        <span className={t.ok ? 'text-ok' : 'text-danger'}>
-                          {t.ok ? 'OK' : 'Failed'} · {t.status || 'no answer'} · {fmtMs(t.latencyMs)} · Limit {t.limit ?? DASH} · Remaining{' '}
-                          {t.remaining ?? DASH} · Reset {t.reset ?? DASH}
-                          {t.error ? <span className="muted"> · {t.error.message}</span> : null}
-                        </span>
-                      )}
-                    </td>
-                    <td className="actions-cell">
-                      <button type="button" className="btn btn-small" onClick={() => void test(p.id)} disabled={t === 'running'}>
-                        Test
-                      </button>
-                      {p.id !== activeId ? (
-                        <button type="button" className="btn btn-small" onClick={() => select.mutate(p.id)} disabled={select.isPending}>
-                          Use
-                        </button>
-                      ) : null}
+        <ul className="profile-list" aria-label="Vendor profiles">
+          {items.map((p) => {
+            const t = tests[p.id];
+            const lost = p.tokens.filter((tk) => tk.lost);
+            return (
+              <li key={p.id} className="profile-card" aria-current={p.id === activeId ? 'true' : undefined} aria-label={p.name}>
+                <div className="profile-main">
+                  <div>
+                    <strong>{p.name}</strong> {p.id === activeId ? <Pill tone="ok">active</Pill> : null} {p.demo ? <span className="demo-tag">DEMO</span> : null}
+                  </div>
+                  <div className="small">
+                    <span className="muted">Vendor</span> {p.vendor} · <span className="mono">{p.baseUrl}</span>
+                  </div>
+                  <div className="small">
+                    <span className="muted">Tokens</span> <span className="mono">{p.tokens.length === 0 ? DASH : p.tokens.map((tk) => tk.masked).join(', ')}</span>
+                  </div>
+                </div>
+                <div className="profile-actions">
+                  <button type="button" className="btn btn-small" onClick={() => void test(p.id)} disabled={t === 'running'}>
+                    Test
+                  </button>
+                  {p.id !== activeId ? (
+                    <button type="button" className="btn btn-small" onClick={() => select.mutate(p.id)} disabled={select.isPending}>
+                      Use
+                    </button>
+                  ) : null}
+                  <button type="button" className="btn btn-small" onClick={() => setMapOf(p.id)} aria-label={`Service map of ${p.name}`}>
+                    Service map
+                  </button>
+                  {!p.demo ? (
+                    <>
                       <button type="button" className="btn btn-small" onClick={() => setEditing(p)} disabled={editing !== null}>
                         Edit
                       </button>
                       <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => setRemoving(p)}>
                         Remove
                       </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    </>
+                  ) : null}
+                </div>
+                {lost.length > 0 ? (
+                  <div className="profile-wide callout callout-warn" role="status">
+                    <div className="callout-title">
+                      {lost.length === p.tokens.length ? 'The token must be entered again' : `${lost.length} of ${p.tokens.length} tokens must be entered again`}
+                    </div>
+                    <div>
+                      Tokens are kept in memory only here, and {lost.map((tk) => tk.masked).join(', ')} {lost.length === 1 ? 'was' : 'were'} entered before Partner
+                      Console restarted. Choose Edit and add {lost.length === 1 ? 'it' : 'them'} again.
+                    </div>
+                  </div>
+                ) : null}
+                <div className="profile-wide small" aria-live="polite">
+                  {t === undefined ? null : t === 'running' ? (
+                    <span className="muted">Testing…</span>
+                  ) : 'failed' in t ? (
+                    <ErrorCallout error={t.failed} />
+                  ) : (
+                    <span className={t.ok ? 'text-ok' : 'text-danger'}>
+                      {t.ok ? 'OK' : 'Failed'} · {t.status || 'no answer'} · {fmtMs(t.latencyMs)} · Limit {t.limit ?? DASH} · Remaining {t.remaining ?? DASH} · Reset{' '}
+                      {t.reset ?? DASH}
+                      {t.error ? <span className="muted"> · {t.error.message}</span> : null}
+                    </span>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
       )}
       {select.isError ? <ErrorCallout error={select.error} /> : null}
       {remove.isError ? <ErrorCallout error={remove.error} /> : null}
       {editing !== null ? (
         <ProfileForm
+          key={editing === 'new' ? 'new' : editing.id}
           profile={editing === 'new' ? null : editing}
+          others={items.map((p) => ({ id: p.id, name: p.name }))}
           saving={save.isPending}
           error={save.isError ? save.error : null}
           onSave={(input) => save.mutate(input)}
@@ -140,6 +160,10 @@ export function ProfilesPanel() {
           }}
         />
       ) : null}
+      {mapProfile ? <ServiceMapPanel key={mapProfile.id} profile={mapProfile} onClose={() => {
+            setMapOf(null);
+            if (openMapOf !== null) navigate('settings');
+          }} /> : null}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this profile?"

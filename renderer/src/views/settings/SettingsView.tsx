@@ -1,4 +1,5 @@
 import { useAppInfo, useSimState } from '../../api/queries';
+import { useRoute } from '../../lib/hash-route';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 import { SimulatorPanel } from './SimulatorPanel';
@@ -7,6 +8,9 @@ export default function SettingsView() {
   const info = useAppInfo();
   const sim = useSimState();
   const storage = info.data?.tokenStorage;
+  // #/settings/service-map (linked from a reading warning) opens the active profile's service map.
+  const route = useRoute();
+  const openMap = route.view === 'settings' && route.param === 'service-map' ? 'active' : null;
   return (
     <div className="view">
       <div className="view-head">
@@ -34,7 +38,7 @@ export default function SettingsView() {
         </div>
       ) : null}
       <div className="settings-grid">
-        <ProfilesPanel />
+        <ProfilesPanel openMapOf={openMap} />
         <PreferencesPanel />
         {sim.data ? <SimulatorPanel state={sim.data} /> : null}
       </div>
