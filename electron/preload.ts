@@ -15,7 +15,8 @@ import { CANCEL_CHANNEL, callChannel, eventChannel } from './shell/channels';
 export const partnerBridge = createPartnerBridge(
   async (name, request, callId): Promise<CallResult<unknown>> => {
     try {
-      return (await ipcRenderer.invoke(callChannel(name), request, callId)) as CallResult<unknown>;
+      const args = callId === undefined ? [request] : [request, callId];
+      return (await ipcRenderer.invoke(callChannel(name), ...args)) as CallResult<unknown>;
     } catch (error) {
       // Only when the main side has no handler (still starting, or gone): keep the result shape.
       const message = error instanceof Error ? error.message : String(error);

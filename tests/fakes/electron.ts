@@ -214,6 +214,12 @@ class FakeIpcRenderer extends EventEmitter {
     if (window === undefined) return Promise.reject(new Error('no window'));
     return ipcMain.invoke(channel, { sender: window.webContents, senderFrame: window.webContents.mainFrame }, ...args);
   }
+  /** Plays ipcRenderer.send: to ipcMain's listeners, as our first window's main frame. */
+  send(channel: string, ...args: unknown[]): void {
+    const window = fakeElectron.windows[0];
+    if (window === undefined) return;
+    ipcMain.emit(channel, { sender: window.webContents, senderFrame: window.webContents.mainFrame }, ...structuredClone(args));
+  }
 }
 
 export const ipcRenderer = new FakeIpcRenderer();

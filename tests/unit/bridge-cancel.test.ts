@@ -18,7 +18,9 @@ import { MAX_CALLS_IN_FLIGHT } from '../../electron/shell/calls-in-flight';
 import { registerIpcBridge } from '../../electron/shell/ipc';
 import { startWebServer } from '../../electron/web/server';
 import type { RunningWebServer } from '../../electron/web/server';
-import { BrowserWindow, fakeElectron, ipcMain } from '../fakes/electron';
+import { toPartnerApi } from '../../shared/bridge/api';
+import type { PartnerBridge } from '../../shared/bridge/api';
+import { BrowserWindow, contextBridge, fakeElectron, ipcMain, ipcRenderer } from '../fakes/electron';
 
 /** Services whose calls wait until cancelled, keeping every signal they were given. */
 function waitingServices() {
@@ -128,6 +130,18 @@ describe('IPC bridge', () => {
     expect(services.signals.map((s) => s.aborted)).toEqual([true, false, false]);
     window.webContents.emit('did-start-navigation', {});
     expect(services.signals.every((s) => s.aborted)).toBe(true);
+  });
+
+  it("the page's react-query signal, through the preload, cancels the call in main", async () => {
+    ipcRenderer.route = null;
+    await import('../../electron/preload');
+    const api = toPartnerApi(contextBridge.exposed.get('partner') as PartnerBridge);
+    const controller = new AbortController();
+    const search = api.searchAssets({ query: 'x', category: null, limit: 5 }, { signal: controller.signal });
+    await until(() => services.signals.length === 1);
+    controller.abort();
+    await expect(search).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(services.signals[0]!.aborted).toBe(true);
   });
 
   it('caps the calls in flight of the page', async () => {

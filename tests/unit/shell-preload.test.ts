@@ -29,7 +29,7 @@ describe('preload', () => {
   });
 
   it('has exactly the contract’s calls and one onX per event, and nothing else', () => {
-    const expected = [...CALL_NAMES, ...EVENT_NAMES.map((name) => eventKey(name))].sort();
+    const expected = [...CALL_NAMES, ...EVENT_NAMES.map((name) => eventKey(name)), 'cancelCall'].sort();
     expect(Object.keys(exposed).sort()).toEqual(expected);
     for (const key of expected) expect(typeof (exposed as unknown as Record<string, unknown>)[key]).toBe('function');
     expect(Object.isFrozen(exposed)).toBe(true);
