@@ -11,7 +11,7 @@ export interface AppEnvironment {
   shell: 'desktop' | 'web';
   /** Where settings, profiles and downloads live. */
   dataDir: string;
-  /** net.fetch in desktop; default globalThis.fetch. */
+  /** net.fetch in desktop; default globalThis.fetch. Used only for requests safe to resend (client/transport.ts). */
   fetch?: typeof fetch;
   /** Seals tokens at rest. */
   vault: TokenVault;
@@ -25,6 +25,8 @@ export interface AppEnvironment {
   detectServiceMaps?: boolean;
   /** Default true: start the simulator when no profile is configured. */
   embeddedSimulator?: boolean;
+  /** --budget-store redis://host:port/db: the budget store of every profile that names none. */
+  budgetStore?: string;
   version: string;
   /** Optional: default writes warnings and errors to stderr. */
   log?: AppLog;

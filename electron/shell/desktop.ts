@@ -42,7 +42,12 @@ export interface DesktopHandle {
 /** One data folder whatever way Electron was launched (an app dir, a bare main.cjs, a package). */
 const USER_DATA_FOLDER = 'partner-console';
 
-/** Electron's net.fetch (system proxy, certificates) with Node's fetch signature, for the client. */
+/**
+ * Electron's net.fetch (system proxy, certificates) with Node's fetch signature. The services use it
+ * only for requests the endpoint table marks safe to resend: Chromium's stack silently resends a
+ * request whose kept-alive connection broke, so registration goes on a fresh undici connection
+ * instead (electron/client/transport.ts).
+ */
 export function fetchOverNet(netFetch: typeof net.fetch): typeof fetch {
   return ((input: string | URL | Request, init?: RequestInit) =>
     netFetch(input instanceof URL ? input.href : input, init)) as typeof fetch;
