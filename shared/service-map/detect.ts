@@ -413,7 +413,11 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   const next: ServiceMap = { ...map, search: { ...map.search, items: pick.path, total: total?.path ?? null } };
   const items = pick.items.filter(isRecord);
   if (items.length === 0) {
-    ev.warnings.push('The sample search found nothing: its field names (text, category, limit) keep their defaults. Check them in the service map.');
+    // Nothing ruled out (the word and the category may just not meet): each field goes under every candidate name.
+    const all = (sent: Record<string, unknown> | undefined, fallback: string | null): string | null => (sent && Object.keys(sent).length > 0 ? Object.keys(sent).join('|') : fallback);
+    next.search = { ...next.search, textField: all(search.text, map.search.textField)!, categoryField: all(search.category, map.search.categoryField), limitField: all(search.limit, map.search.limitField) };
+    ev.add('search.textField', 0.2, 'the sample search found nothing: sent under every candidate name');
+    ev.warnings.push('The sample search found nothing, so its field names could not be told: text, category and limit are sent under every usual name. Narrow them in the service map (search.*Field).');
     return next;
   }
   const titles = items.map((i) => (next.asset.title === null ? '' : (asText(readPath(i, next.asset.title).value) ?? '')).toLowerCase());
@@ -437,12 +441,16 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   // Only a result cut short by the limit tells it: with fewer matches than every limit, the count is the matches'.
   const matches = total ? asCount(readPath(search.body, total.path).value) : null;
   const limit = honouredBy(search.limit, (n) => n === items.length);
+  // Names not ruled out: with all the matches returned, the honoured limit is at least their number.
+  const possible = Object.entries(search.limit ?? {}).filter(([, n]) => n >= items.length).map(([name]) => name);
   if (limit.name && matches !== null && matches > items.length) {
     next.search.limitField = limit.name;
     ev.add('search.limitField', 0.85, `asked different limits; got ${items.length} of ${matches} results, the value of \`${limit.name}\``);
-  } else if (limit.name) {
-    ev.add('search.limitField', 0.3, `got ${items.length} results (the value of \`${limit.name}\`), but they may be all the matches: kept \`${map.search.limitField}\``);
-    ev.warnings.push(`The search limit field could not be told (the sample search had only ${items.length} matches): kept \`${map.search.limitField}\`. A warning will say so if the service ignores it.`);
+  } else if (possible.length > 0) {
+    // The probe showed the service takes unknown fields: send the limit under each name still possible.
+    next.search.limitField = possible.join('|');
+    ev.add('search.limitField', 0.4, `only ${items.length} matches, fewer than most limits asked: sent under each name not ruled out`);
+    ev.warnings.push(`The search limit field could not be told (the sample search had only ${items.length} matches): the limit is sent under each of ${possible.length} possible names. Narrow search.limitField in the service map.`);
   } else ev.add('search.limitField', 0.3, `got ${items.length} results: no candidate limit matched`);
   return next;
 }

@@ -26,14 +26,19 @@ export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null
   return { query };
 }
 
+/** A field under one name, or under each of `a|b` (detection could not tell them apart). */
+function writeEach(body: Record<string, unknown>, names: string, value: unknown): void {
+  for (const name of names.split('|')) if (name.trim() !== '') writePath(body, name.trim(), value);
+}
+
 export function searchRequest(map: ServiceMap, text: string, category: string | null, limit: number): RequestParts {
   const body: Record<string, unknown> = {};
-  writePath(body, map.search.textField, text);
+  writeEach(body, map.search.textField, text);
   if (category !== null && category !== '' && map.search.categoryField !== null) {
     const numeric = map.search.categoryType === 'number' && /^-?\d+$/.test(category.trim());
-    writePath(body, map.search.categoryField, numeric ? Number(category) : category);
+    writeEach(body, map.search.categoryField, numeric ? Number(category) : category);
   }
-  if (map.search.limitField !== null) writePath(body, map.search.limitField, limit);
+  if (map.search.limitField !== null) writeEach(body, map.search.limitField, limit);
   return { body };
 }
 

@@ -12,7 +12,7 @@ export const SERVICE_MAP_VERSION = 1;
 const path = z.string().trim().max(300).refine(isPath, 'not a field path (e.g. items, meta.total, data[].attributes.title)');
 /** null: not in this service's answers (or "the answer itself" where said). */
 const optionalPath = path.nullable();
-const name = z.string().trim().min(1, 'a name is required').max(100);
+const name = z.string().trim().min(1, 'a name is required').max(400);
 
 /** Where a purchase id (or another argument) goes: a query parameter or a JSON body field. */
 export const placementSchema = z.object({ in: z.enum(['query', 'body']), name });

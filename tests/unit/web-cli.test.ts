@@ -8,7 +8,7 @@ describe('npm run web arguments', () => {
   it('defaults to loopback, an ephemeral port, opening a browser and the embedded simulator', () => {
     expect(parseWebArgs([])).toEqual({
       ok: true,
-      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], help: false },
+      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, help: false },
     });
   });
 
@@ -28,6 +28,8 @@ describe('npm run web arguments', () => {
           { vendor: 'acme', token: 't1' },
           { vendor: 'acme', token: 't2' },
         ],
+        serviceMapFile: null,
+        detect: false,
         help: false,
       },
     });
