@@ -102,6 +102,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     connection.setTarget({ profileId: id, vendor: placeholder.vendor, baseUrl: placeholder.baseUrl, demo: placeholder.demo });
     try {
       const { profile, tokens } = await profileFor(id);
+      // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
+      budgets.useStore((id === DEMO_PROFILE_ID ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
       session = new ActiveSession(profile, tokens, {
         fetch: recordingFetch,
         budgets,

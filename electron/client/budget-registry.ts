@@ -11,6 +11,7 @@ import { BudgetBucket } from './budget-bucket';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import type { BudgetStore } from './budget-store';
+import { createBudgetStore } from './budget-store';
 import { ServerClock } from './server-clock';
 
 export interface BudgetRegistryOptions {
@@ -43,7 +44,8 @@ export function normalizeBaseUrl(baseUrl: string): string {
 
 export class BudgetRegistry {
   readonly clock: Clock;
-  readonly store: BudgetStore | null;
+  private currentStore: BudgetStore | null;
+  private storeUrl: string | undefined;
   private readonly guardMs: number | undefined;
   private readonly buckets = new Map<string, BudgetBucket>();
   private readonly serverClocks = new Map<string, ServerClock>();
@@ -51,7 +53,24 @@ export class BudgetRegistry {
   constructor(options: BudgetRegistryOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.guardMs = options.guardMs;
-    this.store = options.store ?? null;
+    this.currentStore = options.store ?? null;
+  }
+
+  /** Where the fleet reserves its slots, or null (headers only). */
+  get store(): BudgetStore | null {
+    return this.currentStore;
+  }
+
+  /**
+   * Uses the budget store at `url` (redis://host:port/db), or none when it is undefined or empty;
+   * the same URL again changes nothing, another one closes the old store. `log` gets its state lines.
+   */
+  useStore(url: string | undefined, log?: (line: string) => void): void {
+    const next = url?.trim() || undefined;
+    if (next === this.storeUrl && (next === undefined) === (this.currentStore === null)) return;
+    void this.currentStore?.close();
+    this.storeUrl = next;
+    this.currentStore = createBudgetStore(next, log);
   }
 
   serverClock(baseUrl: string): ServerClock {
@@ -93,6 +112,8 @@ export class BudgetRegistry {
   /** Rejects every waiting request and clears every timer. */
   dispose(): void {
     for (const b of this.buckets.values()) b.cancelAll('The budget registry was disposed.');
+    void this.currentStore?.close();
+    this.currentStore = null;
   }
 }
 

@@ -31,6 +31,8 @@ export const storedProfileSchema = z.object({
   idField: z.string().min(1),
   /** How this service's answers are read (detected or edited); absent: the default dialect. A bad one is dropped, not fatal. */
   serviceMap: serviceMapSchema.optional().catch(undefined),
+  /** redis://host:port/db: workers of this vendor share its budget through Redis; absent: headers only. */
+  budgetStore: z.string().optional().catch(undefined),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

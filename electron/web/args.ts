@@ -8,6 +8,8 @@
  * visible to other users in the process list; the environment is not). All tokens given here form
  * one profile per vendor against --base-url, and stay in the server process.
  */
+import { budgetStoreProblem } from '../client/budget-store';
+
 export interface WebCliOptions {
   port: number;
   host: string;
@@ -22,6 +24,8 @@ export interface WebCliOptions {
   serviceMapFile: string | null;
   /** Detect the service map of the profiles of --token at start (at most 3 requests each). */
   detect: boolean;
+  /** --budget-store redis://host:port/db: share each vendor's budget with other workers through Redis. */
+  budgetStore: string | null;
   help: boolean;
 }
 
@@ -39,6 +43,7 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
   --base-url URL        the Partner service's base URL for the tokens given
   --service-map FILE    how that service's answers are read: a service map JSON file (docs/service-map.example.json)
   --detect              detect that service's map at start (at most 3 requests), instead of a file
+  --budget-store URL    share each vendor's budget with other workers through Redis (redis://host:port/db)
   --help                this text
 
 Tokens can also be given as PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token".`;
@@ -63,6 +68,7 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     tokens: [],
     serviceMapFile: null,
     detect: false,
+    budgetStore: null,
     help: false,
   };
   const fail = (error: string): ParsedWebArgs => ({ ok: false, error });
@@ -134,6 +140,13 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
       case '--detect':
         options.detect = true;
         break;
+      case '--budget-store': {
+        const url = value();
+        const problem = url === null ? 'needs a URL' : budgetStoreProblem(url);
+        if (problem) return fail(`--budget-store ${problem}, e.g. --budget-store redis://127.0.0.1:6379/0.`);
+        options.budgetStore = url!.trim();
+        break;
+      }
       case '--token': {
         const text = value();
         const token = text === null ? null : parseToken(text);

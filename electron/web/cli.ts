@@ -79,6 +79,7 @@ async function main(): Promise<number> {
     embeddedSimulator: options.embeddedSimulator,
     initialProfiles: profilesFromArgs(options).map((p) => (serviceMap ? { ...p, serviceMap } : p)),
     detectServiceMaps: options.detect,
+    ...(options.budgetStore ? { budgetStore: options.budgetStore } : {}),
     log,
   });
   console.log(`${URL_LINE_PREFIX}${server.url}`);

@@ -45,6 +45,8 @@ export interface WebServerOptions {
   initialProfiles?: AppEnvironment['initialProfiles'];
   /** Detect the flag profiles' service maps at start. */
   detectServiceMaps?: boolean;
+  /** --budget-store redis://host:port/db (see AppEnvironment.budgetStore). */
+  budgetStore?: string;
   /** For services made here: start the simulator when no profile is configured (default true). */
   embeddedSimulator?: boolean;
   log?: ShellLog;
@@ -100,6 +102,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
         initialProfiles: options.initialProfiles,
         ...(options.detectServiceMaps ? { detectServiceMaps: true } : {}),
         embeddedSimulator: options.embeddedSimulator,
+        ...(options.budgetStore ? { budgetStore: options.budgetStore } : {}),
         version: packageVersion(),
       }));
   } catch (error) {
