@@ -2,7 +2,7 @@
  * Settings of a catalog download. The specification does not show the page's shape: how a page is
  * read is the profile's service map (shared/service-map/), whose default is the simulator's dialect.
  */
-import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
+import { DEFAULT_PAGE_SIZE_PARAM, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
 import { isPath } from '../../shared/service-map/field-path';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
@@ -76,7 +76,7 @@ export function validatePageSize(value: unknown): number {
 }
 
 export function validatePageSizeParam(value: string | undefined): string {
-  const name = value ?? DEFAULT_SERVICE_MAP.list.pageSizeParam ?? 'per-page';
+  const name = value ?? DEFAULT_PAGE_SIZE_PARAM;
   if (name.trim() === '' || name === LAST_ID_PARAM) {
     throw badSetting(`The page-size parameter name must be non-empty and not "${LAST_ID_PARAM}", got ${JSON.stringify(name)}.`);
   }

@@ -3,7 +3,8 @@
  * priority, called and read through the session's service map. Answers are read tolerantly: what
  * could be read, the map fields that were missing, the raw answer (tokens masked) and warnings.
  */
-import { readCategories, readHistory, readSearch } from '../../../shared/service-map/read';
+import { readHistoryOrDetect } from '../../../shared/service-map/fallback';
+import { readCategories, readSearch } from '../../../shared/service-map/read';
 import type { Read } from '../../../shared/service-map/read';
 import { historyRequest, searchRequest } from '../../../shared/service-map/requests';
 import { verifySearch } from '../../../shared/service-map/verify';
@@ -45,7 +46,8 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     async assetHistory({ assetId }, call) {
       const session = ctx.session();
       const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive', signal: call?.signal });
-      const read = readHistory(res.body, session.map);
+      // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.
+      const read = readHistoryOrDetect(res.body, session.map);
       return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(read) });
     },
   };
