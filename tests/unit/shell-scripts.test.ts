@@ -1,5 +1,5 @@
 /** The shell's scripts: finding an Electron runtime, npm start without one, the import-cycle check. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,15 +52,37 @@ describe('finding an Electron runtime', () => {
     expect(message).toMatch(/npm run web/);
   });
 
-  it.skipIf(findElectron().path !== null)('makes npm start exit with code 3 and that paragraph when no runtime exists', () => {
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
-      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: path.join(dir, 'nowhere') },
-      encoding: 'utf8',
+  it.skipIf(findElectron().path !== null)('makes npm start say why in one line and start browser mode on the demo when no runtime exists', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs'), '--port', '0', '--no-open', '--data-dir', path.join(dir, 'data')], {
+      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: path.join(dir, 'nowhere'), PARTNER_WEB_NO_BUILD: '1' },
     });
-    expect(result.status).toBe(3);
-    expect(result.stdout).toBe('');
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/cannot start its desktop window/);
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL in 30 s:\n${stdout}\n${stderr}`)), 30_000);
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          const m = /Partner Console \(browser mode\): (\S+)/.exec(stdout);
+          if (m?.[1]) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}:\n${stderr}`)));
+      });
+      const line = stderr.split('\n').find((l) => l.startsWith('npm start:'));
+      expect(line).toMatch(/no Electron runtime here .* starts in browser mode on the built-in demo/);
+      expect(line).toMatch(/ELECTRON_OVERRIDE_DIST_PATH=/);
+      // The page is served, on loopback.
+      const answer = await fetch(new URL('/', url));
+      expect(new URL(url).hostname).toBe('127.0.0.1');
+      expect(answer.status).toBeLessThan(500);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   });
 });
 
