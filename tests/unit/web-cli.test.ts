@@ -8,12 +8,12 @@ describe('npm run web arguments', () => {
   it('defaults to loopback, an ephemeral port, opening a browser and the embedded simulator', () => {
     expect(parseWebArgs([])).toEqual({
       ok: true,
-      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, help: false },
+      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, budgetStore: null, help: false },
     });
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const parsed = parseWebArgs(['--port', '5173', '--host=0.0.0.0', '--no-open', '--data-dir', '/tmp/d', '--renderer-dir', '/tmp/r', '--no-simulator', '--token', 'acme:t1', '--token=acme:t2', '--base-url', 'https://p.example/api/']);
+    const parsed = parseWebArgs(['--port', '5173', '--host=0.0.0.0', '--no-open', '--data-dir', '/tmp/d', '--renderer-dir', '/tmp/r', '--no-simulator', '--token', 'acme:t1', '--token=acme:t2', '--base-url', 'https://p.example/api/', '--budget-store', 'redis://127.0.0.1:6379/0']);
     expect(parsed).toEqual({
       ok: true,
       options: {
@@ -30,6 +30,7 @@ describe('npm run web arguments', () => {
         ],
         serviceMapFile: null,
         detect: false,
+        budgetStore: 'redis://127.0.0.1:6379/0',
         help: false,
       },
     });
@@ -42,6 +43,8 @@ describe('npm run web arguments', () => {
     [['--host'], /--host/],
     [['--token', 'no-colon'], /VENDOR:TOKEN/],
     [['--token', ':t'], /VENDOR:TOKEN/],
+    [['--budget-store', 'http://x:1'], /--budget-store must be a redis:/],
+    [['--budget-store'], /--budget-store needs a URL/],
     [['--token', 'acme:t'], /--base-url/],
     [['--base-url', 'https://p.example'], /--token/],
     [['--base-url', 'ftp://p.example', '--token', 'a:b'], /http/],
