@@ -227,11 +227,11 @@ class Evidence {
 /** Minor units when the name says so, or when every price is a whole number that looks like cents. */
 function priceUnit(path: string, values: unknown[]): { unit: 'major' | 'minor'; confidence: number; evidence: string } {
   if (/cents|minor|pennies|micros/i.test(path)) return { unit: 'minor', confidence: 0.9, evidence: `the name \`${path}\` says minor units` };
-  const amounts = values.map((v) => ({ n: asDecimal(v), text: typeof v === 'string' })).filter((a) => a.n !== null) as { n: number; text: boolean }[];
+  const amounts = values.map(asDecimal).filter((n): n is number => n !== null);
   if (amounts.length === 0) return { unit: 'major', confidence: 0.3, evidence: 'no price values to judge' };
-  if (amounts.some((a) => a.text && /\./.test(String(values.find((v) => typeof v === 'string'))))) return { unit: 'major', confidence: 0.85, evidence: 'decimal strings' };
-  if (amounts.some((a) => !Number.isInteger(a.n))) return { unit: 'major', confidence: 0.9, evidence: 'prices with fractions' };
-  const median = amounts.map((a) => a.n).sort((a, b) => a - b)[Math.floor(amounts.length / 2)]!;
+  if (values.some((v) => typeof v === 'string' && v.includes('.'))) return { unit: 'major', confidence: 0.85, evidence: 'decimal strings' };
+  if (amounts.some((n) => !Number.isInteger(n))) return { unit: 'major', confidence: 0.9, evidence: 'prices with fractions' };
+  const median = [...amounts].sort((a, b) => a - b)[Math.floor(amounts.length / 2)]!;
   if (amounts.length >= 3 && median >= 100) return { unit: 'minor', confidence: 0.6, evidence: `whole numbers around ${median}: they look like cents` };
   return { unit: 'major', confidence: 0.5, evidence: 'small whole numbers: read as major units' };
 }
@@ -345,7 +345,10 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
   if (list.pageSizes && Object.keys(list.pageSizes).length > 0) {
     const received = pick.items.length;
     const honoured = Object.entries(list.pageSizes).filter(([, n]) => n === received).map(([name]) => name);
-    const moreFollow = (next.list.hasMore !== null && asFlag(readPath(list.body, next.list.hasMore).value) === true) || (asCount(readPath(list.body, next.list.total ?? '\0').value) ?? 0) > received;
+    const saysMore = asFlag(readPath(list.body, next.list.hasMore).value) === true;
+    const moreInTotal = (asCount(readPath(list.body, next.list.total).value) ?? 0) > received;
+    const nextCursor = next.list.cursor !== null && asId(readPath(list.body, next.list.cursor).value) !== null;
+    const moreFollow = saysMore || moreInTotal || nextCursor;
     if (honoured.length === 1) {
       next.list.pageSizeParam = honoured[0]!;
       ev.add('list.pageSizeParam', moreFollow ? 0.95 : 0.5, `asked ${Object.entries(list.pageSizes).map(([k, n]) => `${k}=${n}`).join(' ')}; got ${received} items`);
