@@ -11,6 +11,7 @@ import { ReadNotice } from '../../components/ReadNotice';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtDateTime, fmtInt, fmtPrice } from '../../lib/format';
 import { PurchaseActions } from '../purchases/PurchaseActions';
+import { timeOfField } from './field-time';
 
 const PriceChart = lazy(() => import('./PriceChart'));
 
@@ -22,7 +23,8 @@ function isScalarList(v: unknown): v is (string | number | boolean)[] {
 
 /** A field's value: text for plain values and short lists, the JSON viewer for anything nested. */
 function FieldValue({ name, value }: { name: string; value: unknown }) {
-  if (typeof value === 'string' && /(_at|At|date|time)$/i.test(name) && !Number.isNaN(Date.parse(value))) return <>{fmtDateTime(value)}</>;
+  const time = timeOfField(name, value);
+  if (time !== null) return <>{fmtDateTime(time)}</>;
   if (typeof value === 'object' && value !== null && !isScalarList(value)) return <JsonViewer value={value} label={`Field ${name}`} openDepth={0} />;
   return <>{show(value)}</>;
 }

@@ -10,6 +10,7 @@ import { useMemo } from 'react';
 import type { Asset } from '../../../../shared/catalog';
 import { DataTable } from '../../components/DataTable';
 import { DASH, fmtDate, fmtInt, fmtPrice } from '../../lib/format';
+import { timeOfField } from './field-time';
 import { matchesShown, whereMatched } from './search-match';
 
 const NAMED = ['id', 'title', 'category', 'price', 'currency'];
@@ -34,9 +35,6 @@ function header(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function looksLikeTime(field: string, v: unknown): v is string {
-  return typeof v === 'string' && /(_at|At|date|time)$/i.test(field) && !Number.isNaN(Date.parse(v));
-}
 
 /** Decimals a number column shows (0-2): as many as its values have, so 4.0 lines up with 3.5. */
 function decimalsOf(items: readonly Asset[], field: string): number {
@@ -50,7 +48,8 @@ function decimalsOf(items: readonly Asset[], field: string): number {
 
 function plainText(field: string, v: unknown, decimals: number | null = null): string {
   if (v === undefined || v === null || v === '') return DASH;
-  if (looksLikeTime(field, v)) return fmtDate(v);
+  const time = timeOfField(field, v);
+  if (time !== null) return fmtDate(time);
   if (typeof v === 'number') {
     return decimals ? v.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }) : fmtInt(Math.round(v));
   }
@@ -79,7 +78,7 @@ export function AssetsTable({
 }) {
   // Extra columns by name and alignment: the key that rebuilds the columns when a page brings other fields.
   const extrasKey = extraFields(items)
-    .map((f) => (items.every((a) => a[f] === undefined || typeof a[f] === 'number') ? `#${decimalsOf(items, f)}:${f}` : f))
+    .map((f) => (items.every((a) => a[f] === undefined || (typeof a[f] === 'number' && timeOfField(f, a[f]) === null)) ? `#${decimalsOf(items, f)}:${f}` : f))
     .join('\n');
   const columns = useMemo(() => {
     const named: AssetColumn[] = [
@@ -115,7 +114,7 @@ export function AssetsTable({
       return col.accessor((a) => (isPlain(a[field]) ? (typeof a[field] === 'boolean' ? String(a[field]) : (a[field] as string | number)) : undefined), {
         id: `field:${field}`,
         header: header(field),
-        size: 110,
+        size: numeric ? 100 : 170,
         sortUndefined: 'last',
         meta: { numeric: numeric !== null, dropOrder: 10 - i, cellTitle: (a) => plainText(field, a[field], decimals) },
         cell: (c) => plainText(field, c.row.original[field], decimals),

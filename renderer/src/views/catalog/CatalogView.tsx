@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Asset } from '../../../../shared/catalog';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../../../shared/catalog';
+import { PAGE_SIZE_DEFAULT } from '../../../../shared/catalog';
 import { useApi } from '../../api/context';
 import { keys, useAssetSearch, useAssetsPage, useCategories, useSettings } from '../../api/queries';
 import { ReadNotice } from '../../components/ReadNotice';
@@ -17,16 +17,12 @@ import { useDebounced } from '../../lib/use-debounced';
 import { AssetDetail } from './AssetDetail';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
+import { SEARCH_FETCH, searchStatus } from './search-paging';
 import './catalog.css';
 
 const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** Search spends budget (20/s): wait until typing pauses. */
 const SEARCH_DEBOUNCE_MS = 350;
-/**
- * A search asks for the most matches one request may bring (the same budget slot as 20) and pages
- * through them here: the specification gives search no offset or cursor.
- */
-const SEARCH_FETCH = PAGE_SIZE_MAX;
 
 export default function CatalogView({ assetParam }: { assetParam: string | null }) {
   const api = useApi();
@@ -220,14 +216,4 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
       </div>
     </div>
   );
-}
-
-/** "Matches 21–40 of 148 (the service returned the first 100: narrow the search for the rest)". */
-export function searchStatus(at: number, pageSize: number, shown: number, fetched: number, total: number | null): string {
-  if (fetched === 0) return `0 shown of ${total !== null ? fmtInt(total) : 'unknown'} matches`;
-  const from = at * pageSize + 1;
-  const range = `${fmtInt(from)}–${fmtInt(from + shown - 1)}`;
-  const of = total !== null ? fmtInt(Math.max(total, fetched)) : fetched < SEARCH_FETCH ? fmtInt(fetched) : `${fmtInt(fetched)}+`;
-  const capped = (total !== null && total > fetched) || (total === null && fetched >= SEARCH_FETCH);
-  return `${range} shown of ${of} matches${capped ? ` · the service returns the first ${fmtInt(fetched)}: add words or a category to reach the rest` : ''}`;
 }

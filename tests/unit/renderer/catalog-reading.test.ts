@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { timeOfField } from '../../../renderer/src/views/catalog/field-time';
+import { searchStatus } from '../../../renderer/src/views/catalog/search-paging';
+
+describe('searchStatus', () => {
+  it('says which matches a page shows', () => {
+    expect(searchStatus(1, 20, 20, 100, 100)).toBe('21–40 shown of 100 matches');
+    expect(searchStatus(0, 20, 7, 7, 7)).toBe('1–7 shown of 7 matches');
+  });
+  it('says when the service returned fewer than match, and how to reach the rest', () => {
+    expect(searchStatus(4, 20, 20, 100, 148)).toBe('81–100 shown of 148 matches · the service returns the first 100: add words or a category to reach the rest');
+    expect(searchStatus(0, 20, 20, 100, null)).toMatch(/^1–20 shown of 100\+ matches · the service returns the first 100/);
+  });
+  it('no match', () => {
+    expect(searchStatus(0, 20, 0, 0, 0)).toBe('0 shown of 0 matches');
+  });
+});
+
+describe('timeOfField', () => {
+  it('reads ISO texts, epoch seconds and epoch milliseconds under time-like names', () => {
+    expect(timeOfField('updated_at', '2019-01-02T00:00:00Z')).toBe(Date.UTC(2019, 0, 2));
+    expect(timeOfField('createdAt', 1546341215000)).toBe(1546341215000);
+    expect(timeOfField('created_at', 1546341215)).toBe(1546341215000);
+  });
+  it('leaves other fields and values alone', () => {
+    expect(timeOfField('downloads', 1546341215)).toBeNull();
+    expect(timeOfField('updated_at', 42)).toBeNull();
+    expect(timeOfField('updated_at', 'soon')).toBeNull();
+  });
+});
