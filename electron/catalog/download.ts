@@ -125,9 +125,9 @@ export class CatalogDownload {
       this.cancelRequested = true;
       this.abort?.abort();
       await this.running;
-    } else if (this.tracker.current !== 'done') {
-      this.tracker.setState('cancelled');
     }
+    // Also when the run had just paused or failed on its own while cleaning up.
+    if (this.tracker.current !== 'done') this.tracker.setState('cancelled');
     if (options.deleteFiles) {
       await rm(this.out, { force: true });
       await rm(this.checkpointPath, { force: true });
