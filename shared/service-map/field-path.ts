@@ -77,12 +77,27 @@ function walk(value: unknown, steps: readonly Step[], from: number): Found {
   return { found: true, value: current };
 }
 
+/** Parsed alternatives per path text: a download reads the same few paths millions of times. */
+const compiled = new Map<string, Step[][]>();
+const MAX_COMPILED = 1000;
+
+function compile(path: string): Step[][] {
+  let steps = compiled.get(path);
+  if (steps === undefined) {
+    steps = path.split('|').flatMap((alternative) => {
+      const parsed = parsePath(alternative);
+      return parsed === null ? [] : [parsed];
+    });
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(path, steps);
+  }
+  return steps;
+}
+
 /** Reads a path (or the first present of `a|b` alternatives) from a value. Never throws. */
 export function readPath(value: unknown, path: string | null | undefined): Found {
   if (path === null || path === undefined) return NOT_FOUND;
-  for (const alternative of path.split('|')) {
-    const steps = parsePath(alternative);
-    if (steps === null) continue;
+  for (const steps of compile(path)) {
     const r = walk(value, steps, 0);
     if (r.found) return r;
   }

@@ -48,24 +48,39 @@ export function findItems(body: unknown, path: string | null, field: string, mis
   return [];
 }
 
-/** The item's fields that the map does not name, with nested parents of named paths opened one level. */
-function otherFields(item: Record<string, unknown>, named: readonly (string | null)[]): Record<string, unknown> {
-  const used = new Set<string>();
-  const parents = new Map<string, Set<string>>();
-  for (const path of named) {
+/** Which of an item's keys the map names: top-level keys, and nested parents whose named children are left out. */
+interface NamedKeys {
+  used: Set<string>;
+  parents: Map<string, Set<string>>;
+}
+
+/** Worked out once per map (a download reads millions of items with one map). */
+const namedKeysByMap = new WeakMap<ServiceMap['asset'], NamedKeys>();
+
+function namedKeys(m: ServiceMap['asset']): NamedKeys {
+  let keys = namedKeysByMap.get(m);
+  if (keys) return keys;
+  keys = { used: new Set(), parents: new Map() };
+  for (const path of [m.id, m.title, m.category, m.price, m.currency]) {
     if (path === null) continue;
     for (const alternative of path.split('|')) {
       const parts = alternative.split('.');
       const top = topKey(alternative);
       if (top === null) continue;
-      if (parts.length === 1) used.add(top);
+      if (parts.length === 1) keys.used.add(top);
       else {
-        const inner = parents.get(top) ?? new Set<string>();
+        const inner = keys.parents.get(top) ?? new Set<string>();
         inner.add(parts[1]!.replace(/\[\d*\]$/, ''));
-        parents.set(top, inner);
+        keys.parents.set(top, inner);
       }
     }
   }
+  namedKeysByMap.set(m, keys);
+  return keys;
+}
+
+/** The item's fields that the map does not name, with nested parents of named paths opened one level. */
+function otherFields(item: Record<string, unknown>, { used, parents }: NamedKeys): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {
     if (used.has(key)) continue;
@@ -112,7 +127,7 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
     else asset.price = toMajor(amount, m.priceUnit, currency);
   }
   if (currency !== null) asset.currency = currency;
-  const others = otherFields(item, [m.id, m.title, m.category, m.price, m.currency]);
+  const others = otherFields(item, namedKeys(m));
   for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) asset[key] = value;
   return asset;
 }
