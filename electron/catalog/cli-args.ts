@@ -32,6 +32,7 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
   --resume                continue a stopped download from its checkpoint
   --budget-store URL      share the vendor's budget with other workers through Redis
                           (redis://host:port/db; default: none, pacing from the headers alone)
+  --max-response-mib N    largest answer accepted, in MiB (default 64); a bigger one fails the run
   -h, --help              this text
 
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
@@ -59,6 +60,8 @@ export interface CliOptions {
   detect?: { pageSizeParam: string | null };
   /** --budget-store redis://host:port/db: the fleet's shared budget (default: headers only). */
   budgetStore?: string;
+  /** --max-response-mib: the response-size cap (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseMiB?: number;
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -104,6 +107,7 @@ function parse(argv: string[]) {
       'service-map': { type: 'string' },
       detect: { type: 'boolean' },
       'budget-store': { type: 'string' },
+      'max-response-mib': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -140,6 +144,11 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
     options.budgetStore = values['budget-store'].trim();
   }
 
+  if (values['max-response-mib'] !== undefined) {
+    const mib = Number(values['max-response-mib']);
+    if (!/^\d+$/.test(values['max-response-mib'].trim()) || mib < 1 || mib > 4096) throw new Error(`--max-response-mib must be a whole number from 1 to 4096, got ${JSON.stringify(values['max-response-mib'])}.`);
+    options.maxResponseMiB = mib;
+  }
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');
     options.idField = values['id-field'];

@@ -2,6 +2,7 @@
  * The catalog command line: flags, the download through the same PartnerClient as the app, progress
  * on stderr, one JSON summary on stdout, a one-line reason and a non-zero exit code on failure.
  */
+import { createTransport } from '../client/transport';
 import { BudgetRegistry, createBudgetStore, PartnerClient } from '../client';
 import type { BudgetStore } from '../client';
 import { toErrorData } from '../../shared/errors';
@@ -43,7 +44,8 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
     store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
     const budgets = store ? new BudgetRegistry({ store }) : undefined;
-    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam }, ...(budgets ? { budgets } : {}) });
+    const fetch = createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 });
+    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam }, fetch, ...(budgets ? { budgets } : {}) });
   } catch (e) {
     await store?.close();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);

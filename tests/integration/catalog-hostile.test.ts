@@ -14,7 +14,7 @@ import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
 import type { CliIo } from '../../electron/catalog/cli-main';
 
-type Mode = 'backwards' | 'empty' | 'slow';
+type Mode = 'backwards' | 'empty' | 'slow' | 'huge';
 const TOTAL = 9;
 
 /** Pages of 3 by last_id over ids 1..TOTAL, in the simulator's shape, bent by the mode. */
@@ -37,6 +37,11 @@ async function hostileService(mode: Mode): Promise<{ url: string; lists: string[
       res.writeHead(200, { 'content-type': 'application/json', 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '19', 'x-rate-limit-reset': '0' });
       res.end(JSON.stringify(body));
     };
+    if (mode === 'huge') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ id: 1, title: 'x'.repeat(3 * 1024 * 1024) }], last_id: 1, has_more: true, total: TOTAL }));
+      return;
+    }
     if (mode === 'slow') setTimeout(answer, 150);
     else answer();
   });
@@ -105,6 +110,15 @@ describe('catalog download against a hostile service', () => {
     expect(service.lists).toEqual(['0', '3', '3', '3']);
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ cursor: 3, items: 3, done: false });
   }, 20_000);
+
+  it('an answer over --max-response-mib fails the run once, clearly, without retrying it', async () => {
+    service = await hostileService('huge');
+    const run = io(dir);
+    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl', '--max-response-mib', '1'], run);
+    expect(code).toBe(1);
+    expect(run.err()).toMatch(/larger than the 1 MiB response-size cap/);
+    expect(service.lists).toEqual(['0']);
+  });
 
   it('two --resume runs of one download at once: the second is refused, the file holds the catalog once', async () => {
     service = await hostileService('slow');
