@@ -122,7 +122,7 @@ export class ProfileStore {
       tokenPresentation: { header: input.tokenPresentation.header, scheme },
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
-      ...(existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
+      ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };

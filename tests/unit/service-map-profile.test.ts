@@ -51,9 +51,13 @@ describe('service map with the profile', () => {
     expect(again.get(view.id)?.name).toBe('Acme');
   });
 
-  it('a profile input may carry a map (import), checked by the schema', () => {
-    expect(input({ serviceMap: DEFAULT_SERVICE_MAP }).serviceMap).toEqual(DEFAULT_SERVICE_MAP);
+  it('a profile input may carry a map (import, web --service-map), checked by the schema and stored', async () => {
     expect(profileInputSchema.safeParse({ ...input(), serviceMap: { version: 1 } }).success).toBe(false);
+    dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const map = { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, items: 'data' } };
+    const view = store.save(input({ serviceMap: map }), { ephemeral: true });
+    expect(store.get(view.id)?.serviceMap).toEqual(map);
   });
 
   it('browser mode flags: --service-map FILE or --detect, for the service of --base-url', () => {
