@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../errors';
 import { SIM_DIALECTS } from '../sim-dialects';
 import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
 import { readInfoShape } from '../service-map/bridge';
+import { serviceMapSchema } from '../service-map/schema';
 import { WAIT_BIN_COUNT } from '../wait-bins';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
@@ -95,6 +96,8 @@ export const profileInputSchema = z.object({
   tokenPresentation: tokenPresentationSchema.default({ header: 'Authorization', scheme: 'Bearer' }),
   pageSizeParam: z.string().trim().min(1).max(64).default('per-page'),
   idField: z.string().trim().min(1).max(64).default('id'),
+  /** A service map to store with the profile (import); absent: the profile keeps its own. */
+  serviceMap: serviceMapSchema.optional(),
 });
 
 export const connectionTestSchema = z.object({
