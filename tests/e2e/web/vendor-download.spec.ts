@@ -31,7 +31,14 @@ test('vendor staff download the whole catalog with pause and resume', async ({ p
   await expect(progress).toHaveAttribute('aria-valuenow', String(total));
   const pages = numberIn(await panel.getByText('Pages').locator('xpath=following-sibling::dd').innerText());
   expect(pages).toBeGreaterThanOrEqual(Math.ceil(total / 100));
-  await expect(panel.getByText(/Saved to/)).toBeVisible();
-  await expect(panel.locator('code')).toHaveText(/\.csv$/);
+  // Browser mode: the path to copy (the file is on the computer running browser mode).
+  const saved = panel.getByRole('textbox', { name: /Saved to/ });
+  await expect(saved).toHaveValue(/\.csv$/);
+  await expect(panel.getByRole('button', { name: 'Copy' })).toBeVisible();
   await screenshot(page, 'vendor-download');
+
+  // After the download, and after leaving the view, the format shown is still the one used.
+  await expect(panel.getByRole('combobox', { name: 'Format' })).toHaveValue('csv');
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Download whole catalog' }).getByRole('combobox', { name: 'Format' })).toHaveValue('csv');
 });

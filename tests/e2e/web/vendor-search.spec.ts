@@ -1,6 +1,6 @@
 /** Vendor staff search the catalog and filter it by category. */
 import { expect, test } from '@playwright/test';
-import { numberIn, openApp, screenshot } from './helpers';
+import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
 
 test('vendor staff search assets by a word of the title', async ({ page }) => {
   await openApp(page, 'Catalog');
@@ -44,4 +44,54 @@ test('vendor staff filter the catalog by category', async ({ page }) => {
 
   await category.selectOption({ index: 0 });
   await expect(page.getByRole('button', { name: 'Next page' })).toBeVisible();
+});
+
+test('search results are paged, say where each hit matched, and sort by a column', async ({ page }) => {
+  await bridgeCall('saveSettings', { pageSize: 20 });
+  await openApp(page, 'Catalog');
+  const table = page.getByRole('table', { name: 'Assets' });
+  const rows = table.locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  // A word of the titles: more than one page of matches.
+  await page.getByRole('searchbox', { name: 'Search assets' }).fill('castle');
+  const status = page.getByText(/shown of [\d,]+ matches/);
+  await expect(status).toHaveText(/^1–20 shown of/);
+  const firstPageIds = await rows.locator('td[data-col="id"]').allInnerTexts();
+  await page.getByRole('button', { name: 'Next matches' }).click();
+  await expect(status).toHaveText(/^21–40 shown of/);
+  const secondPageIds = await rows.locator('td[data-col="id"]').allInnerTexts();
+  expect(secondPageIds.some((id) => firstPageIds.includes(id))).toBe(false);
+  await page.getByRole('button', { name: 'Previous matches' }).click();
+  await expect(status).toHaveText(/^1–20 shown of/);
+
+  await expect(rows.locator('td[data-col="matched"]').first()).toHaveText('title');
+
+  // A tag the table does not show: every row says the match is in its tags.
+  await page.getByRole('searchbox', { name: 'Search assets' }).fill('medieval');
+  await expect(status).toHaveText(/^1–20 shown of/);
+  await expect(rows.locator('td[data-col="matched"]').first()).toHaveText(/^tags: medieval/);
+  const matched = await rows.locator('td[data-col="matched"]').allInnerTexts();
+  expect(matched.length).toBe(20);
+  for (const m of matched) expect(m).toMatch(/^tags: medieval/);
+  for (const title of await rows.locator('td[data-col="title"]').allInnerTexts()) expect(title.toLowerCase()).not.toContain('medieval');
+
+  // Sorting by price orders the rows shown, one way then the other (figures start with the largest).
+  const prices = async () => (await rows.locator('td[data-col="price"]').allInnerTexts()).map(numberIn);
+  const ordered = async (dir: 'ascending' | 'descending') => {
+    const p = await prices();
+    return p.every((v, i) => i === 0 || (dir === 'ascending' ? v >= p[i - 1]! : v <= p[i - 1]!));
+  };
+  const header = table.locator('th[data-col="price"]');
+  await table.getByRole('button', { name: /^Price/ }).click();
+  await expect(header).toHaveAttribute('aria-sort', /ascending|descending/);
+  const first = (await header.getAttribute('aria-sort')) as 'ascending' | 'descending';
+  await expect.poll(() => ordered(first)).toBe(true);
+  await table.getByRole('button', { name: /^Price/ }).click();
+  const second = first === 'ascending' ? 'descending' : 'ascending';
+  await expect(header).toHaveAttribute('aria-sort', second);
+  await expect.poll(() => ordered(second)).toBe(true);
+  await screenshot(page, 'vendor-search-paged');
+  // Back to the service's order for the other specs (sorting is remembered per view).
+  await table.getByRole('button', { name: /^Price/ }).click();
+  await expect(header).not.toHaveAttribute('aria-sort', /./);
 });

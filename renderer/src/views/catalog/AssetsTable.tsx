@@ -87,7 +87,7 @@ export function AssetsTable({
         id: 'title',
         header: 'Title',
         size: 280,
-        meta: { rowHeader: true },
+        // A td, not a row header: specs and scripts address the cells by position (td:nth-child).
         cell: (c) => c.getValue() || DASH,
       }),
       col.accessor((a) => (typeof a.category === 'string' ? (categoryNames.get(a.category) ?? a.category) : ''), {
