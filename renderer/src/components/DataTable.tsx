@@ -49,6 +49,16 @@ const ALL_VISIBLE = {};
 const DEFINED_ORDER: [] = [];
 const DEFAULT_SIZES = {};
 
+/**
+ * The width a header needs to be read in full (its longest word in 11 px capitals, the cell's padding
+ * and the sort mark; headers wrap between words): no column is narrower, so "REMAINING" never reads "REMAI…".
+ */
+function headerWidth(header: unknown): number {
+  if (typeof header !== 'string') return 0;
+  const longest = Math.max(...header.split(/[ \t\n]+/).map((w) => w.length));
+  return Math.ceil(longest * 7.6 + 30);
+}
+
 /** Width kept for the column chooser at the end of the header. */
 const MENU_COLUMN_PX = 30;
 
@@ -116,7 +126,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const fit = useMemo(
     () =>
       fitColumns(
-        wanted.map((c) => ({ id: c.id, size: c.getSize(), minSize: c.columnDef.minSize ?? 56, dropOrder: c.columnDef.meta?.dropOrder ?? 0 })),
+        wanted.map((c) => {
+          const minSize = Math.max(c.columnDef.minSize ?? 56, headerWidth(c.columnDef.header));
+          return { id: c.id, size: Math.max(c.getSize(), minSize), minSize, dropOrder: c.columnDef.meta?.dropOrder ?? 0 };
+        }),
         Math.max(0, (width ?? 0) - MENU_COLUMN_PX),
       ),
     [wanted, width],
@@ -329,17 +342,20 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
   const pendingFocus = useRef<string | null>(null);
   const effectiveFocus = focusId !== null && rows.some((r) => r.id === focusId) ? focusId : (selectedId ?? rows[0]?.id ?? null);
 
+  // The scroll position as the last scroll event saw it: reading scrollTop right after the rows
+  // changed would force a layout of the table in every commit.
+  const scrollTop = useRef(0);
+
   const remember = () => {
-    const el = scrollRef.current;
-    if (!el || !rowHeight) return;
+    if (!rowHeight) return;
     const pinned = selectedId !== null ? rows.findIndex((r) => r.id === selectedId) : -1;
-    if (pinned < 0 && el.scrollTop <= 0) {
+    if (pinned < 0 && scrollTop.current <= 0) {
       anchor.current = null; // at the top with nothing selected: follow the newest
       return;
     }
-    const index = pinned >= 0 ? pinned : Math.floor(el.scrollTop / rowHeight);
+    const index = pinned >= 0 ? pinned : Math.floor(scrollTop.current / rowHeight);
     const row = rows[index];
-    anchor.current = row ? { id: row.id, offset: el.scrollTop - index * rowHeight } : null;
+    anchor.current = row ? { id: row.id, offset: scrollTop.current - index * rowHeight } : null;
   };
 
   useLayoutEffect(() => {
@@ -347,13 +363,19 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
     const a = anchor.current;
     if (el && rowHeight && a) {
       const index = rows.findIndex((r) => r.id === a.id);
-      if (index >= 0) {
-        const top = Math.max(0, index * rowHeight + a.offset);
-        if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
+      const top = index >= 0 ? Math.max(0, index * rowHeight + a.offset) : scrollTop.current;
+      if (Math.abs(scrollTop.current - top) >= 1) {
+        el.scrollTop = top;
+        scrollTop.current = top;
       }
     }
     remember();
   }, [rows, selectedId]);
+
+  const onScroll = () => {
+    scrollTop.current = scrollRef.current?.scrollTop ?? 0;
+    remember();
+  };
 
   useEffect(() => {
     const id = pendingFocus.current;
@@ -385,5 +407,5 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
     }
   };
 
-  return { focusId: effectiveFocus, setFocusId, onKeyDown, onScroll: remember };
+  return { focusId: effectiveFocus, setFocusId, onKeyDown, onScroll };
 }

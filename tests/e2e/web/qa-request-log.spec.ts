@@ -13,9 +13,12 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
   await page.getByRole('combobox', { name: 'Filter by endpoint' }).selectOption({ label: 'GET /assets/list' });
   await page.getByRole('combobox', { name: 'Filter by status' }).selectOption({ label: '2xx success' });
   const log = page.getByRole('table', { name: 'Request log' });
-  const rows = log.locator('tbody tr');
+  const rows = log.locator('tbody tr[data-row-id]');
   await expect(rows.first()).toBeVisible();
-  for (const text of await rows.locator('td:nth-child(3)').allInnerTexts()) expect(text).toBe('GET /assets/list');
+  // The endpoint column shows the path with its query string (the page asked for).
+  const endpoints = await rows.locator('td:nth-child(3)').allInnerTexts();
+  for (const text of endpoints) expect(text).toMatch(/^GET\s+\/assets\/list(\?.*)?$/);
+  expect(endpoints.some((text) => text.includes('?'))).toBe(true);
   await expect(rows.first().locator('td').nth(3)).toHaveText('200');
 
   await rows.first().click();

@@ -73,10 +73,10 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       },
       cell: ({ row: { original: r } }) => `${r.remainingEstimated ? '≈ ' : ''}${fmtInt(r.remaining)}`,
     },
-    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S} s)`, accessorFn: (r) => r.utilisation, size: 150, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
+    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`, accessorFn: (r) => r.utilisation, size: 150, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
     {
       id: 'rps',
-      header: `Req/s (${RATE_WINDOW_S} s)`,
+      header: `Req/s (${RATE_WINDOW_S}\u00a0s)`,
       accessorFn: (r) => r.rps,
       size: 100,
       minSize: 88,

@@ -1,0 +1,85 @@
+/**
+ * Keyboard and resilience, as a power user meets them: shortcuts and their `?` list, table rows by
+ * arrow keys, preferences remembered per view, a malformed link and a view whose code cannot load.
+ */
+import { expect, test } from '@playwright/test';
+import { openApp, screenshot } from './helpers';
+
+test('shortcuts: ? lists them, digits and g+letter open views, / searches, space pauses, ] widens the range', async ({ page }) => {
+  await openApp(page);
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await expect(help.getByRole('row', { name: /Open Requests/ })).toBeVisible();
+  await screenshot(page, 'keyboard-help');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  await page.keyboard.press('4');
+  await expect(page.getByRole('heading', { level: 1, name: 'Requests' })).toBeVisible();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search requests' })).toBeFocused();
+  await page.keyboard.type('assets');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // leave the field: keys are shortcuts again
+  await page.keyboard.press(' ');
+  await expect(page.getByRole('button', { name: 'Paused' })).toBeVisible();
+  await page.keyboard.press(' ');
+  await expect(page.getByRole('button', { name: 'Live' })).toBeVisible();
+
+  const ranges = page.getByRole('group', { name: 'Time range' });
+  await expect(ranges.getByRole('button', { name: 'All kept' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press(']');
+  await expect(ranges.getByRole('button', { name: '10 s' })).toHaveAttribute('aria-pressed', 'true');
+  // Remembered per view: a reload keeps the range (and resets it for the next spec).
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '10 s' })).toHaveAttribute('aria-pressed', 'true', { timeout: 20_000 });
+  await page.keyboard.press('[');
+  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: 'All kept' })).toHaveAttribute('aria-pressed', 'true');
+
+  await page.keyboard.press('g');
+  await page.keyboard.press('b');
+  await expect(page.getByRole('heading', { level: 1, name: 'Budget' })).toBeVisible();
+});
+
+test('table rows by keyboard: arrows move, Enter opens the detail of the row reached', async ({ page }) => {
+  await openApp(page, 'Catalog'); // browsing fills the request log
+  await expect(page.getByRole('table', { name: 'Assets' }).locator('tbody tr').first()).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Requests' }).click();
+  const rows = page.getByRole('table', { name: 'Request log' }).locator('tbody tr[data-row-id]');
+  await expect(rows.nth(1)).toBeVisible();
+  const second = await rows.nth(1).getAttribute('data-row-id');
+  await page.getByRole('button', { name: 'Live' }).click(); // hold the list still while we move
+  await rows.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('complementary', { name: 'Request detail' }).getByText(`Request #${second}`)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('complementary', { name: 'Request detail' })).toHaveCount(0);
+});
+
+test('a malformed link shows the view with the navigation, never a blank page', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  await page.evaluate(() => {
+    window.location.hash = '#/catalog/%E0%A4%A';
+  });
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible();
+  expect(errors.filter((m) => /URI malformed/i.test(m))).toEqual([]);
+});
+
+test('a view whose code cannot be fetched says so, keeps the navigation, and loads on "Try again"', async ({ page }) => {
+  await openApp(page);
+  // As when the service went away before this view was first opened: its chunk does not arrive.
+  await page.route(/PurchasesView-[\w-]+\.js$/, (route) => route.abort('connectionrefused'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Purchases' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Purchases could not be loaded.' });
+  await expect(alert).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await screenshot(page, 'view-not-loaded');
+  await page.unroute(/PurchasesView-[\w-]+\.js$/);
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Purchases' })).toBeVisible();
+});

@@ -1,0 +1,154 @@
+/**
+ * Every view at 1024x700 and 1440x900, light and dark, with classic and with overlay scrollbars (as on a
+ * Mac with a trackpad: Chromium's OverlayScrollbar feature): no sideways scroll on the page or in any
+ * box, no table whose last column is cut, and a detail that opens in view. A screenshot of each lands
+ * in tests/e2e/screenshots/layout-*.png. Written by route, so views changed by others are checked too.
+ */
+import { chromium, expect, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../chromium-path';
+import path from 'node:path';
+import { openApp, screenshot, SCREENSHOT_DIR } from './helpers';
+import type { View } from './helpers';
+
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+// Catalog before Requests: browsing it fills the request log.
+const VIEWS: View[] = ['Budget', 'Catalog', 'Purchases', 'Requests', 'Settings'];
+
+interface Overflow {
+  what: string;
+  scrollWidth: number;
+  clientWidth: number;
+}
+
+/** Boxes that scroll sideways (code blocks excepted: a long JSON line may) and tables cut at their container's edge. */
+async function horizontalProblems(page: Page): Promise<Overflow[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element) => {
+      const label = el.getAttribute('aria-label');
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${label ? `[aria-label="${label}"]` : ''}.${[...el.classList].join('.')}`;
+    };
+    const out: { what: string; scrollWidth: number; clientWidth: number }[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) out.push({ what: 'page', scrollWidth: root.scrollWidth, clientWidth: root.clientWidth });
+    for (const el of document.querySelectorAll('body *')) {
+      if (el.closest('pre, .code-block, [data-allow-hscroll]')) continue;
+      // A box that scrolls sideways (with overlay scrollbars: one whose end is simply cut off). Cells that end
+      // in an ellipsis are meant to (their full text is the tooltip).
+      const style = getComputedStyle(el);
+      if (!['auto', 'scroll'].includes(style.overflowX)) continue;
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push({ what: describe(el), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth });
+    }
+    // Column headers are read in full: a header cut to "REMAI…" does not say what the column is.
+    for (const th of document.querySelectorAll('main thead th')) {
+      const label = th.querySelector('.dt-ellipsis') ?? th;
+      if (th.getClientRects().length > 0 && label.scrollWidth > label.clientWidth + 1)
+        out.push({ what: `header "${th.textContent?.trim()}"`, scrollWidth: label.scrollWidth, clientWidth: label.clientWidth });
+    }
+    for (const table of document.querySelectorAll('table')) {
+      if (table.closest('pre, [data-allow-hscroll]') || table.getClientRects().length === 0) continue;
+      const container = table.parentElement!;
+      const headers = table.querySelectorAll('thead th');
+      const last = headers[headers.length - 1];
+      const edge = container.getBoundingClientRect().right;
+      const right = (last ?? table).getBoundingClientRect().right;
+      if (right > edge + 1) out.push({ what: `last column of ${describe(table)}`, scrollWidth: Math.round(right), clientWidth: Math.round(edge) });
+    }
+    return out;
+  });
+}
+
+/** Opens the first clickable row's detail (if the view has one) and says where it landed. */
+async function openFirstDetail(page: Page): Promise<{ top: number; bottom: number; left: number; right: number } | null> {
+  const row = page.locator('main tbody tr.row-clickable').first();
+  if ((await row.count()) === 0) return null;
+  await row.click();
+  const detail = page.locator('main aside.detail').first();
+  if ((await detail.count()) === 0) return null;
+  await expect(detail).toBeVisible();
+  await page.waitForTimeout(300); // smooth scrolls end
+  return detail.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  });
+}
+
+for (const scrollbars of ['classic', 'overlay'] as const) {
+  test.describe(`layout with ${scrollbars} scrollbars`, () => {
+    // Overlay scrollbars are a launch flag: those tests get a browser of their own.
+    let overlayBrowser: Browser | null = null;
+    test.beforeAll(async () => {
+      if (scrollbars === 'overlay') overlayBrowser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS, '--enable-features=OverlayScrollbar'] });
+    });
+    test.afterAll(async () => {
+      await overlayBrowser?.close();
+    });
+
+    for (const size of SIZES) {
+      for (const theme of THEMES) {
+        test(`every view at ${size.width}x${size.height}, ${theme}`, async ({ page: defaultPage }) => {
+          test.setTimeout(120_000);
+          const page = overlayBrowser ? await overlayBrowser.newPage() : defaultPage;
+          await page.setViewportSize(size);
+          await page.emulateMedia({ colorScheme: theme });
+          await openApp(page);
+          if (scrollbars === 'overlay') {
+            // The flag took: a scrolling box keeps its whole width (no scrollbar gutter).
+            const gutter = await page.evaluate(() => {
+              const box = document.createElement('div');
+              box.style.cssText = 'position:absolute;width:100px;height:50px;overflow:scroll';
+              document.body.append(box);
+              const g = box.offsetWidth - box.clientWidth;
+              box.remove();
+              return g;
+            });
+            expect(gutter, 'overlay scrollbars take no width').toBe(0);
+          }
+          const failures: string[] = [];
+          for (const view of VIEWS) {
+            await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
+            await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
+            await page.waitForTimeout(view === 'Catalog' || view === 'Requests' ? 1200 : 500);
+            const name = `layout-${view.toLowerCase()}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
+            for (const p of await horizontalProblems(page)) failures.push(`${view}: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
+            await screenshot(page, name);
+            const detail = await openFirstDetail(page);
+            if (detail) {
+              const inView = detail.top >= 0 && detail.top < size.height - 80 && detail.right <= size.width + 1 && detail.left >= 0;
+              if (!inView) failures.push(`${view}: the opened detail is not in view (top ${Math.round(detail.top)}, right ${Math.round(detail.right)} of ${size.width}x${size.height})`);
+              for (const p of await horizontalProblems(page)) failures.push(`${view} with its detail open: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
+              await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-detail.png`) });
+              await page.keyboard.press('Escape');
+            }
+          }
+          expect(failures, failures.join('\n')).toEqual([]);
+        });
+      }
+    }
+  });
+}
+
+test('a banner that appears neither scrolls the page nor hides under the header', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openApp(page);
+  await page.evaluate(() => window.scrollTo(0, 240));
+  const before = await page.evaluate(() => window.scrollY);
+  // The same element the app's status banners are: added at the top of the view, above what the user reads.
+  await page.evaluate(() => {
+    const banner = document.createElement('div');
+    banner.className = 'banner banner-warn';
+    banner.setAttribute('role', 'status');
+    banner.textContent = 'Another consumer is using this vendor’s budget.';
+    const view = document.querySelector('main .view')!;
+    view.insertBefore(banner, view.children[1] ?? null);
+  });
+  await page.waitForTimeout(200);
+  expect(await page.evaluate(() => window.scrollY)).toBe(before);
+  // The app-wide banner sits in the sticky header: whole and below the top bar whatever the scroll.
+  const head = await page.locator('.app-head').evaluate((el) => getComputedStyle(el).position);
+  expect(head).toBe('sticky');
+});
