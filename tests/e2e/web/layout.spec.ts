@@ -25,41 +25,45 @@ interface Overflow {
   clientWidth: number;
 }
 
-/** Boxes that scroll sideways (code blocks excepted: a long JSON line may) and tables cut at their container's edge. */
+/**
+ * Boxes that scroll sideways (code blocks excepted: a long JSON line may), tables cut at their
+ * container's edge, and headers cut short. Page code as a string: this file is type-checked without the DOM.
+ */
+const HORIZONTAL_PROBLEMS = `(() => {
+  const describe = (el) => {
+    const label = el.getAttribute('aria-label');
+    return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (label ? '[aria-label="' + label + '"]' : '') + '.' + [...el.classList].join('.');
+  };
+  const out = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) out.push({ what: 'page', scrollWidth: root.scrollWidth, clientWidth: root.clientWidth });
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('pre, .code-block, [data-allow-hscroll]')) continue;
+    // A box that scrolls sideways (with overlay scrollbars: one whose end is simply cut off). Cells that
+    // end in an ellipsis are meant to (their full text is the tooltip).
+    const overflowX = getComputedStyle(el).overflowX;
+    if (overflowX !== 'auto' && overflowX !== 'scroll') continue;
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push({ what: describe(el), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth });
+  }
+  for (const table of document.querySelectorAll('table')) {
+    if (table.closest('pre, [data-allow-hscroll]') || table.getClientRects().length === 0) continue;
+    const headers = table.querySelectorAll('thead th');
+    const last = headers[headers.length - 1] || table;
+    const edge = table.parentElement.getBoundingClientRect().right;
+    const right = last.getBoundingClientRect().right;
+    if (right > edge + 1) out.push({ what: 'last column of ' + describe(table), scrollWidth: Math.round(right), clientWidth: Math.round(edge) });
+  }
+  // Column headers are read in full: a header cut to "REMAI..." does not say what the column is.
+  for (const th of document.querySelectorAll('main thead th')) {
+    const label = th.querySelector('.dt-ellipsis') || th;
+    if (th.getClientRects().length > 0 && label.scrollWidth > label.clientWidth + 1)
+      out.push({ what: 'header "' + th.textContent.trim() + '"', scrollWidth: label.scrollWidth, clientWidth: label.clientWidth });
+  }
+  return out;
+})()`;
+
 async function horizontalProblems(page: Page): Promise<Overflow[]> {
-  return page.evaluate(() => {
-    const describe = (el: Element) => {
-      const label = el.getAttribute('aria-label');
-      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${label ? `[aria-label="${label}"]` : ''}.${[...el.classList].join('.')}`;
-    };
-    const out: { what: string; scrollWidth: number; clientWidth: number }[] = [];
-    const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) out.push({ what: 'page', scrollWidth: root.scrollWidth, clientWidth: root.clientWidth });
-    for (const el of document.querySelectorAll('body *')) {
-      if (el.closest('pre, .code-block, [data-allow-hscroll]')) continue;
-      // A box that scrolls sideways (with overlay scrollbars: one whose end is simply cut off). Cells that end
-      // in an ellipsis are meant to (their full text is the tooltip).
-      const style = getComputedStyle(el);
-      if (!['auto', 'scroll'].includes(style.overflowX)) continue;
-      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push({ what: describe(el), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth });
-    }
-    // Column headers are read in full: a header cut to "REMAI…" does not say what the column is.
-    for (const th of document.querySelectorAll('main thead th')) {
-      const label = th.querySelector('.dt-ellipsis') ?? th;
-      if (th.getClientRects().length > 0 && label.scrollWidth > label.clientWidth + 1)
-        out.push({ what: `header "${th.textContent?.trim()}"`, scrollWidth: label.scrollWidth, clientWidth: label.clientWidth });
-    }
-    for (const table of document.querySelectorAll('table')) {
-      if (table.closest('pre, [data-allow-hscroll]') || table.getClientRects().length === 0) continue;
-      const container = table.parentElement!;
-      const headers = table.querySelectorAll('thead th');
-      const last = headers[headers.length - 1];
-      const edge = container.getBoundingClientRect().right;
-      const right = (last ?? table).getBoundingClientRect().right;
-      if (right > edge + 1) out.push({ what: `last column of ${describe(table)}`, scrollWidth: Math.round(right), clientWidth: Math.round(edge) });
-    }
-    return out;
-  });
+  return page.evaluate<Overflow[]>(HORIZONTAL_PROBLEMS);
 }
 
 /** Opens the first clickable row's detail (if the view has one) and says where it landed. */
@@ -71,10 +75,8 @@ async function openFirstDetail(page: Page): Promise<{ top: number; bottom: numbe
   if ((await detail.count()) === 0) return null;
   await expect(detail).toBeVisible();
   await page.waitForTimeout(300); // smooth scrolls end
-  return detail.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-  });
+  const box = await detail.boundingBox(); // relative to the viewport
+  return box ? { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width } : null;
 }
 
 for (const scrollbars of ['classic', 'overlay'] as const) {
@@ -98,14 +100,14 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
           await openApp(page);
           if (scrollbars === 'overlay') {
             // The flag took: a scrolling box keeps its whole width (no scrollbar gutter).
-            const gutter = await page.evaluate(() => {
+            const gutter = await page.evaluate<number>(`(() => {
               const box = document.createElement('div');
               box.style.cssText = 'position:absolute;width:100px;height:50px;overflow:scroll';
               document.body.append(box);
               const g = box.offsetWidth - box.clientWidth;
               box.remove();
               return g;
-            });
+            })()`);
             expect(gutter, 'overlay scrollbars take no width').toBe(0);
           }
           const failures: string[] = [];
@@ -135,20 +137,20 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
 test('a banner that appears neither scrolls the page nor hides under the header', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   await openApp(page);
-  await page.evaluate(() => window.scrollTo(0, 240));
-  const before = await page.evaluate(() => window.scrollY);
+  await page.evaluate('window.scrollTo(0, 240)');
+  const before = await page.evaluate<number>('window.scrollY');
+  expect(before).toBeGreaterThan(0);
   // The same element the app's status banners are: added at the top of the view, above what the user reads.
-  await page.evaluate(() => {
+  await page.evaluate(`(() => {
     const banner = document.createElement('div');
     banner.className = 'banner banner-warn';
     banner.setAttribute('role', 'status');
-    banner.textContent = 'Another consumer is using this vendor’s budget.';
-    const view = document.querySelector('main .view')!;
-    view.insertBefore(banner, view.children[1] ?? null);
-  });
+    banner.textContent = 'Another consumer is using this vendor budget.';
+    const view = document.querySelector('main .view');
+    view.insertBefore(banner, view.children[1] || null);
+  })()`);
   await page.waitForTimeout(200);
-  expect(await page.evaluate(() => window.scrollY)).toBe(before);
-  // The app-wide banner sits in the sticky header: whole and below the top bar whatever the scroll.
-  const head = await page.locator('.app-head').evaluate((el) => getComputedStyle(el).position);
-  expect(head).toBe('sticky');
+  expect(await page.evaluate<number>('window.scrollY')).toBe(before);
+  // The app-wide banner sits in the sticky head with the top bar: whole and below the bar whatever the scroll.
+  await expect(page.locator('.app-head')).toHaveCSS('position', 'sticky');
 });
