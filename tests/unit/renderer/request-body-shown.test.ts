@@ -10,5 +10,7 @@ describe('request body as shown', () => {
   it('pretty-prints plain JSON and shows anything else as sent', () => {
     expect(shownBody('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(shownBody('not json')).toBe('not json');
+    // Escapes a round trip writes back the same way do not stop pretty-printing.
+    expect(shownBody('{"t":"say \\"hi\\"\\n"}')).toBe('{\n  "t": "say \\"hi\\"\\n"\n}');
   });
 });

@@ -57,12 +57,15 @@ function Headers({ title, headers }: { title: string; headers: Record<string, st
   );
 }
 
+/** Escapes that a JSON round trip would undo (`\/` and `\uXXXX`; `\"`, `\\` and `\n` come back as they were). */
+const UNDONE_BY_PARSING = /\\(\/|u[0-9a-fA-F]{4})/;
+
 /**
- * A body pretty-printed when it is JSON, but never un-escaped: a body with escapes (`\/`, `\u002F`)
- * is shown as sent, so the screen shows exactly what main masked and nothing it could not see.
+ * A body pretty-printed when it is JSON, but never un-escaped: a body with escapes that parsing
+ * would undo is shown as sent, so the screen shows exactly what main masked and nothing it could not see.
  */
 export function shownBody(body: string): string {
-  if (body.includes('\\')) return body;
+  if (UNDONE_BY_PARSING.test(body)) return body;
   try {
     return JSON.stringify(JSON.parse(body), null, 2);
   } catch {
