@@ -39,6 +39,16 @@ export interface LedgerQuery {
   limit: number;
 }
 
+/** Why an outcome is unknown, in words for the Purchases view (the technical message is kept in `raw`). */
+const UNKNOWN_BECAUSE: Partial<Record<ErrorCode, string>> = {
+  UNKNOWN_OUTCOME: 'The connection failed after the registration was sent.',
+  TIMEOUT: 'The service did not answer in time.',
+  NETWORK: 'The connection failed.',
+  INVALID_RESPONSE: 'The answer could not be read.',
+  SERVER_ERROR: 'The service failed while answering.',
+  CANCELLED: 'The registration was cancelled while under way.',
+};
+
 /** Refusals after which nothing was bought; any other failure of a registration leaves its outcome unknown. */
 const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED']);
 
@@ -195,7 +205,8 @@ export class PurchaseLedger {
   /** The registration failed: "failed" after a definite refusal, otherwise "unknown". */
   failRegistration(id: number, error: ErrorData): LedgerRecord {
     const definite = DEFINITE_REFUSALS.has(error.code);
-    this.update(id, definite ? 'failed' : 'unknown', error.message, error.body);
+    const note = definite ? error.message : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
+    this.update(id, definite ? 'failed' : 'unknown', note, { error: error.message, ...(error.body !== undefined ? { body: error.body } : {}) });
     return this.get(id)!;
   }
 

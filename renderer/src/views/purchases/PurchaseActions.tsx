@@ -173,6 +173,8 @@ export function PurchaseActions({
             {current.purchaseState ? <Pill tone={purchaseTone(current.purchaseStateKind ?? current.purchaseState)}>{current.purchaseState}</Pill> : null}
             <span className="muted small">updated {fmtDateTime(current.updatedAt)}</span>
           </>
+        ) : unresolved.length > 0 ? (
+          <span className="muted">No confirmed purchase of this asset: a registration's outcome is unknown (below).</span>
         ) : (
           <span className="muted">No purchase of this asset in the ledger.</span>
         )}

@@ -37,10 +37,12 @@ const paramOf = (r: LedgerRecord): string => r.purchaseId ?? `#${r.id}`;
 const col = createColumnHelper<LedgerRecord>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column type; cell values differ per column
 const columns: ColumnDef<LedgerRecord, any>[] = [
-  col.accessor((r) => r.purchaseId ?? '', { id: 'purchase', header: 'Purchase', cell: (c) => <span className="mono">{c.getValue() || DASH}</span>, meta: { rowHeader: true } }),
+  col.accessor((r) => r.purchaseId ?? '', { id: 'purchase', header: 'Purchase', size: 130, minSize: 90, cell: (c) => <span className="mono">{c.getValue() || DASH}</span>, meta: { rowHeader: true } }),
   col.accessor((r) => r.assetTitle ?? r.assetId, {
     id: 'asset',
     header: 'Asset',
+    size: 260,
+    minSize: 140,
     cell: (c) => (
       <>
         {c.row.original.assetTitle ?? DASH} <span className="muted mono small">#{c.row.original.assetId}</span>
@@ -49,6 +51,8 @@ const columns: ColumnDef<LedgerRecord, any>[] = [
   }),
   col.accessor('state', {
     header: 'State',
+    size: 130,
+    minSize: 110,
     cell: (c) => {
       const r = c.row.original;
       return r.state === 'registered' && r.purchaseState ? (
@@ -60,9 +64,9 @@ const columns: ColumnDef<LedgerRecord, any>[] = [
       );
     },
   }),
-  col.accessor('vendor', { header: 'Vendor', meta: { dropOrder: 2, cellTitle: (r) => `${r.vendor} at ${r.baseUrl}` } }),
-  col.accessor((r) => r.reference ?? '', { id: 'reference', header: 'Reference', cell: (c) => <span className="mono small muted">{c.getValue() || DASH}</span>, meta: { dropOrder: 1 } }),
-  col.accessor('updatedAt', { header: 'Updated', cell: (c) => <span className="muted">{fmtDateTime(c.getValue())}</span> }),
+  col.accessor('vendor', { header: 'Vendor', size: 110, minSize: 70, meta: { dropOrder: 2, cellTitle: (r) => `${r.vendor} at ${r.baseUrl}` } }),
+  col.accessor((r) => r.reference ?? '', { id: 'reference', header: 'Reference', size: 200, minSize: 100, cell: (c) => <span className="mono small muted">{c.getValue() || DASH}</span>, meta: { dropOrder: 1 } }),
+  col.accessor('updatedAt', { header: 'Updated', size: 170, minSize: 130, cell: (c) => <span className="muted">{fmtDateTime(c.getValue())}</span> }),
 ];
 
 export default function PurchasesView({ purchaseParam }: { purchaseParam: string | null }) {

@@ -27,12 +27,7 @@ export function UnresolvedRecord({
   return (
     <div className="callout callout-warn unresolved" role="status" aria-label={`Unresolved registration ${record.reference ?? record.id}`}>
       <div>
-        {sending ? 'Being registered now' : 'May or may not be registered'}
-        {showAsset ? (
-          <>
-            : <strong>{asset}</strong>
-          </>
-        ) : null}
+        {showAsset ? <strong>{asset}</strong> : 'This asset'} {sending ? 'is being registered now' : 'may or may not be registered'}
         <span className="muted small">
           {' '}
           · {record.vendor} · {fmtDateTime(record.createdAt)}
