@@ -8,8 +8,12 @@
  *    category filter, asset detail with its price chart, register -> validate -> download URL ->
  *    cancel, and the budget and request log showing the traffic.
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { DEFAULT_RENDERER_DIR } from '../../../electron/web/server';
 import { startSimulator } from '../../../electron/simulator';
 import type { RunningSimulator, SimDialect } from '../../../electron/simulator';
 import { startBrowserMode } from '../browser-mode';
@@ -47,29 +51,39 @@ function nav(page: Page, view: string) {
 
 for (const dialect of DIALECTS) {
   test.describe(`a service speaking ${dialect}`, () => {
-    test.describe.configure({ timeout: 90_000 });
+    test.describe.configure({ timeout: 150_000 });
     let sim: RunningSimulator;
     let web: BrowserMode;
+    let rendererDir: string | undefined;
 
     test.beforeAll(async () => {
       sim = await startSimulator({ dialect, catalogSize: 400, seed: 7, tokens: [{ vendor: VENDOR, token: TOKEN }] });
-      web = await startBrowserMode(['--no-simulator', '--base-url', sim.url, '--token', `${VENDOR}:${TOKEN}`]);
-      // Detection alone: the proposal is accepted as it is.
-      const { items } = await bridgeCall('listProfiles', {}, web.url);
-      const profile = items.find((p) => p.vendor === VENDOR)!;
-      const detection = await bridgeCall('serviceMapDetect', { profileId: profile.id }, web.url);
-      expect(detection.requests).toBeLessThanOrEqual(3);
-      await bridgeCall('serviceMapSave', { profileId: profile.id, map: detection.map }, web.url);
+      // A copy of the build, so that a rebuild while the spec runs cannot take the views' chunks away.
+      rendererDir = mkdtempSync(join(tmpdir(), 'dialects-renderer-'));
+      cpSync(DEFAULT_RENDERER_DIR, rendererDir, { recursive: true });
+      web = await startBrowserMode(['--no-simulator', '--renderer-dir', rendererDir, '--base-url', sim.url, '--token', `${VENDOR}:${TOKEN}`]);
       await bridgeCall('saveSettings', { pageSize: 20 }, web.url);
     });
 
     test.afterAll(async () => {
       await web?.stop();
       await sim?.stop();
+      if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
     });
 
-    test('browse, search, filter, asset history, purchase flow, budget and request log', async ({ page }) => {
-      await openApp(page, 'Catalog', web.url);
+    test('detect the map, then browse, search, filter, asset history, purchase flow, budget and request log', async ({ page }) => {
+      // Detection alone, in Settings: the proposal is accepted as it is.
+      await openApp(page, 'Settings', web.url);
+      await page.getByRole('button', { name: `Service map of ${VENDOR}` }).click();
+      const panel = page.getByRole('region', { name: `Service map · ${VENDOR}` });
+      await panel.getByRole('button', { name: 'Detect', exact: true }).click();
+      await expect(panel.getByText(/^Proposed map · confidence .* · [123] requests? spent/)).toBeVisible({ timeout: 20_000 });
+      await screenshot(page, `dialect-${dialect}-detected`);
+      await panel.getByRole('button', { name: 'Accept and save' }).click();
+      await expect(panel.getByText('saved map')).toBeVisible();
+
+      await nav(page, 'Catalog');
+      await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible();
       const table = page.getByRole('table', { name: 'Assets' });
       const rows = table.locator('tbody tr');
       const idAt = (i: number) => rows.nth(i).locator('td').first().innerText();
@@ -139,12 +153,18 @@ for (const dialect of DIALECTS) {
       await expect(button('Register purchase')).toBeEnabled();
       await button('Register purchase').click();
       await page.getByRole('dialog', { name: 'Register a purchase?' }).getByRole('button', { name: 'Register purchase' }).click();
-      await expect(detail.getByText(/^Registered: /)).toBeVisible();
+      const registered = detail.getByText(/^Registered: \S+/);
+      await expect(registered).toBeVisible();
       await expect(detail.getByText(/id not readable/)).toHaveCount(0);
-      await expect(button('Register purchase')).toBeDisabled();
+      const purchaseId = /^Registered:\s*(\S+)/.exec(await registered.innerText())?.[1] ?? '';
+      // A second Register asks again, naming the purchase the service holds.
+      await button('Register purchase').click();
+      const again = page.getByRole('dialog', { name: 'Register this asset again?' });
+      await expect(again).toContainText(purchaseId);
+      await again.getByRole('button', { name: 'Cancel', exact: true }).click();
       await expect(button('Validate before payment')).toBeEnabled();
       await button('Validate before payment').click();
-      await expect(detail.getByText(/^Validated: /)).toBeVisible();
+      await expect(detail.getByText(/^Validated:/)).toContainText(purchaseId);
       await expect(button('Get download URL')).toBeEnabled();
       await button('Get download URL').click();
       await expect(detail.getByRole('textbox', { name: 'Download URL' })).toHaveValue(/^https:\/\//);
@@ -152,9 +172,9 @@ for (const dialect of DIALECTS) {
       await screenshot(page, `dialect-${dialect}-purchase`);
       await button('Cancel purchase').click();
       await page.getByRole('dialog', { name: 'Cancel this purchase?' }).getByRole('button', { name: 'Cancel purchase' }).click();
-      await expect(detail.getByText(/^Cancelled: /)).toBeVisible();
+      await expect(detail.getByText(/^Cancelled:/)).toContainText(purchaseId);
       await expect(button('Validate before payment')).toBeDisabled();
-      await expect(button('Register purchase')).toBeEnabled();
+      await expect(button('Get download URL')).toBeDisabled();
 
       // Budget: the list endpoint's row shows the service's limit and what was used.
       await nav(page, 'Budget');
