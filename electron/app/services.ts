@@ -9,6 +9,7 @@ import { createTransport } from '../client/transport';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
 import { timerClock } from '../../shared/clock';
 import { LocalStore } from '../store';
+import { UsageService } from '../usage/usage-service';
 import { createTelemetry } from '../telemetry';
 import { ConnectionTracker } from './connection-state';
 import type { ConnectionView } from './connection-state';
@@ -54,6 +55,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       return budgets.bucket(s.profile.baseUrl, vendor, endpoint).snapshot().inFlight;
     },
     refillModel: (vendor) => (session?.profile.demo && session.profile.vendor === vendor ? demo.refill : null),
+    // Into the usage history under the profile that sent it (a closing session's late samples are dropped).
+    onRecorded: (sample, foreignUse) => {
+      if (session && session.profile.vendor === sample.vendor) usage.record(session.profile.id, sample, foreignUse);
+    },
   });
   telemetry.onBudget((p) => events.emit('budget', p));
   telemetry.onRequestLog((p) => events.emit('requestLog', p));
@@ -62,6 +67,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   // The purchase ledger lives here; a store that cannot be opened turns registering off, with the reason.
   const local = new LocalStore(env.dataDir, { redact });
   if (local.problem) log('warn', local.problem);
+  const usage = new UsageService(local, {
+    clock: timerClock,
+    settings: store.settings().usageHistory,
+    onError: (e) => log('warn', `Usage history: ${toErrorData(e).message}`),
+  });
   const openable = new Set<string>();
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
@@ -159,6 +169,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     demo,
     downloads,
     local,
+    usage,
     budgets,
     fetch: recordingFetch,
     openable,

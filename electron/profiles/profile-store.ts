@@ -238,6 +238,7 @@ export class ProfileStore {
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Absent means the default (DEFAULT_MAX_RESPONSE_MIB), read where the cap is applied.
       ...(s.maxResponseMiB === undefined ? {} : { maxResponseMiB: s.maxResponseMiB }),
+      ...(s.usageHistory === undefined ? {} : { usageHistory: s.usageHistory }),
     };
   }
 

@@ -46,6 +46,8 @@ export interface TelemetryOptions extends ForeignUseOptions {
   log?: RequestLogOptions;
   /** Plain tokens the app knows now, and header names that carry them: for masking. */
   maskContext?: () => MaskContext;
+  /** Each sample with the foreign use found for it (the usage history's feed); must not throw or block. */
+  onRecorded?: (sample: BudgetSample, foreignUse: number) => void;
 }
 
 export interface Telemetry {
@@ -120,6 +122,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     }
     const findings = { foreignUse, heldMs: held.observe(sample) };
     history.add(sample, findings);
+    options.onRecorded?.(sample, foreignUse);
     const second = secondOf(sample);
     const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${second}`;
     let agg = pendingAggregates.get(key);

@@ -10,6 +10,7 @@ import { budgetSampleSchema } from '../rate-limit';
 import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
 import * as s from './schemas';
+import { usageCalls } from './usage-schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
@@ -83,6 +84,8 @@ export const calls = {
     z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
   ),
   requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
+  // usage history (the local store; survives restarts)
+  ...usageCalls,
 } as const;
 
 export const events = {

@@ -7,6 +7,7 @@ import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from 
 import { readInfoShape } from '../service-map/bridge';
 import { serviceMapSchema } from '../service-map/schema';
 import { WAIT_BIN_COUNT } from '../wait-bins';
+import { usageHistorySettingsSchema } from './usage-schemas';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -121,6 +122,8 @@ export const settingsSchema = z.object({
   maxResponseMiB: z.number().int().min(1).max(4096).optional(),
 });
 
+  /** Usage history: retention per level, on or off (shared/bridge/usage-schemas.ts). */
+  usageHistory: usageHistorySettingsSchema.optional(),
 /** One endpoint's bucket as the client models it now. */
 export const bucketViewSchema = z.object({
   endpoint: endpointIdSchema,

@@ -9,6 +9,7 @@ import type { EmbeddedDemo } from '../embedded-demo';
 import type { AppEnvironment, AppLog } from '../environment';
 import type { ActiveSession } from '../session';
 import type { LocalStore } from '../../store';
+import type { UsageService } from '../../usage/usage-service';
 
 export interface AppContext {
   env: AppEnvironment;
@@ -20,6 +21,8 @@ export interface AppContext {
   downloads: DownloadController;
   /** The local store (SQLite): the purchase ledger; degraded with a problem when it cannot be opened. */
   local: LocalStore;
+  /** Usage history per (profile, vendor, endpoint) on the local store. */
+  usage: UsageService;
   budgets: BudgetRegistry;
   /** The recording fetch every client uses. */
   fetch: typeof fetch;

@@ -9,6 +9,7 @@ import { purchaseHandlers } from './purchases';
 import { serviceMapHandlers } from './service-map';
 import { simulatorHandlers } from './simulator';
 import { telemetryHandlers } from './telemetry';
+import { usageHandlers } from './usage';
 import type { CallHandlers } from './types';
 
 export function createHandlers(ctx: AppContext): CallHandlers {
@@ -22,6 +23,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...serviceMapHandlers(ctx),
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),
+    ...usageHandlers(ctx),
   };
 }
 

@@ -1,0 +1,18 @@
+/** usageHistory: the stored usage of a profile (default: the connected one) over a range. */
+import { PartnerError } from '../../../shared/errors';
+import type { AppContext } from './context';
+import type { HandlerGroup } from './types';
+
+export function usageHandlers(ctx: AppContext): HandlerGroup<'usageHistory'> {
+  return {
+    async usageHistory({ profileId, vendor, endpoints, fromMs, toMs }) {
+      const connected = ctx.connection.current();
+      const id = profileId ?? connected.profileId;
+      const theVendor = vendor ?? (id === connected.profileId ? connected.vendor : null);
+      if (!id || !theVendor) {
+        throw new PartnerError({ code: 'BAD_REQUEST', message: 'Say which profile and vendor to read: none is connected.', retryable: false });
+      }
+      return ctx.usage.read({ profileId: id, vendor: theVendor, endpoints, fromMs, toMs });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Reading the usage history for a range (the `usageHistory` call): the stored level that fits the
+ * range (seconds while they are kept, minutes up to about a day, hours beyond), its rows merged into
+ * points of a round length so that an endpoint has at most ~MAX_POINTS of them. Merging is exact
+ * (usage-aggregate.ts), so a point's sums equal its rows'.
+ */
+import type { UsageHistory, UsagePoint } from '../../shared/bridge/usage-schemas';
+import type { UsageLevel, UsageRetention, UsageRow, UsageStore } from '../store';
+import type { UsageAggregate } from '../store';
+import { emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from '../store/usage-aggregate';
+
+export const MAX_POINTS = 500;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** Ranges up to this long are read from per-minute rows (a day at 5-minute points). */
+const MINUTE_LEVEL_MAX_SPAN = 26 * HOUR;
+const STEPS: Record<UsageLevel, { bucketMs: number; multiples: number[] }> = {
+  second: { bucketMs: SECOND, multiples: [1, 2, 5, 10, 15, 30] },
+  minute: { bucketMs: MINUTE, multiples: [1, 2, 5, 10, 15, 30, 60] },
+  hour: { bucketMs: HOUR, multiples: [1, 2, 3, 6, 12, 24, 48, 168] },
+};
+
+export interface HistoryRange {
+  fromMs: number;
+  /** Exclusive. */
+  toMs: number;
+}
+
+/** The level and point length for a range, given what each level still holds at `now`. */
+export function chooseLevel(range: HistoryRange, now: number, retention: UsageRetention): { level: UsageLevel; bucketMs: number } {
+  const span = range.toMs - range.fromMs;
+  const level: UsageLevel =
+    range.fromMs >= now - retention.secondMs && span <= MAX_POINTS * SECOND
+      ? 'second'
+      : range.fromMs >= now - retention.minuteMs && span <= MINUTE_LEVEL_MAX_SPAN
+        ? 'minute'
+        : 'hour';
+  const { bucketMs, multiples } = STEPS[level];
+  const k = multiples.find((m) => span / (m * bucketMs) <= MAX_POINTS) ?? Math.ceil(span / (MAX_POINTS * bucketMs));
+  return { level, bucketMs: k * bucketMs };
+}
+
+export interface HistoryQuery extends HistoryRange {
+  profileId: string;
+  vendor: string;
+  /** Default: every endpoint. */
+  endpoints?: readonly string[];
+}
+
+/** The history for a range, as the bridge answers it (without profileId, vendor and problem). */
+export function readHistory(
+  store: UsageStore,
+  query: HistoryQuery,
+  now: number,
+  retention: UsageRetention,
+): Pick<UsageHistory, 'level' | 'bucketMs' | 'fromMs' | 'toMs' | 'points'> {
+  const { level, bucketMs } = chooseLevel(query, now, retention);
+  // Whole points only: the range is widened to the points it touches.
+  const fromMs = Math.floor(query.fromMs / bucketMs) * bucketMs;
+  const toMs = Math.ceil(query.toMs / bucketMs) * bucketMs;
+  const wanted = query.endpoints ? new Set(query.endpoints) : null;
+  const rows = store.read({ level, fromMs, toMs, profileId: query.profileId, vendor: query.vendor });
+  const groups = new Map<string, { endpoint: string; startMs: number; agg: UsageAggregate }>();
+  for (const row of rows) {
+    if (wanted && !wanted.has(row.endpoint)) continue;
+    const startMs = Math.floor(row.startMs / bucketMs) * bucketMs;
+    const id = `${startMs}\u0000${row.endpoint}`;
+    let group = groups.get(id);
+    if (!group) {
+      group = { endpoint: row.endpoint, startMs, agg: emptyAggregate() };
+      groups.set(id, group);
+    }
+    mergeAggregate(group.agg, aggregateOf(row));
+  }
+  return { level, bucketMs, fromMs, toMs, points: [...groups.values()].map(toPoint) };
+}
+
+function aggregateOf(row: UsageRow): UsageAggregate {
+  const { requests, throttled, failures, lowestRemaining, useSum, useCount, usePeak, waitedMs, foreignRequests, latency } = row;
+  return { requests, throttled, failures, lowestRemaining, useSum, useCount, usePeak, waitedMs, foreignRequests, latency };
+}
+
+function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number; agg: UsageAggregate }): UsagePoint {
+  const p95 = latencyQuantile(agg, 0.95);
+  const p50 = latencyQuantile(agg, 0.5);
+  return {
+    endpoint,
+    startMs,
+    requests: agg.requests,
+    throttled: agg.throttled,
+    failures: agg.failures,
+    lowestRemaining: agg.lowestRemaining,
+    meanUse: meanUse(agg),
+    peakUse: agg.usePeak,
+    waitedMs: agg.waitedMs,
+    foreignRequests: agg.foreignRequests,
+    // Above the histogram's last bound: no finite figure to send (JSON has no Infinity).
+    latencyP50: p50 === Infinity ? null : p50,
+    latencyP95: p95 === Infinity ? null : p95,
+  };
+}
