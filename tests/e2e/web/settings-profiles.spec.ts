@@ -14,8 +14,8 @@ test('a profile is added with a masked token, tested, edited and removed', async
   const sim = await bridgeCall('simState', {});
   test.skip(sim === null, 'needs the embedded simulator');
   await openApp(page, 'Settings');
-  const profiles = page.getByRole('table', { name: 'Vendor profiles' });
-  await expect(profiles.getByRole('row')).not.toHaveCount(0);
+  const profiles = page.getByRole('list', { name: 'Vendor profiles' });
+  await expect(profiles.getByRole('listitem')).not.toHaveCount(0);
 
   await page.getByRole('button', { name: 'Add profile' }).click();
   await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
@@ -26,7 +26,7 @@ test('a profile is added with a masked token, tested, edited and removed', async
   await token.fill('acme-token-1');
   await page.getByRole('button', { name: 'Save profile' }).click();
 
-  const row = profiles.getByRole('row').filter({ hasText: NAME });
+  const row = profiles.getByRole('listitem').filter({ hasText: NAME });
   await expect(row).toBeVisible();
   await expect(row).toContainText('acme');
   // The token never comes back in full.
@@ -39,13 +39,39 @@ test('a profile is added with a masked token, tested, edited and removed', async
   await row.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('textbox', { name: 'Name' }).fill(`${NAME} renamed`);
   await page.getByRole('button', { name: 'Save profile' }).click();
-  const renamed = profiles.getByRole('row').filter({ hasText: `${NAME} renamed` });
+  const renamed = profiles.getByRole('listitem').filter({ hasText: `${NAME} renamed` });
   await expect(renamed).toBeVisible();
 
   await renamed.getByRole('button', { name: 'Remove' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove this profile?' });
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(renamed).toHaveCount(0);
+});
+
+test('the profile form says what each field lacks, and refuses a second profile of the same name', async ({ page }) => {
+  await openApp(page, 'Settings');
+  await page.getByRole('button', { name: 'Add profile' }).click();
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  await expect(form.getByText('Give the profile a name')).toBeVisible();
+  await expect(form.getByText("Give the vendor's name")).toBeVisible();
+  await expect(form.getByText("Give the service's base URL")).toBeVisible();
+  await expect(form.getByText('Add at least one token')).toBeVisible();
+  const nameBox = form.getByRole('textbox', { name: /^Name/ });
+  await expect(nameBox).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameBox).toBeFocused();
+
+  // The demo profile's name is taken.
+  await nameBox.fill('built-in DEMO service');
+  await form.getByRole('textbox', { name: /^Vendor/ }).fill('acme');
+  await form.getByRole('textbox', { name: /^Base URL/ }).fill('https://partner.example.com/api');
+  await form.getByLabel('New token 1').fill('acme-token-1');
+  await form.getByRole('button', { name: 'Save profile' }).click();
+  await expect(form.getByText(/A profile named "built-in DEMO service" exists already/)).toBeVisible();
+  await expect(form.getByText("Give the vendor's name")).toHaveCount(0);
+  const { items } = await bridgeCall('listProfiles', {});
+  expect(items.filter((p) => p.name.toLowerCase() === 'built-in demo service')).toHaveLength(1);
+  await screenshot(page, 'settings-form-problems');
 });
 
 test('the theme setting overrides the system theme', async ({ page }) => {
