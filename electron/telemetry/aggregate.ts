@@ -44,6 +44,7 @@ export function emptyAggregate(vendor: string, endpoint: EndpointId, second: num
     foreignUse: 0,
     waitBins: emptyWaitBins(),
     heldMs: 0,
+    unanswered: 0,
   };
 }
 
@@ -64,6 +65,7 @@ export interface SampleFindings {
 export function addSample(agg: BudgetAggregate, sample: BudgetSample, findings: SampleFindings): void {
   agg.requests += 1;
   if (sample.status === 429) agg.rateLimited += 1;
+  if (sample.status === 0) agg.unanswered += 1;
   else if (isErrorStatus(sample.status)) agg.errors += 1;
   if (sample.limit !== null) agg.limit = sample.limit;
   if (sample.remaining !== null) {

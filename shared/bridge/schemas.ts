@@ -168,6 +168,8 @@ export const budgetAggregateSchema = z.object({
   waitBins: z.array(z.number()).max(WAIT_BIN_COUNT).default([]),
   /** Time within which at least one request was held back by the budget (overlapping waits counted once). */
   heldMs: z.number().default(0),
+  /** Attempts that got no answer (status 0; also in requests and errors): the server may not have counted them. */
+  unanswered: z.number().default(0),
 });
 
 export const logEntrySchema = z.object({

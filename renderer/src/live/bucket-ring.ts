@@ -20,6 +20,8 @@ export interface SecondBucket {
   waitBins: Float64Array;
   /** Time at least one request was held back by the budget. */
   heldMs: number;
+  /** Attempts with no answer (also in requests and errors). */
+  unanswered: number;
   latencyMsSum: number;
   latencyMsMax: number;
   foreignUse: number;
@@ -39,6 +41,7 @@ export interface BucketDelta {
   waitedMs: number;
   waitBins: readonly number[];
   heldMs: number;
+  unanswered: number;
   latencyMsSum: number;
   latencyMsMax: number;
   foreignUse: number;
@@ -55,6 +58,7 @@ const COLUMNS = [
   'reset',
   'waitedMs',
   'heldMs',
+  'unanswered',
   'latencyMsSum',
   'latencyMsMax',
   'foreignUse',
@@ -104,6 +108,7 @@ export class BucketRing {
     into.waitedMs = c.waitedMs[s]!;
     into.waitBins.set(this.waits.subarray(s * WAIT_BIN_COUNT, (s + 1) * WAIT_BIN_COUNT));
     into.heldMs = c.heldMs[s]!;
+    into.unanswered = c.unanswered[s]!;
     into.latencyMsSum = c.latencyMsSum[s]!;
     into.latencyMsMax = c.latencyMsMax[s]!;
     into.foreignUse = c.foreignUse[s]!;
@@ -144,6 +149,7 @@ export class BucketRing {
     c.errors[s]! += d.errors;
     c.waitedMs[s]! += d.waitedMs;
     c.heldMs[s]! += d.heldMs;
+    c.unanswered[s]! += d.unanswered;
     const w = s * WAIT_BIN_COUNT;
     for (let k = 0; k < WAIT_BIN_COUNT && k < d.waitBins.length; k++) this.waits[w + k]! += d.waitBins[k] ?? 0;
     c.latencyMsSum[s]! += d.latencyMsSum;
@@ -189,6 +195,7 @@ export function emptyBucket(): SecondBucket {
     waitedMs: 0,
     waitBins: new Float64Array(WAIT_BIN_COUNT),
     heldMs: 0,
+    unanswered: 0,
     latencyMsSum: 0,
     latencyMsMax: 0,
     foreignUse: 0,

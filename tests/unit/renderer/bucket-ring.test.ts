@@ -15,6 +15,7 @@ function delta(over: Partial<BucketDelta> = {}): BucketDelta {
     waitedMs: 0,
     waitBins: [],
     heldMs: 0,
+    unanswered: 0,
     latencyMsSum: 10,
     latencyMsMax: 10,
     foreignUse: 0,

@@ -4,7 +4,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { emptyWaitBins, waitBinOf } from '../../../shared/wait-bins';
 import { BudgetStore } from '../../../renderer/src/live/budget-store';
 import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
-import { chartSeries, endpointRow } from '../../../renderer/src/views/budget/budget-model';
+import { chartSeries, CSV_HEADER, csvRows, endpointRow } from '../../../renderer/src/views/budget/budget-model';
 import type { Reach } from '../../../renderer/src/views/budget/budget-model';
 import type { BucketView } from '../../../renderer/src/api/queries';
 
@@ -30,6 +30,7 @@ function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate
     foreignUse: 0,
     waitBins: [20],
     heldMs: 0,
+    unanswered: 0,
     ...over,
   };
 }
@@ -76,6 +77,17 @@ describe('Budget figures agree with the server', () => {
     expect(r.wait.meanMs).toBe(400);
     expect(r.wait.p95Ms).toBe(500);
     expect(r.wait.heldShare).toBeCloseTo(0.6);
+  });
+});
+
+describe('Attempts that got no answer', () => {
+  it('are not requests the server counted: kept apart in the rates and the CSV', () => {
+    const store = new BudgetStore();
+    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 12, errors: 2, unanswered: 2 })), 1);
+    expect(row(store, S + 5700).utilisation).toBeCloseTo(10 / 20);
+    const [first] = csvRows(store, 'demo', ['listAssets'], S, S + 1000);
+    const col = (name: string) => first![CSV_HEADER.indexOf(name as (typeof CSV_HEADER)[number])];
+    expect([col('requests'), col('errors'), col('no_answer')]).toEqual([10, 0, 2]);
   });
 });
 

@@ -23,6 +23,7 @@ function agg(second: number, over: Partial<BudgetAggregate> = {}): BudgetAggrega
     foreignUse: 0,
     waitBins: [1],
     heldMs: 0,
+    unanswered: 0,
     ...over,
   };
 }

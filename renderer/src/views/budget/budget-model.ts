@@ -71,9 +71,9 @@ export function countedRequests(b: Readonly<SecondBucket>, limit: number): numbe
   return servedRequests(b, limit) + b.rateLimited;
 }
 
-/** Requests of one second that took budget: never more than the limit (more would have been a 429). */
+/** Requests of one second that took budget: answered, not refused, never more than the limit (more would have been a 429). */
 export function servedRequests(b: Readonly<SecondBucket>, limit: number): number {
-  return Math.min(Math.max(0, b.requests - b.rateLimited), limit);
+  return Math.min(Math.max(0, b.requests - b.unanswered - b.rateLimited), limit);
 }
 
 /** Mean and p95 wait per request and the share of time held back, over buckets summed by `add`. */
@@ -246,6 +246,11 @@ function startOfSlot(t: number, slotMs: number, first: number): number {
   return first + Math.floor((t - first) / slotMs) * slotMs;
 }
 
+/**
+ * One row per endpoint and server second. requests: answered ones (what the server counted);
+ * errors: answered 4xx/5xx other than 429; no_answer: attempts that got none (the server may or may
+ * not have counted them).
+ */
 export const CSV_HEADER = [
   'time',
   'vendor',
@@ -253,6 +258,7 @@ export const CSV_HEADER = [
   'requests',
   'rate_limited',
   'errors',
+  'no_answer',
   'limit',
   'remaining',
   'min_remaining',
@@ -285,9 +291,10 @@ function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>)
     new Date(b.t).toISOString(),
     vendor,
     endpoint,
-    b.requests,
+    b.requests - b.unanswered,
     b.rateLimited,
-    b.errors,
+    b.errors - b.unanswered,
+    b.unanswered,
     b.limit,
     b.remaining,
     b.minRemaining,

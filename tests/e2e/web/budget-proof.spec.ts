@@ -1,0 +1,198 @@
+/**
+ * Proof that the Budget view's figures agree with the server: known traffic in phases that end in
+ * quiet seconds, a second page opened in the middle of it, and each page's CSV export and table
+ * compared with the simulator's own counters over the same whole seconds (within 2%).
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { ENDPOINTS } from '../../../shared/endpoints';
+import type { EndpointId } from '../../../shared/endpoints';
+import { bridgeCall, numberIn, openApp, quietSimulator, screenshot } from './helpers';
+
+test.beforeEach(quietSimulator);
+test.afterEach(quietSimulator);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Tally {
+  requests: number;
+  rateLimited: number;
+  /** Attempts the page never heard back from (the server may or may not have counted them). */
+  noAnswer: number;
+}
+type Tallies = Partial<Record<EndpointId, Tally>>;
+
+interface Counter {
+  vendor: string | null;
+  endpoint: EndpointId | null;
+  status: number;
+  count: number;
+  competitor?: true;
+}
+
+async function simCounters(baseUrl: string): Promise<Counter[]> {
+  const res = await fetch(`${baseUrl}/_sim/counters`);
+  expect(res.ok).toBe(true);
+  return ((await res.json()) as { counters: Counter[] }).counters;
+}
+
+/** What the simulator answered the app (not the competitor) between two snapshots, per endpoint. */
+function simDiff(before: Counter[], after: Counter[]): Tallies {
+  const out: Tallies = {};
+  const add = (list: Counter[], sign: number) => {
+    for (const c of list) {
+      // The app's answers: the demo vendor's, and those refused before the token was read (vendor null, e.g. a 401).
+      if ((c.vendor !== 'demo' && c.vendor !== null) || c.endpoint === null || c.competitor) continue;
+      const t = (out[c.endpoint] ??= { requests: 0, rateLimited: 0, noAnswer: 0 });
+      t.requests += sign * c.count;
+      if (c.status === 429) t.rateLimited += sign * c.count;
+    }
+  };
+  add(after, 1);
+  add(before, -1);
+  return out;
+}
+
+/** The page's CSV export, summed per endpoint over the whole seconds [from, to). */
+async function pageCsv(page: Page, from: number, to: number): Promise<Tallies> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const text = readFileSync((await (await download).path())!, 'utf8');
+  const [head, ...lines] = text.trim().split(/\r?\n/);
+  const cols = head!.split(',');
+  const at = (name: string) => cols.indexOf(name);
+  const out: Tallies = {};
+  for (const line of lines) {
+    const cells = line.split(',');
+    const t = Date.parse(cells[at('time')]!);
+    if (t < from || t >= to || cells[at('vendor')] !== 'demo') continue;
+    const endpoint = cells[at('endpoint')] as EndpointId;
+    const tally = (out[endpoint] ??= { requests: 0, rateLimited: 0, noAnswer: 0 });
+    tally.requests += Number(cells[at('requests')]);
+    tally.rateLimited += Number(cells[at('rate_limited')]);
+    tally.noAnswer += Number(cells[at('no_answer')]);
+  }
+  return out;
+}
+
+/**
+ * Within 2% (and exact below 50): requests, 429s and utilisation (served / (limit x seconds)). An
+ * attempt the page never heard back from (stopping demo traffic aborts those in flight) may or may
+ * not have been counted by the server: those are the only extra leeway.
+ */
+function expectAgree(label: string, page: Tallies, sim: Tallies, seconds: number): void {
+  const endpoints = new Set([...Object.keys(page), ...Object.keys(sim)] as EndpointId[]);
+  for (const endpoint of endpoints) {
+    const p = page[endpoint] ?? { requests: 0, rateLimited: 0, noAnswer: 0 };
+    const s = sim[endpoint] ?? { requests: 0, rateLimited: 0, noAnswer: 0 };
+    const close = (a: number, b: number) => Math.abs(a - b) <= Math.floor(0.02 * b) + p.noAnswer;
+    const limit = ENDPOINTS[endpoint].limit;
+    const util = (t: Tally) => (t.requests - t.rateLimited) / (limit * seconds);
+    expect.soft(close(p.requests, s.requests), `${label} ${endpoint} requests: page ${p.requests}, simulator ${s.requests}`).toBe(true);
+    expect.soft(close(p.rateLimited, s.rateLimited), `${label} ${endpoint} 429s: page ${p.rateLimited}, simulator ${s.rateLimited}`).toBe(true);
+    expect.soft(Math.abs(util(p) - util(s)) <= 0.02 * util(s) + (p.noAnswer + 1e-9) / (limit * seconds), `${label} ${endpoint} utilisation`).toBe(true);
+  }
+}
+
+async function drained(): Promise<void> {
+  for (;;) {
+    const { buckets } = await bridgeCall('budgetSnapshot', {});
+    if (buckets.every((b) => b.queued === 0 && b.inFlight === 0)) return;
+    await sleep(100);
+  }
+}
+
+async function openSecondPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await openApp(page, 'Budget');
+  return page;
+}
+
+test('each page\'s Budget figures and CSV agree with the simulator\'s counters, a page opened mid-traffic too', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const demo = (await bridgeCall('listProfiles', {})).items.find((p) => p.id === 'demo')!;
+  await openApp(page, 'Budget');
+  await bridgeCall('simSetRefill', { model: 'whole-second' });
+  await drained();
+  await sleep(1500); // quiet seconds before
+  const before = await simCounters(demo.baseUrl);
+  const from = Math.ceil(Date.now() / 1000) * 1000;
+  await sleep(from + 50 - Date.now());
+
+  // Phase 1: half of the limit on two endpoints, then quiet.
+  await bridgeCall('simSetDemoTraffic', { share: 0.5, endpoints: ['listAssets', 'purchaseInfo'] });
+  await sleep(4000);
+  await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+  await drained();
+  await sleep(1200);
+  // Phase 2: the whole limit with a competitor on the same vendor (429s), the second page opens in the middle.
+  await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 12 }] });
+  await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['categories', 'searchAssets'] });
+  await sleep(2300);
+  const late = await openSecondPage(browser);
+  await sleep(2700);
+  await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+  await bridgeCall('simSetCompetitors', { competitors: [] });
+  await drained();
+  await sleep(1200);
+  // Phase 3: 80% on one endpoint, then quiet seconds at the end.
+  await bridgeCall('simSetDemoTraffic', { share: 0.8, endpoints: ['assetHistory'] });
+  await sleep(3000);
+  await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+  await drained();
+  await sleep(2500); // the last second is complete on both pages
+  const after = await simCounters(demo.baseUrl);
+  const to = Math.floor(Date.now() / 1000) * 1000 - 1000;
+  const seconds = (to - from) / 1000;
+
+  const sim = simDiff(before, after);
+  expect(sim.categories?.requests ?? 0, 'traffic flowed').toBeGreaterThan(40);
+  for (const [label, p] of [
+    ['page open from the start', page],
+    ['page opened mid-traffic', late],
+  ] as const) {
+    const csv = await pageCsv(p, from, to);
+    expectAgree(label, csv, sim, seconds);
+    // The table's 429s (the last 5 min) are the CSV's over the same range.
+    const all = await pageCsv(p, 0, Date.now());
+    const table429 = numberIn(await p.getByRole('table', { name: 'Endpoint budgets' }).locator('tr[data-endpoint="categories"] [data-col="429s"]').innerText());
+    expect(table429, `${label}: table 429s`).toBe(all.categories?.rateLimited ?? 0);
+  }
+  await screenshot(late, 'budget-proof-late-page');
+  await late.close();
+});
+
+/** The Budget view as an account manager sees it at 100% demo traffic with a competing consumer. */
+test('Budget view screenshots at 100% traffic with a competitor, wide and narrow, light and dark', async ({ page }) => {
+  test.setTimeout(90_000);
+  await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['listAssets', 'searchAssets', 'categories', 'purchaseInfo'] });
+  await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 5 }] });
+  await openApp(page, 'Budget');
+  await sleep(8000);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await sleep(1200);
+      // Hover one chart: one tooltip, crosshairs elsewhere.
+      const chart = page.getByRole('region', { name: 'GET /assets/categories chart' }).locator('svg');
+      await chart.scrollIntoViewIfNeeded();
+      const box = (await chart.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
+      await expect(page.locator('.lc-tooltip')).toHaveCount(1);
+      expect(await page.locator('.lc-cursor').count()).toBeGreaterThan(1);
+      await page.screenshot({ path: `tests/e2e/screenshots/budget-proof-${w}-${scheme}-charts.png` });
+      await page.mouse.move(0, 0);
+      await screenshot(page, `budget-proof-${w}-${scheme}`);
+    }
+  }
+  // The table's figures never exceed the limit without 429s.
+  for (const row of await page.getByRole('table', { name: 'Endpoint budgets' }).locator('tbody tr').all()) {
+    const util = numberIn(await row.locator('[data-col="utilisation"]').innerText());
+    expect(util).toBeLessThanOrEqual(100);
+  }
+});
