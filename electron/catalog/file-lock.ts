@@ -15,12 +15,12 @@ interface LockOwner {
   since: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine is running (EPERM: it is, under another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    // EPERM: it exists, under another user.
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
@@ -52,7 +52,7 @@ export class FileLock {
       }
       const owner = await readOwner(path);
       // A torn lock file (killed while writing it) or one whose process is gone on this machine is stale.
-      const stale = owner === null || (owner.host === hostname() && !alive(owner.pid));
+      const stale = owner === null || (owner.host === hostname() && !processAlive(owner.pid));
       if (!stale) {
         throw new PartnerError({
           code: 'BAD_REQUEST',
