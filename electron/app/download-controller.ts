@@ -48,6 +48,7 @@ function idle(format: ExportFormat = 'jsonl'): DownloadProgressView {
     etaSeconds: null,
     bytes: 0,
     error: null,
+    sharing: null,
   };
 }
 
@@ -67,6 +68,7 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
     etaSeconds: p.etaSeconds,
     bytes: p.bytes,
     error: p.error ?? null,
+    sharing: p.sharing,
   };
 }
 

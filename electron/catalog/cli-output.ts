@@ -17,6 +17,7 @@ function figures(p: CatalogProgress): string[] {
   const items = p.total === null ? `${p.items} items` : `${p.items}/${p.total} items`;
   const parts = [items, `${p.pages} pages`, `${p.requestsPerSecond.toFixed(1)} req/s`, `waited ${(p.waitedMs / 1000).toFixed(1)}s`, `429s ${p.rateLimited}`];
   if (p.etaSeconds !== null && p.state === 'running') parts.push(`ETA ${formatDuration(p.etaSeconds)}`);
+  if (p.sharing) parts.push(p.sharing.message);
   return parts;
 }
 

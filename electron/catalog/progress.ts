@@ -6,6 +6,23 @@ import type { Clock } from '../../shared/clock';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { ExportFormat } from './settings';
+import { ENDPOINTS } from '../../shared/endpoints';
+
+/** The download waits for a budget it shares with other consumers: a state, never a failure. */
+export interface SharedBudgetWait {
+  /** The endpoint's path, e.g. /assets/list. */
+  endpoint: string;
+  /** Consumers estimated to share it, us included (1 when only 429s tell of others). */
+  consumers: number;
+  /** In words: "sharing /assets/list with about 7 other consumers". */
+  message: string;
+}
+
+export function sharedBudgetWait(endpoint: string, consumers: number): SharedBudgetWait {
+  const others = Math.max(0, Math.round(consumers) - 1);
+  const message = others > 0 ? `sharing ${endpoint} with about ${others} other consumer${others === 1 ? '' : 's'}` : `waiting for the shared budget of ${endpoint}`;
+  return { endpoint, consumers: Math.max(1, Math.round(consumers)), message };
+}
 
 export type DownloadState = 'idle' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
 
@@ -38,6 +55,8 @@ export interface CatalogProgress {
   elapsedMs: number;
   /** Seconds left where the total is known and a rate is measured. */
   etaSeconds: number | null;
+  /** Waiting for a budget others use too (from the latest answer), or null. */
+  sharing: SharedBudgetWait | null;
   error?: ErrorData;
 }
 
@@ -60,6 +79,7 @@ export class ProgressTracker {
   private activeMs = 0;
   private activeSince: number | null = null;
   private error: ErrorData | undefined;
+  private sharing: SharedBudgetWait | null = null;
 
   constructor(
     private readonly now: () => number,
@@ -82,6 +102,7 @@ export class ProgressTracker {
     this.activeMs = 0;
     this.activeSince = null;
     this.error = undefined;
+    this.sharing = null;
   }
 
   setState(state: DownloadState, error?: ErrorData): void {
@@ -105,6 +126,10 @@ export class ProgressTracker {
     if (sample.status === 429) this.rateLimited += 1;
     const key = String(sample.status);
     this.statuses[key] = (this.statuses[key] ?? 0) + 1;
+    // Others share the budget (the client's estimate), or a 429 says so: shown as a state, not a failure.
+    const consumers = sample.consumers ?? 1;
+    if (consumers > 1 || sample.status === 429) this.sharing = sharedBudgetWait(ENDPOINTS[sample.endpoint].path, consumers);
+    else if (sample.status >= 200 && sample.status < 300) this.sharing = null;
     this.recent.push(this.now());
     this.trimRecent();
   }
@@ -149,6 +174,7 @@ export class ProgressTracker {
       statuses: { ...this.statuses },
       elapsedMs: Math.round(elapsedMs),
       etaSeconds: etaSeconds === null ? null : round(etaSeconds, 1),
+      sharing: this.state === 'running' ? this.sharing : null,
     };
     if (this.error) progress.error = this.error;
     return progress;

@@ -61,6 +61,8 @@ export const downloadProgressSchema = z.object({
   etaSeconds: z.number().nullable(),
   bytes: z.number(),
   error: errorDataSchema.nullable(),
+  /** Waiting for a budget other consumers use too: a state, not a failure ("sharing /assets/list with about 7 other consumers"). */
+  sharing: z.object({ endpoint: z.string(), consumers: z.number(), message: z.string() }).nullable().default(null),
 });
 
 export const tokenPresentationSchema = z.object({

@@ -139,6 +139,11 @@ export function DownloadPanel() {
               <dd>{fmtBytes(p.bytes)}</dd>
             </div>
           </dl>
+          {p.sharing ? (
+            <p className="muted small" role="status">
+              Waiting for the shared budget: {p.sharing.message}. The download goes on by itself.
+            </p>
+          ) : null}
           {p.outPath && info.data?.shell === 'web' ? (
             <CopyField label={state === 'done' ? 'Saved to (on the computer running browser mode)' : 'Writing to'} value={p.outPath} />
           ) : p.outPath ? (
