@@ -80,6 +80,8 @@ export function AssetsTable({
   const extrasKey = extraFields(items)
     .map((f) => (items.every((a) => a[f] === undefined || (typeof a[f] === 'number' && timeOfField(f, a[f]) === null)) ? `#${decimalsOf(items, f)}:${f}` : f))
     .join('\n');
+  // A named field no row has (the map does not fit this service) gives its room to the fields that are there.
+  const emptyKey = ['title', 'category', 'price'].filter((f) => items.length > 0 && items.every((a) => a[f] === undefined || a[f] === null)).join(',');
   const columns = useMemo(() => {
     const named: AssetColumn[] = [
       col.accessor((a) => a.id, { id: 'id', header: 'ID', size: 80, meta: { numeric: true } }),
@@ -132,8 +134,9 @@ export function AssetsTable({
               meta: { headerTitle: 'Where the search words were found in each asset' },
             }),
           ];
-    return [...named.slice(0, 2), ...matched, ...named.slice(2), ...more];
-  }, [extrasKey, categoryNames, query]);
+    const empty = emptyKey.split(',');
+    return [...named.slice(0, 2), ...matched, ...named.slice(2), ...more].filter((c) => !empty.includes(c.id ?? ''));
+  }, [extrasKey, emptyKey, categoryNames, query]);
 
   return (
     <div className={stale ? 'table-stale' : undefined} aria-busy={stale}>

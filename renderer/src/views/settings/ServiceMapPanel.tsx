@@ -350,10 +350,10 @@ function StatesEditor({ map, detection, onChange }: { map: ServiceMap; detection
   const setWord = (i: number, patch: Partial<ServiceMap['states'][number]>) => onChange({ ...map, states: map.states.map((w, j) => (j === i ? { ...w, ...patch } : w)) });
   const evidence = evidenceFor(detection, 'states');
   return (
-    <fieldset className="map-section map-states">
-      <legend>
-        Purchase state words <ConfidenceBadge evidence={evidence} />
-      </legend>
+    <details className="map-section map-states" open={map.states.length <= 6}>
+      <summary>
+        Purchase state words ({map.states.length}) <ConfidenceBadge evidence={evidence} />
+      </summary>
       <p className="map-evidence">
         The service's own words (compared without case), what each means, and which actions it allows. A word not listed here offers every action with a
         warning.
@@ -388,6 +388,6 @@ function StatesEditor({ map, detection, onChange }: { map: ServiceMap; detection
       <button type="button" className="btn btn-small" onClick={() => onChange({ ...map, states: [...map.states, { word: '', state: 'other', actions: ['purchaseInfo'] }] })}>
         Add a state word
       </button>
-    </fieldset>
+    </details>
   );
 }
