@@ -22,11 +22,10 @@ describe('a skewed Date header (issue 11, item 1)', () => {
     });
     const client = h.client();
     await drive(h.clock, client.request('listAssets'));
-    const before = h.clock.now();
-    await drive(h.clock, client.request('listAssets'));
-    const second = h.fake.received[1]!;
-    // Before the fix the second call waited ~11 s for the skewed second to end.
-    expect(second.serverAt - before).toBeLessThan(1_100);
+    const started = h.clock.now();
+    for (let i = 0; i < 4; i++) await drive(h.clock, client.request('listAssets'));
+    // Before the fix a call after the normal answer waited ~11 s for the skewed second to end.
+    expect(h.clock.now() - started).toBeLessThan(1_100);
   });
 
   it('a 429 from the far future (year 2300) leaves the endpoint usable and no endless timer', async () => {
