@@ -50,13 +50,23 @@ const DEFINED_ORDER: [] = [];
 const DEFAULT_SIZES = {};
 
 /**
- * The width a header needs to be read in full (its longest word in 11 px capitals, the cell's padding
- * and the sort mark; headers wrap between words): no column is narrower, so "REMAINING" never reads "REMAI…".
+ * The width a header needs to be read in full: its longest word as the header style draws it (11 px
+ * semibold capitals, 0.03em apart), plus the cell's padding and the sort mark. Headers wrap between
+ * words, and no column is narrower than this, so "REMAINING" never reads "REMAI…".
  */
 function headerWidth(header: unknown): number {
   if (typeof header !== 'string') return 0;
-  const longest = Math.max(...header.split(/[ \t\n]+/).map((w) => w.length));
-  return Math.ceil(longest * 7.6 + 30);
+  const longest = header.split(/[ \t\n]+/).reduce((a, w) => Math.max(a, textWidth(w.toUpperCase())), 0);
+  return Math.ceil(longest + 11 * 0.03 * 12 + 26);
+}
+
+let measure: CanvasRenderingContext2D | null | undefined;
+function textWidth(text: string): number {
+  if (measure === undefined) {
+    measure = document.createElement('canvas').getContext('2d');
+    if (measure) measure.font = `600 11px ${getComputedStyle(document.body).fontFamily}`;
+  }
+  return measure ? measure.measureText(text).width : text.length * 8.4;
 }
 
 /** Width kept for the column chooser at the end of the header. */

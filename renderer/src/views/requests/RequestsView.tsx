@@ -21,14 +21,14 @@ import { RequestDetail } from './RequestDetail';
 const ROW_HEIGHT = 29;
 
 const columns: ColumnDef<LogEntry, unknown>[] = [
-  { id: 'time', header: 'Time', accessorFn: (e) => e.at, size: 100, minSize: 92, cell: ({ row }) => fmtClock(row.original.at, true), meta: { cellClass: () => 'mono muted', cellTitle: (e) => new Date(e.at).toISOString() } },
-  { id: 'vendor', header: 'Vendor', accessorFn: (e) => e.vendor, size: 90, minSize: 60, meta: { dropOrder: 2 } },
+  { id: 'time', header: 'Time', accessorFn: (e) => e.at, size: 118, minSize: 116, cell: ({ row }) => fmtClock(row.original.at, true), meta: { cellClass: () => 'mono muted', cellTitle: (e) => new Date(e.at).toISOString() } },
+  { id: 'vendor', header: 'Vendor', accessorFn: (e) => e.vendor, size: 80, minSize: 60, meta: { dropOrder: 2 } },
   {
     id: 'endpoint',
     header: 'Endpoint',
     accessorFn: (e) => `${e.method} ${e.path}`,
-    size: 300,
-    minSize: 160,
+    size: 420,
+    minSize: 170,
     enableHiding: false,
     meta: { cellClass: () => 'mono', cellTitle: (e) => `${e.method} ${e.path} (${ENDPOINTS[e.endpoint]?.label ?? e.endpoint})` },
     cell: ({ row: { original: e } }) => {
@@ -51,20 +51,20 @@ const columns: ColumnDef<LogEntry, unknown>[] = [
     meta: { cellTitle: (e) => e.errorCode ?? String(e.status) },
     cell: ({ row: { original: e } }) => <Pill tone={statusTone(e.status)}>{e.status === 0 ? 'no answer' : e.status}</Pill>,
   },
-  { id: 'latency', header: 'Latency', accessorFn: (e) => e.latencyMs, size: 76, minSize: 64, meta: { numeric: true }, cell: ({ row }) => fmtMs(row.original.latencyMs) },
+  { id: 'latency', header: 'Latency', accessorFn: (e) => e.latencyMs, size: 60, minSize: 64, meta: { numeric: true }, cell: ({ row }) => fmtMs(row.original.latencyMs) },
   {
     id: 'waited',
     header: 'Waited',
     accessorFn: (e) => e.waitedMs,
-    size: 76,
+    size: 60,
     minSize: 60,
     meta: { numeric: true, cellClass: (e) => (e.waitedMs > 0 ? undefined : 'muted'), headerTitle: 'Time this request waited for budget before it was sent' },
     cell: ({ row: { original: e } }) => (e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'),
   },
-  { id: 'attempt', header: 'Attempt', accessorFn: (e) => e.attempt, size: 70, minSize: 56, meta: { numeric: true, dropOrder: 3, cellClass: (e) => (e.attempt > 1 ? 'text-warn' : undefined) } },
-  { id: 'limit', header: 'Limit', accessorFn: (e) => e.limit ?? -1, size: 60, minSize: 50, meta: { numeric: true, dropOrder: 4, headerTitle: 'X-Rate-Limit-Limit' }, cell: ({ row }) => row.original.limit ?? DASH },
-  { id: 'remaining', header: 'Remaining', accessorFn: (e) => e.remaining ?? -1, size: 86, minSize: 60, meta: { numeric: true, dropOrder: 1, headerTitle: 'X-Rate-Limit-Remaining' }, cell: ({ row }) => row.original.remaining ?? DASH },
-  { id: 'reset', header: 'Reset', accessorFn: (e) => e.reset ?? -1, size: 60, minSize: 50, meta: { numeric: true, dropOrder: 5, headerTitle: 'X-Rate-Limit-Reset' }, cell: ({ row }) => row.original.reset ?? DASH },
+  { id: 'attempt', header: 'Attempt', accessorFn: (e) => e.attempt, size: 56, minSize: 56, meta: { numeric: true, dropOrder: 3, cellClass: (e) => (e.attempt > 1 ? 'text-warn' : undefined) } },
+  { id: 'limit', header: 'Limit', accessorFn: (e) => e.limit ?? -1, size: 50, minSize: 50, meta: { numeric: true, dropOrder: 4, headerTitle: 'X-Rate-Limit-Limit' }, cell: ({ row }) => row.original.limit ?? DASH },
+  { id: 'remaining', header: 'Remaining', accessorFn: (e) => e.remaining ?? -1, size: 60, minSize: 60, meta: { numeric: true, dropOrder: 1, headerTitle: 'X-Rate-Limit-Remaining' }, cell: ({ row }) => row.original.remaining ?? DASH },
+  { id: 'reset', header: 'Reset', accessorFn: (e) => e.reset ?? -1, size: 50, minSize: 50, meta: { numeric: true, dropOrder: 5, headerTitle: 'X-Rate-Limit-Reset' }, cell: ({ row }) => row.original.reset ?? DASH },
 ];
 
 const rangeLabel = (s: LogRange) => (s === 0 ? 'All kept' : s < 60 ? `${s} s` : `${s / 60} min`);
@@ -97,7 +97,7 @@ export default function RequestsView() {
           <input
             type="search"
             className="input log-search"
-            placeholder="Search path, purchase id, reference…"
+            placeholder="Search path, id, reference…"
             aria-label="Search requests"
             data-shortcut="search"
             value={text}
