@@ -19,6 +19,8 @@ export interface AppEnvironment {
   openExternal?: (url: string) => Promise<void>;
   /** Desktop: shell.showItemInFolder / shell.openPath. Absent (web): downloadReveal answers NOT_FOUND. */
   revealFile?: (path: string, action: 'show' | 'open') => Promise<void>;
+  /** Desktop: Electron's Notification (shell/notifier.ts). Absent (web): the renderer shows alerts with the Web Notifications API. */
+  notify?: (notice: { title: string; body: string }) => void;
   /** Web mode: profiles from flags, kept in memory only. */
   initialProfiles?: ProfileInputDraft[];
   /** Web mode --detect: detect the flag profiles' service maps at start (<= 3 requests each), kept in memory. */

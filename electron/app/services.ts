@@ -10,6 +10,7 @@ import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profile
 import { timerClock } from '../../shared/clock';
 import { LocalStore } from '../store';
 import { UsageService } from '../usage/usage-service';
+import { AlertService } from '../alerts/alert-service';
 import { createTelemetry } from '../telemetry';
 import { ConnectionTracker } from './connection-state';
 import type { ConnectionView } from './connection-state';
@@ -58,12 +59,22 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     // Into the usage history under the profile that sent it (a closing session's late samples are dropped).
     onRecorded: (sample, foreignUse) => {
       if (session && session.profile.vendor === sample.vendor) usage.record(session.profile.id, sample, foreignUse);
+      alerts.sample(sample, foreignUse);
     },
   });
   telemetry.onBudget((p) => events.emit('budget', p));
   telemetry.onRequestLog((p) => events.emit('requestLog', p));
-  const connection = new ConnectionTracker({ clock: timerClock, onChange: (v) => events.emit('connection', v) });
-  const downloads = new DownloadController((v) => events.emit('downloadProgress', v));
+  const connection = new ConnectionTracker({
+    clock: timerClock,
+    onChange: (v) => {
+      events.emit('connection', v);
+      alerts.connection(v.profileId, v.state);
+    },
+  });
+  const downloads = new DownloadController((v) => {
+    events.emit('downloadProgress', v);
+    alerts.download(v.state, v.error?.message ?? null);
+  });
   // The purchase ledger lives here; a store that cannot be opened turns registering off, with the reason.
   const local = new LocalStore(env.dataDir, { redact });
   if (local.problem) log('warn', local.problem);
@@ -71,6 +82,13 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     clock: timerClock,
     settings: store.settings().usageHistory,
     onError: (e) => log('warn', `Usage history: ${toErrorData(e).message}`),
+  });
+  const alerts = new AlertService(local, {
+    clock: timerClock,
+    quiet: () => store.settings().alerts?.quiet === true,
+    emit: (e) => events.emit('alert', e),
+    notify: env.notify,
+    onError: (e) => log('warn', `Alerts: ${toErrorData(e).message}`),
   });
   const openable = new Set<string>();
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
@@ -125,6 +143,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         },
       });
       connection.setTarget({ profileId: id, vendor: profile.vendor, baseUrl: profile.baseUrl, demo: profile.demo });
+      alerts.watch({ profileId: id, vendor: profile.vendor, demo: profile.demo });
     } catch (e) {
       const data = toErrorData(e);
       connection.fail(redact(data.message));
@@ -170,6 +189,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     downloads,
     local,
     usage,
+    alerts,
     budgets,
     fetch: recordingFetch,
     openable,
@@ -244,6 +264,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         await closeSession(false).catch((e) => log('error', `Cleanup failed: ${toErrorData(e).message}`));
         connection.dispose();
         telemetry.dispose();
+        alerts.dispose();
         budgets.dispose();
         local.close();
         events.clear();

@@ -14,6 +14,7 @@ import { hardenSession, hardenWebContents } from './hardening';
 import { registerIpcBridge } from './ipc';
 import type { IpcBridge } from './ipc';
 import { createShellLog, installCrashGuards } from './log';
+import { createDesktopNotifier } from './notifier';
 import type { ShellLog } from './log';
 import { registerAppScheme, serveAppProtocol } from './protocol';
 import { createSafeStorageVault } from './vault';
@@ -105,6 +106,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
       vault,
       openExternal: openHttpsExternally,
       revealFile: revealInShell,
+      // getWindow is declared below; a notification is only clicked once the window exists.
+      notify: createDesktopNotifier({ getWindow: () => getWindow(), log }),
       version: options.version,
     });
   } catch (error) {

@@ -10,3 +10,5 @@ export type { LedgerRegistration } from './ledger-register';
 export { UsageStore, DEFAULT_USAGE_RETENTION } from './usage-store';
 export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions } from './usage-store';
 export type { UsageAggregate } from './usage-aggregate';
+export { AlertStore } from './alert-store';
+export type { AlertStart } from './alert-store';

@@ -11,6 +11,7 @@ import { openDatabase } from './database';
 import type { OpenOptions } from './database';
 import { PurchaseLedger } from './ledger';
 import type { LedgerOptions } from './ledger';
+import { AlertStore } from './alert-store';
 import { UsageStore } from './usage-store';
 import type { UsageStoreOptions } from './usage-store';
 
@@ -60,6 +61,11 @@ export class LocalStore {
       opened.db?.close();
     });
     return usage;
+  }
+
+  /** Alert rules and alerts (on the ledger's connection: few, small writes); null when the store cannot be used. */
+  alerts(): AlertStore | null {
+    return this.db ? new AlertStore(this.db) : null;
   }
 
   close(): void {

@@ -82,7 +82,40 @@ const usage: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage];
+/** Migration 3: alert rules per profile and the alerts they raised (electron/store/alert-store.ts). */
+const alerts: Migration = {
+  version: 3,
+  name: 'alerts',
+  up(db) {
+    db.exec(`
+      CREATE TABLE alert_rule (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        endpoint TEXT,
+        threshold_pct REAL,
+        minutes REAL NOT NULL,
+        enabled INTEGER NOT NULL
+      );
+      CREATE INDEX alert_rule_profile ON alert_rule (profile_id);
+      CREATE TABLE alert (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        rule_id INTEGER NOT NULL,
+        profile_id TEXT NOT NULL,
+        vendor TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        endpoint TEXT,
+        message TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        acknowledged_at INTEGER
+      );
+      CREATE INDEX alert_open ON alert (ended_at, started_at);
+    `);
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

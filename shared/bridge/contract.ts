@@ -11,6 +11,7 @@ import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
 import * as s from './schemas';
 import { usageCalls } from './usage-schemas';
+import { alertCalls, alertEvents } from './alert-schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
@@ -86,6 +87,8 @@ export const calls = {
   requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
   // usage history (the local store; survives restarts)
   ...usageCalls,
+  // alerts (rules per profile, stored alerts)
+  ...alertCalls,
 } as const;
 
 export const events = {
@@ -95,6 +98,7 @@ export const events = {
   requestLog: z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
   downloadProgress: s.downloadProgressSchema,
   connection: s.connectionSchema,
+  ...alertEvents,
 } as const;
 
 export type Calls = typeof calls;

@@ -8,6 +8,7 @@ import { readInfoShape } from '../service-map/bridge';
 import { serviceMapSchema } from '../service-map/schema';
 import { WAIT_BIN_COUNT } from '../wait-bins';
 import { usageHistorySettingsSchema } from './usage-schemas';
+import { alertSettingsSchema } from './alert-schemas';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -122,10 +123,12 @@ export const settingsSchema = z.object({
   timeoutMs: z.number().int().min(1000).max(120_000),
   /** Response-size cap in MiB (default 64): a bigger answer fails with RESPONSE_TOO_LARGE. */
   maxResponseMiB: z.number().int().min(1).max(4096).optional(),
-});
-
   /** Usage history: retention per level, on or off (shared/bridge/usage-schemas.ts). */
   usageHistory: usageHistorySettingsSchema.optional(),
+  /** Alerts: quiet mode (shared/bridge/alert-schemas.ts). */
+  alerts: alertSettingsSchema.optional(),
+});
+
 /** One endpoint's bucket as the client models it now. */
 export const bucketViewSchema = z.object({
   endpoint: endpointIdSchema,

@@ -282,6 +282,24 @@ export const net = {
   },
 };
 
+/** Electron's Notification: records what was shown (and whether the platform supports it). */
+export class Notification extends EventEmitter {
+  static supported = true;
+  static shown: Array<{ title: string; body: string }> = [];
+  /** The notifications shown, to play a click back (`emit('click')`). */
+  static instances: Notification[] = [];
+  static isSupported(): boolean {
+    return Notification.supported;
+  }
+  constructor(readonly options: { title: string; body: string; silent?: boolean }) {
+    super();
+  }
+  show(): void {
+    Notification.shown.push({ title: this.options.title, body: this.options.body });
+    Notification.instances.push(this);
+  }
+}
+
 /** Test controls: the windows made so far, and a reset between tests. */
 export const fakeElectron = {
   windows: [] as BrowserWindow[],
@@ -309,12 +327,15 @@ export const fakeElectron = {
     shell.shown.length = 0;
     dialog.errors.length = 0;
     net.requests.length = 0;
+    Notification.supported = true;
+    Notification.shown = [];
+    Notification.instances = [];
   },
 };
 
 fakeElectron.reset();
 
-export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, net, protocol, safeStorage, session, shell };
+export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, net, Notification, protocol, safeStorage, session, shell };
 
 /**
  * A test double of AppServices (electron/app) for the shells' unit tests: dispatch records and

@@ -10,6 +10,7 @@ import type { AppEnvironment, AppLog } from '../environment';
 import type { ActiveSession } from '../session';
 import type { LocalStore } from '../../store';
 import type { UsageService } from '../../usage/usage-service';
+import type { AlertService } from '../../alerts/alert-service';
 
 export interface AppContext {
   env: AppEnvironment;
@@ -23,6 +24,8 @@ export interface AppContext {
   local: LocalStore;
   /** Usage history per (profile, vendor, endpoint) on the local store. */
   usage: UsageService;
+  /** Alert rules per profile and the alerts they raised (electron/alerts/). */
+  alerts: AlertService;
   budgets: BudgetRegistry;
   /** The recording fetch every client uses. */
   fetch: typeof fetch;

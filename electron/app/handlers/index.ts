@@ -1,4 +1,5 @@
 /** Every call's handler, by concern. The CallHandlers type refuses a missing or misspelt one. */
+import { alertHandlers } from './alerts';
 import { catalogHandlers } from './catalog';
 import type { AppContext } from './context';
 import { downloadHandlers } from './download';
@@ -24,6 +25,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),
     ...usageHandlers(ctx),
+    ...alertHandlers(ctx),
   };
 }
 

@@ -1,0 +1,170 @@
+/**
+ * The app's alerts: the rule engine fed by the connected profile's samples, its connection state
+ * and the download's progress, every fire and clear stored (AlertStore) and announced as an `alert`
+ * event; a firing that passes the notify gate (quiet mode, one per rule per 10 min) also goes to the
+ * desktop notifier where the shell has one (browser mode: the renderer shows it). A one-second
+ * tick ends what time ends (quiet periods, outages). Never throws into the sample path.
+ */
+import type { AlertEvent, AlertRule, AlertRuleInput, AlertView } from '../../shared/bridge/alert-schemas';
+import { ENDPOINT_KINDS } from '../../shared/bridge/alert-schemas';
+import type { Clock } from '../../shared/clock';
+import { PartnerError } from '../../shared/errors';
+import type { BudgetSample } from '../../shared/rate-limit';
+import type { AlertStore, LocalStore } from '../store';
+import { defaultRules } from './defaults';
+import { NotifyGate } from './notify-gate';
+import { RuleEngine } from './rule-engine';
+import type { ConnectionState, DownloadState, Transition } from './rule-engine';
+
+export interface DesktopNotice {
+  title: string;
+  body: string;
+}
+
+export interface AlertServiceOptions {
+  clock: Clock;
+  /** Quiet mode (settings.alerts.quiet), read at each firing. */
+  quiet: () => boolean;
+  emit: (event: AlertEvent) => void;
+  /** The desktop shell's notifier; absent in browser mode. */
+  notify?: (notice: DesktopNotice) => void;
+  onError?: (e: unknown) => void;
+  tickMs?: number;
+}
+
+export interface AlertTarget {
+  profileId: string;
+  vendor: string;
+  demo: boolean;
+}
+
+export class AlertService {
+  readonly problem: string | null;
+  private readonly store: AlertStore | null;
+  private readonly engine = new RuleEngine();
+  private readonly gate: NotifyGate;
+  /** Stored alert id per firing engine key. */
+  private readonly open = new Map<string, number>();
+  private target: AlertTarget | null = null;
+  private timer: unknown = null;
+
+  constructor(
+    local: LocalStore,
+    private readonly options: AlertServiceOptions,
+  ) {
+    this.store = local.alerts();
+    this.problem = this.store ? null : `Alerts are unavailable: ${local.problem ?? 'the local store could not be opened'}.`;
+    this.gate = new NotifyGate(options.quiet);
+    this.guard(() => this.store?.endOrphans(options.clock.now()));
+    this.schedule();
+  }
+
+  /** Watches another profile (or none): what fired for the previous one ends now. */
+  watch(target: AlertTarget | null): void {
+    this.guard(() => {
+      const now = this.options.clock.now();
+      this.apply(this.engine.reset(now));
+      this.target = target;
+      const rules = target && this.store ? this.rulesOf(target.profileId, target.demo) : [];
+      this.apply(this.engine.setRules(rules, now));
+    });
+  }
+
+  sample(sample: BudgetSample, foreignUse: number): void {
+    if (this.target?.vendor !== sample.vendor) return;
+    this.guard(() => this.apply(this.engine.sample(sample, foreignUse)));
+  }
+
+  connection(profileId: string | null, state: ConnectionState): void {
+    if (!this.target || profileId !== this.target.profileId) return;
+    this.guard(() => this.apply(this.engine.connection(state, this.options.clock.now())));
+  }
+
+  download(state: DownloadState, error: string | null): void {
+    this.guard(() => this.apply(this.engine.download(state, error, this.options.clock.now())));
+  }
+
+  list(options: { profileId?: string; limit?: number }): AlertView[] {
+    return this.need().list(options);
+  }
+
+  acknowledge(id: number): AlertView {
+    const alert = this.need().acknowledge(id, this.options.clock.now());
+    if (!alert) throw new PartnerError({ code: 'NOT_FOUND', message: `No alert ${id}.`, retryable: false });
+    this.options.emit({ change: 'acknowledged', alert, notify: false });
+    return alert;
+  }
+
+  /** A profile's rules; a profile with none gets the defaults (on for the demo, offered off otherwise). */
+  rulesOf(profileId: string, demo: boolean): AlertRule[] {
+    return this.need().rulesOrDefaults(profileId, () => defaultRules(demo));
+  }
+
+  saveRule(input: AlertRuleInput): AlertRule {
+    const store = this.need();
+    if (input.id !== undefined && store.rule(input.id)?.profileId !== input.profileId) {
+      throw new PartnerError({ code: 'NOT_FOUND', message: `No alert rule ${input.id} for this profile.`, retryable: false });
+    }
+    if (input.kind === 'use-above' && input.thresholdPct === null) {
+      throw new PartnerError({ code: 'BAD_REQUEST', message: 'A "use above" rule needs a threshold (percent of the limit).', retryable: false });
+    }
+    const saved = store.saveRule({ ...input, endpoint: ENDPOINT_KINDS.has(input.kind) ? input.endpoint : null });
+    if (this.target?.profileId === saved.profileId) {
+      this.guard(() => this.apply(this.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
+    }
+    return saved;
+  }
+
+  dispose(): void {
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    this.timer = this.options.clock.setTimeout(() => {
+      this.guard(() => this.apply(this.engine.tick(this.options.clock.now())));
+      this.schedule();
+    }, this.options.tickMs ?? 1000);
+  }
+
+  private need(): AlertStore {
+    if (this.store) return this.store;
+    throw new PartnerError({ code: 'NOT_FOUND', message: this.problem ?? 'Alerts are unavailable.', retryable: false });
+  }
+
+  private apply(transitions: Transition[]): void {
+    const store = this.store;
+    if (!store) return;
+    for (const t of transitions) {
+      if (t.type === 'fire') {
+        if (!this.target) continue;
+        const alert = store.start({
+          ruleId: t.rule.id,
+          profileId: this.target.profileId,
+          vendor: this.target.vendor,
+          kind: t.rule.kind,
+          endpoint: t.endpoint,
+          message: t.message,
+          startedAt: t.at,
+        });
+        this.open.set(t.key, alert.id);
+        const notify = this.gate.allow(t.rule.id, this.options.clock.now());
+        if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
+        this.options.emit({ change: 'fired', alert, notify });
+      } else {
+        const id = this.open.get(t.key);
+        this.open.delete(t.key);
+        const alert = id === undefined ? null : store.end(id, t.at);
+        if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
+      }
+    }
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.options.onError?.(e);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The alert service on a real SQLite file: alerts stored with start, end and acknowledgement across a
+ * reopen, the defaults per profile, rules edited, and notifications at most one per rule per 10
+ * minutes, none in quiet mode (issue 12 §3).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AlertService } from '../../electron/alerts/alert-service';
+import type { DesktopNotice } from '../../electron/alerts/alert-service';
+import { NOTIFY_INTERVAL_MS } from '../../electron/alerts/notify-gate';
+import { ManualClock } from '../../electron/client/testing/manual-clock';
+import { LocalStore } from '../../electron/store';
+import type { AlertEvent } from '../../shared/bridge/alert-schemas';
+import type { BudgetSample } from '../../shared/rate-limit';
+
+let dir: string;
+let clock: ManualClock;
+let quiet: boolean;
+let events: AlertEvent[];
+let notices: DesktopNotice[];
+const opened: { local: LocalStore; service: AlertService }[] = [];
+
+function open() {
+  const local = new LocalStore(dir);
+  const service = new AlertService(local, { clock, quiet: () => quiet, emit: (e) => events.push(e), notify: (n) => notices.push(n), onError: (e) => { throw e; } });
+  opened.push({ local, service });
+  return service;
+}
+
+function close(): void {
+  for (const { local, service } of opened.splice(0)) {
+    service.dispose();
+    local.close();
+  }
+}
+
+function throttled(endpoint: BudgetSample['endpoint'] = 'listAssets'): BudgetSample {
+  return { vendor: 'demo', endpoint, at: clock.now(), status: 429, limit: 10, remaining: 0, reset: null, latencyMs: 5, waitedMs: 0, attempt: 1, headerProblems: [] };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'alerts-'));
+  clock = new ManualClock();
+  quiet = false;
+  events = [];
+  notices = [];
+});
+afterEach(() => {
+  close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('alert service', () => {
+  it('defaults: on for the demo, offered off for a new profile; stored once', () => {
+    const service = open();
+    const demo = service.rulesOf('demo', true);
+    expect(demo.map((r) => r.kind)).toEqual(['use-above', 'throttled', 'foreign', 'down', 'download-failed']);
+    expect(demo.every((r) => r.enabled)).toBe(true);
+    expect(service.rulesOf('acme', false).every((r) => !r.enabled)).toBe(true);
+    expect(service.rulesOf('demo', true)).toEqual(demo);
+  });
+
+  it('stores start, end and acknowledgement; they survive a reopen of the file', async () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    const start = clock.now();
+    service.sample(throttled(), 0);
+    expect(events.map((e) => e.change)).toEqual(['fired']);
+    const firing = service.list({});
+    expect(firing).toMatchObject([{ kind: 'throttled', endpoint: 'listAssets', startedAt: start, endedAt: null, acknowledgedAt: null }]);
+    await clock.advance(2 * 60_000 + 1000); // the default 429 rule clears after 2 quiet minutes
+    expect(events.map((e) => e.change)).toEqual(['fired', 'cleared']);
+    const ack = service.acknowledge(firing[0]!.id);
+    expect(ack.acknowledgedAt).toBe(clock.now());
+    close();
+
+    const endedAt = events[1]!.alert.endedAt;
+    expect(endedAt).toBe(start + 2 * 60_000);
+    const again = open();
+    expect(again.list({ profileId: 'demo' })).toEqual([{ ...firing[0], endedAt, acknowledgedAt: ack.acknowledgedAt }]);
+  });
+
+  it('what a previous run left firing is ended when the store opens again', async () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.sample(throttled(), 0);
+    close();
+    await clock.advance(5000);
+    const again = open();
+    const [alert] = again.list({});
+    expect(alert?.endedAt).toBe(clock.now());
+  });
+
+  it('one notification per rule per 10 minutes, whatever endpoint fires', async () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.sample(throttled('listAssets'), 0);
+    service.sample(throttled('categories'), 0); // same rule, other endpoint: an alert, no second notification
+    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false]]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.body).toContain('429');
+    await clock.advance(3 * 60_000); // both clear
+    service.sample(throttled('listAssets'), 0); // fires again 3 min after the notification: no notification
+    expect(events.at(-1)).toMatchObject({ change: 'fired', notify: false });
+    await clock.advance(NOTIFY_INTERVAL_MS); // cleared meanwhile; 13 min after the first notification
+    service.sample(throttled('listAssets'), 0);
+    expect(events.at(-1)).toMatchObject({ change: 'fired', notify: true });
+    expect(notices).toHaveLength(2);
+  });
+
+  it('quiet mode: alerts are recorded and shown, no notification', () => {
+    quiet = true;
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.sample(throttled(), 0);
+    expect(events).toMatchObject([{ change: 'fired', notify: false }]);
+    expect(notices).toEqual([]);
+    expect(service.list({})).toHaveLength(1);
+  });
+
+  it('edited rules: a disabled rule stops firing; a threshold rule needs its threshold; another profile\'s rule is refused', () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    const rules = service.rulesOf('demo', true);
+    const throttle = rules.find((r) => r.kind === 'throttled')!;
+    service.saveRule({ ...throttle, enabled: false });
+    service.sample(throttled(), 0);
+    expect(events).toEqual([]);
+    const use = rules.find((r) => r.kind === 'use-above')!;
+    expect(() => service.saveRule({ ...use, thresholdPct: null })).toThrow(/threshold/);
+    expect(() => service.saveRule({ ...use, profileId: 'other' })).toThrow(/No alert rule/);
+    expect(service.saveRule({ ...use, thresholdPct: 10, minutes: 0 })).toMatchObject({ thresholdPct: 10, minutes: 0 });
+  });
+
+  it('samples of another vendor than the watched one are ignored', () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.sample({ ...throttled(), vendor: 'acme' }, 0);
+    expect(events).toEqual([]);
+  });
+});
