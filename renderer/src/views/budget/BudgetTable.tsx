@@ -47,7 +47,7 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       id: 'endpoint',
       header: 'Endpoint',
       accessorFn: (r) => r.spec.label,
-      size: 240,
+      size: 360,
       minSize: 180,
       enableHiding: false,
       meta: { rowHeader: true },
@@ -59,12 +59,12 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
         </span>
       ),
     },
-    { id: 'limit', header: 'Limit', accessorFn: (r) => r.limit, size: 66, minSize: 58, meta: { numeric: true, headerTitle: 'X-Rate-Limit-Limit', dropOrder: 1 }, cell: ({ row }) => fmtInt(row.original.limit) },
+    { id: 'limit', header: 'Limit', accessorFn: (r) => r.limit, size: 58, minSize: 58, meta: { numeric: true, headerTitle: 'X-Rate-Limit-Limit', dropOrder: 1 }, cell: ({ row }) => fmtInt(row.original.limit) },
     {
       id: 'remaining',
       header: 'Remaining',
       accessorFn: (r) => r.remaining,
-      size: 104,
+      size: 98,
       minSize: 98,
       meta: {
         numeric: true,
@@ -73,12 +73,12 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       },
       cell: ({ row: { original: r } }) => `${r.remainingEstimated ? '≈ ' : ''}${fmtInt(r.remaining)}`,
     },
-    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`, accessorFn: (r) => r.utilisation, size: 150, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
+    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`, accessorFn: (r) => r.utilisation, size: 112, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
     {
       id: 'rps',
       header: `Req/s (${RATE_WINDOW_S}\u00a0s)`,
       accessorFn: (r) => r.rps,
-      size: 100,
+      size: 88,
       minSize: 88,
       meta: { numeric: true, headerTitle: `Requests per second, averaged over the last ${RATE_WINDOW_S} complete seconds` },
       cell: ({ row: { original: r } }) => (
@@ -91,7 +91,7 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       id: '429s',
       header: '429s',
       accessorFn: (r) => r.rateLimited,
-      size: 64,
+      size: 58,
       minSize: 58,
       meta: { numeric: true, headerTitle: `429 answers in the last ${rangeLabel}`, cellClass: (r) => (r.rateLimited > 0 ? 'text-warn strong' : undefined) },
       cell: ({ row }) => fmtInt(row.original.rateLimited),
@@ -100,7 +100,7 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       id: 'waited',
       header: 'Wait',
       accessorFn: (r) => r.wait.meanMs ?? 0,
-      size: 92,
+      size: 84,
       minSize: 84,
       meta: {
         numeric: true,
@@ -113,7 +113,7 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       id: 'held',
       header: 'Held back',
       accessorFn: (r) => r.wait.heldShare,
-      size: 84,
+      size: 64,
       minSize: 64,
       meta: { numeric: true, dropOrder: 2, headerTitle: `Share of the last ${rangeLabel} in which requests were waiting for budget` },
       cell: ({ row: { original: r } }) => fmtPercent(r.wait.heldShare),
@@ -122,12 +122,12 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
       id: 'refill',
       header: 'Refill in',
       accessorFn: (r) => r.resetInMs ?? -1,
-      size: 96,
+      size: 90,
       minSize: 90,
       meta: { numeric: true, headerTitle: "Until the service's budget is full again" },
       cell: ({ row: { original: r } }) => (r.resetInMs !== null ? fmtMs(r.resetInMs) : DASH),
     },
-    { id: 'state', header: 'State', accessorFn: (r) => r.queued, size: 112, minSize: 96, enableHiding: false, cell: ({ row }) => <StateCell row={row.original} /> },
+    { id: 'state', header: 'State', accessorFn: (r) => r.queued, size: 96, minSize: 96, enableHiding: false, cell: ({ row }) => <StateCell row={row.original} /> },
   ];
 }
 
