@@ -81,6 +81,8 @@ export function AssetsTable({
     .map((f) => (items.every((a) => a[f] === undefined || (typeof a[f] === 'number' && timeOfField(f, a[f]) === null)) ? `#${decimalsOf(items, f)}:${f}` : f))
     .join('\n');
   // A named field no row has (the map does not fit this service) gives its room to the fields that are there.
+  // "Matched in" only when some hit matched outside its title (tags, keywords): else it says nothing new.
+  const matchQuery = query !== '' && items.some((a) => matchedText(a, query) !== 'title') ? query : '';
   const emptyKey = ['title', 'category', 'price'].filter((f) => items.length > 0 && items.every((a) => a[f] === undefined || a[f] === null)).join(',');
   const columns = useMemo(() => {
     const named: AssetColumn[] = [
@@ -124,19 +126,19 @@ export function AssetsTable({
     });
     // While searching: where each hit matched, since services search fields the table does not show.
     const matched: AssetColumn[] =
-      query === ''
+      matchQuery === ''
         ? []
         : [
-            col.accessor((a) => matchedText(a, query), {
+            col.accessor((a) => matchedText(a, matchQuery), {
               id: 'matched',
               header: 'Matched in',
-              size: 220,
-              meta: { headerTitle: 'Where the search words were found in each asset' },
+              size: 180,
+              meta: { headerTitle: 'Where the search words were found in each asset', dropOrder: 1 },
             }),
           ];
     const empty = emptyKey.split(',');
     return [...named.slice(0, 2), ...matched, ...named.slice(2), ...more].filter((c) => !empty.includes(c.id ?? ''));
-  }, [extrasKey, emptyKey, categoryNames, query]);
+  }, [extrasKey, emptyKey, categoryNames, matchQuery]);
 
   return (
     <div className={stale ? 'table-stale' : undefined} aria-busy={stale}>
