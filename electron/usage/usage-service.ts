@@ -7,7 +7,7 @@ import type { UsageHistory, UsageHistorySettings } from '../../shared/bridge/usa
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { DEFAULT_USAGE_RETENTION } from '../store';
-import type { LocalStore, UsageRetention, UsageStore } from '../store';
+import type { LocalStore, UsageQuery, UsageRetention, UsageRow, UsageStore } from '../store';
 import { readHistory } from './history-query';
 import type { HistoryQuery } from './history-query';
 
@@ -58,5 +58,10 @@ export class UsageService {
       return { ...base, level: 'minute', bucketMs: 60_000, fromMs: query.fromMs, toMs: query.toMs, points: [], problem: this.problem };
     }
     return { ...base, ...readHistory(this.store, query, this.options.clock.now(), this.retention), problem: null };
+  }
+
+  /** Stored rows of one level as they are (the usage report reads minutes and hours); [] without a store. */
+  rows(query: UsageQuery): UsageRow[] {
+    return this.store?.read(query) ?? [];
   }
 }

@@ -11,6 +11,7 @@ import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
 import * as s from './schemas';
 import { usageCalls } from './usage-schemas';
+import { reportCalls } from './report-schemas';
 import { alertCalls, alertEvents } from './alert-schemas';
 
 const none = z.object({}).strict();
@@ -87,6 +88,7 @@ export const calls = {
   requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
   // usage history (the local store; survives restarts)
   ...usageCalls,
+  ...reportCalls,
   // alerts (rules per profile, stored alerts)
   ...alertCalls,
 } as const;

@@ -11,6 +11,7 @@ import { serviceMapHandlers } from './service-map';
 import { simulatorHandlers } from './simulator';
 import { telemetryHandlers } from './telemetry';
 import { usageHandlers } from './usage';
+import { reportHandlers } from './report';
 import type { CallHandlers } from './types';
 
 export function createHandlers(ctx: AppContext): CallHandlers {
@@ -25,6 +26,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),
     ...usageHandlers(ctx),
+    ...reportHandlers(ctx),
     ...alertHandlers(ctx),
   };
 }

@@ -1,0 +1,91 @@
+/**
+ * The Usage report over the bridge (issue 12 §2): the `usageReport` call. The report itself is built
+ * by shared/usage-report.ts from the stored usage rows; the CLI prints the same object.
+ */
+import { z } from 'zod';
+
+export const usageReportRequestSchema = z
+  .object({
+    /** Default: the connected profile. */
+    profileId: z.string().min(1).max(200).optional(),
+    /** Default: the profile's vendor. */
+    vendor: z.string().min(1).max(200).optional(),
+    fromMs: z.number().int().nonnegative(),
+    /** Exclusive. */
+    toMs: z.number().int().positive(),
+    /** IANA time zone that days and hours of day are counted in (the viewer's); default UTC. */
+    timeZone: z.string().min(1).max(100).optional(),
+  })
+  .refine((r) => r.toMs > r.fromMs, { message: 'toMs must be after fromMs', path: ['toMs'] })
+  .refine((r) => r.toMs - r.fromMs <= 400 * 86_400_000, { message: 'A report covers at most 400 days', path: ['toMs'] });
+
+/** One endpoint on one day. Use is a share of the limit (0..1); null when no answer carried the headers. */
+export const reportDaySchema = z.object({
+  day: z.string(),
+  endpoint: z.string(),
+  requests: z.number(),
+  meanUse: z.number().nullable(),
+  peakUse: z.number().nullable(),
+  /** Our 429 answers. */
+  throttled: z.number(),
+  /** Of our 429s, those other consumers' use explains (per stored bucket: at most their requests). */
+  throttledByOthers: z.number(),
+  /** Requests of other consumers, inferred from Remaining. */
+  othersRequests: z.number(),
+  /** No answer or a 5xx. */
+  failures: z.number(),
+  /** Mean wait for budget per request (ms). */
+  waitMeanMs: z.number().nullable(),
+  /** 95th percentile of the per-bucket mean wait, weighted by requests (ms): the stored rows keep sums only. */
+  waitP95Ms: z.number().nullable(),
+  /** Share of the stored buckets with traffic in which requests were held back for budget (0..1). */
+  heldBackShare: z.number().nullable(),
+});
+
+/** Use by hour of day (0..23, in the report's time zone) for one endpoint. */
+export const reportHeatCellSchema = z.object({
+  endpoint: z.string(),
+  hour: z.number().int().min(0).max(23),
+  requests: z.number(),
+  meanUse: z.number().nullable(),
+  peakUse: z.number().nullable(),
+  throttled: z.number(),
+});
+
+export const busyMinuteSchema = z.object({
+  startMs: z.number(),
+  /** Every endpoint's requests in that minute. */
+  requests: z.number(),
+  throttled: z.number(),
+  peakUse: z.number().nullable(),
+  /** The endpoint with most requests in it. */
+  topEndpoint: z.string(),
+});
+
+export const usageReportSchema = z.object({
+  profileId: z.string().nullable(),
+  profileName: z.string().nullable(),
+  vendor: z.string().nullable(),
+  fromMs: z.number(),
+  toMs: z.number(),
+  timeZone: z.string(),
+  /** Endpoints with traffic in the period, in the catalog's order. */
+  endpoints: z.array(z.string()),
+  days: z.array(reportDaySchema),
+  heatMap: z.array(reportHeatCellSchema),
+  busiestMinutes: z.array(busyMinuteSchema),
+  /** Start of the part read from per-hour rows (older than the per-minute retention), else null. */
+  hourlyBeforeMs: z.number().nullable(),
+  /** Why there is nothing to read (no store), else null. */
+  problem: z.string().nullable(),
+});
+
+export type UsageReportRequest = z.output<typeof usageReportRequestSchema>;
+export type UsageReport = z.output<typeof usageReportSchema>;
+export type ReportDay = z.output<typeof reportDaySchema>;
+export type ReportHeatCell = z.output<typeof reportHeatCellSchema>;
+export type BusyMinute = z.output<typeof busyMinuteSchema>;
+
+export const reportCalls = {
+  usageReport: { request: usageReportRequestSchema, response: usageReportSchema },
+} as const;
