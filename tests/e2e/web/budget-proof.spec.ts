@@ -165,7 +165,7 @@ test('each page\'s Budget figures and CSV agree with the simulator\'s counters, 
 
 /** The Budget view as an account manager sees it at 100% demo traffic with a competing consumer. */
 test('Budget view screenshots at 100% traffic with a competitor, wide and narrow, light and dark', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['listAssets', 'searchAssets', 'categories', 'purchaseInfo'] });
   await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 5 }] });
   await openApp(page, 'Budget');

@@ -19,9 +19,19 @@ import { hoverStore, snapToSlot } from './hover-store';
 const HEIGHT = 150;
 const M = { top: 16, right: 46, bottom: 18, left: 34 };
 /** Room for one time label. */
-const TIME_LABEL_PX = 64;
+const TIME_LABEL_PX = 50;
+/** The tooltip's width: it is placed beside the crosshair, and kept inside the panel. */
+const TIP_W = 150;
 /** Time-axis steps a label can fall on (ms): round clock times. */
 const TIME_STEPS_MS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
+
+/** Beside the crosshair (right of it, or left when there is no room), never outside the panel. */
+function tooltipLeft(cursorX: number, width: number): number {
+  const right = cursorX + 8;
+  const left = cursorX - 8 - TIP_W;
+  const wanted = right + TIP_W <= width - 4 ? right : left;
+  return Math.max(4, Math.min(wanted, width - TIP_W - 4));
+}
 
 /** Labels at round clock times (every 10 s, 1 min, 5 min...), as many as fit. */
 export function timeTicks(from: number, to: number, widthPx: number): number[] {
@@ -191,7 +201,7 @@ export const LiveChart = memo(function LiveChart({
         <div
           className="chart-tooltip lc-tooltip"
           role="tooltip"
-          style={x(hovered.t) > width / 2 ? { right: width - x(hovered.t) + 8 } : { left: x(hovered.t) + 8 }}
+          style={{ width: TIP_W, whiteSpace: 'normal', left: tooltipLeft(x(hovered.t), width) }}
         >
           <div className="chart-tooltip-time">
             {fmtClock(hovered.t)}
@@ -199,7 +209,7 @@ export const LiveChart = memo(function LiveChart({
           </div>
           <div>
             Req/s <strong>{fmtRate(hovered.rps)}</strong> / {series.limit}
-            {series.slotMs > 1000 ? <span className="muted"> ({series.slotMs / 1000} s average)</span> : null}
+            {series.slotMs > 1000 ? <span className="muted"> ({series.slotMs / 1000} s avg)</span> : null}
           </div>
           <div>
             Remaining (lowest) <strong>{fmtInt(hovered.remaining)}</strong>
@@ -210,9 +220,14 @@ export const LiveChart = memo(function LiveChart({
             </div>
           ) : null}
           {hovered.wait.meanMs !== null && hovered.wait.meanMs >= 0.5 ? (
-            <div>
-              Wait per request <strong>{fmtMs(hovered.wait.meanMs)}</strong> · held back {fmtPercent(hovered.wait.heldShare)}
-            </div>
+            <>
+              <div>
+                Wait (mean) <strong>{fmtMs(hovered.wait.meanMs)}</strong>
+              </div>
+              <div>
+                Held back <strong>{fmtPercent(hovered.wait.heldShare)}</strong>
+              </div>
+            </>
           ) : null}
         </div>
       ) : null}
