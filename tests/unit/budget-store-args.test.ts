@@ -1,0 +1,36 @@
+/** The budget store setting: checked before anything is sent, the same words for the CLI and browser mode. */
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../../electron/catalog/cli-args';
+import { budgetStoreProblem } from '../../electron/client/budget-store';
+
+describe('--budget-store', () => {
+  it('accepts redis://host:port/db and keeps it', () => {
+    const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', 'redis://10.0.0.5:6379/2'], {}, '/tmp');
+    expect(parsed.kind === 'run' && parsed.options.budgetStore).toBe('redis://10.0.0.5:6379/2');
+  });
+
+  it('none given: headers only', () => {
+    const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't'], {}, '/tmp');
+    expect(parsed.kind === 'run' && parsed.options.budgetStore).toBeUndefined();
+  });
+
+  it.each([
+    ['http://x:6379', /must be a redis:\/\/host:port\/db URL, not http:/],
+    ['not a url', /must be a redis:\/\/host:port\/db URL/],
+    ['redis://x:6379/abc', /database "abc" that is not a number/],
+  ])('refuses %s clearly, never printing a password', (url, words) => {
+    const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', url], {}, '/tmp');
+    expect(parsed.kind).toBe('error');
+    expect(parsed.kind === 'error' && parsed.message).toMatch(words);
+  });
+
+  it('a refused URL with credentials does not echo them', () => {
+    const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', 'redis://user:s3cret@x:6379/abc'], {}, '/tmp');
+    expect(parsed.kind === 'error' && parsed.message).not.toContain('s3cret');
+  });
+
+  it('budgetStoreProblem is null for a good URL', () => {
+    expect(budgetStoreProblem('redis://127.0.0.1:6379/0')).toBeNull();
+    expect(budgetStoreProblem('redis://127.0.0.1:6379')).toBeNull();
+  });
+});
