@@ -131,6 +131,8 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
                     <span className="muted">Testing…</span>
                   ) : 'failed' in t ? (
                     <ErrorCallout error={t.failed} />
+                  ) : !t.ok && t.status === 0 ? (
+                    <span className="text-danger">Failed: no answer from the service. {t.error?.message ?? ''}</span>
                   ) : (
                     <span className={t.ok ? 'text-ok' : 'text-danger'}>
                       {t.ok ? 'OK' : 'Failed'} · {t.status || 'no answer'} · {fmtMs(t.latencyMs)} · Limit {t.limit ?? DASH} · Remaining {t.remaining ?? DASH} · Reset{' '}
