@@ -132,6 +132,20 @@ export class UsageStore {
       this.pending.set(id, entry);
     }
     addSample(entry.agg, sample, foreign);
+    this.scheduleFlush();
+  }
+
+  /** A second already aggregated elsewhere (an import, a simulation): merged like recorded samples. */
+  recordAggregate(key: UsageKey, startMs: number, agg: UsageAggregate): void {
+    if (this.closed) return;
+    const id = keyText(key, startMs);
+    const entry = this.pending.get(id);
+    if (entry) mergeAggregate(entry.agg, agg);
+    else this.pending.set(id, { key: { ...key }, startMs, agg: mergeAggregate(emptyAggregate(), agg) });
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     this.flushTimer ??= this.clock.setTimeout(() => {
       this.flushTimer = null;
       this.flush();

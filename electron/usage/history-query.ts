@@ -5,6 +5,7 @@
  * (usage-aggregate.ts), so a point's sums equal its rows'.
  */
 import type { UsageHistory, UsagePoint } from '../../shared/bridge/usage-schemas';
+import { ENDPOINT_IDS } from '../../shared/endpoints';
 import type { UsageLevel, UsageRetention, UsageRow, UsageStore } from '../store';
 import type { UsageAggregate } from '../store';
 import { emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from '../store/usage-aggregate';
@@ -60,11 +61,11 @@ export function readHistory(
   // Whole points only: the range is widened to the points it touches.
   const fromMs = Math.floor(query.fromMs / bucketMs) * bucketMs;
   const toMs = Math.ceil(query.toMs / bucketMs) * bucketMs;
-  const wanted = query.endpoints ? new Set(query.endpoints) : null;
-  const rows = store.read({ level, fromMs, toMs, profileId: query.profileId, vendor: query.vendor });
+  // One read per endpoint: each is a range of the primary key (profile, vendor, endpoint, time), so
+  // a day costs a day's rows whatever else the table holds.
+  const rows = (query.endpoints ?? ENDPOINT_IDS).flatMap((endpoint) => store.read({ level, fromMs, toMs, profileId: query.profileId, vendor: query.vendor, endpoint }));
   const groups = new Map<string, { endpoint: string; startMs: number; agg: UsageAggregate }>();
   for (const row of rows) {
-    if (wanted && !wanted.has(row.endpoint)) continue;
     const startMs = Math.floor(row.startMs / bucketMs) * bucketMs;
     const id = `${startMs}\u0000${row.endpoint}`;
     let group = groups.get(id);
@@ -74,7 +75,8 @@ export function readHistory(
     }
     mergeAggregate(group.agg, aggregateOf(row));
   }
-  return { level, bucketMs, fromMs, toMs, points: [...groups.values()].map(toPoint) };
+  const points = [...groups.values()].sort((a, b) => a.startMs - b.startMs || a.endpoint.localeCompare(b.endpoint)).map(toPoint);
+  return { level, bucketMs, fromMs, toMs, points };
 }
 
 function aggregateOf(row: UsageRow): UsageAggregate {

@@ -87,6 +87,10 @@ async function main(): Promise<void> {
     const { fleetBench } = await import('./fleet-bench');
     await fleetBench(refills);
   }
+  if (only.has('history')) {
+    const { historyBench } = await import('./history');
+    await historyBench();
+  }
   if (only.has('dashboard')) {
     const { main: dashboardBench } = await import('./dashboard-perf');
     await dashboardBench();

@@ -14,9 +14,12 @@ export interface BrowserMode {
   stop(): Promise<void>;
 }
 
-/** `extraArgs`: e.g. ['--base-url', URL, '--token', 'VENDOR:TOKEN', '--no-simulator']. */
-export async function startBrowserMode(extraArgs: readonly string[] = []): Promise<BrowserMode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'partner-console-e2e-'));
+/**
+ * `extraArgs`: e.g. ['--base-url', URL, '--token', 'VENDOR:TOKEN', '--no-simulator']. `dataDir`: a
+ * data folder the caller owns (kept on stop, for a restart); default a throw-away one.
+ */
+export async function startBrowserMode(extraArgs: readonly string[] = [], options: { dataDir?: string } = {}): Promise<BrowserMode> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'partner-console-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--no-open', '--data-dir', dataDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PARTNER_WEB_NO_BUILD: '1' },
@@ -26,7 +29,7 @@ export async function startBrowserMode(extraArgs: readonly string[] = []): Promi
     if (child.exitCode === null) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {

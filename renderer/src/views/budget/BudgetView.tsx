@@ -1,5 +1,5 @@
 /** The landing view for account managers: every endpoint's budget, live. */
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
 import { useAppContext, useLink } from '../../api/context';
@@ -13,6 +13,12 @@ import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
 import type { Reach } from './budget-model';
 import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, RATE_WINDOW_S } from './budget-model';
+import type { HistoryWindow } from './history-model';
+import { windowRange } from './history-model';
+import { HistoryRangeButtons } from './HistoryRangeButtons';
+
+/** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
+const HistoryPanel = lazy(() => import('./HistoryPanel'));
 
 
 const TABLE_TICK_MS = 500;
@@ -24,6 +30,8 @@ export function BudgetView() {
   const link = useLink();
   const [live, setLive] = useState(true);
   const [rangeMin, setRangeMin] = useState<RangeMin>(5);
+  // A history range (6 h ... 30 d, or zoomed): the stored history instead of the live panels.
+  const [history, setHistory] = useState<HistoryWindow | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<EndpointId>>(new Set());
   const [focused, setFocused] = useState<EndpointId | null>(null);
   const [chosenVendor, setChosenVendor] = useState<string | null>(null);
@@ -113,16 +121,17 @@ export function BudgetView() {
           ) : null}
           <div className="segmented" role="group" aria-label="Time range">
             {RANGES_MIN.map((m) => (
-              <button key={m} type="button" aria-pressed={rangeMin === m} onClick={() => setRangeMin(m)}>
+              <button key={m} type="button" aria-pressed={history === null && rangeMin === m} onClick={() => (setRangeMin(m), setHistory(null))}>
                 {m} min
               </button>
             ))}
+            <HistoryRangeButtons value={history} onChange={setHistory} />
           </div>
-          <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive}>
+          <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive} hidden={history !== null}>
             <span className={live ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
             {live ? 'Live' : 'Paused'}
           </button>
-          <button type="button" className="btn" onClick={exportCsv} disabled={!vendor}>
+          <button type="button" className="btn" onClick={exportCsv} disabled={!vendor} hidden={history !== null}>
             Export CSV
           </button>
         </div>
@@ -149,11 +158,22 @@ export function BudgetView() {
             </div>
           </div>
         )
+      ) : history ? (
+        <Suspense fallback={<Loading label="Loading the history charts…" />}>
+          <HistoryPanel
+            profileId={connection.data?.vendor === vendor ? (connection.data?.profileId ?? null) : null}
+            vendor={vendor}
+            endpoints={visible}
+            {...windowRange(history, tableNow)}
+            onZoom={(custom) => setHistory({ ...history, custom })}
+            onReset={() => setHistory({ ...history, custom: null })}
+          />
+        </Suspense>
       ) : (
         <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} />
       )}
 
-      <div className="section-head">
+      <div className="section-head" hidden={history !== null}>
         <h2 className="section-title">Live charts</h2>
         <span className="muted small">
           {live ? `Last ${rangeMin} min, one point per second, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}.
@@ -180,7 +200,7 @@ export function BudgetView() {
           <span className="key key-warn" /> 80% <span className="key key-429" /> 429
         </div>
       </div>
-      {vendor === null ? null : visible.length === 0 ? (
+      {vendor === null || history !== null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
         <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} />

@@ -1,0 +1,186 @@
+/**
+ * The Budget view's history ranges (lazy: recharts stays out of the first chunk): a summary per
+ * endpoint and one recharts panel per endpoint from the stored usage history. Drag across any chart
+ * to zoom all of them to that span (a custom range); double-click a chart to go back.
+ */
+import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Bar, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { UsageHistory } from '../../../../shared/bridge/usage-schemas';
+import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
+import { ENDPOINTS } from '../../../../shared/endpoints';
+import { useApi } from '../../api/context';
+import { ErrorCallout, Loading } from '../../components/states';
+import { fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
+import type { ChartPoint } from './history-model';
+import { bucketLabel, chartSeries, MIN_ZOOM_MS, summarize } from './history-model';
+import './history.css';
+
+export interface HistoryPanelProps {
+  profileId: string | null;
+  vendor: string;
+  endpoints: readonly EndpointSpec[];
+  fromMs: number;
+  toMs: number;
+  /** A drag chose a span: the view shows it as a custom range. */
+  onZoom(range: { fromMs: number; toMs: number }): void;
+  /** Double-click: back to the chosen preset. */
+  onReset(): void;
+}
+
+/** The history changes at most once a minute (the store rolls seconds up each minute). */
+const REFRESH_MS = 60_000;
+
+export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toMs, onZoom, onReset }: HistoryPanelProps) {
+  const api = useApi();
+  const query = useQuery({
+    queryKey: ['usageHistory', profileId, vendor, fromMs, toMs],
+    queryFn: () => api.usageHistory({ ...(profileId ? { profileId } : {}), vendor, fromMs, toMs }),
+    refetchInterval: REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+  if (query.isPending) return <Loading label="Reading the usage history…" />;
+  if (query.isError) return <ErrorCallout error={query.error} action="Reading the usage history" onRetry={() => void query.refetch()} />;
+  const history = query.data;
+  if (history.problem) return <div className="state state-empty">{history.problem}</div>;
+  const shown = new Set(endpoints.map((e) => e.id));
+  const rows = summarize(history).filter((r) => shown.has(r.endpoint as EndpointId));
+  const span = `${fmtDateTime(history.fromMs)} – ${fmtDateTime(history.toMs)}`;
+
+  if (rows.length === 0) {
+    return (
+      <div className="state state-empty" role="status">
+        <strong>No usage history for {span}.</strong>
+        <div className="muted">The app records usage while it is connected to {vendor}; nothing was recorded for the shown endpoints in this range.</div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="panel table-wrap">
+        <table className="table table-compact history-summary" aria-label="Usage per endpoint over the range">
+          <thead>
+            <tr>
+              <th>Endpoint</th>
+              <th className="num">Requests</th>
+              <th className="num">Mean req/s</th>
+              <th className="num">Peak req/s</th>
+              <th className="num">Mean use</th>
+              <th className="num">Peak use</th>
+              <th className="num">429s</th>
+              <th className="num" title="Requests of other consumers of the vendor, inferred from Remaining">Others'</th>
+              <th className="num">Lowest Remaining</th>
+              <th className="num">Waited</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.endpoint} data-endpoint={r.endpoint}>
+                <th scope="row">
+                  <span className="swatch" style={{ background: ENDPOINT_COLORS[r.endpoint as EndpointId] }} aria-hidden="true" />{' '}
+                  {ENDPOINTS[r.endpoint as EndpointId]?.label ?? r.endpoint}
+                </th>
+                <td className="num">{fmtInt(r.requests)}</td>
+                <td className="num">{fmtRate(r.meanRate)}</td>
+                <td className="num">{fmtRate(r.peakRate)}</td>
+                <td className="num">{fmtPercent(r.meanUse)}</td>
+                <td className={r.peakUse !== null && r.peakUse >= WARN_SHARE ? 'num text-warn strong' : 'num'}>{fmtPercent(r.peakUse)}</td>
+                <td className={r.throttled > 0 ? 'num text-danger strong' : 'num'}>{fmtInt(r.throttled)}</td>
+                <td className="num">{fmtInt(r.foreignRequests)}</td>
+                <td className="num">{fmtInt(r.lowestRemaining)}</td>
+                <td className="num">{fmtMs(r.waitedMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted small history-note">
+        {span}, {bucketLabel(history.bucketMs)} ({history.level === 'second' ? 'per-second' : history.level === 'minute' ? 'per-minute' : 'per-hour'} records). Drag
+        across a chart to zoom in; double-click to go back.
+      </p>
+      <div className="chart-grid history-grid">
+        {endpoints.map((spec) => (
+          <HistoryChart key={spec.id} spec={spec} history={history} onZoom={onZoom} onReset={onReset} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; history: UsageHistory; onZoom: HistoryPanelProps['onZoom']; onReset(): void }) {
+  const data = chartSeries(history, spec.id);
+  const color = ENDPOINT_COLORS[spec.id];
+  const total429 = data.reduce((n, p) => n + p.throttled, 0);
+  const peak = data.reduce((m, p) => Math.max(m, p.peakPct ?? 0), 0);
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const tickLabel = (t: number) => timeTick(t, history.toMs - history.fromMs);
+  const endDrag = () => {
+    if (drag) {
+      const from = Math.min(drag.from, drag.to);
+      const to = Math.max(drag.from, drag.to) + history.bucketMs;
+      if (to - from >= MIN_ZOOM_MS && Math.abs(drag.to - drag.from) > 0) onZoom({ fromMs: from, toMs: to });
+    }
+    setDrag(null);
+  };
+  return (
+    <section className="panel chart-panel" id={`history-${spec.id}`} aria-label={`${spec.label} history`} onDoubleClick={onReset}>
+      <header className="chart-head">
+        <span className="swatch" style={{ background: color }} aria-hidden="true" />
+        <span className="chart-title">
+          <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
+        </span>
+        <span className="chart-meta">
+          peak use {peak > 0 ? `${Math.round(peak)}%` : '—'}
+          {total429 > 0 ? <span className="text-danger strong"> · {fmtInt(total429)} × 429</span> : null}
+        </span>
+      </header>
+      <div className="history-chart" data-testid={`history-chart-${spec.id}`}>
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart
+            data={data}
+            margin={{ top: 6, right: 4, bottom: 0, left: 0 }}
+            onMouseDown={(e) => {
+              const t = Number(e?.activeLabel);
+              if (Number.isFinite(t)) setDrag({ from: t, to: t });
+            }}
+            onMouseMove={(e) => {
+              const t = Number(e?.activeLabel);
+              if (drag && Number.isFinite(t)) setDrag({ ...drag, to: t });
+            }}
+            onMouseUp={endDrag}
+            onMouseLeave={() => setDrag(null)}
+          >
+            <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+            <XAxis dataKey="t" type="number" scale="time" domain={[history.fromMs, history.toMs - history.bucketMs]} tickFormatter={tickLabel} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" minTickGap={28} />
+            <YAxis yAxisId="rate" tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} allowDecimals={false} />
+            <YAxis yAxisId="pct" orientation="right" domain={[0, 100]} ticks={[0, 50, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} />
+            <ReferenceLine yAxisId="pct" y={WARN_SHARE * 100} stroke="var(--warn)" strokeDasharray="3 3" />
+            <Bar yAxisId="rate" dataKey="rate" name="requests/s" fill={color} fillOpacity={0.55} isAnimationActive={false} />
+            <Line yAxisId="pct" dataKey="peakPct" name="peak use" stroke="var(--text)" strokeWidth={1.2} dot={false} connectNulls={false} isAnimationActive={false} />
+            <Line yAxisId="pct" dataKey="meanPct" name="mean use" stroke="var(--text-muted)" strokeDasharray="2 2" strokeWidth={1} dot={false} connectNulls={false} isAnimationActive={false} />
+            <Bar yAxisId="rate" dataKey="throttled" name="429s" fill="var(--danger)" isAnimationActive={false} />
+            {drag ? <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} /> : null}
+            <Tooltip isAnimationActive={false} labelFormatter={(t) => fmtDateTime(Number(t))} formatter={tooltipValue} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }} />
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </section>
+  );
+}
+
+function tooltipValue(value: unknown, name: unknown, item: { payload?: ChartPoint }): [string, string] {
+  const label = String(name);
+  const p = item.payload;
+  if (label === 'requests/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, waited ${fmtRate(p.waitedS)} s)` : ''}`, label];
+  if (label === '429s') return [fmtInt(Number(value)), label];
+  return [value === null || value === undefined ? '—' : `${Math.round(Number(value))}%`, label];
+}
+
+/** Clock time for spans within a day, day and time up to a week, the date beyond. */
+function timeTick(t: number, spanMs: number): string {
+  const d = new Date(t);
+  if (spanMs <= 86_400_000) return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (spanMs <= 8 * 86_400_000) return d.toLocaleString(undefined, { weekday: 'short', hour: '2-digit' });
+  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}

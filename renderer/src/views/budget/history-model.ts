@@ -1,0 +1,137 @@
+/**
+ * Pure figures for the Budget view's history ranges (6 h ... 30 d, or a zoomed custom range): what
+ * the `usageHistory` answer becomes in each endpoint's chart and in the summary table.
+ */
+import type { UsageHistory, UsagePoint } from '../../../../shared/bridge/usage-schemas';
+
+export const HISTORY_RANGES = [
+  { id: '6h', label: '6 h', ms: 6 * 3_600_000 },
+  { id: '24h', label: '24 h', ms: 24 * 3_600_000 },
+  { id: '7d', label: '7 d', ms: 7 * 86_400_000 },
+  { id: '30d', label: '30 d', ms: 30 * 86_400_000 },
+] as const;
+export type HistoryRangeId = (typeof HISTORY_RANGES)[number]['id'];
+
+/** A history range: a preset ending now, or a custom (zoomed) one with fixed ends. */
+export interface HistoryWindow {
+  preset: HistoryRangeId;
+  /** Set when zoomed or picked: the custom range's ends (epoch ms, `to` exclusive). */
+  custom: { fromMs: number; toMs: number } | null;
+}
+
+/** Presets end at the next whole minute, so that a query key stays the same for a minute. */
+export function windowRange(w: HistoryWindow, now: number): { fromMs: number; toMs: number } {
+  if (w.custom) return w.custom;
+  const toMs = Math.ceil(now / 60_000) * 60_000;
+  const ms = HISTORY_RANGES.find((r) => r.id === w.preset)!.ms;
+  return { fromMs: toMs - ms, toMs };
+}
+
+/** The smallest custom range a drag may zoom to. */
+export const MIN_ZOOM_MS = 60_000;
+
+/** One point of an endpoint's chart; an empty point (no traffic) is zeros with nulls where nothing was seen. */
+export interface ChartPoint {
+  t: number;
+  /** Requests per second over the point. */
+  rate: number;
+  throttled: number;
+  /** Use of the limit in percent, mean and peak; null without answers carrying the headers. */
+  meanPct: number | null;
+  peakPct: number | null;
+  lowestRemaining: number | null;
+  waitedS: number;
+}
+
+/** Every point of the range for one endpoint, the gaps filled with zero traffic (so a quiet hour reads as quiet). */
+export function chartSeries(history: UsageHistory, endpoint: string): ChartPoint[] {
+  const byStart = new Map(history.points.filter((p) => p.endpoint === endpoint).map((p) => [p.startMs, p]));
+  const out: ChartPoint[] = [];
+  const seconds = history.bucketMs / 1000;
+  for (let t = history.fromMs; t < history.toMs; t += history.bucketMs) {
+    const p = byStart.get(t);
+    out.push({
+      t,
+      rate: p ? p.requests / seconds : 0,
+      throttled: p?.throttled ?? 0,
+      meanPct: p?.meanUse === null || p?.meanUse === undefined ? null : p.meanUse * 100,
+      peakPct: p?.peakUse === null || p?.peakUse === undefined ? null : p.peakUse * 100,
+      lowestRemaining: p?.lowestRemaining ?? null,
+      waitedS: (p?.waitedMs ?? 0) / 1000,
+    });
+  }
+  return out;
+}
+
+export interface EndpointSummary {
+  endpoint: string;
+  requests: number;
+  /** Mean requests per second over the whole range, and the busiest point's. */
+  meanRate: number;
+  peakRate: number;
+  /** Mean use of the limit (weighted by answers) and the highest seen (0..1); null when unknown. */
+  meanUse: number | null;
+  peakUse: number | null;
+  throttled: number;
+  foreignRequests: number;
+  lowestRemaining: number | null;
+  waitedMs: number;
+}
+
+/** One row per endpoint with traffic in the range. */
+export function summarize(history: UsageHistory): EndpointSummary[] {
+  const spanS = (history.toMs - history.fromMs) / 1000;
+  const bucketS = history.bucketMs / 1000;
+  const rows = new Map<string, EndpointSummary & { useWeighted: number; useWeight: number }>();
+  for (const p of history.points) {
+    const row = rows.get(p.endpoint) ?? {
+      endpoint: p.endpoint,
+      requests: 0,
+      meanRate: 0,
+      peakRate: 0,
+      meanUse: null,
+      peakUse: null,
+      throttled: 0,
+      foreignRequests: 0,
+      lowestRemaining: null,
+      waitedMs: 0,
+      useWeighted: 0,
+      useWeight: 0,
+    };
+    row.requests += p.requests;
+    row.peakRate = Math.max(row.peakRate, p.requests / bucketS);
+    row.throttled += p.throttled;
+    row.foreignRequests += p.foreignRequests;
+    row.waitedMs += p.waitedMs;
+    row.lowestRemaining = minOrNull(row.lowestRemaining, p.lowestRemaining);
+    if (p.peakUse !== null) row.peakUse = Math.max(row.peakUse ?? 0, p.peakUse);
+    if (p.meanUse !== null) {
+      row.useWeighted += p.meanUse * p.requests;
+      row.useWeight += p.requests;
+    }
+    rows.set(p.endpoint, row);
+  }
+  return [...rows.values()].map(({ useWeighted, useWeight, ...row }) => ({
+    ...row,
+    meanRate: spanS > 0 ? row.requests / spanS : 0,
+    meanUse: useWeight > 0 ? useWeighted / useWeight : null,
+  }));
+}
+
+/** The point with the most requests of an endpoint: where a spike is. */
+export function busiestPoint(history: UsageHistory, endpoint: string): UsagePoint | null {
+  let best: UsagePoint | null = null;
+  for (const p of history.points) if (p.endpoint === endpoint && (!best || p.requests > best.requests)) best = p;
+  return best;
+}
+
+function minOrNull(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+/** "5 min points", "1 h points": what one point of the chart covers. */
+export function bucketLabel(bucketMs: number): string {
+  if (bucketMs < 60_000) return `${bucketMs / 1000} s points`;
+  if (bucketMs < 3_600_000) return `${bucketMs / 60_000} min points`;
+  return `${bucketMs / 3_600_000} h points`;
+}

@@ -1,0 +1,90 @@
+/**
+ * An account manager opens yesterday's usage after a restart of the app (issue 12 §1): the history is
+ * seeded through the app's own store into the data folder, browser mode starts on it, stops, starts
+ * again; the 24 h and 7 d ranges show it; a drag zooms into the spike, a double-click goes back.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { startBrowserMode } from '../browser-mode';
+import type { BrowserMode } from '../browser-mode';
+import { seedYesterday } from '../seed-usage';
+import { openApp, screenshot } from './helpers';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'partner-console-history-'));
+let server: BrowserMode | null = null;
+
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function summaryCell(page: Page, endpoint: string, column: number) {
+  return page.getByRole('table', { name: 'Usage per endpoint over the range' }).locator(`tr[data-endpoint="${endpoint}"] td`).nth(column);
+}
+const REQUESTS = 0;
+const THROTTLED = 5;
+const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+test('an account manager opens yesterday\'s usage after a restart, zooms into the spike and back', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seeded = seedYesterday(dataDir);
+  server = await startBrowserMode([], { dataDir });
+  await openApp(page, 'Budget', server.url);
+  const ranges = page.getByRole('group', { name: 'Time range' });
+
+  await ranges.getByRole('button', { name: '24 h' }).click();
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
+
+  // The app restarts on the same data folder: the history is still there.
+  await server.stop();
+  server = await startBrowserMode([], { dataDir });
+  await openApp(page, 'Budget', server.url);
+  await ranges.getByRole('button', { name: '7 d' }).click();
+  await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests));
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
+  await expect(page.getByText(/1 h points \(per-hour records\)/)).toBeVisible();
+  // Endpoints without traffic say so in their chart's header; a range before the seed says there is nothing.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'budget-history-7d');
+
+  // Drag across the GET /assets/list chart around the spike (20 h ago, near the right end of 7 days).
+  const chart = page.getByTestId('history-chart-listAssets');
+  await chart.scrollIntoViewIfNeeded();
+  const box = (await chart.boundingBox())!;
+  const y = box.y + box.height / 2;
+  // The plot spans between the two y axes (34 px each); 7 d from the left edge to the right.
+  const plotX = (t: number) => box.x + 34 + ((t - (Date.now() - 7 * 86_400_000)) / (7 * 86_400_000)) * (box.width - 68);
+  const fromX = plotX(seeded.spikeStartMs - 3 * 3_600_000);
+  const toX = plotX(seeded.spikeStartMs + 3 * 3_600_000);
+  await page.mouse.move(fromX, y);
+  await page.mouse.down();
+  await page.mouse.move((fromX + toX) / 2, y, { steps: 5 });
+  await page.mouse.move(toX, y, { steps: 5 });
+  await page.mouse.up();
+
+  await expect(ranges.getByRole('button', { name: 'Custom' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'false');
+  // Zoomed to hours around the spike: finer points from the per-minute records, the spike's 429s all in it.
+  await expect(page.getByText(/min points \(per-minute records\)/)).toBeVisible();
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
+  const zoomedRequests = Number((await summaryCell(page, 'listAssets', REQUESTS).innerText()).replace(/\D/g, ''));
+  expect(zoomedRequests).toBeLessThan(seeded.listRequests);
+  await screenshot(page, 'budget-history-zoomed');
+
+  // Double-click resets to the 7-day range.
+  await page.getByTestId('history-chart-listAssets').dblclick();
+  await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests));
+
+  // A range with no history says so plainly.
+  await ranges.getByRole('button', { name: 'Custom' }).click();
+  const form = page.getByRole('form', { name: 'Custom range' });
+  await form.getByLabel('From').fill('2020-01-01T00:00');
+  await form.getByLabel('To').fill('2020-01-02T00:00');
+  await form.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByText(/No usage history for/)).toBeVisible();
+});
