@@ -160,6 +160,27 @@ describe('background work never gives up on a shared budget', () => {
   });
 });
 
+describe('an interactive call that meets a crowd', () => {
+  it('fails after its bounded retries saying the budget is taken by others', async () => {
+    let crowded = false;
+    const h = harness({ latencyMs: 2, action: (req) => (crowded && req.endpoint === 'listAssets' ? { kind: 'rate-limited' } : { kind: 'answer' }) });
+    let stop = false;
+    const crowd = (): void => {
+      if (stop) return;
+      for (let i = 0; i < 3; i++) h.fake.foreign('v', 'listAssets');
+      h.clock.setTimeout(crowd, 200);
+    };
+    crowd();
+    const client = h.client();
+    await runFor(h.clock, h.clock.now() + 3_000, 1, () => client.request('listAssets'));
+    crowded = true;
+    const error = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    stop = true;
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect((error as Error).message).toMatch(/taken by other consumers of vendor v \(about \d+ others? share it\)/);
+  });
+});
+
 describe('fair-share estimator and AIMD pacing', () => {
   const LIMIT = 20;
   const t0 = 1_000_000;
