@@ -180,10 +180,12 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
     if (more === null) misses.add('list.hasMore');
   }
   let cursor: Id | null = lastId;
+  let cursorGiven = false;
   if (l.cursor !== null) {
     const found = readPath(body, l.cursor);
     if (found.found && found.value !== null && found.value !== false) {
       cursor = cursorFrom(found.value, l.cursorParam);
+      cursorGiven = cursor !== null;
       if (cursor === null) misses.add('list.cursor');
     } else if (found.found) {
       cursor = null;
@@ -197,7 +199,9 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
     total = asCount(totalFound.value);
     if (total === null && totalFound.value !== null) misses.add('list.total');
   }
-  const done = raw.length === 0 || more === false || cursor === null;
+  // An empty page ends the catalog only when it does not say more follows (has-more true, or a next
+  // cursor): otherwise it is a truncated answer, and the download asks again rather than stop short.
+  const done = raw.length === 0 ? more !== true && !cursorGiven : more === false || cursor === null;
   return { value: { items, cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
 }
 

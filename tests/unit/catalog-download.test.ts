@@ -161,6 +161,20 @@ describe('CatalogDownload', () => {
     expect(client.calls).toHaveLength(3);
   });
 
+  it('an empty page that says more follows but gives no total fails after its retries, never "done"', async () => {
+    const client = new FakeCatalogClient({
+      size: 30,
+      // The second page comes back empty while still saying more follows; no total anywhere.
+      shapeBody: (items, lastId, hasMore) => (lastId !== null && lastId > 20 ? { items: [], last_id: null, has_more: true } : { items, last_id: lastId, has_more: hasMore }),
+    });
+    const dl = download(client, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
+    const result = await dl.start();
+    expect(result.state).toBe('failed');
+    expect(result.error?.message).toMatch(/empty page 2 times in a row while saying more follows \(20 items saved\)/);
+    expect(client.calls).toHaveLength(4);
+    expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(20);
+  });
+
   it('stops with INVALID_RESPONSE when the server returns the same cursor twice', async () => {
     const client = new FakeCatalogClient({
       size: 50,

@@ -49,9 +49,20 @@ describe('parsePage', () => {
     expect(parsePage({ items: [{ id: 1 }], after: 'k', last_id: 5 }, custom).cursor).toBe('k');
   });
 
-  it('ends on an empty page', () => {
-    expect(parsePage({ items: [], has_more: true }, shape)).toMatchObject({ items: [], done: true, cursor: null });
+  it('ends on an empty page that gives no sign of more', () => {
+    expect(parsePage({ items: [] }, shape)).toMatchObject({ items: [], done: true, cursor: null });
+    expect(parsePage({ items: [], last_id: null, has_more: false }, shape).done).toBe(true);
     expect(parsePage([], shape).done).toBe(true);
+  });
+
+  it('an empty page that says more follows (has-more or a next cursor), with no total, is not the end', () => {
+    expect(parsePage({ items: [], has_more: true }, shape)).toMatchObject({ items: [], done: false, total: null });
+    expect(parsePage({ items: [], last_id: null, hasMore: true }, shape).done).toBe(false);
+    expect(parsePage({ items: [], next_cursor: 'k9' }, shape)).toMatchObject({ done: false, cursor: 'k9' });
+  });
+
+  it('a page with items and neither cursor field nor has-more goes on from the last item id', () => {
+    expect(parsePage({ items: [{ id: 4 }, { id: 5 }] }, shape)).toMatchObject({ done: false, cursor: 5 });
   });
 
   it('ends on has_more: false, keeping the items of that page', () => {

@@ -31,6 +31,18 @@ describe('readAssetPage', () => {
     expect(r.value.cursor).toBe('1001');
     expect(r.value.total).toBe(50);
     expect(readAssetPage({ ...body, links: { next: null } }, m).value.done).toBe(true);
+    // An empty page with a next link and no total says more follows: not the end of the catalog.
+    expect(readAssetPage({ data: [], meta: {}, links: { next: '/assets/list?last_id=1001' } }, m).value).toMatchObject({ done: false, total: null });
+    expect(readAssetPage({ data: [], meta: {}, links: { next: null } }, m).value.done).toBe(true);
+  });
+
+  it('an empty page that says more follows is not done, whatever the dialect says it with; one that says nothing is', () => {
+    const camel = map((x) => ({ ...x, list: { ...x.list, cursor: 'nextCursor', hasMore: 'hasMore', total: 'totalCount' } }));
+    expect(readAssetPage({ items: [], nextCursor: null, hasMore: true }, camel).value.done).toBe(false);
+    expect(readAssetPage({ items: [], nextCursor: 1040, hasMore: true }, camel).value).toMatchObject({ done: false, cursor: 1040 });
+    expect(readAssetPage({ items: [], nextCursor: null, hasMore: false }, camel).value.done).toBe(true);
+    expect(readAssetPage({ items: [], has_more: true, last_id: null }, D).value.done).toBe(false);
+    expect(readAssetPage({ items: [] }, D).value.done).toBe(true);
   });
 
   it('minor units: divided by the currency digits (cents, yen, dinar); currency objects read', () => {
