@@ -5,8 +5,8 @@
  * the table has (fit-columns.ts): cells end in an ellipsis with the full text as a tooltip, and the
  * least important columns give way on narrow windows instead of a sideways scroll.
  */
-import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
-import type { ColumnDef, Row, RowData, Updater } from '@tanstack/react-table';
+import { createRow, flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
+import type { ColumnDef, Row, RowData, SortingState, Table, Updater } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { HTMLAttributes, KeyboardEvent, ReactNode, RefObject } from 'react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -45,6 +45,7 @@ type TablePrefs = z.infer<typeof prefsSchema>;
 export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | number | undefined };
 
 const NO_SORT: [] = [];
+const NO_DATA: never[] = [];
 const ALL_VISIBLE = {};
 const DEFINED_ORDER: [] = [];
 const DEFAULT_SIZES = {};
@@ -110,7 +111,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
       });
 
   const table = useReactTable<T>({
-    data: data as T[],
+    // A virtual list gives TanStack no rows: it would build a Row (with dozens of closures) for each of
+    // thousands of entries at every update. It sorts itself and makes rows for those in sight only.
+    data: virtual ? NO_DATA : (data as T[]),
+    manualSorting: virtual !== undefined,
     columns,
     getRowId: (row) => getRowId(row),
     getCoreRowModel: getCoreRowModel(),
@@ -148,8 +152,21 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const shown = width === null ? wanted : wanted.filter((c) => !fit.dropped.includes(c.id));
   const colWidth = (id: string) => (width === null ? undefined : fit.widths.get(id));
 
-  const rows = table.getRowModel().rows;
-  const nav = useRowNavigation(rows, scrollRef, virtual?.rowHeight, selectedId);
+  const sorting = table.getState().sorting;
+  const ordered = useMemo(() => (virtual ? sortRows(data, sorting, table) : null), [virtual, data, sorting, table]);
+  const modelRows = virtual ? null : table.getRowModel().rows;
+  const ids = useMemo(() => (ordered ? ordered.map(getRowId) : modelRows!.map((r) => r.id)), [ordered, modelRows]);
+  const rowCache = useRef(new WeakMap<object, Row<T>>());
+  const rowAt = (index: number): Row<T> | undefined => {
+    if (modelRows) return modelRows[index];
+    const original = ordered![index];
+    if (original === undefined) return undefined;
+    const key = original as object;
+    let row = rowCache.current.get(key);
+    if (!row) rowCache.current.set(key, (row = createRow(table, ids[index]!, original, index, 0)));
+    return row;
+  };
+  const nav = useRowNavigation(ids, scrollRef, virtual?.rowHeight, selectedId);
   // Set by VirtualRows: keyboard moves scroll the virtual list to the row first.
   const scrollToIndex = useRef<((index: number) => void) | undefined>(undefined);
   const spanAll = shown.length + 1;
@@ -175,7 +192,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       style={maxHeight ? { maxHeight } : undefined}
       onScroll={nav.onScroll}
     >
-      <table className="table dt" aria-label={label} aria-rowcount={rows.length + 1}>
+      <table className="table dt" aria-label={label} aria-rowcount={ids.length + 1}>
         <colgroup>
           {shown.map((c) => (
             <col key={c.id} style={{ width: colWidth(c.id) }} />
@@ -228,8 +245,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </th>
           </tr>
         </thead>
-        <tbody onKeyDown={(e) => nav.onKeyDown(e, onOpen, scrollToIndex.current)}>
-          {rows.length === 0 && empty ? (
+        <tbody onKeyDown={(e) => nav.onKeyDown(e, onOpen ? (i) => onOpen(rowAt(i)!.original) : undefined, scrollToIndex.current)}>
+          {ids.length === 0 && empty ? (
             <tr>
               <td colSpan={spanAll} className="dt-empty">
                 {empty}
@@ -237,9 +254,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </tr>
           ) : null}
           {virtual ? (
-            <VirtualRows rows={rows} rowHeight={virtual.rowHeight} scrollRef={scrollRef} scrollToIndex={scrollToIndex} renderRow={renderRow} />
+            <VirtualRows count={ids.length} rowHeight={virtual.rowHeight} scrollRef={scrollRef} scrollToIndex={scrollToIndex} renderRow={(i) => {
+              const row = rowAt(i);
+              return row ? renderRow(row) : null;
+            }} />
           ) : (
-            rows.map(renderRow)
+            modelRows!.map(renderRow)
           )}
         </tbody>
       </table>
@@ -247,21 +267,32 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
 }
 
+/** Sorted as the table's sorting says (first key), by the column's accessor; the order given otherwise. */
+function sortRows<T>(data: readonly T[], sorting: SortingState, table: Table<T>): readonly T[] {
+  const first = sorting[0];
+  const get = first ? table.getColumn(first.id)?.accessorFn : undefined;
+  if (!first || !get) return data;
+  const keyed = data.map((row, i) => ({ key: get(row, i), row }));
+  const sign = first.desc ? -1 : 1;
+  keyed.sort((a, b) => sign * (typeof a.key === 'number' && typeof b.key === 'number' ? a.key - b.key : String(a.key).localeCompare(String(b.key))));
+  return keyed.map((k) => k.row);
+}
+
 /** Only the rows in sight (plus a margin), with spacers standing in for the rest. */
-function VirtualRows<T>({
-  rows,
+function VirtualRows({
+  count,
   rowHeight,
   scrollRef,
   scrollToIndex,
   renderRow,
 }: {
-  rows: Row<T>[];
+  count: number;
   rowHeight: number;
   scrollRef: RefObject<HTMLDivElement | null>;
   scrollToIndex: RefObject<((index: number) => void) | undefined>;
-  renderRow: (row: Row<T>) => ReactNode;
+  renderRow: (index: number) => ReactNode;
 }) {
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
   scrollToIndex.current = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
@@ -269,7 +300,7 @@ function VirtualRows<T>({
   return (
     <>
       {padTop > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padTop }} /> : null}
-      {items.map((item) => (rows[item.index] ? renderRow(rows[item.index]!) : null))}
+      {items.map((item) => renderRow(item.index))}
       {padBottom > 0 ? <tr className="dt-spacer" aria-hidden="true" style={{ height: padBottom }} /> : null}
     </>
   );
@@ -346,11 +377,11 @@ function useContentWidth(ref: RefObject<HTMLElement | null>): number | null {
  * Roving focus between rows, and for virtual lists a scroll anchor: when rows arrive above (a live
  * log, newest first), the selected row, or the top row once scrolled, stays where it was on screen.
  */
-function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement | null>, rowHeight: number | undefined, selectedId: string | null) {
+function useRowNavigation(ids: readonly string[], scrollRef: RefObject<HTMLDivElement | null>, rowHeight: number | undefined, selectedId: string | null) {
   const [focusId, setFocusId] = useState<string | null>(null);
   const anchor = useRef<{ id: string; offset: number } | null>(null);
   const pendingFocus = useRef<string | null>(null);
-  const effectiveFocus = focusId !== null && rows.some((r) => r.id === focusId) ? focusId : (selectedId ?? rows[0]?.id ?? null);
+  const effectiveFocus = focusId !== null && ids.includes(focusId) ? focusId : (selectedId ?? ids[0] ?? null);
 
   // The scroll position as the last scroll event saw it: reading scrollTop right after the rows
   // changed would force a layout of the table in every commit.
@@ -358,21 +389,21 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
 
   const remember = () => {
     if (!rowHeight) return;
-    const pinned = selectedId !== null ? rows.findIndex((r) => r.id === selectedId) : -1;
+    const pinned = selectedId !== null ? ids.indexOf(selectedId) : -1;
     if (pinned < 0 && scrollTop.current <= 0) {
       anchor.current = null; // at the top with nothing selected: follow the newest
       return;
     }
     const index = pinned >= 0 ? pinned : Math.floor(scrollTop.current / rowHeight);
-    const row = rows[index];
-    anchor.current = row ? { id: row.id, offset: scrollTop.current - index * rowHeight } : null;
+    const id = ids[index];
+    anchor.current = id !== undefined ? { id, offset: scrollTop.current - index * rowHeight } : null;
   };
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const a = anchor.current;
     if (el && rowHeight && a) {
-      const index = rows.findIndex((r) => r.id === a.id);
+      const index = ids.indexOf(a.id);
       const top = index >= 0 ? Math.max(0, index * rowHeight + a.offset) : scrollTop.current;
       if (Math.abs(scrollTop.current - top) >= 1) {
         el.scrollTop = top;
@@ -380,7 +411,7 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
       }
     }
     remember();
-  }, [rows, selectedId]);
+  }, [ids, selectedId]);
 
   const onScroll = () => {
     scrollTop.current = scrollRef.current?.scrollTop ?? 0;
@@ -398,24 +429,26 @@ function useRowNavigation<T>(rows: Row<T>[], scrollRef: RefObject<HTMLDivElement
     }
   });
 
-  const onKeyDown = (e: KeyboardEvent, onOpen: ((row: T) => void) | undefined, scrollToIndex?: (i: number) => void) => {
-    const at = Math.max(0, rows.findIndex((r) => r.id === effectiveFocus));
+  /** `open(index)`: the row at that index was chosen. */
+  const onKeyDown = (e: KeyboardEvent, open: ((index: number) => void) | undefined, scrollToIndex?: (i: number) => void) => {
+    const at = Math.max(0, effectiveFocus === null ? 0 : ids.indexOf(effectiveFocus));
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / (rowHeight ?? 32)) - 1);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1, PageDown: at + page, PageUp: at - page }[e.key];
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: ids.length - 1, PageDown: at + page, PageUp: at - page }[e.key];
     if (to !== undefined) {
       e.preventDefault();
-      const target = rows[Math.min(rows.length - 1, Math.max(0, to))];
-      if (!target) return;
-      setFocusId(target.id);
-      pendingFocus.current = target.id;
-      scrollToIndex?.(rows.indexOf(target));
-    } else if ((e.key === 'Enter' || e.key === ' ') && onOpen && e.target instanceof HTMLTableRowElement) {
+      const index = Math.min(ids.length - 1, Math.max(0, to));
+      const id = ids[index];
+      if (id === undefined) return;
+      setFocusId(id);
+      pendingFocus.current = id;
+      scrollToIndex?.(index);
+    } else if ((e.key === 'Enter' || e.key === ' ') && open && e.target instanceof HTMLTableRowElement) {
       e.preventDefault();
-      const id = e.target.dataset.rowId;
-      const row = rows.find((r) => r.id === id);
-      if (row) onOpen(row.original);
+      const index = ids.indexOf(e.target.dataset.rowId ?? '');
+      if (index >= 0) open(index);
     }
   };
+
 
   return { focusId: effectiveFocus, setFocusId, onKeyDown, onScroll };
 }
