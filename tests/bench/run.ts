@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only client,simulator,dashboard,fleet] [--clients partner-console,naive] [--scenarios 1,2]`
+ * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model] [--clients partner-console,naive] [--scenarios 1,2]`
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
  * bench-results/*.json for the README.
  */
@@ -86,6 +86,10 @@ async function main(): Promise<void> {
   if (only.has('fleet')) {
     const { fleetBench } = await import('./fleet-bench');
     await fleetBench(refills);
+  }
+  if (only.has('fleet-model')) {
+    const { fleetModelBench } = await import('./fleet-model');
+    await fleetModelBench(refills);
   }
   if (only.has('history')) {
     const { historyBench } = await import('./history');

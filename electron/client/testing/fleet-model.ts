@@ -1,0 +1,73 @@
+/**
+ * A fleet on the manual clock: N copies of the client, each with its own registry (as separate
+ * processes would be: nothing shared but the server's answers), loop background calls on one
+ * endpoint of the fake service for a while. Deterministic for a seed and free of CPU contention, so
+ * the unit tests assert issue 10's goals on it and `npm run bench -- --only fleet-model` prints them.
+ */
+import { BudgetRegistry } from '../budget-registry';
+import { PartnerClient } from '../partner-client';
+import type { FakeRefill } from './fake-partner';
+import { FAKE_BASE_URL, harness, runFor, seededRandom } from './harness';
+
+export interface FleetModelOptions {
+  copies: number;
+  refill: FakeRefill;
+  /** Length of the run on the manual clock. Default 60. */
+  seconds?: number;
+  /** Replays the same latencies. Default 42. */
+  seed?: number;
+}
+
+export interface FleetModelResult {
+  copies: number;
+  refill: FakeRefill;
+  seconds: number;
+  /** Successful requests per copy. */
+  perCopy: number[];
+  /** All successes per second over the limit (20). The continuous bucket starts full, so it may exceed 1. */
+  goodput: number;
+  /** 429s over all requests, the whole fleet's. */
+  share429: number;
+  /** Share of the 429s that came in the first 15 s. */
+  early429: number;
+  /** Jain's fairness over the copies' successes. */
+  jain: number;
+  /** Calls that failed (a background call should never). */
+  gaveUp: number;
+}
+
+const LIMIT = 20; // listAssets in the endpoint table
+const EARLY_MS = 15_000;
+
+export async function runFleetModel(options: FleetModelOptions): Promise<FleetModelResult> {
+  const { copies, refill } = options;
+  const seconds = options.seconds ?? 60;
+  const random = seededRandom(options.seed ?? 42);
+  const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
+  const clients = Array.from(
+    { length: copies },
+    (_, i) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: [`token-${i}`], fetch: h.fake.fetch, clock: h.clock, budgets: new BudgetRegistry({ clock: h.clock }), random: seededRandom(100 + i) }),
+  );
+  const perCopy = new Array<number>(copies).fill(0);
+  const start = h.clock.now();
+  const { failed } = await runFor(h.clock, start + seconds * 1000, copies, async (i) => {
+    await clients[i]!.request('listAssets', { priority: 'background' });
+    perCopy[i]!++;
+  });
+  for (const c of clients) c.close();
+  const total = perCopy.reduce((a, b) => a + b, 0);
+  // The fake's clock has no offset here: server time is local time.
+  const refusals = h.fake.records.filter((r) => r.status === 429);
+  const refused = refusals.length;
+  return {
+    copies,
+    refill,
+    seconds,
+    perCopy,
+    goodput: total / (seconds * LIMIT),
+    share429: refused / Math.max(1, total + refused),
+    early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
+    jain: total === 0 ? 0 : total ** 2 / (copies * perCopy.reduce((a, b) => a + b * b, 0)),
+    gaveUp: failed.length,
+  };
+}
