@@ -108,7 +108,9 @@ export class AlertService {
     if (input.kind === 'use-above' && input.thresholdPct === null) {
       throw new PartnerError({ code: 'BAD_REQUEST', message: 'A "use above" rule needs a threshold (percent of the limit).', retryable: false });
     }
+    const before = input.id === undefined ? null : JSON.stringify(store.rule(input.id));
     const saved = store.saveRule({ ...input, endpoint: ENDPOINT_KINDS.has(input.kind) ? input.endpoint : null });
+    if (before !== JSON.stringify(saved)) this.gate.forget(saved.id);
     if (this.target?.profileId === saved.profileId) {
       this.guard(() => this.apply(this.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
     }

@@ -1,6 +1,7 @@
 /**
  * Whether a firing alert raises a notification: never in quiet mode, and at most one per rule per
  * `intervalMs` (10 min), whatever endpoint fired (a whole busy vendor is one notification, not ten).
+ * An edited rule starts afresh (the user changed what it watches).
  */
 export const NOTIFY_INTERVAL_MS = 10 * 60_000;
 
@@ -19,5 +20,9 @@ export class NotifyGate {
     if (last !== undefined && now - last < this.intervalMs) return false;
     this.last.set(ruleId, now);
     return true;
+  }
+
+  forget(ruleId: number): void {
+    this.last.delete(ruleId);
   }
 }

@@ -189,7 +189,8 @@ export class RuleEngine {
       if (peak >= threshold) {
         run.since ??= start;
         if (end - run.since >= rule.minutes * MINUTE_MS) {
-          out.push(...this.fire(rule, endpoint, `${label(endpoint)} above ${rule.thresholdPct}% of its limit for ${minutesText(rule.minutes)}`, end));
+          const lasting = rule.minutes > 0 ? ` for ${minutesText(rule.minutes)}` : '';
+          out.push(...this.fire(rule, endpoint, `${label(endpoint)} above ${rule.thresholdPct}% of its limit${lasting}`, end));
         }
       } else if (peak < threshold - HYSTERESIS_PCT / 100) {
         run.since = null;

@@ -11,12 +11,14 @@ import type { ViewId } from './lib/hash-route';
 import { lazyView } from './lib/lazy-view';
 import { useShortcuts } from './lib/shortcuts';
 import { useHeadHeight } from './lib/use-head-height';
+import { AlertsBadge } from './views/alerts/AlertsBadge';
 import { BudgetView } from './views/budget/BudgetView';
 
 // Budget is the landing view; the others load on first visit to keep the first chunk small.
 const Catalog = lazyView(() => import('./views/catalog/CatalogView'));
 const Purchases = lazyView(() => import('./views/purchases/PurchasesView'));
 const Requests = lazyView(() => import('./views/requests/RequestsView'));
+const Alerts = lazyView(() => import('./views/alerts/AlertsView'));
 const Settings = lazyView(() => import('./views/settings/SettingsView'));
 
 const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
@@ -24,6 +26,7 @@ const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
   { view: 'catalog', label: 'Catalog', retry: Catalog.retry },
   { view: 'purchases', label: 'Purchases', retry: Purchases.retry },
   { view: 'requests', label: 'Requests', retry: Requests.retry },
+  { view: 'alerts', label: 'Alerts', retry: Alerts.retry },
   { view: 'settings', label: 'Settings', retry: Settings.retry },
 ];
 
@@ -70,6 +73,7 @@ export function App() {
           <button type="button" className="btn btn-ghost btn-small shortcuts-button" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
             ?
           </button>
+          <AlertsBadge />
           <ConnectionBadge />
         </header>
         <OfflineBanner />
@@ -80,6 +84,7 @@ export function App() {
           {route.view === 'catalog' ? <Catalog.View assetParam={route.param} /> : null}
           {route.view === 'purchases' ? <Purchases.View purchaseParam={route.param} /> : null}
           {route.view === 'requests' ? <Requests.View /> : null}
+          {route.view === 'alerts' ? <Alerts.View /> : null}
           {route.view === 'settings' ? <Settings.View /> : null}
         </ViewBoundary>
       </main>

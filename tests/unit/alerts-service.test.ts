@@ -141,3 +141,19 @@ describe('alert service', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('notifications after a rule is edited', () => {
+  it('an edited rule notifies again at once; one saved unchanged keeps its interval', () => {
+    const service = open();
+    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    const rule = service.rulesOf('demo', true).find((r) => r.kind === 'throttled')!;
+    service.sample(throttled(), 0);
+    service.saveRule(rule); // unchanged: the alert keeps firing, no new notification
+    service.sample(throttled('categories'), 0);
+    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false]]);
+    service.saveRule({ ...rule, minutes: 3 }); // changed: its alerts clear, and it starts afresh
+    service.sample(throttled(), 0);
+    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false], ['cleared', false], ['cleared', false], ['fired', true]]);
+    expect(notices).toHaveLength(2);
+  });
+});

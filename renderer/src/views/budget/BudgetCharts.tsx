@@ -10,6 +10,7 @@ import { fmtRate } from '../../lib/format';
 import type { BudgetStore } from '../../live/budget-store';
 import { chartSeries, ENDPOINT_COLORS } from './budget-model';
 import { LiveChart } from './LiveChart';
+import { AlertMarker } from '../alerts/AlertMarker';
 
 const TICK_MS = 1000;
 /** The axis spans at least this much, however little data there is yet. */
@@ -110,6 +111,7 @@ const ChartPanel = memo(function ChartPanel({
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <span className="chart-title">
           <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
+          <AlertMarker endpoint={spec.id} />
         </span>
         <span className="chart-meta" title={series.slotMs > TICK_MS ? `Average of the last ${series.slotMs / 1000} complete seconds` : 'The last complete second'}>
           <span className="muted">{series.slotMs > TICK_MS ? `last ${series.slotMs / 1000} s:` : 'last second:'}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}

@@ -6,6 +6,7 @@ import { DASH, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { Pill } from '../../components/Pill';
 import type { EndpointRow } from './budget-model';
 import { ENDPOINT_COLORS, RATE_WINDOW_S, WARN_SHARE } from './budget-model';
+import { AlertMarker } from '../alerts/AlertMarker';
 
 function UtilisationBar({ share }: { share: number }) {
   const tone = share >= 1 ? 'danger' : share >= WARN_SHARE ? 'warn' : 'ok';
@@ -56,6 +57,7 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
           <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
           <span className="method">{row.spec.method}</span>
           <span className="mono dt-ellipsis">{row.spec.path}</span>
+          <AlertMarker endpoint={row.spec.id} />
         </span>
       ),
     },
