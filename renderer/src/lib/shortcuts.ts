@@ -14,13 +14,18 @@ export type ShortcutAction =
   | { kind: 'range'; step: -1 | 1 }
   | { kind: 'help' };
 
-/** g then this letter opens the view. */
-const GO_KEYS: Record<string, ViewId> = { b: 'budget', c: 'catalog', p: 'purchases', r: 'requests', s: 'settings' };
+/** g then a letter opens a view: its first letter not taken by an earlier view (b, c, p, r, a, s, u…). */
+const GO_KEYS: Record<string, ViewId> = {};
+for (const view of VIEWS) {
+  const letter = [...view].find((l) => !(l in GO_KEYS));
+  if (letter) GO_KEYS[letter] = view;
+}
+const goKeyOf = (view: ViewId) => Object.keys(GO_KEYS).find((k) => GO_KEYS[k] === view);
 
 /** The overlay's list, in the order shown. */
 export const SHORTCUT_LIST: { keys: string[]; what: string }[] = [
   ...VIEWS.map((view, i) => ({
-    keys: [String(i + 1), `g ${Object.entries(GO_KEYS).find(([, v]) => v === view)![0]}`],
+    keys: [...(i < 9 ? [String(i + 1)] : []), ...(goKeyOf(view) ? [`g ${goKeyOf(view)}`] : [])],
     what: `Open ${view[0]!.toUpperCase()}${view.slice(1)}`,
   })),
   { keys: ['/'], what: 'Search in this view' },
@@ -35,7 +40,8 @@ export const SHORTCUT_LIST: { keys: string[]; what: string }[] = [
 
 /** The action for a key press, given the key pressed just before (for "g b"); null when none. */
 export function shortcutFor(key: string, previous: string | null): ShortcutAction | null {
-  if (previous === 'g' && GO_KEYS[key]) return { kind: 'view', view: GO_KEYS[key] };
+  const go = previous === 'g' ? GO_KEYS[key] : undefined;
+  if (go) return { kind: 'view', view: go };
   const index = Number(key);
   if (/^[1-9]$/.test(key) && index <= VIEWS.length) return { kind: 'view', view: VIEWS[index - 1]! };
   if (key === '/') return { kind: 'search' };
