@@ -172,7 +172,8 @@ export const LiveChart = memo(function LiveChart({
             {ticksX.map((t) => (
               <g key={t}>
                 <line className="lc-tick" x1={x(t)} x2={x(t)} y1={M.top + innerH} y2={M.top + innerH + 3} />
-                <text x={x(t)} y={HEIGHT - 3} textAnchor={x(t) < M.left + 24 ? 'start' : x(t) > M.left + innerW - 24 ? 'end' : 'middle'}>
+                {/* Centred on its tick: the margins hold half a label, and ticks are TIME_LABEL_PX apart, so none overlap. */}
+                <text x={x(t)} y={HEIGHT - 3} textAnchor="middle">
                   {fmtClock(t)}
                 </text>
               </g>
