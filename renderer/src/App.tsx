@@ -20,6 +20,7 @@ const Purchases = lazyView(() => import('./views/purchases/PurchasesView'));
 const Requests = lazyView(() => import('./views/requests/RequestsView'));
 const Alerts = lazyView(() => import('./views/alerts/AlertsView'));
 const Settings = lazyView(() => import('./views/settings/SettingsView'));
+const Usage = lazyView(() => import('./views/usage/UsageView'));
 
 const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
   { view: 'budget', label: 'Budget' },
@@ -27,6 +28,7 @@ const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
   { view: 'purchases', label: 'Purchases', retry: Purchases.retry },
   { view: 'requests', label: 'Requests', retry: Requests.retry },
   { view: 'alerts', label: 'Alerts', retry: Alerts.retry },
+  { view: 'usage', label: 'Usage', retry: Usage.retry },
   { view: 'settings', label: 'Settings', retry: Settings.retry },
 ];
 
@@ -86,6 +88,7 @@ export function App() {
           {route.view === 'requests' ? <Requests.View /> : null}
           {route.view === 'alerts' ? <Alerts.View /> : null}
           {route.view === 'settings' ? <Settings.View /> : null}
+          {route.view === 'usage' ? <Usage.View /> : null}
         </ViewBoundary>
       </main>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'alerts', 'settings'] as const;
+export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'alerts', 'settings', 'usage'] as const;
 export type ViewId = (typeof VIEWS)[number];
 
 export interface Route {

@@ -1,0 +1,73 @@
+/**
+ * Use of the limit by hour of day x endpoint, as an SVG grid (colours set as attributes, so the PNG
+ * export draws it as seen): where the budget is tight, and when. Each cell says its mean use; the
+ * tooltip adds peak, requests and 429s.
+ */
+import type { ReportHeatCell } from '../../../../shared/bridge/report-schemas';
+import { ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
+import { fmtInt, fmtPercent } from '../../lib/format';
+import { USE_STEPS, useStep } from './usage-model';
+
+const LABEL_W = 150;
+const CELL_W = 30;
+const CELL_H = 24;
+const HEAD_H = 20;
+
+export const endpointLabel = (id: string): string => (isEndpointId(id) ? ENDPOINTS[id].label : id);
+
+export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; cells: readonly ReportHeatCell[] }) {
+  const byKey = new Map(cells.map((c) => [`${c.endpoint}/${c.hour}`, c]));
+  const width = LABEL_W + 24 * CELL_W;
+  const height = HEAD_H + endpoints.length * CELL_H;
+  return (
+    <div className="heatmap">
+      <svg viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxWidth: width * 1.25 }} role="img" aria-label="Mean use of the limit by hour of day and endpoint" fontFamily="system-ui, sans-serif">
+        {Array.from({ length: 24 }, (_, hour) => (
+          <text key={hour} x={LABEL_W + hour * CELL_W + CELL_W / 2} y={HEAD_H - 6} fontSize={10} textAnchor="middle" fill="currentColor">
+            {String(hour).padStart(2, '0')}
+          </text>
+        ))}
+        {endpoints.map((endpoint, row) => (
+          <g key={endpoint} data-endpoint={endpoint}>
+            <text x={LABEL_W - 8} y={HEAD_H + row * CELL_H + CELL_H / 2 + 4} fontSize={11} textAnchor="end" fill="currentColor">
+              {endpointLabel(endpoint)}
+            </text>
+            {Array.from({ length: 24 }, (_, hour) => {
+              const cell = byKey.get(`${endpoint}/${hour}`);
+              const x = LABEL_W + hour * CELL_W;
+              const y = HEAD_H + row * CELL_H;
+              if (!cell || cell.meanUse === null) {
+                return <rect key={hour} x={x + 1} y={y + 1} width={CELL_W - 2} height={CELL_H - 2} rx={3} fill="none" stroke="#9ca3af" strokeOpacity={0.35} data-hour={hour} />;
+              }
+              const step = useStep(cell.meanUse);
+              return (
+                <g key={hour} data-hour={hour} data-use={cell.meanUse.toFixed(3)}>
+                  <title>{`${endpointLabel(endpoint)}, ${String(hour).padStart(2, '0')}:00–${String(hour + 1).padStart(2, '0')}:00 — mean use ${fmtPercent(cell.meanUse)}, peak ${fmtPercent(cell.peakUse)}, ${fmtInt(cell.requests)} requests, ${fmtInt(cell.throttled)} × 429`}</title>
+                  <rect x={x + 1} y={y + 1} width={CELL_W - 2} height={CELL_H - 2} rx={3} fill={step.fill} />
+                  <text x={x + CELL_W / 2} y={y + CELL_H / 2 + 4} fontSize={9.5} textAnchor="middle" fill={step.text}>
+                    {Math.round(cell.meanUse * 100)}
+                  </text>
+                  {cell.throttled > 0 ? <circle cx={x + CELL_W - 5} cy={y + 5} r={2.5} fill="#111827" stroke="#ffffff" strokeWidth={1} /> : null}
+                </g>
+              );
+            })}
+          </g>
+        ))}
+      </svg>
+      <ul className="heatmap-legend" aria-label="Legend">
+        <li>
+          <span className="swatch swatch-empty" /> no traffic
+        </li>
+        {USE_STEPS.map((s) => (
+          <li key={s.label}>
+            <span className="swatch" style={{ background: s.fill }} /> {s.label}
+          </li>
+        ))}
+        <li>
+          <span className="swatch-dot" /> some 429s
+        </li>
+        <li className="heatmap-legend-note">Numbers: mean use of the limit in %; hours of day in your time zone.</li>
+      </ul>
+    </div>
+  );
+}

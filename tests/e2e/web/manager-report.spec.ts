@@ -1,0 +1,117 @@
+/**
+ * An account manager opens yesterday's Usage report (issue 12 §2): usage is written into the browser-mode
+ * data folder through the app's own store (LocalStore.openUsage, UsageStore.recordAggregate) before the
+ * app starts; the table, heat map and busiest minutes show the seeded figures; CSV and PNG export.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { LocalStore } from '../../../electron/store';
+import { syntheticAggregate } from '../../../electron/usage/synthetic-usage';
+import { timerClock } from '../../../shared/clock';
+import { ENDPOINTS } from '../../../shared/endpoints';
+import { nextDay, startOfDay, zonedTime } from '../../../shared/time-zone';
+import { startBrowserMode } from '../browser-mode';
+import type { BrowserMode } from '../browser-mode';
+import { openApp, screenshot, SCREENSHOT_DIR } from './helpers';
+
+const MINUTE = 60_000;
+const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
+test.use({ timezoneId: TZ, locale: 'en-US' });
+
+const dataDir = mkdtempSync(join(tmpdir(), 'partner-console-report-'));
+let server: BrowserMode | null = null;
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Yesterday (local): GET /assets/list at 10% of its limit all day with a 10-minute spike at 14:00 (95%, 7 × 429, others' use); purchase info 09:00–18:00 at 5%. */
+function seed() {
+  const yesterday = (() => {
+    const today = zonedTime(Date.now(), TZ).day;
+    const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+    return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+  })();
+  const fromMs = startOfDay(yesterday, TZ);
+  const toMs = startOfDay(nextDay(yesterday), TZ);
+  const spikeStartMs = fromMs + 14 * 60 * MINUTE;
+  const local = new LocalStore(dataDir);
+  const usage = local.openUsage({ clock: timerClock })!;
+  const expected = { listRequests: 0, listUseSum: 0, spikeHourRequests: 0, spikeHourUseSum: 0, spikeMinuteRequests: 0 };
+  for (let t = fromMs; t < toMs; t += MINUTE) {
+    const spike = t >= spikeStartMs && t < spikeStartMs + 10 * MINUTE;
+    const share = spike ? 0.95 : 0.1;
+    const list = syntheticAggregate(ENDPOINTS.listAssets, 60, spike ? { share, throttled: t === spikeStartMs ? 7 : 0, foreign: 40 } : { share });
+    usage.recordAggregate({ profileId: 'demo', vendor: 'demo', endpoint: 'listAssets' }, t, list);
+    expected.listRequests += list.requests;
+    expected.listUseSum += list.requests * share;
+    if (zonedTime(t, TZ).hour === 14) {
+      expected.spikeHourRequests += list.requests;
+      expected.spikeHourUseSum += list.requests * share;
+    }
+    const hour = zonedTime(t, TZ).hour;
+    if (hour >= 9 && hour < 18) {
+      const info = syntheticAggregate(ENDPOINTS.purchaseInfo, 60, { share: 0.05 });
+      usage.recordAggregate({ profileId: 'demo', vendor: 'demo', endpoint: 'purchaseInfo' }, t, info);
+      if (t === spikeStartMs) expected.spikeMinuteRequests = list.requests + info.requests;
+    }
+  }
+  usage.downsample(Date.now());
+  local.close();
+  return { yesterday, spikeStartMs, ...expected };
+}
+
+const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
+const cell = (page: Page, endpoint: string, col: string) => page.getByRole('table', { name: 'Usage per endpoint and day' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="${col}"]`);
+
+test('an account manager opens yesterday\'s usage report, reads it and exports CSV and PNG', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seeded = seed();
+  server = await startBrowserMode([], { dataDir });
+  await openApp(page, 'Budget', server.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage report' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Yesterday' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Per endpoint and day: the seeded figures.
+  await expect(cell(page, 'listAssets', 'requests')).toHaveText(fmt(seeded.listRequests));
+  await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
+  await expect(cell(page, 'listAssets', 'peakUse')).toHaveText('100%');
+  await expect(cell(page, 'listAssets', 'meanUse')).toHaveText(`${Math.round((seeded.listUseSum / seeded.listRequests) * 100)}%`);
+  await expect(cell(page, 'purchaseInfo', 'peakUse')).toHaveText('15%');
+
+  // Heat map: the spike's hour is the hot cell of GET /assets/list.
+  const hot = page.locator('.heatmap g[data-endpoint="listAssets"] g[data-hour="14"]');
+  await expect(hot).toHaveAttribute('data-use', (seeded.spikeHourUseSum / seeded.spikeHourRequests).toFixed(3));
+  await expect(page.locator('.heatmap g[data-endpoint="listAssets"] g[data-hour="3"]')).toHaveAttribute('data-use', '0.100');
+
+  // Busiest minutes: the spike's first minute leads, with a link into the Budget view.
+  const first = page.getByRole('table', { name: 'Busiest minutes' }).locator('tbody tr').first();
+  await expect(first).toHaveAttribute('data-start', String(seeded.spikeStartMs));
+  await expect(first.locator('td').first()).toHaveText(fmt(seeded.spikeMinuteRequests));
+  await expect(first.getByRole('link', { name: 'Budget' })).toHaveAttribute('href', `#/budget/at%3D${seeded.spikeStartMs}`);
+
+  for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `usage-report-${width}`);
+  }
+
+  // CSV export: one line per endpoint and day, the same figures.
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(csvDownload.suggestedFilename()).toBe(`usage-Built-in-demo-service-${seeded.yesterday}.csv`);
+  const csv = readFileSync((await csvDownload.path())!, 'utf8').split('\r\n');
+  expect(csv[0]).toMatch(/^day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,/);
+  const listLine = csv.find((l) => l.startsWith(`${seeded.yesterday},listAssets,`))!.split(',');
+  expect(listLine.slice(2, 8)).toEqual([String(seeded.listRequests), ((seeded.listUseSum / seeded.listRequests) * 100).toFixed(1), '100.0', '7', '7', '400']);
+  expect(csv.filter((l) => l.startsWith(seeded.yesterday))).toHaveLength(2);
+
+  // PNG export of the whole report: a real PNG.
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PNG' }).click()]);
+  const png = readFileSync((await pngDownload.path())!);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeGreaterThan(20_000);
+  await pngDownload.saveAs(join(SCREENSHOT_DIR, 'usage-report-export.png'));
+});
