@@ -2,7 +2,7 @@
  * The Usage report (issue 12 §2), pure: from stored usage rows (per-minute, or per-hour where minutes
  * are no longer kept) of one vendor, per endpoint and day the requests, mean and peak use of the limit,
  * 429s (ours, and those other consumers explain), and waits as a person reads them (mean and p95 per
- * request, share of time held back; never a sum of waits); use by hour of day x endpoint; the busiest
+ * request, share of the time held back; never a sum of waits); use by hour of day x endpoint; the busiest
  * minutes. Days and hours are those of `timeZone`.
  */
 import type { BusyMinute, ReportDay, ReportHeatCell, UsageReport } from './bridge/report-schemas';
@@ -48,7 +48,7 @@ interface Sums {
   others: number;
   failures: number;
   waitedMs: number;
-  /** Buckets with traffic, and those of them where requests waited. */
+  /** Buckets with traffic, and the share of each that requests spent waiting (summed). */
   buckets: number;
   heldBack: number;
   /** [mean wait in the bucket, requests] for the weighted p95. */
@@ -72,7 +72,8 @@ function add(s: Sums, r: ReportRow): void {
   s.waitedMs += r.waitedMs;
   if (r.requests > 0) {
     s.buckets += 1;
-    if (r.waitedMs > 0) s.heldBack += 1;
+    // Waits of requests that overlap each count: an upper estimate of the time held back, capped at the bucket.
+    s.heldBack += Math.min(1, r.waitedMs / r.bucketMs);
     s.waits.push([r.waitedMs / r.requests, r.requests]);
   }
 }

@@ -38,7 +38,7 @@ export const reportDaySchema = z.object({
   waitMeanMs: z.number().nullable(),
   /** 95th percentile of the per-bucket mean wait, weighted by requests (ms): the stored rows keep sums only. */
   waitP95Ms: z.number().nullable(),
-  /** Share of the stored buckets with traffic in which requests were held back for budget (0..1). */
+  /** Share of the time (stored buckets with traffic) requests spent held back for budget, 0..1: per bucket its waits over its length, capped at 1 (an upper estimate: overlapping waits each count). */
   heldBackShare: z.number().nullable(),
 });
 

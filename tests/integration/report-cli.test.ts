@@ -56,7 +56,7 @@ describe('npm run report', () => {
     expect(stdout.split('\r\n')).toEqual([
       'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct',
       '2026-11-01,listAssets,3,10.0,10.0,0,0,0,0,0.0,0.0,0.0',
-      '2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,100.0',
+      '2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,0.7',
       '2026-11-20,searchAssets,2,20.0,20.0,0,0,0,0,0.0,0.0,0.0',
       '',
     ]);
@@ -103,7 +103,7 @@ describe('npm run report', () => {
   it('runs as its own process with exit codes', () => {
     const ok = spawnSync(process.execPath, ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'Acme Books', '--from', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir], { encoding: 'utf8' });
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toContain('2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,100.0');
+    expect(ok.stdout).toContain('2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,0.7');
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'x', '--from', 'yesterday'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
   }, 30_000);

@@ -52,9 +52,11 @@ describe('usage report', () => {
     expect(list.waitMeanMs).toBeCloseTo(6.25, 10);
     // 600 of 960 requests were in a minute whose requests waited 10 ms on average: the p95 is 10 ms.
     expect(list.waitP95Ms).toBe(10);
-    expect(list.heldBackShare).toBeCloseTo(1 / 3, 10);
+    // Held back: 6 s of waits in one minute (10% of it), none in the two others.
+    expect(list.heldBackShare).toBeCloseTo(0.1 / 3, 10);
     const search = report.days.find((d) => d.endpoint === 'searchAssets')!;
-    expect(search).toMatchObject({ requests: 100, throttled: 0, throttledByOthers: 0, othersRequests: 5, failures: 1, waitMeanMs: 200, waitP95Ms: 200, heldBackShare: 1 });
+    expect(search).toMatchObject({ requests: 100, throttled: 0, throttledByOthers: 0, othersRequests: 5, failures: 1, waitMeanMs: 200, waitP95Ms: 200 });
+    expect(search.heldBackShare).toBeCloseTo(20 / 60, 10);
     expect(search.meanUse).toBeCloseTo(0.2, 10);
   });
 
@@ -92,7 +94,7 @@ describe('usage report', () => {
   it('CSV: one row per endpoint and day, percentages and ms, formula-safe', () => {
     const csv = usageReportCsv(report).split('\r\n');
     expect(csv[0]).toBe('day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct');
-    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,33.3');
+    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,3.3');
     const evil = usageReportCsv({ days: [{ ...report.days[0]!, endpoint: '=HYPERLINK("x")' }] }).split('\r\n')[1];
     expect(evil).toContain('"\'=HYPERLINK(""x"")"');
   });

@@ -25,8 +25,8 @@ import './usage.css';
 const REQUEST_LOG_SPAN_MS = 60 * 60_000;
 
 const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
-  { id: 'day', header: 'Day', accessorFn: (r) => r.day, cell: ({ row }) => fmtDate(`${row.original.day}T12:00:00`), size: 110, minSize: 96, meta: { rowHeader: true } },
-  { id: 'endpoint', header: 'Endpoint', accessorFn: (r) => endpointLabel(r.endpoint), size: 170, minSize: 120 },
+  { id: 'day', header: 'Day', accessorFn: (r) => r.day, cell: ({ row }) => fmtDay(row.original.day), size: 110, minSize: 100, meta: { rowHeader: true } },
+  { id: 'endpoint', header: 'Endpoint', accessorFn: (r) => endpointLabel(r.endpoint), size: 180, minSize: 160 },
   { id: 'requests', header: 'Requests', accessorFn: (r) => r.requests, cell: ({ row }) => fmtInt(row.original.requests), size: 90, minSize: 74, meta: { numeric: true } },
   { id: 'meanUse', header: 'Mean use', accessorFn: (r) => r.meanUse ?? -1, cell: ({ row }) => fmtPercent(row.original.meanUse), size: 84, minSize: 64, meta: { numeric: true, headerTitle: 'Mean use of the limit (1 − Remaining / Limit) over the answers' } },
   { id: 'peakUse', header: 'Peak use', accessorFn: (r) => r.peakUse ?? -1, cell: ({ row }) => fmtPercent(row.original.peakUse), size: 84, minSize: 64, meta: { numeric: true } },
@@ -35,8 +35,13 @@ const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
   { id: 'others', header: 'Others\u2019 requests', accessorFn: (r) => r.othersRequests, cell: ({ row }) => fmtInt(row.original.othersRequests), size: 120, minSize: 90, meta: { numeric: true, dropOrder: 2, headerTitle: 'Requests of other consumers of this vendor, inferred from Remaining' } },
   { id: 'waitMean', header: 'Wait (mean)', accessorFn: (r) => r.waitMeanMs ?? -1, cell: ({ row }) => fmtMs(row.original.waitMeanMs), size: 96, minSize: 76, meta: { numeric: true, headerTitle: 'Mean time a request waited for budget before it was sent' } },
   { id: 'waitP95', header: 'Wait (p95)', accessorFn: (r) => r.waitP95Ms ?? -1, cell: ({ row }) => fmtMs(row.original.waitP95Ms), size: 90, minSize: 76, meta: { numeric: true, dropOrder: 1, headerTitle: '95% of requests were in minutes whose mean wait was at most this' } },
-  { id: 'heldBack', header: 'Held back', accessorFn: (r) => r.heldBackShare ?? -1, cell: ({ row }) => fmtPercent(row.original.heldBackShare), size: 86, minSize: 70, meta: { numeric: true, headerTitle: 'Share of the minutes with traffic in which requests waited for budget' } },
+  { id: 'heldBack', header: 'Held back', accessorFn: (r) => r.heldBackShare ?? -1, cell: ({ row }) => fmtPercent(row.original.heldBackShare), size: 86, minSize: 70, meta: { numeric: true, headerTitle: 'Share of the time (minutes with traffic) requests spent waiting for budget; an upper estimate, overlapping waits each count' } },
 ];
+
+/** "Sat, Nov 21": the weekday matters in a weekly report; the year is in the subtitle. */
+function fmtDay(day: string): string {
+  return new Date(`${day}T12:00:00`).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
+}
 
 function fileStem(report: UsageReport, period: Period): string {
   const who = (report.profileName ?? report.vendor ?? 'usage').replace(/[^\w.-]+/g, '-');
