@@ -26,7 +26,7 @@ test.afterEach(async () => {
 });
 
 async function noSidewaysScroll(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
 }
 
 test('an answer the map does not fit shows what was read, what was not found, and the raw JSON', async ({ page }) => {
