@@ -44,7 +44,8 @@ export function SimulatorPanel({ state }: { state: SimState }) {
 
   const competitor = state.competitors[0] ?? null;
   const [compEndpoint, setCompEndpoint] = useState<EndpointId>(competitor?.endpoint ?? 'listAssets');
-  const [compRps, setCompRps] = useState<number>(competitor?.rps ?? 30);
+  // Default: 40% of the endpoint's limit, so the demo shows sharing rather than a standing 429 storm.
+  const [compRps, setCompRps] = useState<number>(competitor?.rps ?? Math.round(ENDPOINTS[compEndpoint].limit * 0.4));
 
   const [share, setShare] = useState(state.demoTraffic.share > 0 ? state.demoTraffic.share : 1);
   const [demoEndpoints, setDemoEndpoints] = useState<Set<EndpointId>>(
