@@ -4,9 +4,9 @@
  *   2. one list page that sends EVERY usual page-size parameter name at once, each with a different
  *      odd size (`per-page=11&limit=13&per_page=17&...`): the number of items returned tells which
  *      name the service honours (none matching: the page size is unknown, a warning says so);
- *   3. one search whose body carries every usual text, category and limit field name at once, each
- *      with a different value (a different word of the sampled titles, a different category from the
- *      answers, a different limit): the results tell which names are honoured.
+ *   3. one search whose body carries every usual text, category and limit field name at once: a
+ *      different title word per text name, one category (that of the words' assets) under every
+ *      category name, a different limit per limit name: the results tell which names are honoured.
  * A service that refuses the extra names (400) gets a plain list page instead of the search.
  * History and purchases are never probed (that would cost a purchase): see shared/service-map/fallback.ts.
  */
@@ -51,30 +51,35 @@ export interface SearchProbe {
   request: Record<string, unknown>;
 }
 
-/** The search body of the field-name trick, from what the first two answers showed. */
+/**
+ * The search body of the field-name trick, from what the first two answers showed. The service
+ * honours one text name and one category name, which one unknown: the results are non-empty only
+ * if its word and its category meet in some asset. So every word comes from the sample's assets of
+ * ONE category (the one most of them are in), and that category is sent under every category name
+ * (detection then tells that name by the map's other names); the words differ per text name.
+ */
 export function searchCandidates(map: ServiceMap, listBody: unknown, categoriesBody: unknown): SearchProbe {
   const assets = readAssetPage(listBody, map).value.items;
-  // Distinct words, the most widespread first (so a category filter still leaves results).
-  const counts = new Map<string, number>();
-  for (const a of assets) for (const w of new Set(String(a.title ?? '').toLowerCase().match(WORD) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
-  const words = [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
   const given = findItems(categoriesBody, map.categories.items, 'categories.items', new Misses())
     .map((item) => asId(typeof item === 'object' ? readPath(item, map.category.id).value : item))
     .filter((id): id is string | number => id !== null);
-  // The categories of the sampled assets first (a filter on them still leaves results), as the service writes them.
-  const seen = new Set(assets.map((a) => String(a.category)));
-  const categories = [...new Set([...given.filter((c) => seen.has(String(c))), ...given])];
+  // The category as the categories answer writes it (numbers stay numbers), the sample's most common first.
+  const perCategory = new Map<string, number>();
+  for (const a of assets) if (a.category !== undefined) perCategory.set(String(a.category), (perCategory.get(String(a.category)) ?? 0) + 1);
+  const chosen = given.filter((c) => perCategory.has(String(c))).sort((a, b) => (perCategory.get(String(b)) ?? 0) - (perCategory.get(String(a)) ?? 0))[0];
+  // The words of that category's assets (of all assets when none is known), the most widespread first.
+  const counts = new Map<string, number>();
+  for (const a of assets) {
+    if (chosen !== undefined && String(a.category) !== String(chosen)) continue;
+    for (const w of new Set(String(a.title ?? '').toLowerCase().match(WORD) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const words = [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
   const text: Record<string, string> = {};
   SEARCH_TEXT_FIELDS.forEach((f, i) => {
     const w = words[i];
     if (w !== undefined) text[f] = w;
   });
-  const category: Record<string, string | number> = {};
-  // Fewer categories than candidate names: values repeat, and a tie goes to the likelier name.
-  SEARCH_CATEGORY_FIELDS.forEach((f, i) => {
-    const c = categories[i % Math.max(1, categories.length)];
-    if (c !== undefined) category[f] = c;
-  });
+  const category: Record<string, string | number> = chosen === undefined ? {} : Object.fromEntries(SEARCH_CATEGORY_FIELDS.map((f) => [f, chosen]));
   const limit: Record<string, number> = Object.fromEntries(SEARCH_LIMIT_FIELDS.map((f, i) => [f, PROBE_SEARCH_LIMITS[i]!]));
   const request: Record<string, unknown> = {};
   for (const [field, value] of [...Object.entries(text), ...Object.entries(category), ...Object.entries(limit)]) writePath(request, field, value);
@@ -83,8 +88,15 @@ export function searchCandidates(map: ServiceMap, listBody: unknown, categoriesB
 
 type Attempt = { ok: true; body: unknown } | { ok: false; status: number | undefined };
 
+export interface ProbeOptions {
+  base?: ServiceMap;
+  signal?: AbortSignal;
+  /** Default true. False: no search probe (a catalog download never searches: one request less, no search-field warnings). */
+  search?: boolean;
+}
+
 /** Probes the service (<= 3 requests) and proposes a map. The service's failures become warnings; only a cancel throws. */
-export async function probeService(client: ProbeClient, options: { base?: ServiceMap; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+export async function probeService(client: ProbeClient, options: ProbeOptions = {}): Promise<ProbeResult> {
   const base = options.base ?? DEFAULT_SERVICE_MAP;
   const call = { priority: 'interactive' as const, ...(options.signal ? { signal: options.signal } : {}) };
   const warnings: string[] = [];
@@ -115,7 +127,7 @@ export async function probeService(client: ProbeClient, options: { base?: Servic
   }
   if (list.ok) samples.list = sized ? { body: list.body, pageSizes } : { body: list.body };
 
-  if (list.ok && requests < PROBE_BUDGET) {
+  if (list.ok && options.search !== false && requests < PROBE_BUDGET) {
     const firstGuess = detectServiceMap(samples, base).map;
     const probe = searchCandidates(firstGuess, list.body, samples.categories);
     if (Object.keys(probe.text).length > 0) {

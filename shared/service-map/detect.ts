@@ -406,6 +406,24 @@ function honouredBy<V>(sent: Record<string, V> | undefined, fits: (value: V) => 
   return { name: hits[0] ?? null, tied: hits.length > 1 ? hits : [] };
 }
 
+const parentOf = (path: string): string => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
+const leafOf = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
+
+/**
+ * Of the category names a search honoured alike (the probe sends one category under every name):
+ * the one named as the assets' category field (`categoryId` items -> `categoryId`, exact case
+ * first); else the likeliest name in each object that holds a possible text field (`category`
+ * beside `query`, `filter.category` beside `filter.text`), sent under each.
+ */
+function likeliestCategoryName(tied: readonly string[], textNames: readonly string[], assetCategory: string | null): string {
+  const named = assetCategory === null ? null : leafOf(assetCategory.split('|')[0]!);
+  const match = named === null ? undefined : (tied.find((n) => leafOf(n) === named) ?? tied.find((n) => norm(leafOf(n)) === norm(named)));
+  if (match !== undefined) return match;
+  const parents = new Set(textNames.map(parentOf));
+  const beside = [...parents].map((p) => tied.find((n) => parentOf(n) === p)).filter((n): n is string => n !== undefined);
+  return (beside.length > 0 ? beside : [tied[0]!]).join('|');
+}
+
 function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceMap {
   const search = samples.search;
   if (!search) return map;
@@ -426,15 +444,24 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   const titles = items.map((i) => (next.asset.title === null ? '' : (asText(readPath(i, next.asset.title).value) ?? '')).toLowerCase());
   const text = honouredBy(search.text, (word) => titles.every((t) => t.includes(word.toLowerCase())));
   if (text.name) {
-    next.search.textField = text.name;
-    ev.add('search.textField', text.tied.length > 0 ? 0.6 : 0.9, `every result's title holds the word sent as \`${text.name}\`${text.tied.length > 0 ? ` (so do ${text.tied.slice(1).join(', ')})` : ''}`);
+    // Several words in every result's title: each of those names may be the one, so the text goes under each
+    // (the probe showed the service takes them all at once).
+    next.search.textField = text.tied.length > 0 ? text.tied.join('|') : text.name;
+    ev.add('search.textField', text.tied.length > 0 ? 0.6 : 0.9, text.tied.length > 0 ? `every result's title holds each word sent as ${text.tied.map((n) => `\`${n}\``).join(', ')}: sent under each` : `every result's title holds the word sent as \`${text.name}\``);
   } else ev.add('search.textField', 0.3, 'the results do not tell the text field');
   const categories = items.map((i) => (next.asset.category === null ? null : asText(readPath(i, next.asset.category).value)?.toLowerCase() ?? null));
-  const category = honouredBy(search.category, (c) => categories.every((x) => x === String(c).toLowerCase()));
+  const honoured = honouredBy(search.category, (c) => categories.every((x) => x === String(c).toLowerCase()));
+  const category = honoured.tied.length > 0 ? { ...honoured, name: likeliestCategoryName(honoured.tied, next.search.textField.split('|'), next.asset.category) } : honoured;
   if (category.name) {
     next.search.categoryField = category.name;
     next.search.categoryType = typeof search.category?.[category.name] === 'number' ? 'number' : 'string';
-    ev.add('search.categoryField', category.tied.length > 0 ? 0.6 : 0.9, `every result is in the category sent as \`${category.name}\`${category.tied.length > 0 ? ` (so were ${category.tied.slice(1).join(', ')})` : ''}`);
+    ev.add(
+      'search.categoryField',
+      category.tied.length > 0 ? 0.6 : 0.9,
+      category.tied.length > 0
+        ? `every result is in the category sent under each name: \`${category.name}\` is named like the assets' category field, or sits beside the text field`
+        : `every result is in the category sent as \`${category.name}\``,
+    );
   } else {
     ev.add('search.categoryField', 0, 'no candidate category field was honoured');
     if (search.category && Object.keys(search.category).length > 0 && new Set(categories).size > 1) {

@@ -107,6 +107,22 @@ describe.each(DIALECTS)('dialect %s, with the map found by detection alone', (di
     expect(summary.pages).toBe(Math.ceil(SIZE / 25));
   });
 
+  it('the catalog CLI with --detect alone (no map file) downloads every id exactly once, and warns of nothing', async () => {
+    const sim = await startSimulator({ catalogSize: SIZE, seed: SEED, dialect });
+    sims.push(sim);
+    const out = join(dir, `${dialect}.detect.jsonl`);
+    const run = await cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--page-size', '25', '--detect', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/detected a service map with [1-3] requests/);
+    expect(run.stderr).not.toMatch(/warning/i);
+    const assets = await fileAssets(out);
+    expect(assets.map((a) => Number(a.id))).toEqual(expectedIds);
+    expect(assets.map((a) => [a.title, a.price])).toEqual(expectedIds.map((_, k) => [catalog.assetAt(k).title, catalog.assetAt(k).price]));
+    const summary = JSON.parse(run.stdout.trim()) as { items: number; pages: number; warnings?: string[] };
+    expect(summary).toMatchObject({ items: SIZE, pages: Math.ceil(SIZE / 25) });
+    expect(summary.warnings ?? []).toEqual([]);
+  });
+
   it('a wrong page-size parameter in the map gets the verification warning naming the setting', async () => {
     const { sim, map } = await detect(dialect);
     const wrong: ServiceMap = { ...map, list: { ...map.list, pageSizeParam: OTHER_PAGE_SIZE_PARAM[dialect] } };
