@@ -81,3 +81,21 @@ test('a view whose code cannot be fetched says so, keeps the navigation, and loa
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Purchases' })).toBeVisible();
 });
+
+test('the request log sorts by a column, and the sort is remembered for the view', async ({ page }) => {
+  await openApp(page, 'Catalog'); // browsing fills the request log
+  await expect(page.getByRole('table', { name: 'Assets' }).locator('tbody tr').first()).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Requests' }).click();
+  const log = page.getByRole('table', { name: 'Request log' });
+  await expect(log.locator('tbody tr[data-row-id]').nth(2)).toBeVisible();
+  await page.getByRole('button', { name: 'Live' }).click();
+  const header = log.getByRole('columnheader', { name: /Latency/ });
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', /ascending|descending/);
+  const direction = await header.getAttribute('aria-sort');
+  const ms = (await log.locator('tbody tr[data-row-id] td[data-col="latency"]').allInnerTexts()).map((t) => (t.endsWith(' s') ? parseFloat(t) * 1000 : parseFloat(t)));
+  const sorted = [...ms].sort((a, b) => (direction === 'ascending' ? a - b : b - a));
+  expect(ms).toEqual(sorted);
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Request log' }).getByRole('columnheader', { name: /Latency/ })).toHaveAttribute('aria-sort', direction!, { timeout: 20_000 });
+});
