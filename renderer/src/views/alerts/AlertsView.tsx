@@ -40,7 +40,7 @@ const columns: ColumnDef<AlertView, unknown>[] = [
   { id: 'message', header: 'Alert', accessorFn: (a) => a.message, size: 380, minSize: 180, enableHiding: false },
   { id: 'endpoint', header: 'Endpoint', accessorFn: (a) => endpointLabel(a.endpoint), size: 130, minSize: 90, meta: { dropOrder: 2 } },
   { id: 'vendor', header: 'Vendor', accessorFn: (a) => a.vendor, size: 90, minSize: 70, meta: { dropOrder: 3 } },
-  { id: 'started', header: 'Started', accessorFn: (a) => a.startedAt, size: 150, minSize: 130, cell: ({ row }) => fmtDateTime(row.original.startedAt), meta: { cellClass: () => 'mono muted' } },
+  { id: 'started', header: 'Started', accessorFn: (a) => a.startedAt, size: 160, minSize: 150, cell: ({ row }) => fmtDateTime(row.original.startedAt), meta: { cellClass: () => 'mono muted' } },
   {
     id: 'duration',
     header: 'Lasted',
