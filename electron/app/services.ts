@@ -99,6 +99,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   async function closeSession(keepDemo: boolean): Promise<void> {
     const s = session;
     session = null;
+    alerts.watch(null);
     if (s) {
       s.demoTraffic?.stop();
       await downloads.stop();
