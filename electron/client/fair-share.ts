@@ -59,6 +59,8 @@ export class FairShare {
   private lastSendAt = -Infinity;
   private foreignBefore = false;
   private sends: number[] = [];
+  /** Local times of our answers that were not refused, for the first guess of our share. */
+  private oks: number[] = [];
   /** Uncongested decisions in a row. */
   private calm = 0;
 
@@ -92,6 +94,11 @@ export class FairShare {
     if (this.sends.length > 256) this.sends.splice(0, 128);
   }
 
+  private noteOk(at: number): void {
+    this.oks.push(at);
+    if (this.oks.length > 256) this.oks.splice(0, 128);
+  }
+
   /** Our own requests per second over the last few seconds (our pace while we have work). */
   private ownRate(now: number): number {
     const from = now - OWN_RATE_WINDOW_MS;
@@ -121,8 +128,14 @@ export class FairShare {
     } else if (wasActive && readable) {
       this.othersRate *= 1 - EWMA;
     }
-    if (seen || (a.refused && (this.foreignBefore || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS))) this.contendedAt = a.at;
+    // Our answers that went through in the last second: about our share of the limit when refused.
+    const got = this.oks.filter((t) => t > a.at - 1000).length;
+    // A 429 just after some of ours went through, fewer than the limit: others spent the rest (a
+    // strong signal at once, no need for a second one).
+    const crowded = a.refused && (this.foreignBefore || (got > 0 && got < limit) || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS);
+    if (seen || crowded) this.contendedAt = a.at;
     if (a.refused) this.lastRefusedAt = a.at;
+    else this.noteOk(a.at);
     if (!this.active(a.at)) {
       this.rateNow = limit;
       return;
@@ -130,7 +143,8 @@ export class FairShare {
     if (!wasActive) {
       // Newly shared: start at the fair share the estimate suggests, counting each request of others
       // seen so far as one consumer (a fleet that starts together), never at the whole limit.
-      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? 2 : 1);
+      // A 429 first: what we got through in the second before it is about our share of the limit.
+      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? Math.max(2, limit / Math.max(1, got)) : 1);
       this.rateNow = Math.max(minRate(limit), limit / guess);
       this.lastDecisionAt = a.at;
       this.congested = false;

@@ -231,6 +231,16 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 20_000)).toBe(LIMIT);
   });
 
+  it('a first 429 after a few of ours went through: paces at about what we got, at once (a fleet that starts together)', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // Two of ours went through, then the second's budget was gone: others spent the other 18.
+    s.answered({ at: t0, refused: false, remaining: 19, aloneFloor: 19, phase: 0.01 });
+    s.answered({ at: t0 + 5, refused: false, remaining: 3, aloneFloor: 18, phase: 0.02 });
+    s.answered({ at: t0 + 10, refused: true, remaining: 0, aloneFloor: null, phase: null });
+    expect(s.active(t0 + 10)).toBe(true);
+    expect(s.rate(t0 + 10)).toBeLessThanOrEqual(2); // not half the limit, nor the whole of it
+  });
+
   it('one garbled Remaining is not a crowd', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
