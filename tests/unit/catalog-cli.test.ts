@@ -76,7 +76,7 @@ function progress(patch: Partial<CatalogProgress> = {}): CatalogProgress {
   return {
     state: 'running', out: '/o/c.jsonl', checkpoint: '/o/c.jsonl.checkpoint.json', format: 'jsonl', resumed: false,
     pages: 45, items: 4500, bytes: 100, itemsThisRun: 4500, total: 10_000, percent: 45, requests: 47, requestsPerSecond: 19.84,
-    waitedMs: 12_300, rateLimited: 2, statuses: { '200': 45, '429': 2 }, elapsedMs: 2500, etaSeconds: 72, ...patch,
+    waitedMs: 12_300, rateLimited: 2, statuses: { '200': 45, '429': 2 }, elapsedMs: 2500, etaSeconds: 72, sharing: null, ...patch,
   };
 }
 
