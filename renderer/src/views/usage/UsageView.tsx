@@ -6,17 +6,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import type { BusyMinute, ReportDay, UsageReport } from '../../../../shared/bridge/report-schemas';
 import { usageReportCsv } from '../../../../shared/usage-report-csv';
 import { useApi } from '../../api/context';
 import { useConnection, useProfiles } from '../../api/queries';
 import { DataTable } from '../../components/DataTable';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
-import { downloadText } from '../../lib/csv';
+import { downloadBlob, downloadText } from '../../lib/csv';
 import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent } from '../../lib/format';
 import { routeHref } from '../../lib/hash-route';
 import { HeatMap, endpointLabel } from './HeatMap';
-import { downloadBlob, elementToPng } from './png-export';
+import { elementToPng } from './png-export';
 import type { Period, PeriodId } from './usage-model';
 import { localTimeZone, PERIODS, periodRange, presetPeriod } from './usage-model';
 import './usage.css';
@@ -144,7 +145,7 @@ export default function UsageView() {
   );
 }
 
-function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatRef: React.RefObject<HTMLElement | null>; onHeatPng: () => void }) {
+function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatRef: RefObject<HTMLElement | null>; onHeatPng: () => void }) {
   return (
     <>
       {report.hourlyBeforeMs !== null ? (

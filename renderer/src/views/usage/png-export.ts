@@ -1,7 +1,7 @@
 /**
  * PNG of a part of the page with no extra library: the element is cloned with every computed style
- * inlined, wrapped in an SVG <foreignObject>, drawn on a canvas (at the screen's pixel ratio) and
- * saved. Charts drawn as SVG come along as they are.
+ * inlined, wrapped in an SVG <foreignObject> and drawn on a canvas (at the screen's pixel ratio);
+ * charts drawn as SVG come along as they are. Elements marked data-png-skip (buttons) are left out.
  */
 
 function inlineStyles(source: Element, target: Element): void {
@@ -39,16 +39,4 @@ export async function elementToPng(element: HTMLElement): Promise<Blob> {
   context.scale(scale, scale);
   context.drawImage(image, 0, 0);
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The PNG could not be made.'))), 'image/png'));
-}
-
-export function downloadBlob(filename: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
