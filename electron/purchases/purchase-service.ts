@@ -74,6 +74,8 @@ export interface PurchaseUrl {
   expiresAt: string | null;
   missing: string[];
   warnings: string[];
+  /** How the answer was read (a detected layout to save), not a fault. */
+  notes?: string[];
   raw?: unknown;
 }
 
@@ -96,9 +98,10 @@ function checkAssetId(endpoint: EndpointId, value: unknown): number | string {
 }
 
 /** The read purchase, with `raw` only when something was missing. */
-function withReadInfo(read: Read<PurchaseRead>): Purchase {
+function withReadInfo(read: Read<PurchaseRead> & { notes?: string[] }): Purchase {
   const { asset_id, ...rest } = read.value;
-  return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
+  const notes = read.notes?.length ? { notes: read.notes } : {};
+  return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
 }
 
 /** The service's own message in an error answer (Yii2: `{name, message, code, status}`), else ours. */
@@ -271,6 +274,7 @@ export class PurchaseService {
         body: res.body,
       });
     }
-    return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
+    const notes = read.notes.length > 0 ? { notes: read.notes } : {};
+    return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
   }
 }

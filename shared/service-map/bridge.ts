@@ -11,6 +11,8 @@ export const readInfoShape = {
   missing: z.array(z.string()).optional(),
   /** Things the user should fix or know (e.g. "the page-size parameter `limit` seems ignored"). */
   warnings: z.array(z.string()).optional(),
+  /** How the answer was read, not a fault (e.g. "read with a detected layout: save it in the service map"). */
+  notes: z.array(z.string()).optional(),
   /** The answer as received (tokens masked) when part of it could not be read. */
   raw: z.unknown().optional(),
 };

@@ -1,7 +1,9 @@
 /**
  * History, purchase and URL answers cannot be sampled for free (no probe buys a purchase), so when
- * the map does not fit such an answer, detection runs on that first real answer: the values are read
- * with the detected fields, and a warning says so and which fields to save in the service map.
+ * the map does not fit such an answer, detection runs on that first real answer. The layout found
+ * is kept for the session (keyed by the session's map object, as validate keeps what a 400 taught):
+ * later answers are read with it directly. The first answer carries one note (not a warning: nothing
+ * is wrong with the service) saying which fields to save in the service map.
  */
 import { detectHistory, detectPurchase, detectUrl } from './detect';
 import type { Proposal } from './detect';
@@ -11,35 +13,55 @@ import type { ServiceMap } from './schema';
 
 const MIN_CONFIDENCE = 0.4;
 
+type Kind = 'history' | 'purchase' | 'url';
+
+/** The layouts learned this session, per answer kind, for each session map. */
+const learned = new WeakMap<ServiceMap, Partial<Record<Kind, ServiceMap>>>();
+
+export type FallbackRead<T> = Read<T> & {
+  /** How the answer was read, for the user to know (e.g. a detected layout to save); not a fault. */
+  notes: string[];
+  /** The map the answer was read with, when it was not the session's own. */
+  detected?: ServiceMap;
+};
+
 function withFallback<T>(
+  kind: Kind,
   read: (map: ServiceMap) => Read<T>,
   detect: (map: ServiceMap) => Proposal,
   essential: readonly string[],
   what: string,
   map: ServiceMap,
-): Read<T> & { detected?: ServiceMap } {
+): FallbackRead<T> {
+  const fits = (r: Read<T>): boolean => !r.missing.some((m) => essential.includes(m));
+  const known = learned.get(map)?.[kind];
+  if (known !== undefined) {
+    const again = read(known);
+    if (fits(again)) return { ...again, notes: [], detected: known };
+  }
   const first = read(map);
-  if (!first.missing.some((m) => essential.includes(m))) return first;
+  if (fits(first)) return { ...first, notes: [] };
   const proposal = detect(map);
-  if (proposal.confidence < MIN_CONFIDENCE) return first;
+  if (proposal.confidence < MIN_CONFIDENCE) return { ...first, notes: [] };
   const second = read(proposal.map);
-  if (second.missing.some((m) => essential.includes(m))) return first;
+  if (!fits(second)) return { ...first, notes: [] };
+  learned.set(map, { ...learned.get(map), [kind]: proposal.map });
   const used = proposal.fields.filter((f) => f.confidence > 0).map((f) => f.field).join(', ');
   return {
     ...second,
-    warnings: [...second.warnings, `The ${what} did not fit the service map (${first.missing.join(', ')} missing); it was read with detected fields (${used}). Save them in the profile's service map.`],
+    notes: [`The ${what} was read with a detected layout (${used}), kept for this session: save it in the profile's service map.`],
     detected: proposal.map,
   };
 }
 
-export function readHistoryOrDetect(body: unknown, map: ServiceMap) {
-  return withFallback((m) => readHistory(body, m), (m) => detectHistory(body, m), ['history.points', 'historyPoint.time'], 'history answer', map);
+export function readHistoryOrDetect(body: unknown, map: ServiceMap): FallbackRead<ReturnType<typeof readHistory>['value']> {
+  return withFallback('history', (m) => readHistory(body, m), (m) => detectHistory(body, m), ['history.points', 'historyPoint.time'], 'history answer', map);
 }
 
-export function readPurchaseOrDetect(body: unknown, map: ServiceMap) {
-  return withFallback((m) => readPurchase(body, m), (m) => detectPurchase(body, m), ['purchase.id', 'purchase.state', 'purchase.at'], 'purchase answer', map);
+export function readPurchaseOrDetect(body: unknown, map: ServiceMap): FallbackRead<ReturnType<typeof readPurchase>['value']> {
+  return withFallback('purchase', (m) => readPurchase(body, m), (m) => detectPurchase(body, m), ['purchase.id', 'purchase.state', 'purchase.at'], 'purchase answer', map);
 }
 
-export function readUrlOrDetect(body: unknown, map: ServiceMap, nowMs: number) {
-  return withFallback((m) => readUrl(body, m, nowMs), (m) => detectUrl(body, m), ['url.url', 'url.expiry'], 'link answer', map);
+export function readUrlOrDetect(body: unknown, map: ServiceMap, nowMs: number): FallbackRead<ReturnType<typeof readUrl>['value']> {
+  return withFallback('url', (m) => readUrl(body, m, nowMs), (m) => detectUrl(body, m), ['url.url', 'url.expiry'], 'link answer', map);
 }

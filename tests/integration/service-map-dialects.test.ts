@@ -88,6 +88,10 @@ describe.each(SIM_DIALECTS)('detection against the %s dialect', (dialect) => {
       expect(Number.isNaN(Date.parse(point.at))).toBe(false);
       expect(typeof point.price).toBe('number');
     }
+    // A detected layout is a note (once, kept for the session), never a warning.
+    expect(history.warnings).toEqual([]);
+    const again = readHistoryOrDetect((await env.client.request('assetHistory', historyRequest(map, rows[1]!.id as string | number))).body, map);
+    expect(again).toMatchObject({ warnings: [], notes: [], missing: [] });
 
     // The purchase flow: register, validate, a download link, cancel; states understood.
     const purchases = new PurchaseService(env.client, { map });
@@ -99,6 +103,10 @@ describe.each(SIM_DIALECTS)('detection against the %s dialect', (dialect) => {
     const link = await purchases.downloadUrl(registered.id);
     expect(link.url).toMatch(/^https:/);
     expect(link.expiresAt).not.toBeNull();
+    expect(link.warnings).toEqual([]);
+    const link2 = await purchases.viewUrl(registered.id);
+    expect(link2).toMatchObject({ warnings: [], missing: [] });
+    expect(link2.notes ?? []).toEqual([]);
     expect((await purchases.cancel(registered.id)).stateKind).toBe('cancelled');
   }, 30_000);
 });

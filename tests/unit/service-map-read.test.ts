@@ -108,16 +108,33 @@ describe('the other readers', () => {
     expect(readUrl({ url: 'javascript:alert(1)' }, D, now).value.url).toBeNull();
   });
 
-  it('falls back to detection on the first real answer the map does not fit, and says so', () => {
-    const history = readHistoryOrDetect({ history: [{ timestamp: 1_700_000_000_000, priceCents: 1299, changeType: 'price' }] }, D);
+  it('falls back to detection on the first real answer the map does not fit, and says so in a note, not a warning', () => {
+    const session = structuredClone(D);
+    const history = readHistoryOrDetect({ history: [{ timestamp: 1_700_000_000_000, priceCents: 1299, changeType: 'price' }] }, session);
     expect(history.value[0]).toMatchObject({ at: '2023-11-14T22:13:20.000Z', event: 'price' });
-    expect(history.warnings[0]).toContain('read with detected fields');
+    expect(history.warnings).toEqual([]);
+    expect(history.notes).toEqual([expect.stringMatching(/read with a detected layout .*save it in the profile's service map/)]);
     expect(history.detected?.historyPoint.time).toBe('timestamp');
-    const purchase = readPurchaseOrDetect({ data: { id: 'p_9', attributes: { status: 'pending', assetId: 4 } } }, D);
+    const purchase = readPurchaseOrDetect({ data: { id: 'p_9', attributes: { status: 'pending', assetId: 4 } } }, session);
     expect(purchase.value).toMatchObject({ id: 'p_9', state: 'pending', stateKind: 'registered' });
-    const url = readUrlOrDetect({ purchaseId: 'p', url: 'https://x.example/v', expiresIn: 60 }, D, 0);
+    const url = readUrlOrDetect({ purchaseId: 'p', url: 'https://x.example/v', expiresIn: 60 }, session, 0);
     expect(url.value).toEqual({ url: 'https://x.example/v', expiresAt: '1970-01-01T00:01:00.000Z' });
+    expect(url.warnings).toEqual([]);
     // Nothing detectable: the first read stands, with what was missing.
-    expect(readHistoryOrDetect('<html>', D).missing).toContain('history.points');
+    expect(readHistoryOrDetect('<html>', session)).toMatchObject({ notes: [], missing: expect.arrayContaining(['history.points']) });
+  });
+
+  it('keeps the detected layout for the session: later answers are read with it, with no note; another session learns afresh', () => {
+    const session = structuredClone(D);
+    const answer = (ms: number) => ({ purchaseId: 'p', url: `https://x.example/${ms}`, expiresIn: 60 });
+    expect(readUrlOrDetect(answer(1), session, 0).notes).toHaveLength(1);
+    const later = readUrlOrDetect(answer(2), session, 1000);
+    expect(later).toMatchObject({ value: { url: 'https://x.example/2', expiresAt: '1970-01-01T00:01:01.000Z' }, missing: [], warnings: [], notes: [] });
+    const history = { history: [{ timestamp: 1_700_000_000_000, priceCents: 1299, changeType: 'price' }] };
+    expect(readHistoryOrDetect(history, session).notes).toHaveLength(1);
+    expect(readHistoryOrDetect(history, session)).toMatchObject({ notes: [], warnings: [], missing: [] });
+    // An answer the learned layout does not fit is read with the session's map again (and detected if need be).
+    expect(readUrlOrDetect({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, session, 0)).toMatchObject({ value: { expiresAt: '2026-01-01T00:15:00.000Z' }, notes: [] });
+    expect(readUrlOrDetect(answer(3), structuredClone(D), 0).notes).toHaveLength(1);
   });
 });

@@ -13,11 +13,12 @@ import type { AppContext } from './context';
 import { maskedAnswer } from './service-map';
 import type { HandlerGroup } from './types';
 
-/** missing / warnings always; raw only when something could not be read. */
-function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'>, extraWarnings: string[] = []) {
+/** missing / warnings always; notes where any; raw only when something could not be read. */
+function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'> & { notes?: string[] }, extraWarnings: string[] = []) {
   return {
     missing: read.missing,
     warnings: [...read.warnings, ...extraWarnings],
+    ...(read.notes?.length ? { notes: read.notes } : {}),
     ...(read.missing.length > 0 ? { raw: read.raw } : {}),
   };
 }

@@ -11,6 +11,8 @@ import './ReadNotice.css';
 export interface ReadInfo {
   missing?: string[] | undefined;
   warnings?: string[] | undefined;
+  /** How the answer was read (a detected layout to save), not a fault: shown as information. */
+  notes?: string[] | undefined;
   raw?: unknown;
 }
 
@@ -27,9 +29,17 @@ function MapLink() {
 export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; what: string }) {
   const warnings = info?.warnings ?? [];
   const missing = info?.missing ?? [];
-  if (warnings.length === 0 && missing.length === 0) return null;
+  const notes = info?.notes ?? [];
+  if (warnings.length === 0 && missing.length === 0 && notes.length === 0) return null;
   return (
     <div className="read-notices">
+      {notes.map((n) => (
+        <div key={n} className="callout read-notice-note" role="status">
+          <div className="callout-title">Read with a detected layout</div>
+          <div>{n}</div>
+          <MapLink />
+        </div>
+      ))}
       {warnings.map((w) => (
         <div key={w} className="callout callout-warn" role="status">
           <div className="callout-title">The service seems to ignore a setting</div>
