@@ -16,12 +16,12 @@ function sample(at: number, over: Partial<BudgetSample> = {}): BudgetSample {
   return { vendor: 'v', endpoint: 'listAssets', at, status: 200, limit: 10, remaining: 5, reset: null, latencyMs: 20, waitedMs: 0, attempt: 1, headerProblems: [], ...over };
 }
 
-/** One sample per second at `use` (0..1) of a limit of 10, for `seconds`, from `from`; ticks too. */
+/** One sample per second at `use` (0..1) of a limit of 100, for `seconds`, from `from`; ticks too. */
 function run(engine: RuleEngine, from: number, seconds: number, use: number, endpoint: EndpointId = 'listAssets'): Transition[] {
   const out: Transition[] = [];
   for (let i = 0; i < seconds; i++) {
     const at = from + i * 1000 + 100;
-    out.push(...engine.sample(sample(at, { endpoint, remaining: Math.round(10 * (1 - use)) }), 0));
+    out.push(...engine.sample(sample(at, { endpoint, limit: 100, remaining: Math.round(100 * (1 - use)) }), 0));
     out.push(...engine.tick(at + 400));
   }
   return out;
