@@ -98,6 +98,9 @@ test('an account manager opens yesterday\'s usage report, reads it and exports C
     await page.setViewportSize({ width, height });
     await screenshot(page, `usage-report-${width}`);
   }
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'usage-report-1024-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // CSV export: one line per endpoint and day, the same figures.
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
