@@ -11,7 +11,8 @@
  * `rate` per second instead of spending the budget at the start of each second (that burst is what
  * leaves the others with 429s). The rate falls multiplicatively on evidence of contention (a 429, or
  * the budget nearly gone while others use it) and grows additively while it fades, by a step that
- * shrinks with the number of consumers, so N copies converge to about limit/N each. Nobody seen for
+ * shrinks with the number of consumers, so N copies converge to about limit/N each; a second projected
+ * close to the limit (87.5%) holds the rate, since more would only bring 429s. Nobody seen for
  * a while: the rate is the whole limit again (a lone copy is never slowed).
  *
  * Pure: every method takes the local time.
@@ -30,6 +31,8 @@ const EWMA = 0.2;
 const MIN_PHASE = 0.2;
 /** Use of the budget, projected over the whole second, at or above which the second is congested. */
 const CONGESTED_USE = 0.95;
+/** Projected use at or above which the pace holds (no increase): close to the limit, more only brings 429s. */
+const NEAR_USE = 0.875;
 const PROJECT_FROM_PHASE = 0.5;
 const MAX_CALM = 2;
 /** Room is what others leave of this share of the limit. */
@@ -56,6 +59,8 @@ export class FairShare {
   private lastCutAt = -Infinity;
   private lastDecisionAt: number;
   private congested = false;
+  /** A second of this decision period was projected close to the limit. */
+  private near = false;
   private lastSendAt = -Infinity;
   private foreignBefore = false;
   private sends: number[] = [];
@@ -156,8 +161,10 @@ export class FairShare {
       return;
     }
     if (readable && this.isCongested(a, limit)) this.congested = true;
+    if (readable && this.projectedUse(a, limit) >= NEAR_USE) this.near = true;
     if (a.at - this.lastDecisionAt < DECISION_MS) return;
     if (this.congested && a.at - this.lastCutAt >= DECISION_MS) this.cut(BETA_CONGESTED, a.at);
+    else if (this.near) this.calm = 0;
     else if (!this.congested) {
       // Additive, growing with each calm decision in a row (the same for every copy, so still fair);
       // where others leave room, each of the consumers takes its part of that room at once.
@@ -168,6 +175,7 @@ export class FairShare {
     }
     this.lastDecisionAt = a.at;
     this.congested = false;
+    this.near = false;
   }
 
   /**
@@ -182,11 +190,18 @@ export class FairShare {
     return a.phase >= PROJECT_FROM_PHASE && (limit - remaining - 1) / (limit * a.phase) >= CONGESTED_USE;
   }
 
+  /** Use of the budget projected over the whole server second (0 when too early to judge or no Date). */
+  private projectedUse(a: ShareAnswer, limit: number): number {
+    if (a.phase === null || a.phase < PROJECT_FROM_PHASE) return 0;
+    return (limit - a.remaining! - 1) / (limit * a.phase);
+  }
+
   private cut(beta: number, at: number): void {
     this.rateNow = Math.max(minRate(this.limit()), this.rateNow * beta);
     this.lastCutAt = at;
     this.lastDecisionAt = at;
     this.congested = false;
+    this.near = false;
     this.calm = 0;
   }
 }

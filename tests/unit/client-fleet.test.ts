@@ -241,6 +241,19 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 10)).toBeLessThanOrEqual(2); // not half the limit, nor the whole of it
   });
 
+  it('a second projected close to the limit (under the cut) holds the pace instead of increasing it', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.5 });
+    s.answered({ at: t0 + 10, refused: false, remaining: 15, aloneFloor: 18, phase: 0.51 });
+    const r0 = s.rate(t0 + 10);
+    // 11 of 20 spent by 0.6 of the second: about 92% of the limit over the whole second.
+    s.answered({ at: t0 + 1_100, refused: false, remaining: 8, aloneFloor: 8, phase: 0.6 });
+    expect(s.rate(t0 + 1_100)).toBe(r0);
+    // A calm second after it: additive increase again.
+    s.answered({ at: t0 + 2_200, refused: false, remaining: 15, aloneFloor: 15, phase: 0.6 });
+    expect(s.rate(t0 + 2_200)).toBeGreaterThan(r0);
+  });
+
   it('one garbled Remaining is not a crowd', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
