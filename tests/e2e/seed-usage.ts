@@ -22,14 +22,14 @@ export interface SeededUsage {
   toMs: number;
 }
 
-/** 24 hours of quiet traffic ending 2 h ago (per minute, 10% of the limit) and a 10-minute spike 20 h ago. */
+/** 24 hours of quiet traffic ending 2 h ago (per minute, 10% of the limit) and a 10-minute spike 14 h ago. */
 export function seedYesterday(dataDir: string, profileId = 'demo', vendor = 'demo', now = Date.now()): SeededUsage {
   const local = new LocalStore(dataDir);
   const usage = local.openUsage({ clock: timerClock });
   if (!usage) throw new Error(`the local store in ${dataDir} could not be opened: ${local.problem}`);
   const toMs = Math.floor((now - 2 * HOUR) / MINUTE) * MINUTE;
   const fromMs = toMs - 24 * HOUR;
-  const spikeStartMs = Math.floor((now - 20 * HOUR) / MINUTE) * MINUTE;
+  const spikeStartMs = Math.floor((now - 14 * HOUR) / MINUTE) * MINUTE;
   const spikeMinutes = 10;
   const spike429s = 7;
   let listRequests = 0;

@@ -29,14 +29,14 @@ const THROTTLED = 5;
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 test('an account manager opens yesterday\'s usage after a restart, zooms into the spike and back', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(420_000);
   const seeded = seedYesterday(dataDir);
   server = await startBrowserMode([], { dataDir });
   await openApp(page, 'Budget', server.url);
   const ranges = page.getByRole('group', { name: 'Time range' });
 
   await ranges.getByRole('button', { name: '24 h' }).click();
-  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s), { timeout: 30_000 });
 
   // The app restarts on the same data folder: the history is still there.
   await server.stop();
@@ -44,22 +44,25 @@ test('an account manager opens yesterday\'s usage after a restart, zooms into th
   await openApp(page, 'Budget', server.url);
   await ranges.getByRole('button', { name: '7 d' }).click();
   await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests));
-  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
-  await expect(page.getByText(/1 h points \(per-hour records\)/)).toBeVisible();
-  // Endpoints without traffic say so in their chart's header; a range before the seed says there is nothing.
+  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests), { timeout: 30_000 });
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s), { timeout: 30_000 });
+  await expect(page.getByText(/1 h points \(per-hour records\)/)).toBeVisible({ timeout: 30_000 });
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'budget-history-7d');
 
-  // Drag across the GET /assets/list chart around the spike (20 h ago, near the right end of 7 days).
+  // Drag across the GET /assets/list chart from 5 h before the spike (14 h ago) to the right end: about 20 h.
   const chart = page.getByTestId('history-chart-listAssets');
   await chart.scrollIntoViewIfNeeded();
   const box = (await chart.boundingBox())!;
   const y = box.y + box.height / 2;
-  // The plot spans between the two y axes (34 px each); 7 d from the left edge to the right.
-  const plotX = (t: number) => box.x + 34 + ((t - (Date.now() - 7 * 86_400_000)) / (7 * 86_400_000)) * (box.width - 68);
-  const fromX = plotX(seeded.spikeStartMs - 3 * 3_600_000);
-  const toX = plotX(seeded.spikeStartMs + 3 * 3_600_000);
+  // The plot spans between the two y axes (34 px each, 4 px margin right), from the first hour point to the last.
+  const HOUR = 3_600_000;
+  const toMin = Math.ceil(Date.now() / 60_000) * 60_000;
+  const first = Math.floor((toMin - 7 * 86_400_000) / HOUR) * HOUR;
+  const last = Math.ceil(toMin / HOUR) * HOUR - HOUR;
+  const plotX = (t: number) => box.x + 34 + ((t - first) / (last - first)) * (box.width - 72);
+  const fromX = plotX(seeded.spikeStartMs - 5 * HOUR);
+  const toX = plotX(last) - 1;
   await page.mouse.move(fromX, y);
   await page.mouse.down();
   await page.mouse.move((fromX + toX) / 2, y, { steps: 5 });
@@ -69,8 +72,8 @@ test('an account manager opens yesterday\'s usage after a restart, zooms into th
   await expect(ranges.getByRole('button', { name: 'Custom' })).toHaveAttribute('aria-pressed', 'true');
   await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'false');
   // Zoomed to hours around the spike: finer points from the per-minute records, the spike's 429s all in it.
-  await expect(page.getByText(/min points \(per-minute records\)/)).toBeVisible();
-  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s));
+  await expect(page.getByText(/min points \(per-minute records\)/)).toBeVisible({ timeout: 30_000 });
+  await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s), { timeout: 30_000 });
   const zoomedRequests = Number((await summaryCell(page, 'listAssets', REQUESTS).innerText()).replace(/\D/g, ''));
   expect(zoomedRequests).toBeLessThan(seeded.listRequests);
   await screenshot(page, 'budget-history-zoomed');
@@ -78,7 +81,7 @@ test('an account manager opens yesterday\'s usage after a restart, zooms into th
   // Double-click resets to the 7-day range.
   await page.getByTestId('history-chart-listAssets').dblclick();
   await expect(ranges.getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests));
+  await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests), { timeout: 30_000 });
 
   // A range with no history says so plainly.
   await ranges.getByRole('button', { name: 'Custom' }).click();
@@ -86,5 +89,5 @@ test('an account manager opens yesterday\'s usage after a restart, zooms into th
   await form.getByLabel('From').fill('2020-01-01T00:00');
   await form.getByLabel('To').fill('2020-01-02T00:00');
   await form.getByRole('button', { name: 'Show' }).click();
-  await expect(page.getByText(/No usage history for/)).toBeVisible();
+  await expect(page.getByText(/No usage history for/)).toBeVisible({ timeout: 30_000 });
 });

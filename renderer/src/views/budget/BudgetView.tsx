@@ -127,13 +127,17 @@ export function BudgetView() {
             ))}
             <HistoryRangeButtons value={history} onChange={setHistory} />
           </div>
-          <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive} hidden={history !== null}>
-            <span className={live ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
-            {live ? 'Live' : 'Paused'}
-          </button>
-          <button type="button" className="btn" onClick={exportCsv} disabled={!vendor} hidden={history !== null}>
-            Export CSV
-          </button>
+          {history === null ? (
+            <>
+              <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive}>
+                <span className={live ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
+                {live ? 'Live' : 'Paused'}
+              </button>
+              <button type="button" className="btn" onClick={exportCsv} disabled={!vendor}>
+                Export CSV
+              </button>
+            </>
+          ) : null}
         </div>
       </div>
 
@@ -173,33 +177,35 @@ export function BudgetView() {
         <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} />
       )}
 
-      <div className="section-head" hidden={history !== null}>
-        <h2 className="section-title">Live charts</h2>
-        <span className="muted small">
-          {live ? `Last ${rangeMin} min, one point per second, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}.
-          {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} Panel headers: the last
-          complete second. Table: Req/s and utilisation are {RATE_WINDOW_S}-second averages; 429s and waits cover the last {rangeMin} min.
-        </span>
-        <div className="legend" role="group" aria-label="Show or hide endpoints">
-          {ENDPOINT_LIST.map((e) => (
-            <button
-              key={e.id}
-              type="button"
-              className="legend-item"
-              aria-pressed={!hidden.has(e.id)}
-              onClick={() => toggleEndpoint(e.id)}
-              title={hidden.has(e.id) ? `Show ${e.label}` : `Hide ${e.label}`}
-            >
-              <span className="swatch" style={{ background: ENDPOINT_COLORS[e.id] }} aria-hidden="true" />
-              {ENDPOINTS[e.id].label}
-            </button>
-          ))}
+      {history === null ? (
+        <div className="section-head">
+          <h2 className="section-title">Live charts</h2>
+          <span className="muted small">
+            {live ? `Last ${rangeMin} min, one point per second, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}.
+            {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} Panel headers: the last
+            complete second. Table: Req/s and utilisation are {RATE_WINDOW_S}-second averages; 429s and waits cover the last {rangeMin} min.
+          </span>
+          <div className="legend" role="group" aria-label="Show or hide endpoints">
+            {ENDPOINT_LIST.map((e) => (
+              <button
+                key={e.id}
+                type="button"
+                className="legend-item"
+                aria-pressed={!hidden.has(e.id)}
+                onClick={() => toggleEndpoint(e.id)}
+                title={hidden.has(e.id) ? `Show ${e.label}` : `Hide ${e.label}`}
+              >
+                <span className="swatch" style={{ background: ENDPOINT_COLORS[e.id] }} aria-hidden="true" />
+                {ENDPOINTS[e.id].label}
+              </button>
+            ))}
+          </div>
+          <div className="chart-key muted small" aria-hidden="true">
+            <span className="key key-area" /> requests/s <span className="key key-line" /> lowest remaining <span className="key key-limit" /> limit
+            <span className="key key-warn" /> 80% <span className="key key-429" /> 429
+          </div>
         </div>
-        <div className="chart-key muted small" aria-hidden="true">
-          <span className="key key-area" /> requests/s <span className="key key-line" /> lowest remaining <span className="key key-limit" /> limit
-          <span className="key key-warn" /> 80% <span className="key key-429" /> 429
-        </div>
-      </div>
+      ) : null}
       {vendor === null || history !== null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
