@@ -14,7 +14,7 @@ import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
 import type { CliIo } from '../../electron/catalog/cli-main';
 
-type Mode = 'backwards' | 'empty' | 'slow' | 'huge';
+type Mode = 'backwards' | 'empty' | 'empty-untotalled' | 'slow' | 'huge';
 const TOTAL = 9;
 
 /** Pages of 3 by last_id over ids 1..TOTAL, in the simulator's shape, bent by the mode. */
@@ -30,9 +30,11 @@ async function hostileService(mode: Mode): Promise<{ url: string; lists: string[
     lists.push(String(lastId));
     let ids = Array.from({ length: 3 }, (_, i) => lastId + i + 1).filter((id) => id <= TOTAL);
     if (mode === 'backwards' && lastId === 6) ids = [1, 2, 3]; // 3 -> 6 -> 3 -> 6 ...
-    if (mode === 'empty' && lastId === 3) ids = [];
+    if ((mode === 'empty' || mode === 'empty-untotalled') && lastId === 3) ids = [];
     const last = ids[ids.length - 1] ?? null;
-    const body = { items: ids.map((id) => ({ id, title: `Asset ${id}` })), last_id: last, has_more: ids.length > 0 ? last! < TOTAL : true, total: TOTAL };
+    const body: Record<string, unknown> = { items: ids.map((id) => ({ id, title: `Asset ${id}` })), last_id: last, has_more: ids.length > 0 ? last! < TOTAL : true, total: TOTAL };
+    // Only has_more says that more follow: no total to fall short of.
+    if (mode === 'empty-untotalled') delete body['total'];
     const answer = () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '19', 'x-rate-limit-reset': '0' });
       res.end(JSON.stringify(body));
@@ -107,6 +109,17 @@ describe('catalog download against a hostile service', () => {
     expect(code).toBe(1);
     expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
     expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 of 9 items saved\)/);
+    expect(service.lists).toEqual(['0', '3', '3', '3']);
+    expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ cursor: 3, items: 3, done: false });
+  }, 20_000);
+
+  it('the same with no total in the answers: has_more alone keeps an empty page from ending the catalog as done', async () => {
+    service = await hostileService('empty-untotalled');
+    const run = io(dir);
+    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl'], run);
+    expect(code).toBe(1);
+    expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
+    expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 items saved\)/);
     expect(service.lists).toEqual(['0', '3', '3', '3']);
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ cursor: 3, items: 3, done: false });
   }, 20_000);
