@@ -83,6 +83,27 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
       return { ...base, title: 'Cancelled', detail: data.message, retry: null };
     case 'INVALID_RESPONSE':
       return { ...base, title: 'The answer could not be read', detail: data.message, retry: data.retryable ? 'Safe to try again.' : null };
+    case 'CONFIRMATION_REQUIRED':
+      return {
+        ...base,
+        title: 'This asset may already be purchased',
+        detail: data.message,
+        retry: 'Look at the purchases named, then confirm only if you mean to buy it again.',
+      };
+    case 'LEDGER_UNAVAILABLE':
+      return {
+        ...base,
+        title: 'Registering is off: the purchase ledger cannot be opened',
+        detail: data.message,
+        retry: 'Nothing was sent. Fix the data folder (see the message), then restart the app.',
+      };
+    case 'RESPONSE_TOO_LARGE':
+      return {
+        ...base,
+        title: 'The answer was too large',
+        detail: data.message,
+        retry: 'Not retried. Raise the limit (maxResponseMiB in the settings file, --max-response-mib for the CLI) only if you trust this service.',
+      };
     default:
       return { ...base, title: 'Something went wrong', detail: data.message, retry: data.retryable ? 'Safe to try again.' : null };
   }
