@@ -149,7 +149,7 @@ export class FairShare {
       // Newly shared: start at the fair share the estimate suggests, counting each request of others
       // seen so far as one consumer (a fleet that starts together), never at the whole limit.
       // A 429 first: what we got through in the second before it is about our share of the limit.
-      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? Math.max(2, limit / Math.max(1, got)) : 1);
+      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
       this.rateNow = Math.max(minRate(limit), limit / guess);
       this.lastDecisionAt = a.at;
       this.congested = false;
