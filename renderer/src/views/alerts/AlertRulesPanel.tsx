@@ -1,8 +1,9 @@
-/** The connected profile's alert rules: on or off, endpoint, threshold and minutes, saved one row at a time. */
+/** A profile's alert rules (the connected one unless another is chosen): on or off, endpoint, threshold and minutes, saved one row at a time. */
 import { useState } from 'react';
 import type { AlertKind, AlertRule } from '../../../../shared/bridge/alert-schemas';
 import { ENDPOINT_KINDS } from '../../../../shared/bridge/alert-schemas';
 import { ENDPOINT_IDS, ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
+import { useProfiles } from '../../api/queries';
 import { ErrorCallout, Loading } from '../../components/states';
 import { describeError } from '../../lib/error-text';
 import { useAlertRules, useSaveRule } from './alert-queries';
@@ -70,11 +71,26 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   );
 }
 
-export function AlertRulesPanel({ profileId, vendor }: { profileId: string | null; vendor: string | null }) {
+export function AlertRulesPanel({ connectedId }: { connectedId: string | null }) {
+  const profiles = useProfiles();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const profileId = chosen ?? connectedId;
   const rules = useAlertRules(profileId);
+  const items = profiles.data?.items ?? [];
   return (
     <section className="panel alert-rules" aria-label="Alert rules">
-      <h2 className="section-title">Rules{vendor ? ` for ${vendor}` : ''}</h2>
+      <div className="alert-rules-head">
+        <h2 className="section-title">Rules</h2>
+        {items.length > 0 ? (
+          <select className="input" aria-label="Profile whose rules are shown" value={profileId ?? ''} onChange={(e) => setChosen(e.target.value || null)}>
+            {items.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.vendor}){p.id === connectedId ? ', connected' : ''}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </div>
       {profileId === null ? <p className="muted">Connect a profile to edit its rules.</p> : null}
       {rules.isPending && profileId !== null ? <Loading /> : null}
       {rules.isError ? <ErrorCallout error={rules.error} action="Reading the rules" onRetry={() => void rules.refetch()} /> : null}

@@ -32,15 +32,15 @@ const columns: ColumnDef<AlertView, unknown>[] = [
     id: 'state',
     header: 'State',
     accessorFn: (a) => (a.endedAt === null ? 0 : 1),
-    size: 84,
-    minSize: 76,
+    size: 92,
+    minSize: 88,
     enableHiding: false,
     cell: ({ row: { original: a } }) => (a.endedAt === null ? <Pill tone="danger">Firing</Pill> : <Pill tone="neutral">Ended</Pill>),
   },
-  { id: 'message', header: 'Alert', accessorFn: (a) => a.message, size: 380, minSize: 180, enableHiding: false },
+  { id: 'message', header: 'Alert', accessorFn: (a) => a.message, size: 380, minSize: 280, enableHiding: false },
   { id: 'endpoint', header: 'Endpoint', accessorFn: (a) => endpointLabel(a.endpoint), size: 130, minSize: 90, meta: { dropOrder: 2 } },
   { id: 'vendor', header: 'Vendor', accessorFn: (a) => a.vendor, size: 90, minSize: 70, meta: { dropOrder: 3 } },
-  { id: 'started', header: 'Started', accessorFn: (a) => a.startedAt, size: 160, minSize: 150, cell: ({ row }) => fmtDateTime(row.original.startedAt), meta: { cellClass: () => 'mono muted' } },
+  { id: 'started', header: 'Started', accessorFn: (a) => a.startedAt, size: 175, minSize: 170, cell: ({ row }) => fmtDateTime(row.original.startedAt), meta: { cellClass: () => 'mono muted' } },
   {
     id: 'duration',
     header: 'Lasted',
@@ -82,7 +82,7 @@ export default function AlertsView() {
           empty={<Empty title="No alerts yet.">Alerts appear here when a rule below fires.</Empty>}
         />
       </section>
-      <AlertRulesPanel profileId={connection.data?.profileId ?? null} vendor={connection.data?.vendor ?? null} />
+      <AlertRulesPanel connectedId={connection.data?.profileId ?? null} />
     </div>
   );
 }
