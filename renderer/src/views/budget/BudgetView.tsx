@@ -1,20 +1,22 @@
 /** The landing view for account managers: every endpoint's budget, live. */
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { z } from 'zod';
 import type { EndpointId } from '../../../../shared/endpoints';
-import { ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
+import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
 import { useAppContext, useLink } from '../../api/context';
 import { useBudgetSnapshot, useConnection } from '../../api/queries';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
 import { fmtClock, fmtInt } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
+import { usePref } from '../../lib/view-prefs';
 import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
 import type { Reach } from './budget-model';
 import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, RATE_WINDOW_S } from './budget-model';
 import type { HistoryWindow } from './history-model';
-import { windowRange } from './history-model';
+import { historyWindowSchema, windowRange } from './history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
@@ -29,10 +31,11 @@ export function BudgetView() {
   const connection = useConnection();
   const link = useLink();
   const [live, setLive] = useState(true);
-  const [rangeMin, setRangeMin] = useState<RangeMin>(5);
+  const [rangeMin, setRangeMin] = usePref<RangeMin>('budget', 'range', z.custom<RangeMin>((v) => (RANGES_MIN as readonly unknown[]).includes(v)), 5);
   // A history range (6 h ... 30 d, or zoomed): the stored history instead of the live panels.
-  const [history, setHistory] = useState<HistoryWindow | null>(null);
-  const [hidden, setHidden] = useState<ReadonlySet<EndpointId>>(new Set());
+  const [history, setHistory] = usePref<HistoryWindow | null>('budget', 'history', historyWindowSchema, null);
+  const [hiddenIds, setHiddenIds] = usePref<EndpointId[]>('budget', 'hidden', z.array(z.enum(ENDPOINT_IDS)), []);
+  const hidden = useMemo(() => new Set(hiddenIds), [hiddenIds]);
   const [focused, setFocused] = useState<EndpointId | null>(null);
   const [chosenVendor, setChosenVendor] = useState<string | null>(null);
 
@@ -75,7 +78,7 @@ export function BudgetView() {
     const next = new Set(hidden);
     if (next.has(id)) next.delete(id);
     else next.add(id);
-    setHidden(next);
+    setHiddenIds([...next]);
   };
 
   const openChart = (id: EndpointId) => {
@@ -119,7 +122,7 @@ export function BudgetView() {
               {vendor}
             </span>
           ) : null}
-          <div className="segmented" role="group" aria-label="Time range">
+          <div className="segmented" role="group" aria-label="Time range" data-shortcut="range">
             {RANGES_MIN.map((m) => (
               <button key={m} type="button" aria-pressed={history === null && rangeMin === m} onClick={() => (setRangeMin(m), setHistory(null))}>
                 {m} min
@@ -129,7 +132,7 @@ export function BudgetView() {
           </div>
           {history === null ? (
             <>
-              <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} onClick={toggleLive}>
+              <button type="button" className={live ? 'btn btn-live' : 'btn'} aria-pressed={!live} data-shortcut="live" onClick={toggleLive}>
                 <span className={live ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
                 {live ? 'Live' : 'Paused'}
               </button>

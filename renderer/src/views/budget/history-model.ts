@@ -2,6 +2,7 @@
  * Pure figures for the Budget view's history ranges (6 h ... 30 d, or a zoomed custom range): what
  * the `usageHistory` answer becomes in each endpoint's chart and in the summary table.
  */
+import { z } from 'zod';
 import type { UsageHistory, UsagePoint } from '../../../../shared/bridge/usage-schemas';
 
 export const HISTORY_RANGES = [
@@ -18,6 +19,14 @@ export interface HistoryWindow {
   /** Set when zoomed or picked: the custom range's ends (epoch ms, `to` exclusive). */
   custom: { fromMs: number; toMs: number } | null;
 }
+
+/** A remembered history range, checked when read back (view-prefs). */
+export const historyWindowSchema: z.ZodType<HistoryWindow | null> = z
+  .object({
+    preset: z.enum(HISTORY_RANGES.map((r) => r.id) as [HistoryRangeId, ...HistoryRangeId[]]),
+    custom: z.object({ fromMs: z.number().finite(), toMs: z.number().finite() }).refine((c) => c.toMs > c.fromMs).nullable(),
+  })
+  .nullable();
 
 /** Presets end at the next whole minute, so that a query key stays the same for a minute. */
 export function windowRange(w: HistoryWindow, now: number): { fromMs: number; toMs: number } {
