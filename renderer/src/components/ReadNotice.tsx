@@ -42,7 +42,7 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
       ))}
       {warnings.map((w) => (
         <div key={w} className="callout callout-warn" role="status">
-          <div className="callout-title">The service seems to ignore a setting</div>
+          <div className="callout-title">{warningTitle(w)}</div>
           <div>{w}</div>
           <MapLink />
         </div>
@@ -70,4 +70,9 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
       ) : null}
     </div>
   );
+}
+
+/** Verification warnings say a parameter "seems ignored"; the others (state words, validate, ids) are about the map itself. */
+function warningTitle(warning: string): string {
+  return /seems? (to be )?ignored|seems to ignore/i.test(warning) ? 'The service seems to ignore a setting' : 'Check the service map';
 }
