@@ -7,6 +7,18 @@ export interface Route {
   view: ViewId;
   /** The rest after the view, e.g. an asset id: #/catalog/123. */
   param: string | null;
+  /** A moment to open the view at (`#/budget/at=<epoch ms>`, from the Usage report); null when absent or not a valid time. */
+  at: number | null;
+}
+
+/** The latest time a Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+
+/** `at=<epoch ms>` as a time, or null for anything else (negative, fractional, past what a Date holds). */
+function parseAt(param: string | null): number | null {
+  const match = /^at=(\d{1,16})$/.exec(param ?? '');
+  const ms = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(ms) && ms <= MAX_DATE_MS ? ms : null;
 }
 
 /** Percent-decoding that never throws: a malformed escape (`%E0%A4%A`) is kept as typed. */
@@ -23,7 +35,7 @@ export function parseRoute(hash: string): Route {
   const [view, ...rest] = hash.replace(/^#\/?/, '').split('/');
   const known = (VIEWS as readonly string[]).includes(view ?? '') ? (view as ViewId) : 'budget';
   const param = known === view && rest.length > 0 && rest.join('/') !== '' ? safeDecode(rest.join('/')) : null;
-  return { view: known, param };
+  return { view: known, param, at: parseAt(param) };
 }
 
 export function routeHref(view: ViewId, param?: string | number | null): string {

@@ -1,0 +1,22 @@
+/** The `at=<ms>` moment of a route (the Usage report's busiest-minute links): parsed, or ignored when bad, never a throw. */
+import { describe, expect, it } from 'vitest';
+import { parseRoute, routeHref } from '../../../renderer/src/lib/hash-route';
+
+describe('route moment (at)', () => {
+  it('reads the moment of a link the Usage report writes', () => {
+    const at = Date.UTC(2026, 10, 21, 14, 5);
+    expect(parseRoute(routeHref('budget', `at=${at}`))).toEqual({ view: 'budget', param: `at=${at}`, at });
+    expect(parseRoute(`#/requests/at=${at}`).at).toBe(at);
+    expect(parseRoute('#/budget/at=0').at).toBe(0);
+  });
+
+  it('ignores a moment that is not a whole, representable time', () => {
+    for (const bad of ['at=', 'at=abc', 'at=-5', 'at=1.5', 'at=1e12', 'at=99999999999999999', 'at=8640000000000001', 'at=12&x=1', 'x=12', 'at=%E0%A4%A', '12']) {
+      const route = parseRoute(`#/budget/${bad}`);
+      expect(route.at, bad).toBeNull();
+      expect(route.view).toBe('budget');
+    }
+    expect(parseRoute('#/budget').at).toBeNull();
+    expect(parseRoute('#/nowhere/at=5').at).toBeNull();
+  });
+});
