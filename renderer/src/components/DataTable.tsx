@@ -13,7 +13,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { usePref } from '../lib/view-prefs';
 import { ColumnMenu } from './ColumnMenu';
-import { fitColumns } from './fit-columns';
+import { fitColumns, settleWidth } from './fit-columns';
+import type { FitWidth } from './fit-columns';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -361,16 +362,18 @@ function DataRow<T>({
 
 /** The width the table may use (the scroll box's content width, scrollbar excluded); null until measured. */
 function useContentWidth(ref: RefObject<HTMLElement | null>): number | null {
-  const [width, setWidth] = useState<number | null>(null);
+  const [fit, setFit] = useState<FitWidth | null>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setWidth(el.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    // Heights change with every row that arrives; only a settled change of width re-fits (settleWidth).
+    const measure = () => setFit((state) => settleWidth(state, el.clientWidth, performance.now()));
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
   }, [ref]);
-  return width;
+  return fit?.width ?? null;
 }
 
 /**

@@ -38,3 +38,29 @@ export function fitColumns(columns: readonly ColumnFit[], width: number): Fitted
   }
   return { widths, dropped };
 }
+
+/** The width a table is fitted to, and the wider one it last left (with when), to recognise a scrollbar loop. */
+export interface FitWidth {
+  width: number;
+  left: number | null;
+  leftAt: number;
+}
+
+/** A width given back within this long after it was left, by no more than a scrollbar, is not taken back. */
+const RETURN_MS = 1000;
+const SCROLLBAR_PX = 24;
+
+/**
+ * The width to fit to after the box measured `measured` px. Returns the same object when nothing is to
+ * change (React then skips the render). The loop it breaks: fitted to W, the rows' height brings a
+ * scrollbar, the box narrows to W - 15, the re-fit is shorter, the scrollbar goes, the box is W again...
+ * for ever. Growing back to the width just left is refused for a moment: the narrower fit fits anyway.
+ */
+export function settleWidth(state: FitWidth | null, measured: number, now: number): FitWidth {
+  if (state === null) return { width: measured, left: null, leftAt: now };
+  if (Math.abs(measured - state.width) < 1) return state;
+  const returning =
+    measured > state.width && state.left !== null && measured <= state.left && state.left - state.width <= SCROLLBAR_PX && now - state.leftAt < RETURN_MS;
+  if (returning) return state;
+  return { width: measured, left: measured < state.width ? state.width : null, leftAt: now };
+}
