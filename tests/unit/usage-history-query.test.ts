@@ -8,7 +8,7 @@ import { DEFAULT_USAGE_RETENTION, LocalStore } from '../../electron/store';
 import { chooseLevel, MAX_POINTS, readHistory } from '../../electron/usage/history-query';
 import { syntheticAggregate } from '../../electron/usage/synthetic-usage';
 import { ENDPOINTS } from '../../shared/endpoints';
-import { chartSeries, summarize } from '../../renderer/src/views/budget/history-model';
+import { chartSeries, summarize } from '../../shared/usage-history-model';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -15,8 +15,8 @@ import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
 import type { Reach } from './budget-model';
 import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, RATE_WINDOW_S } from './budget-model';
-import type { HistoryWindow } from './history-model';
-import { historyWindowSchema, windowRange } from './history-model';
+import type { HistoryWindow } from '../../../../shared/usage-history-model';
+import { historyWindowSchema, windowRange } from '../../../../shared/usage-history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */

@@ -13,8 +13,8 @@ import { useApi } from '../../api/context';
 import { ErrorCallout, Loading } from '../../components/states';
 import { fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
-import type { ChartPoint } from './history-model';
-import { bucketLabel, chartSeries, MIN_ZOOM_MS, summarize } from './history-model';
+import type { ChartPoint } from '../../../../shared/usage-history-model';
+import { bucketLabel, chartSeries, MIN_ZOOM_MS, summarize } from '../../../../shared/usage-history-model';
 import './history.css';
 
 export interface HistoryPanelProps {

@@ -4,8 +4,8 @@
  */
 import { useState } from 'react';
 import { fmtDateTime } from '../../lib/format';
-import type { HistoryWindow } from './history-model';
-import { HISTORY_RANGES, MIN_ZOOM_MS, windowRange } from './history-model';
+import type { HistoryWindow } from '../../../../shared/usage-history-model';
+import { HISTORY_RANGES, MIN_ZOOM_MS, windowRange } from '../../../../shared/usage-history-model';
 
 /** "2026-11-21T14:05" in local time, as a datetime-local input holds it. */
 function toLocalInput(ms: number): string {

@@ -3,7 +3,7 @@
  * the `usageHistory` answer becomes in each endpoint's chart and in the summary table.
  */
 import { z } from 'zod';
-import type { UsageHistory, UsagePoint } from '../../../../shared/bridge/usage-schemas';
+import type { UsageHistory, UsagePoint } from './bridge/usage-schemas';
 
 export const HISTORY_RANGES = [
   { id: '6h', label: '6 h', ms: 6 * 3_600_000 },
