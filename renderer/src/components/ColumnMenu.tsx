@@ -1,5 +1,6 @@
 /** The table's column chooser: show or hide each column, move it left or right, or go back to the defaults. */
 import type { Table } from '@tanstack/react-table';
+import { useState } from 'react';
 
 function headerText<T>(table: Table<T>, id: string): string {
   const column = table.getColumn(id);
@@ -8,7 +9,9 @@ function headerText<T>(table: Table<T>, id: string): string {
 }
 
 export function ColumnMenu<T>({ table, label, dropped, onReset }: { table: Table<T>; label: string; dropped: readonly string[]; onReset: () => void }) {
-  const order = table.getAllLeafColumns().map((c) => c.id);
+  // The list is built only while open: the table renders with every live update, the menu is rarely looked at.
+  const [open, setOpen] = useState(false);
+  const order = open ? table.getAllLeafColumns().map((c) => c.id) : [];
   const move = (id: string, by: -1 | 1) => {
     const next = [...order];
     const at = next.indexOf(id);
@@ -18,30 +21,32 @@ export function ColumnMenu<T>({ table, label, dropped, onReset }: { table: Table
     table.setColumnOrder(next);
   };
   return (
-    <details className="dt-columns">
+    <details className="dt-columns" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="dt-columns-button" aria-label={`Columns of ${label}`} title="Choose columns">
         <span aria-hidden="true">⋮</span>
       </summary>
-      <div className="dt-columns-menu" role="group" aria-label={`Columns of ${label}`}>
-        {table.getAllLeafColumns().map((column, i) => (
-          <div key={column.id} className="dt-columns-row">
-            <label>
-              <input type="checkbox" checked={column.getIsVisible()} disabled={!column.getCanHide()} onChange={column.getToggleVisibilityHandler()} />
-              {headerText(table, column.id)}
-              {dropped.includes(column.id) ? <span className="muted small"> (no room)</span> : null}
-            </label>
-            <button type="button" className="btn btn-ghost btn-small" disabled={i === 0} onClick={() => move(column.id, -1)} aria-label={`Move ${headerText(table, column.id)} left`}>
-              ←
-            </button>
-            <button type="button" className="btn btn-ghost btn-small" disabled={i === order.length - 1} onClick={() => move(column.id, 1)} aria-label={`Move ${headerText(table, column.id)} right`}>
-              →
-            </button>
-          </div>
-        ))}
-        <button type="button" className="btn btn-small" onClick={onReset}>
-          Reset columns and sort
-        </button>
-      </div>
+      {open ? (
+        <div className="dt-columns-menu" role="group" aria-label={`Columns of ${label}`}>
+          {table.getAllLeafColumns().map((column, i) => (
+            <div key={column.id} className="dt-columns-row">
+              <label>
+                <input type="checkbox" checked={column.getIsVisible()} disabled={!column.getCanHide()} onChange={column.getToggleVisibilityHandler()} />
+                {headerText(table, column.id)}
+                {dropped.includes(column.id) ? <span className="muted small"> (no room)</span> : null}
+              </label>
+              <button type="button" className="btn btn-ghost btn-small" disabled={i === 0} onClick={() => move(column.id, -1)} aria-label={`Move ${headerText(table, column.id)} left`}>
+                ←
+              </button>
+              <button type="button" className="btn btn-ghost btn-small" disabled={i === order.length - 1} onClick={() => move(column.id, 1)} aria-label={`Move ${headerText(table, column.id)} right`}>
+                →
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn btn-small" onClick={onReset}>
+            Reset columns and sort
+          </button>
+        </div>
+      ) : null}
     </details>
   );
 }
