@@ -1,6 +1,7 @@
 /** The `at=<ms>` moment of a route (the Usage report's busiest-minute links): parsed, or ignored when bad, never a throw. */
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routeHref } from '../../../renderer/src/lib/hash-route';
+import { aroundMoment } from '../../../renderer/src/views/budget/moment-link';
 
 describe('route moment (at)', () => {
   it('reads the moment of a link the Usage report writes', () => {
@@ -18,5 +19,12 @@ describe('route moment (at)', () => {
     }
     expect(parseRoute('#/budget').at).toBeNull();
     expect(parseRoute('#/nowhere/at=5').at).toBeNull();
+  });
+});
+
+describe('the Budget view at a linked moment', () => {
+  it('shows the minute of the moment with half an hour either side', () => {
+    const minute = Date.UTC(2026, 10, 21, 14, 5);
+    expect(aroundMoment(minute + 42_000).custom).toEqual({ fromMs: minute - 30 * 60_000, toMs: minute + 31 * 60_000 });
   });
 });

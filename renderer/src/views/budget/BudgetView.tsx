@@ -7,7 +7,8 @@ import { useAppContext, useLink } from '../../api/context';
 import { useBudgetSnapshot, useConnection } from '../../api/queries';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
-import { fmtClock, fmtInt } from '../../lib/format';
+import { fmtClock, fmtDateTime, fmtInt } from '../../lib/format';
+import { navigate, useRoute } from '../../lib/hash-route';
 import { useNow } from '../../lib/use-now';
 import { usePref } from '../../lib/view-prefs';
 import { BudgetCharts } from './BudgetCharts';
@@ -18,6 +19,7 @@ import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANG
 import type { HistoryWindow } from '../../../../shared/usage-history-model';
 import { historyWindowSchema, windowRange } from '../../../../shared/usage-history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
+import { aroundMoment } from './moment-link';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
@@ -33,7 +35,16 @@ export function BudgetView() {
   const [live, setLive] = useState(true);
   const [rangeMin, setRangeMin] = usePref<RangeMin>('budget', 'range', z.custom<RangeMin>((v) => (RANGES_MIN as readonly unknown[]).includes(v)), 5);
   // A history range (6 h ... 30 d, or zoomed): the stored history instead of the live panels.
-  const [history, setHistory] = usePref<HistoryWindow | null>('budget', 'history', historyWindowSchema, null);
+  const [storedHistory, setStoredHistory] = usePref<HistoryWindow | null>('budget', 'history', historyWindowSchema, null);
+  // A link to a moment (#/budget/at=<ms>, from the Usage report) shows the hour around it until another range is chosen.
+  const route = useRoute();
+  const linkedAt = route.view === 'budget' ? route.at : null;
+  const linked = useMemo(() => (linkedAt === null ? null : aroundMoment(linkedAt)), [linkedAt]);
+  const history = linked ?? storedHistory;
+  const setHistory = (next: HistoryWindow | null) => {
+    if (linkedAt !== null) navigate('budget');
+    setStoredHistory(next);
+  };
   const [hiddenIds, setHiddenIds] = usePref<EndpointId[]>('budget', 'hidden', z.array(z.enum(ENDPOINT_IDS)), []);
   const hidden = useMemo(() => new Set(hiddenIds), [hiddenIds]);
   const [focused, setFocused] = useState<EndpointId | null>(null);
@@ -166,16 +177,23 @@ export function BudgetView() {
           </div>
         )
       ) : history ? (
-        <Suspense fallback={<Loading label="Loading the history charts…" />}>
-          <HistoryPanel
-            profileId={connection.data?.vendor === vendor ? (connection.data?.profileId ?? null) : null}
-            vendor={vendor}
-            endpoints={visible}
-            {...windowRange(history, tableNow)}
-            onZoom={(custom) => setHistory({ ...history, custom })}
-            onReset={() => setHistory({ ...history, custom: null })}
-          />
-        </Suspense>
+        <>
+          {linkedAt !== null ? (
+            <div className="banner" role="status">
+              <strong>Showing {fmtDateTime(linkedAt)}</strong>, with half an hour either side. Choose a range above to leave this moment.
+            </div>
+          ) : null}
+          <Suspense fallback={<Loading label="Loading the history charts…" />}>
+            <HistoryPanel
+              profileId={connection.data?.vendor === vendor ? (connection.data?.profileId ?? null) : null}
+              vendor={vendor}
+              endpoints={visible}
+              {...windowRange(history, tableNow)}
+              onZoom={(custom) => setHistory({ ...history, custom })}
+              onReset={() => setHistory({ ...history, custom: null })}
+            />
+          </Suspense>
+        </>
       ) : (
         <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} />
       )}
