@@ -1,7 +1,9 @@
 /** The `at=<ms>` moment of a route (the Usage report's busiest-minute links): parsed, or ignored when bad, never a throw. */
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routeHref } from '../../../renderer/src/lib/hash-route';
+import type { LogEntry } from '../../../renderer/src/live/request-log-store';
 import { aroundMoment } from '../../../renderer/src/views/budget/moment-link';
+import { logFilter, minuteOf } from '../../../renderer/src/views/requests/log-filter';
 
 describe('route moment (at)', () => {
   it('reads the moment of a link the Usage report writes', () => {
@@ -26,5 +28,16 @@ describe('the Budget view at a linked moment', () => {
   it('shows the minute of the moment with half an hour either side', () => {
     const minute = Date.UTC(2026, 10, 21, 14, 5);
     expect(aroundMoment(minute + 42_000).custom).toEqual({ fromMs: minute - 30 * 60_000, toMs: minute + 31 * 60_000 });
+  });
+});
+
+describe('the Requests view at a linked minute', () => {
+  const minute = Date.UTC(2026, 10, 21, 14, 5);
+  const at = (ms: number) => ({ at: ms }) as LogEntry;
+
+  it('keeps the whole minute the moment falls in, and only it, whatever the time range says', () => {
+    expect(minuteOf(minute + 59_999)).toBe(minute);
+    const keep = logFilter({ endpoint: 'all', status: 'all', rangeS: 10, text: '', minute }, minute + 3_600_000);
+    expect([minute - 1, minute, minute + 30_000, minute + 59_999, minute + 60_000].map((ms) => keep(at(ms)))).toEqual([false, true, true, true, false]);
   });
 });

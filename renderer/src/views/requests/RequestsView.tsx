@@ -7,13 +7,14 @@ import { useAppContext } from '../../api/context';
 import { DataTable } from '../../components/DataTable';
 import { Pill, statusTone } from '../../components/Pill';
 import { Empty } from '../../components/states';
-import { DASH, fmtClock, fmtInt, fmtMs } from '../../lib/format';
+import { DASH, fmtClock, fmtDateTime, fmtInt, fmtMs } from '../../lib/format';
+import { navigate, routeHref, useRoute } from '../../lib/hash-route';
 import { useThrottledStore } from '../../lib/use-throttled-store';
 import { usePref } from '../../lib/view-prefs';
 import type { LogEntry } from '../../live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
-import { LOG_RANGES_S, logFilter, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
+import { LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
 import { RequestDetail } from './RequestDetail';
 
@@ -79,12 +80,22 @@ export default function RequestsView() {
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
   const version = useThrottledStore(log, 500, follow);
+  // A link to a minute (#/requests/at=<ms>, from the Usage report) filters to it while the log still holds it.
+  const route = useRoute();
+  const linkedMinute = route.view === 'requests' && route.at !== null ? minuteOf(route.at) : null;
+  const chooseRange = (s: LogRange) => {
+    if (linkedMinute !== null) navigate('requests');
+    setRangeS(s);
+  };
 
-  const { rows, matching } = useMemo(() => {
-    const keep = logFilter({ endpoint, status, rangeS, text }, Date.now());
+  const { rows, matching, minute } = useMemo(() => {
+    // Held while nothing was let go yet, or while the log reaches back before the minute's start.
+    const held = linkedMinute !== null && ((log.droppedHere === 0 && log.droppedByMain === 0) || log.newest(1, (e) => e.at < linkedMinute).length > 0);
+    const minute = held ? linkedMinute : null;
+    const keep = logFilter({ endpoint, status, rangeS, text, minute }, Date.now());
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
-    return { rows, matching: rows.length };
-  }, [log, version, endpoint, status, rangeS, text]); // version: the log changed
+    return { rows, matching: rows.length, minute };
+  }, [log, version, endpoint, status, rangeS, text, linkedMinute]); // version: the log changed
 
   return (
     <div className="view">
@@ -120,7 +131,7 @@ export default function RequestsView() {
           </select>
           <div className="segmented" role="group" aria-label="Time range" data-shortcut="range">
             {LOG_RANGES_S.map((s) => (
-              <button key={s} type="button" aria-pressed={rangeS === s} onClick={() => setRangeS(s)}>
+              <button key={s} type="button" aria-pressed={minute === null && rangeS === s} onClick={() => chooseRange(s)}>
                 {rangeLabel(s)}
               </button>
             ))}
@@ -131,6 +142,19 @@ export default function RequestsView() {
           </button>
         </div>
       </div>
+
+      {linkedMinute !== null ? (
+        minute !== null ? (
+          <div className="banner" role="status">
+            <strong>Showing the minute of {fmtDateTime(minute)}</strong> (to {fmtClock(minute + 60_000)}). Choose a time range to leave it.
+          </div>
+        ) : (
+          <div className="banner banner-warn" role="status">
+            <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It keeps the newest {fmtInt(LOG_ENTRIES_KEPT)}{' '}
+            requests; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
+          </div>
+        )
+      ) : null}
 
       <div className="log-meta muted small" role="status">
         {fmtInt(matching)} matching · {fmtInt(log.size)} kept here (at most {fmtInt(LOG_ENTRIES_KEPT)})

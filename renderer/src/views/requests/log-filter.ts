@@ -25,14 +25,22 @@ export interface LogFilter {
   rangeS: LogRange;
   /** Matched, case-insensitively, in the method, path and query (purchase ids, references, asset ids), vendor and error code. */
   text: string;
+  /** Only this minute (epoch ms of its start, from a #/requests/at=<ms> link); replaces rangeS when set. */
+  minute?: number | null;
 }
+
+/** The start of the minute a moment falls in. */
+export const minuteOf = (ms: number): number => Math.floor(ms / 60_000) * 60_000;
 
 export function logFilter(f: LogFilter, now: number): (e: LogEntry) => boolean {
   const keepStatus = STATUS_FILTERS.find((s) => s.id === f.status)?.keep ?? (() => true);
-  const since = f.rangeS > 0 ? now - f.rangeS * 1000 : -Infinity;
+  const minute = f.minute ?? null;
+  const since = minute !== null ? minute : f.rangeS > 0 ? now - f.rangeS * 1000 : -Infinity;
+  const until = minute !== null ? minute + 60_000 : Infinity;
   const needle = f.text.trim().toLowerCase();
   return (e) =>
     e.at >= since &&
+    e.at < until &&
     (f.endpoint === 'all' || e.endpoint === f.endpoint) &&
     keepStatus(e) &&
     (needle === '' || `${e.method} ${e.path} ${e.vendor} ${e.errorCode ?? ''} ${e.status}`.toLowerCase().includes(needle));
