@@ -117,4 +117,12 @@ test('an account manager opens yesterday\'s usage report, reads it and exports C
   expect(png.subarray(1, 4).toString()).toBe('PNG');
   expect(png.length).toBeGreaterThan(20_000);
   await pngDownload.saveAs(join(SCREENSHOT_DIR, 'usage-report-export.png'));
+
+  // The busiest minute's link opens the Budget view on the hour around it.
+  await page.getByRole('table', { name: 'Busiest minutes' }).locator('tbody tr').first().getByRole('link', { name: 'Budget' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Showing / })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: 'Custom' })).toHaveAttribute('aria-pressed', 'true');
+  // The spike's endpoint is in the range's summary (reads may take seconds on a loaded machine).
+  await expect(page.getByRole('table', { name: 'Usage per endpoint over the range' }).locator('tr[data-endpoint="listAssets"]')).toBeVisible({ timeout: 20_000 });
+  await screenshot(page, 'budget-at-busiest-minute');
 });
