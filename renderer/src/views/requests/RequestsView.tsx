@@ -89,8 +89,11 @@ export default function RequestsView() {
   };
 
   const { rows, matching, minute } = useMemo(() => {
-    // Held while nothing was let go yet, or while the log reaches back before the minute's start.
-    const held = linkedMinute !== null && ((log.droppedHere === 0 && log.droppedByMain === 0) || log.newest(1, (e) => e.at < linkedMinute).length > 0);
+    // Held when the log reaches back before the minute's start, or into the minute with nothing let go (the app started in it).
+    // An empty log is still loading: no warning until it has arrived.
+    const reaches = (t: number) => log.newest(1, (e) => e.at < t).length > 0;
+    const nothingLetGo = log.droppedHere === 0 && log.droppedByMain === 0;
+    const held = linkedMinute !== null && (log.size === 0 || reaches(linkedMinute) || (nothingLetGo && reaches(linkedMinute + 60_000)));
     const minute = held ? linkedMinute : null;
     const keep = logFilter({ endpoint, status, rangeS, text, minute }, Date.now());
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
@@ -151,7 +154,7 @@ export default function RequestsView() {
         ) : (
           <div className="banner banner-warn" role="status">
             <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It keeps the newest {fmtInt(LOG_ENTRIES_KEPT)}{' '}
-            requests; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
+            requests since the app started; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
           </div>
         )
       ) : null}
