@@ -158,3 +158,22 @@ test('a banner that appears neither scrolls the page nor hides under the header'
   // The app-wide banner sits in the sticky head with the top bar: whole and below the bar whatever the scroll.
   await expect(page.locator('.app-head')).toHaveCSS('position', 'sticky');
 });
+
+test("a table's column chooser (built only while open) shows, hides a column and closes", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page, 'Budget');
+  const table = page.locator('main table.dt').first();
+  const headers = table.locator('thead th[data-col]');
+  await expect(headers).not.toHaveCount(0);
+  const before = await headers.count();
+  await table.locator('summary.dt-columns-button').click();
+  const menu = table.getByRole('group', { name: /Columns of/ });
+  await expect(menu).toBeVisible();
+  const box = menu.locator('input[type=checkbox]:not([disabled])').last();
+  await box.uncheck();
+  await expect(headers).toHaveCount(before - 1);
+  await box.check();
+  await expect(headers).toHaveCount(before);
+  await table.locator('summary.dt-columns-button').click();
+  await expect(menu).toHaveCount(0);
+});
