@@ -86,11 +86,11 @@ export default function UsageView() {
   return (
     <div className="view usage-view" ref={reportRef}>
       <div className="view-head usage-head">
-        <h1>Usage report</h1>
+        <h1 className="view-title">Usage report</h1>
         <div className="usage-controls" data-png-skip>
           <label className="field-inline">
             <span>Profile</span>
-            <select value={profileId ?? ''} onChange={(e) => setChosenProfile(e.target.value || null)} aria-label="Profile">
+            <select className="input" value={profileId ?? ''} onChange={(e) => setChosenProfile(e.target.value || null)} aria-label="Profile">
               {(profiles.data?.items ?? []).map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name} ({p.vendor})
@@ -98,13 +98,13 @@ export default function UsageView() {
               ))}
             </select>
           </label>
-          <div className="btn-group" role="group" aria-label="Period" data-shortcut="range">
+          <div className="segmented" role="group" aria-label="Period" data-shortcut="range">
             {PERIODS.map((p) => (
-              <button key={p.id} type="button" className="btn btn-small" aria-pressed={periodId === p.id} onClick={() => setPeriodId(p.id)}>
+              <button key={p.id} type="button" aria-pressed={periodId === p.id} onClick={() => setPeriodId(p.id)}>
                 {p.label}
               </button>
             ))}
-            <button type="button" className="btn btn-small" aria-pressed={periodId === 'custom'} onClick={() => setPeriodId('custom')}>
+            <button type="button" aria-pressed={periodId === 'custom'} onClick={() => setPeriodId('custom')}>
               Custom
             </button>
           </div>
