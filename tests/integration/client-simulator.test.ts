@@ -64,11 +64,13 @@ describe.each(['whole-second', 'continuous'] as const)('alone, %s refill', (refi
 describe('competing load', () => {
   it('a greedy competitor causes 429s; each pauses the bucket for at least Reset (1 s) before it sends again', async () => {
     const { sim, client } = await setup({ refill: 'whole-second', competitors: [{ vendor: 'demo', endpoint: 'assetHistory', rps: 40 }] }, { retry: { maxAttempts: 2, maxElapsedMs: 3_000 } });
+    // An asset that exists, so a request that gets through is a 200 (the pacing may now wait its turn).
+    const assetId = (await client.request<{ items: { id: number }[] }>('listAssets', { query: { 'per-page': 1 } })).body.items[0]!.id;
     const samples: BudgetSample[] = [];
     client.onSample((s) => samples.push(s));
     // 40/s drains the 10 of a second within 250 ms: start late in a second.
     await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 400));
-    const outcomes = await Promise.allSettled(Array.from({ length: 2 }, () => client.request('assetHistory', { body: { asset_id: 1000 } })));
+    const outcomes = await Promise.allSettled(Array.from({ length: 2 }, () => client.request('assetHistory', { body: { asset_id: assetId } })));
     const limited = samples.filter((s) => s.status === 429);
     expect(limited.length).toBeGreaterThan(0);
     // After a 429 arrives, nothing of ours reaches that bucket for a second: later samples of
