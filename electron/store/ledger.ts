@@ -10,6 +10,7 @@ import { UNRESOLVED_STATES, blocksRegistration, confirmationName } from '../../s
 import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schemas';
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
+import { processAlive } from '../catalog/file-lock';
 
 /** The service a record belongs to: purchases are per vendor and base URL. */
 export interface LedgerTarget {
@@ -93,15 +94,6 @@ function kindOf(p: SeenPurchase): string | null {
   if (p.stateKind) return p.stateKind;
   const word = p.state.trim().toLowerCase();
   return word === 'cancelled' || word === 'canceled' ? 'cancelled' : null;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export interface LedgerOptions {
