@@ -8,7 +8,7 @@ export type { LedgerOptions, LedgerQuery, LedgerTarget, SeenPurchase } from './l
 export { registerWithLedger, newClientReference } from './ledger-register';
 export type { LedgerRegistration } from './ledger-register';
 export { UsageStore, DEFAULT_USAGE_RETENTION } from './usage-store';
-export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions } from './usage-store';
+export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions, UsagePointAggregate } from './usage-store';
 export type { UsageAggregate } from './usage-aggregate';
 export { AlertStore } from './alert-store';
 export type { AlertStart } from './alert-store';

@@ -12,7 +12,9 @@ import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
-import { addSample, emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from './usage-aggregate';
+import { LATENCY_BOUNDS_MS, addSample, emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from './usage-aggregate';
+
+const LATENCY_BINS = LATENCY_BOUNDS_MS.length + 1;
 
 export type UsageLevel = (typeof USAGE_LEVELS)[number]['level'];
 
@@ -46,6 +48,13 @@ export interface UsageRow extends UsageKey, UsageAggregate {
   meanUse: number | null;
   latencyP50: number | null;
   latencyP95: number | null;
+}
+
+/** Rows of one endpoint merged into one point of a history. */
+export interface UsagePointAggregate {
+  endpoint: string;
+  startMs: number;
+  agg: UsageAggregate;
 }
 
 export interface UsageQuery {
@@ -227,6 +236,32 @@ export class UsageStore {
         meanUse: meanUse(agg),
         latencyP50: latencyQuantile(agg, 0.5),
         latencyP95: latencyQuantile(agg, 0.95),
+      };
+    });
+  }
+
+  /**
+   * One endpoint's rows merged into points of `pointMs` (a multiple of the level's bucket) by SQLite:
+   * the history's read path. Sums, MIN and MAX merge as mergeAggregate does (NULL ignored); the
+   * latency histograms come back as one JSON array per point, added up here.
+   */
+  readPoints(query: UsageQuery & UsageKey & { pointMs: number }): UsagePointAggregate[] {
+    const rows = this.stmt(
+      `SELECT start_ms - start_ms % CAST(? AS INTEGER) AS point_ms, SUM(requests) AS requests, SUM(throttled) AS throttled, SUM(failures) AS failures,
+              MIN(lowest_remaining) AS lowest_remaining, SUM(use_sum) AS use_sum, SUM(use_count) AS use_count, MAX(use_peak) AS use_peak,
+              SUM(waited_ms) AS waited_ms, SUM(foreign_requests) AS foreign_requests, '[' || group_concat(latency) || ']' AS latency
+         FROM ${LEVEL[query.level].table}
+        WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms >= ? AND start_ms < ?
+        GROUP BY point_ms ORDER BY point_ms`,
+    ).all(query.pointMs, query.profileId, query.vendor, query.endpoint, query.fromMs, query.toMs) as (Omit<DbRow, 'profile_id' | 'vendor' | 'endpoint' | 'start_ms'> & { point_ms: number })[];
+    return rows.map((r) => {
+      const latency = new Array<number>(LATENCY_BINS).fill(0);
+      for (const histogram of JSON.parse(r.latency) as number[][]) histogram.forEach((n, i) => (latency[i] = (latency[i] ?? 0) + n));
+      const { requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests } = r;
+      return {
+        endpoint: query.endpoint,
+        startMs: r.point_ms,
+        agg: { requests, throttled, failures, lowestRemaining: lowest_remaining, useSum: use_sum, useCount: use_count, usePeak: use_peak, waitedMs: waited_ms, foreignRequests: foreign_requests, latency },
       };
     });
   }

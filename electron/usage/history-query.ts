@@ -6,9 +6,9 @@
  */
 import type { UsageHistory, UsagePoint } from '../../shared/bridge/usage-schemas';
 import { ENDPOINT_IDS } from '../../shared/endpoints';
-import type { UsageLevel, UsageRetention, UsageRow, UsageStore } from '../store';
+import type { UsageLevel, UsageRetention, UsageStore } from '../store';
 import type { UsageAggregate } from '../store';
-import { emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from '../store/usage-aggregate';
+import { latencyQuantile, meanUse } from '../store/usage-aggregate';
 
 export const MAX_POINTS = 500;
 
@@ -62,26 +62,12 @@ export function readHistory(
   const fromMs = Math.floor(query.fromMs / bucketMs) * bucketMs;
   const toMs = Math.ceil(query.toMs / bucketMs) * bucketMs;
   // One read per endpoint: each is a range of the primary key (profile, vendor, endpoint, time), so
-  // a day costs a day's rows whatever else the table holds.
-  const rows = (query.endpoints ?? ENDPOINT_IDS).flatMap((endpoint) => store.read({ level, fromMs, toMs, profileId: query.profileId, vendor: query.vendor, endpoint }));
-  const groups = new Map<string, { endpoint: string; startMs: number; agg: UsageAggregate }>();
-  for (const row of rows) {
-    const startMs = Math.floor(row.startMs / bucketMs) * bucketMs;
-    const id = `${startMs}\u0000${row.endpoint}`;
-    let group = groups.get(id);
-    if (!group) {
-      group = { endpoint: row.endpoint, startMs, agg: emptyAggregate() };
-      groups.set(id, group);
-    }
-    mergeAggregate(group.agg, aggregateOf(row));
-  }
-  const points = [...groups.values()].sort((a, b) => a.startMs - b.startMs || a.endpoint.localeCompare(b.endpoint)).map(toPoint);
+  // a day costs a day's rows whatever else the table holds; SQLite merges the rows into points.
+  const groups = (query.endpoints ?? ENDPOINT_IDS).flatMap((endpoint) =>
+    store.readPoints({ level, fromMs, toMs, pointMs: bucketMs, profileId: query.profileId, vendor: query.vendor, endpoint }),
+  );
+  const points = groups.sort((a, b) => a.startMs - b.startMs || a.endpoint.localeCompare(b.endpoint)).map(toPoint);
   return { level, bucketMs, fromMs, toMs, points };
-}
-
-function aggregateOf(row: UsageRow): UsageAggregate {
-  const { requests, throttled, failures, lowestRemaining, useSum, useCount, usePeak, waitedMs, foreignRequests, latency } = row;
-  return { requests, throttled, failures, lowestRemaining, useSum, useCount, usePeak, waitedMs, foreignRequests, latency };
 }
 
 function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number; agg: UsageAggregate }): UsagePoint {
