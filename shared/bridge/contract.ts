@@ -13,6 +13,7 @@ import * as s from './schemas';
 import { usageCalls } from './usage-schemas';
 import { reportCalls } from './report-schemas';
 import { alertCalls, alertEvents } from './alert-schemas';
+import { sessionCalls, sessionEvents } from './session-schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
@@ -91,6 +92,8 @@ export const calls = {
   ...reportCalls,
   // alerts (rules per profile, stored alerts)
   ...alertCalls,
+  // several profiles connected at once; a fleet's shared budget store
+  ...sessionCalls,
 } as const;
 
 export const events = {
@@ -101,6 +104,7 @@ export const events = {
   downloadProgress: s.downloadProgressSchema,
   connection: s.connectionSchema,
   ...alertEvents,
+  ...sessionEvents,
 } as const;
 
 export type Calls = typeof calls;
