@@ -137,10 +137,13 @@ export function BudgetTable({
   rows,
   rangeLabel,
   onOpen,
+  selected = null,
 }: {
   rows: EndpointRow[];
   rangeLabel: string;
   onOpen: (endpoint: EndpointId) => void;
+  /** The endpoint a link opened the view at (#/budget/endpoint=<id>): its row is marked. */
+  selected?: EndpointId | null;
 }) {
   const columns = useMemo(() => budgetColumns(rangeLabel), [rangeLabel]);
   return (
@@ -152,6 +155,7 @@ export function BudgetTable({
       columns={columns}
       getRowId={(r) => r.spec.id}
       onOpen={(r) => onOpen(r.spec.id)}
+      selectedId={selected}
       rowProps={(r) => ({ 'data-endpoint': r.spec.id, 'aria-label': `${r.spec.label}: show chart` })}
     />
   );
