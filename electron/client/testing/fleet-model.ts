@@ -16,6 +16,8 @@ export interface FleetModelOptions {
   seconds?: number;
   /** Replays the same latencies. Default 42. */
   seed?: number;
+  /** Another consumer of the vendor spends this many slots per second, evenly, never backing off (the simulator's competitor). Default 0. */
+  competitorRps?: number;
 }
 
 export interface FleetModelResult {
@@ -24,9 +26,10 @@ export interface FleetModelResult {
   seconds: number;
   /** Successful requests per copy. */
   perCopy: number[];
-  /** All successes per second over the limit (20). The continuous bucket starts full, so it may exceed 1. */
+  competitorRps: number;
+  /** Our successes per second over what the competitor leaves of the limit (20). The continuous bucket starts full, so it may exceed 1. */
   goodput: number;
-  /** 429s over all requests, the whole fleet's. */
+  /** 429s over all requests of the vendor (ours and the competitor's). */
   share429: number;
   /** Share of the 429s that came in the first 15 s. */
   early429: number;
@@ -50,7 +53,17 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   );
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
-  const { failed } = await runFor(h.clock, start + seconds * 1000, copies, async (i) => {
+  const end = start + seconds * 1000;
+  const competitorRps = options.competitorRps ?? 0;
+  if (competitorRps > 0) {
+    const take = (k: number): void => {
+      h.fake.foreign('v', 'listAssets');
+      const next = start + ((k + 1) * 1000) / competitorRps;
+      if (next < end) h.clock.setTimeout(() => take(k + 1), next - h.clock.now());
+    };
+    h.clock.setTimeout(() => take(0), 1000 / competitorRps);
+  }
+  const { failed } = await runFor(h.clock, end, copies, async (i) => {
     await clients[i]!.request('listAssets', { priority: 'background' });
     perCopy[i]!++;
   });
@@ -63,9 +76,10 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     copies,
     refill,
     seconds,
+    competitorRps,
     perCopy,
-    goodput: total / (seconds * LIMIT),
-    share429: refused / Math.max(1, total + refused),
+    goodput: total / (seconds * (LIMIT - competitorRps)),
+    share429: refused / Math.max(1, h.fake.records.length),
     early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
     jain: total === 0 ? 0 : total ** 2 / (copies * perCopy.reduce((a, b) => a + b * b, 0)),
     gaveUp: failed.length,
