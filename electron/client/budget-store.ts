@@ -1,25 +1,39 @@
 /**
  * The budget store: where the workers of a fleet reserve their slots before sending (DESIGN.md "The
  * budget store"). The default is local: no store, each process paces from the headers alone. The
- * Redis store reserves each request's slot atomically with GCRA (one Lua script per request, run by
- * EVALSHA, as redis-cell does): the key holds only the theoretical arrival time (TAT) on Redis's own
- * clock, so workers on many machines never exceed the limit together, whatever their clocks say.
+ * Redis store reserves each request's slot atomically with GCRA (one Lua script per request, as
+ * redis-cell does): the key holds only the theoretical arrival time (TAT) on Redis's own clock, so
+ * workers on many machines never exceed the limit together, whatever their clocks say. The same
+ * script counts the slot it grants per second, so the fleet's use can be read back (fleetUse).
  * The header model still runs in every worker and corrects for consumers outside the store.
  *
  * Redis unreachable or slow: the reservation answers "unavailable" within the timeout, the caller
- * goes on with headers only (nothing is lost or failed), the state says so, and ioredis reconnects
- * by itself; the next reservation after it is back uses Redis again.
+ * goes on with headers only (nothing is lost or failed), the state says 'fallback', and ioredis
+ * reconnects by itself; the next reservation after it is back uses Redis again.
  */
 import { Redis } from 'ioredis';
+import type { Result } from 'ioredis';
+import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
 
-export type BudgetStoreState = 'shared' | 'unavailable';
+export { budgetStoreProblem } from '../../shared/budget-store-url';
+
+/** The contract's words (budgetStoreStateSchema): 'fallback' means headers only until Redis answers again. */
+export type BudgetStoreState = 'connecting' | 'connected' | 'fallback';
 
 export interface BudgetStoreStatus {
   state: BudgetStoreState;
-  /** Where (redis://host:port/db, no credentials). */
+  /** Where (redis://host:port/db), any credentials masked. */
   where: string;
-  /** Why it is unavailable, in words. */
+  /** Why it is in fallback, in words. */
   detail?: string;
+}
+
+/** Slots granted per second of the store's clock, per key, oldest first; complete seconds only. */
+export interface GrantedCounts {
+  /** Epoch ms (the store's clock) of the first second. */
+  fromMs: number;
+  /** One array per key asked, `seconds` long. */
+  counts: number[][];
 }
 
 export interface BudgetStore {
@@ -28,14 +42,24 @@ export interface BudgetStore {
    * sending (0: now), or null when the store is unavailable (go on with headers only).
    */
   reserve(key: string, limit: number): Promise<number | null>;
+  /** The slots granted under each key in the last `seconds` complete seconds, or null when unavailable. */
+  granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null>;
   status(): BudgetStoreStatus;
   onStatus(listener: (status: BudgetStoreStatus) => void): () => void;
   close(): Promise<void>;
 }
 
+/** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
+export const COUNT_KEEP_MS = 310_000;
+
 /**
  * GCRA without burst: slots T = 1000/limit ms apart on Redis's clock, so that no second (whatever
  * its alignment on the service) holds more than `limit` of the fleet's requests. Returns the wait.
+ * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
+ * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
+ * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
+ * (The count key is derived in the script from that clock, so it cannot be passed in KEYS: this
+ * needs a single Redis, not a cluster, as the TAT key's script does.)
  */
 export const GCRA_SCRIPT = `
 local t = redis.call('TIME')
@@ -45,29 +69,62 @@ local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local after = tat + interval
 redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
+local second = math.floor(tat / 1000)
+local n = KEYS[1] .. ':n:' .. second
+redis.call('INCR', n)
+redis.call('PEXPIRE', n, (second + 1) * 1000 - now + tonumber(ARGV[2]))
 return tat - now
 `;
 
+/**
+ * The counts of the last ARGV[1] complete seconds of Redis's clock for every key, in one round
+ * trip: { first second, counts of key 1..., counts of key 2... }.
+ */
+export const GRANTED_SCRIPT = `
+local last = tonumber(redis.call('TIME')[1]) - 1
+local n = tonumber(ARGV[1])
+local first = last - n + 1
+local out = { first }
+for i = 1, #KEYS do
+  local names = {}
+  for s = first, last do names[#names + 1] = KEYS[i] .. ':n:' .. s end
+  local counts = redis.call('MGET', unpack(names))
+  for j = 1, n do out[#out + 1] = tonumber(counts[j] or '0') end
+end
+return out
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** GCRA_SCRIPT: the wait in ms for the slot granted under key. */
+    reserveSlot(key: string, intervalMs: string, keepMs: string): Result<number, Context>;
+    /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
+    grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
+  }
+}
+
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
 export const STORE_TIMEOUT_MS = 100;
+/** A read for the views may take longer without anyone waiting on it. */
+const READ_TIMEOUT_MS = 1_000;
 
 export class RedisBudgetStore implements BudgetStore {
   private readonly redis: Redis;
   private readonly where: string;
   private current: BudgetStoreStatus;
   private readonly listeners = new Set<(status: BudgetStoreStatus) => void>();
-  private sha: string | null = null;
+  private closed = false;
 
   constructor(
     url: string,
     private readonly log: (line: string) => void = (line) => console.error(line),
     private readonly timeoutMs = STORE_TIMEOUT_MS,
   ) {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'redis:') throw new Error(`budget store: expected redis://host:port/db, got ${parsed.protocol}`);
-    this.where = `redis://${parsed.hostname}:${parsed.port || '6379'}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-    this.current = { state: 'unavailable', where: this.where, detail: 'connecting' };
-    this.redis = new Redis(url, {
+    const problem = budgetStoreProblem(url);
+    if (problem) throw new Error(`budget store: the URL ${problem}`);
+    this.where = maskStoreUrl(url);
+    this.current = { state: 'connecting', where: this.where };
+    this.redis = new Redis(url.trim(), {
       // Fail at once while disconnected (we fall back to headers); reconnect in the background.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -75,29 +132,30 @@ export class RedisBudgetStore implements BudgetStore {
       retryStrategy: (times) => Math.min(2_000, 100 * times),
       lazyConnect: false,
     });
-    this.redis.on('ready', () => this.set({ state: 'shared', where: this.where }));
-    this.redis.on('error', (e: Error) => this.set({ state: 'unavailable', where: this.where, detail: e.message }));
-    this.redis.on('end', () => this.set({ state: 'unavailable', where: this.where, detail: 'closed' }));
-    this.redis.on('close', () => this.set({ state: 'unavailable', where: this.where, detail: 'connection closed' }));
+    // defineCommand runs EVALSHA and loads the script again after a Redis restart (NOSCRIPT).
+    this.redis.defineCommand('reserveSlot', { numberOfKeys: 1, lua: GCRA_SCRIPT });
+    this.redis.defineCommand('grantedCounts', { lua: GRANTED_SCRIPT });
+    this.redis.on('ready', () => this.set({ state: 'connected', where: this.where }));
+    this.redis.on('error', (e: Error) => this.fallback(e.message));
+    this.redis.on('close', () => {
+      if (this.current.state !== 'fallback') this.fallback('connection closed'); // keep the error's own words
+    });
   }
 
   async reserve(key: string, limit: number): Promise<number | null> {
     if (this.redis.status !== 'ready') return null;
     const interval = 1000 / Math.max(1, limit);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const slow = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), this.timeoutMs);
-    });
-    try {
-      const wait = await Promise.race([this.run(key, interval), slow]);
-      if (wait === null) this.set({ state: 'unavailable', where: this.where, detail: `no answer within ${this.timeoutMs} ms` });
-      return wait;
-    } catch (e) {
-      this.set({ state: 'unavailable', where: this.where, detail: e instanceof Error ? e.message : String(e) });
-      return null;
-    } finally {
-      clearTimeout(timer);
-    }
+    const wait = await this.answer(this.redis.reserveSlot(key, String(interval), String(COUNT_KEEP_MS)), this.timeoutMs);
+    return wait === null ? null : Number(wait);
+  }
+
+  async granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null> {
+    if (this.redis.status !== 'ready' || keys.length === 0) return null;
+    const n = Math.max(1, Math.min(Math.floor(seconds), Math.floor(COUNT_KEEP_MS / 1000) - 10));
+    const flat = await this.answer(this.redis.grantedCounts(keys.length, ...keys, String(n)), READ_TIMEOUT_MS);
+    if (flat === null) return null;
+    const [first, ...rest] = flat.map(Number);
+    return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
 
   status(): BudgetStoreStatus {
@@ -110,26 +168,47 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
     this.redis.disconnect(false);
   }
 
-  private async run(key: string, interval: number): Promise<number> {
-    this.sha ??= (await this.redis.script('LOAD', GCRA_SCRIPT)) as string;
+  /** The command's answer, or null (and 'fallback') when it failed or took longer than `ms`. */
+  private async answer<T>(command: Promise<T>, ms: number): Promise<T | null> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slow = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    });
     try {
-      return Number(await this.redis.evalsha(this.sha, 1, key, String(interval)));
+      const value = await Promise.race([command, slow]);
+      if (value === null) this.fallback(`no answer within ${ms} ms`);
+      else this.set({ state: 'connected', where: this.where });
+      return value;
     } catch (e) {
-      if (!(e instanceof Error) || !/NOSCRIPT/.test(e.message)) throw e;
-      this.sha = null; // Redis restarted and lost its scripts: load again
-      return this.run(key, interval);
+      this.fallback(e instanceof Error ? e.message : String(e));
+      return null;
+    } finally {
+      clearTimeout(timer);
+      command.catch(() => undefined); // a late failure after the timeout is already accounted for
     }
   }
 
+  private fallback(detail: string): void {
+    this.set({ state: 'fallback', where: this.where, detail });
+  }
+
   private set(next: BudgetStoreStatus): void {
-    const changed = next.state !== this.current.state;
+    if (this.closed) return;
+    const before = this.current.state;
     this.current = next;
-    if (!changed) return;
-    this.log(next.state === 'shared' ? `budget store: using ${this.where}` : `budget store: ${this.where} unavailable (${next.detail ?? 'unknown'}); pacing from the headers alone until it is back`);
+    if (next.state === before) return;
+    this.log(
+      next.state === 'connected'
+        ? before === 'fallback'
+          ? `budget store: ${this.where} is back; the fleet shares the budget through it again`
+          : `budget store: using ${this.where}`
+        : `budget store: ${this.where} unreachable (${next.detail ?? 'unknown'}); pacing from the headers alone until it is back`,
+    );
     for (const l of [...this.listeners]) {
       try {
         l(this.status());
@@ -138,21 +217,6 @@ export class RedisBudgetStore implements BudgetStore {
       }
     }
   }
-}
-
-/** What is wrong with a budget store URL (redis://host:port/db), or null when it is fine. */
-export function budgetStoreProblem(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return 'must be a redis://host:port/db URL';
-  }
-  if (parsed.protocol !== 'redis:') return `must be a redis://host:port/db URL, not ${parsed.protocol}`;
-  if (parsed.hostname === '') return 'needs a host';
-  const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d{1,2}$/.test(db)) return `has a database "${db}" that is not a number`;
-  return null;
 }
 
 /** `--budget-store` / the profile's budgetStore: undefined or '' means local (headers only). */

@@ -7,7 +7,7 @@ export { systemClock } from './clock';
 export type { RetryPolicy } from './backoff';
 export { DEFAULT_RETRY_POLICY, fullJitter, rateLimitFloorMs, retryPolicy } from './backoff';
 export { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
-export type { BudgetRegistryOptions } from './budget-registry';
+export type { BudgetRegistryOptions, BudgetScope, BudgetStoreStateView, FleetUse } from './budget-registry';
 export type { BucketSnapshot } from './budget-bucket';
 export { BudgetBucket } from './budget-bucket';
 export { BucketModel } from './bucket';

@@ -195,7 +195,7 @@ export class PartnerClient {
 
   /** With a budget store: wait for this attempt's slot of the fleet; without one (or it is down): nothing. */
   private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<void> {
-    const store = this.registry.store;
+    const store = this.registry.storeFor(this.baseUrl, this.vendor);
     if (!store) return;
     const wait = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit);
     bucket.model.coordinated = wait !== null;

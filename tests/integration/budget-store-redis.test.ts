@@ -77,7 +77,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
 
   it('GCRA: three workers reserving 60 slots of 20/s at once get slots 50 ms apart, never two in one slot', async () => {
     const workers = [store(), store(), store()];
-    await until(() => workers.every((w) => w.status().state === 'shared'));
+    await until(() => workers.every((w) => w.status().state === 'connected'));
     const key = `test:gcra:${Date.now()}`;
     const t0 = Date.now();
     const waits = await Promise.all(Array.from({ length: 60 }, (_, i) => workers[i % 3]!.reserve(key, 20)));
@@ -94,7 +94,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
 
   it('an idle key does not bank a burst: after a pause the next slot is now, then spaced again', async () => {
     const w = store();
-    await until(() => w.status().state === 'shared');
+    await until(() => w.status().state === 'connected');
     const key = `test:idle:${Date.now()}`;
     expect(await w.reserve(key, 20)).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
@@ -106,19 +106,19 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const w = store();
     const states: string[] = [];
     w.onStatus((s) => states.push(s.state));
-    await until(() => w.status().state === 'shared');
+    await until(() => w.status().state === 'connected');
     const key = `test:kill:${Date.now()}`;
     expect(await w.reserve(key, 20)).not.toBeNull();
     await stop(redis);
     redis = null;
-    await until(() => w.status().state === 'unavailable');
+    await until(() => w.status().state === 'fallback');
     const t = Date.now();
     expect(await w.reserve(key, 20)).toBeNull();
     expect(Date.now() - t).toBeLessThan(150);
-    expect(lines.some((l) => /unavailable.*headers alone/.test(l))).toBe(true);
+    expect(lines.some((l) => /unreachable.*headers alone/.test(l))).toBe(true);
     redis = await startRedis(port);
-    await until(() => w.status().state === 'shared', 15_000);
+    await until(() => w.status().state === 'connected', 15_000);
     expect(await w.reserve(key, 20)).not.toBeNull();
-    expect(states).toEqual(expect.arrayContaining(['unavailable', 'shared']));
+    expect(states).toEqual(expect.arrayContaining(['fallback', 'connected']));
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * The budget store's address (issue 10 §2): redis://host:port/db, or rediss:// for TLS. Checked the
+ * same way by the CLI, browser mode, the profile schema and the profile form; shown masked, since
+ * the URL may carry a password (redis://:secret@host).
+ */
+
+/** What is wrong with a budget store URL, or null when it is fine. Never repeats the URL (it may hold a password). */
+export function budgetStoreProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return 'must be a redis://host:port/db URL';
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must be a redis://host:port/db URL, not ${parsed.protocol}`;
+  if (parsed.hostname === '') return 'needs a host';
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db)) return `has a database "${db.slice(0, 20)}" that is not a number`;
+  return null;
+}
+
+/** The URL as views and logs show it: any user name or password replaced by •••, default port spelt out. */
+export function maskStoreUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return '(not a URL)';
+  }
+  const credentials = parsed.username !== '' || parsed.password !== '' ? '•••@' : '';
+  const db = parsed.pathname === '/' ? '' : parsed.pathname;
+  return `${parsed.protocol}//${credentials}${parsed.hostname}:${parsed.port || '6379'}${db}`;
+}
