@@ -4,6 +4,7 @@ import { catalogHandlers } from './catalog';
 import type { AppContext } from './context';
 import { downloadHandlers } from './download';
 import { fileHandlers } from './files';
+import { fleetHandlers } from './fleet';
 import { ledgerHandlers } from './ledger';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
@@ -28,6 +29,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...usageHandlers(ctx),
     ...reportHandlers(ctx),
     ...alertHandlers(ctx),
+    ...fleetHandlers(ctx),
   };
 }
 
