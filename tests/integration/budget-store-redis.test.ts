@@ -3,76 +3,30 @@
  * several store instances (workers) within the limit together; killed Redis means headers only at
  * once, and the store comes back by itself when Redis does.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBudgetStore } from '../../electron/client/budget-store';
+import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
+const hasRedis = hasRedisServer();
 if (!hasRedis) console.warn('budget-store-redis: skipped, redis-server is not installed (apt-get install redis-server)');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (/Ready to accept connections/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess | null): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await gone;
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
-  let port = 0;
-  let redis: ChildProcess | null = null;
+  let redis: RedisServer;
   const stores: RedisBudgetStore[] = [];
   const lines: string[] = [];
   const store = (): RedisBudgetStore => {
-    const s = new RedisBudgetStore(`redis://127.0.0.1:${port}/0`, (l) => lines.push(l));
+    const s = new RedisBudgetStore(redis.url(0), (l) => lines.push(l));
     stores.push(s);
     return s;
   };
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
+    redis = await startRedisServer();
   });
 
   afterAll(async () => {
     await Promise.all(stores.map((s) => s.close()));
-    await stop(redis);
+    await redis?.stop();
   });
 
   it('GCRA: three workers reserving 60 slots of 20/s at once get slots 50 ms apart, never two in one slot', async () => {
@@ -109,14 +63,13 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     await until(() => w.status().state === 'connected');
     const key = `test:kill:${Date.now()}`;
     expect(await w.reserve(key, 20)).not.toBeNull();
-    await stop(redis);
-    redis = null;
+    await redis.stop();
     await until(() => w.status().state === 'fallback');
     const t = Date.now();
     expect(await w.reserve(key, 20)).toBeNull();
     expect(Date.now() - t).toBeLessThan(150);
     expect(lines.some((l) => /unreachable.*headers alone/.test(l))).toBe(true);
-    redis = await startRedis(port);
+    await redis.start();
     await until(() => w.status().state === 'connected', 15_000);
     expect(await w.reserve(key, 20)).not.toBeNull();
     expect(states).toEqual(expect.arrayContaining(['fallback', 'connected']));

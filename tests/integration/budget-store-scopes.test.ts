@@ -1,0 +1,161 @@
+/**
+ * The budget store per scope (base URL + vendor), against a real redis-server: scopes naming one
+ * Redis share one connection, the store's state as views see it (connecting, connected, fallback
+ * when Redis dies, connected when it is back), and the fleet's use as the store counts it.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BudgetRegistry } from '../../electron/client/budget-registry';
+import { storeKey } from '../../electron/client/budget-store';
+import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
+import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
+
+const hasRedis = hasRedisServer();
+if (!hasRedis) console.warn('budget-store-scopes: skipped, redis-server is not installed (apt-get install redis-server)');
+
+const ACME = { baseUrl: 'http://127.0.0.1:9/api', vendor: 'acme' };
+const GLOBEX = { baseUrl: 'http://127.0.0.1:9/api', vendor: 'globex' };
+
+describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
+  let redis: RedisServer;
+  let inspector: Redis;
+  const registries: BudgetRegistry[] = [];
+  const registry = (): BudgetRegistry => {
+    const r = new BudgetRegistry();
+    registries.push(r);
+    return r;
+  };
+  /** Client connections Redis holds, the inspector's own aside. */
+  const connections = async (): Promise<number> => ((await inspector.client('LIST')) as string).trim().split('\n').length - 1;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    inspector = new Redis(redis.url());
+  });
+
+  afterAll(async () => {
+    for (const r of registries) r.dispose();
+    inspector?.disconnect();
+    await redis?.stop();
+  });
+
+  it('two scopes naming one Redis share one connection; another URL opens its own; the last user closes it', async () => {
+    const r = registry();
+    r.useStore(ACME, redis.url(0));
+    r.useStore(GLOBEX, redis.url(0));
+    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBe(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor));
+    expect(r.openStores).toBe(1);
+    await until(() => r.storeState(ACME).state === 'connected' && r.storeState(GLOBEX).state === 'connected');
+    expect(await connections()).toBe(1);
+
+    r.useStore(GLOBEX, redis.url(1));
+    expect(r.openStores).toBe(2);
+    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).not.toBe(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor));
+    await until(() => r.storeState(GLOBEX).state === 'connected');
+    expect(await connections()).toBe(2);
+
+    r.useStore(GLOBEX, undefined);
+    r.useStore(ACME, '');
+    expect(r.openStores).toBe(0);
+    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBeNull();
+    // Closing is a QUIT on the wire: Redis sees it go shortly after.
+    let open = await connections();
+    for (let i = 0; i < 50 && open > 0; i++) open = await new Promise((res) => setTimeout(res, 20)).then(connections);
+    expect(open).toBe(0);
+  });
+
+  it('the registry-wide form is the default of every scope not given its own; a scope may say none', async () => {
+    const r = registry();
+    r.useStore(redis.url(0));
+    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBe(r.store);
+    expect(r.storeState(GLOBEX).kind).toBe('redis');
+    r.useStore(GLOBEX, undefined);
+    expect(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor)).toBeNull();
+    expect(r.storeState(GLOBEX)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    // The scope's base URL is compared in its one spelling (normalizeBaseUrl).
+    expect(r.storeFor('HTTP://127.0.0.1:9/api/', 'acme')).toBe(r.store);
+  });
+
+  it('state: connecting, then connected; Redis killed: fallback (a line logged); Redis back: connected again (a line logged)', async () => {
+    const r = registry();
+    const lines: string[] = [];
+    r.useStore(ACME, redis.url(2), (l) => lines.push(l));
+    expect(r.storeState(ACME)).toMatchObject({ kind: 'redis', state: 'connecting', url: `redis://127.0.0.1:${redis.port}/2` });
+    await until(() => r.storeState(ACME).state === 'connected');
+    expect(r.storeState(ACME).message).toMatch(/shares the budget/);
+
+    await redis.stop();
+    await until(() => r.storeState(ACME).state === 'fallback');
+    expect(r.storeState(ACME).message).toMatch(/headers alone/);
+    expect(lines.at(-1)).toMatch(/unreachable .*pacing from the headers alone/);
+    // While in fallback: no slot (headers only), answered at once; fleetUse answers empty counts.
+    const t = Date.now();
+    expect(await r.storeFor(ACME.baseUrl, ACME.vendor)!.reserve(storeKey(ACME.baseUrl, ACME.vendor, 'listAssets'), 20)).toBeNull();
+    const use = await r.fleetUse(ACME, 5);
+    expect(Date.now() - t).toBeLessThan(150);
+    expect(use.endpoints.every((e) => e.granted.length === 0)).toBe(true);
+
+    await redis.start();
+    await until(() => r.storeState(ACME).state === 'connected', 15_000);
+    expect(lines.at(-1)).toMatch(/is back/);
+    inspector.disconnect();
+    inspector = new Redis(redis.url());
+  });
+
+  it('fleetUse: three workers reserving 50 slots in total; the store counts 50 granted, at most the limit in any second', async () => {
+    const workers = [registry(), registry(), registry()];
+    for (const w of workers) w.useStore(ACME, redis.url(3));
+    await until(() => workers.every((w) => w.storeState(ACME).state === 'connected'));
+    const key = storeKey(ACME.baseUrl, ACME.vendor, 'listAssets');
+    const limit = ENDPOINTS.listAssets.limit;
+    const waits = await Promise.all(Array.from({ length: 50 }, (_, i) => workers[i % 3]!.storeFor(ACME.baseUrl, ACME.vendor)!.reserve(key, limit)));
+    expect(waits.every((w) => typeof w === 'number')).toBe(true);
+    // Slots are counted in the second they fall in: wait until the last one's second is complete.
+    await new Promise((res) => setTimeout(res, Math.max(...(waits as number[])) + 1_100));
+
+    const use = await workers[0]!.fleetUse(ACME, 10);
+    expect(use.fromMs % 1000).toBe(0);
+    expect(use.fromMs + 10_000).toBeLessThanOrEqual(Date.now() + 50); // complete seconds only
+    const list = use.endpoints.find((e) => e.endpoint === 'listAssets')!;
+    expect(list.limit).toBe(limit);
+    expect(list.granted).toHaveLength(10);
+    expect(list.granted.reduce((a, b) => a + b, 0)).toBe(50);
+    expect(Math.max(...list.granted)).toBeLessThanOrEqual(limit);
+    expect(use.endpoints.filter((e) => e.endpoint !== 'listAssets').every((e) => e.granted.every((n) => n === 0))).toBe(true);
+    // Another vendor on the same store counts apart.
+    workers[1]!.useStore(GLOBEX, redis.url(3));
+    const other = await workers[1]!.fleetUse(GLOBEX, 10);
+    expect(other.endpoints.every((e) => e.granted.length === 10 && e.granted.every((n) => n === 0))).toBe(true);
+
+    // The per-second keys expire by themselves.
+    const probe = new Redis(redis.url(3));
+    const countKeys = await probe.keys(`${key}:n:*`);
+    expect(countKeys.length).toBeGreaterThan(0);
+    const ttls = await Promise.all(countKeys.map((k) => probe.pttl(k)));
+    probe.disconnect();
+    expect(ttls.every((ms) => ms > 0 && ms <= 312_000)).toBe(true);
+  });
+});
+
+describe('no budget store', () => {
+  it("answers kind 'none', state 'off' and empty counts, without opening any connection", async () => {
+    const r = new BudgetRegistry();
+    expect(r.storeState(ACME)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    const use = await r.fleetUse(ACME, 60);
+    expect(use.endpoints.map((e) => e.endpoint)).toEqual([...ENDPOINT_IDS]);
+    expect(use.endpoints.every((e) => e.granted.length === 0 && e.limit === ENDPOINTS[e.endpoint].limit)).toBe(true);
+    expect(use.fromMs % 1000).toBe(0);
+    expect(r.openStores).toBe(0);
+    r.dispose();
+  });
+
+  it('a store URL with credentials is shown and logged masked', async () => {
+    const r = new BudgetRegistry();
+    const lines: string[] = [];
+    r.useStore(ACME, 'redis://ops:s3cret@127.0.0.1:1/4', (l) => lines.push(l));
+    expect(r.storeState(ACME).url).toBe('redis://•••@127.0.0.1:1/4');
+    await until(() => r.storeState(ACME).state === 'fallback');
+    expect(JSON.stringify(r.storeState(ACME)) + lines.join('\n')).not.toMatch(/s3cret|ops/);
+    r.dispose();
+  });
+});
