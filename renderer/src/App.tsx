@@ -13,6 +13,7 @@ import { useShortcuts } from './lib/shortcuts';
 import { useHeadHeight } from './lib/use-head-height';
 import { AlertsBadge } from './views/alerts/AlertsBadge';
 import { BudgetView } from './views/budget/BudgetView';
+import { ProfileSwitcher } from './views/overview/ProfileSwitcher';
 
 // Budget is the landing view; the others load on first visit to keep the first chunk small.
 const Catalog = lazyView(() => import('./views/catalog/CatalogView'));
@@ -21,8 +22,10 @@ const Requests = lazyView(() => import('./views/requests/RequestsView'));
 const Alerts = lazyView(() => import('./views/alerts/AlertsView'));
 const Settings = lazyView(() => import('./views/settings/SettingsView'));
 const Usage = lazyView(() => import('./views/usage/UsageView'));
+const Overview = lazyView(() => import('./views/overview/OverviewView'));
 
 const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
+  { view: 'overview', label: 'Overview', retry: Overview.retry },
   { view: 'budget', label: 'Budget' },
   { view: 'catalog', label: 'Catalog', retry: Catalog.retry },
   { view: 'purchases', label: 'Purchases', retry: Purchases.retry },
@@ -76,6 +79,7 @@ export function App() {
             ?
           </button>
           <AlertsBadge />
+          <ProfileSwitcher />
           <ConnectionBadge />
         </header>
         <OfflineBanner />
@@ -89,6 +93,7 @@ export function App() {
           {route.view === 'alerts' ? <Alerts.View /> : null}
           {route.view === 'settings' ? <Settings.View /> : null}
           {route.view === 'usage' ? <Usage.View /> : null}
+          {route.view === 'overview' ? <Overview.View /> : null}
         </ViewBoundary>
       </main>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />

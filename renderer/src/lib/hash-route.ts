@@ -1,6 +1,9 @@
 import { useSyncExternalStore } from 'react';
+import type { EndpointId } from '../../../shared/endpoints';
+import { isEndpointId } from '../../../shared/endpoints';
 
-export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'alerts', 'settings', 'usage'] as const;
+// New views go last: the number shortcuts (1, 2, ...) follow this order.
+export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'alerts', 'settings', 'usage', 'overview'] as const;
 export type ViewId = (typeof VIEWS)[number];
 
 export interface Route {
@@ -9,6 +12,8 @@ export interface Route {
   param: string | null;
   /** A moment to open the view at (`#/budget/at=<epoch ms>`, from the Usage report); null when absent or not a valid time. */
   at: number | null;
+  /** An endpoint to open the view at (`#/budget/endpoint=<id>`, from the Overview); null when absent or unknown. */
+  endpoint: EndpointId | null;
 }
 
 /** The latest time a Date can hold. */
@@ -19,6 +24,17 @@ function parseAt(param: string | null): number | null {
   const match = /^at=(\d{1,16})$/.exec(param ?? '');
   const ms = match ? Number(match[1]) : NaN;
   return Number.isSafeInteger(ms) && ms <= MAX_DATE_MS ? ms : null;
+}
+
+/** `endpoint=<id>` as one of the 10 endpoints, or null for anything else. */
+function parseEndpoint(param: string | null): EndpointId | null {
+  const match = /^endpoint=(\w+)$/.exec(param ?? '');
+  return match && isEndpointId(match[1]) ? match[1] : null;
+}
+
+/** The Budget view at one endpoint (the Overview's cells link there). */
+export function endpointParam(endpoint: EndpointId): string {
+  return `endpoint=${endpoint}`;
 }
 
 /** Percent-decoding that never throws: a malformed escape (`%E0%A4%A`) is kept as typed. */
@@ -35,7 +51,7 @@ export function parseRoute(hash: string): Route {
   const [view, ...rest] = hash.replace(/^#\/?/, '').split('/');
   const known = (VIEWS as readonly string[]).includes(view ?? '') ? (view as ViewId) : 'budget';
   const param = known === view && rest.length > 0 && rest.join('/') !== '' ? safeDecode(rest.join('/')) : null;
-  return { view: known, param, at: parseAt(param) };
+  return { view: known, param, at: parseAt(param), endpoint: parseEndpoint(param) };
 }
 
 export function routeHref(view: ViewId, param?: string | number | null): string {

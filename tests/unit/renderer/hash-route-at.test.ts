@@ -8,7 +8,7 @@ import { logFilter, minuteOf } from '../../../renderer/src/views/requests/log-fi
 describe('route moment (at)', () => {
   it('reads the moment of a link the Usage report writes', () => {
     const at = Date.UTC(2026, 10, 21, 14, 5);
-    expect(parseRoute(routeHref('budget', `at=${at}`))).toEqual({ view: 'budget', param: `at=${at}`, at });
+    expect(parseRoute(routeHref('budget', `at=${at}`))).toEqual({ view: 'budget', param: `at=${at}`, at, endpoint: null });
     expect(parseRoute(`#/requests/at=${at}`).at).toBe(at);
     expect(parseRoute('#/budget/at=0').at).toBe(0);
   });

@@ -1,5 +1,5 @@
 /** The landing view for account managers: every endpoint's budget, live. */
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
@@ -40,9 +40,11 @@ export function BudgetView() {
   const route = useRoute();
   const linkedAt = route.view === 'budget' ? route.at : null;
   const linked = useMemo(() => (linkedAt === null ? null : aroundMoment(linkedAt)), [linkedAt]);
-  const history = linked ?? storedHistory;
+  // A link to an endpoint (#/budget/endpoint=<id>, from the Overview) shows the live panels at that endpoint.
+  const linkedEndpoint = route.view === 'budget' ? route.endpoint : null;
+  const history = linked ?? (linkedEndpoint ? null : storedHistory);
   const setHistory = (next: HistoryWindow | null) => {
-    if (linkedAt !== null) navigate('budget');
+    if (linkedAt !== null || linkedEndpoint !== null) navigate('budget');
     setStoredHistory(next);
   };
   const [hiddenIds, setHiddenIds] = usePref<EndpointId[]>('budget', 'hidden', z.array(z.enum(ENDPOINT_IDS)), []);
@@ -92,11 +94,18 @@ export function BudgetView() {
     setHiddenIds([...next]);
   };
 
-  const openChart = (id: EndpointId) => {
+  const openChart = (id: EndpointId, behavior: ScrollBehavior = 'smooth') => {
     if (hidden.has(id)) toggleEndpoint(id);
     setFocused(id);
-    requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' }));
+    requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ behavior, block: 'center' }));
   };
+
+  // Opened at an endpoint: its row is marked and its chart scrolled into view, once the vendor's panels are there.
+  const ready = vendor !== null;
+  useEffect(() => {
+    if (linkedEndpoint !== null && ready) openChart(linkedEndpoint, 'instant');
+    // Once per link (not again when the hidden set changes).
+  }, [linkedEndpoint, ready]);
 
   const exportCsv = () => {
     if (!vendor) return;
@@ -195,7 +204,7 @@ export function BudgetView() {
           </Suspense>
         </>
       ) : (
-        <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} />
+        <BudgetTable rows={rows} rangeLabel={`${rangeMin} min`} onOpen={openChart} selected={focused} />
       )}
 
       {history === null ? (

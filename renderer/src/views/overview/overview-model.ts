@@ -1,0 +1,145 @@
+/**
+ * Pure figures for the Overview's cells: one vendor x one endpoint over the last minute, read from the
+ * same one-second buckets (complete seconds only) and counted the same way as the Budget view, so a
+ * cell never shows more than the limit without a 429. Colour bands use the Budget view's warning share.
+ */
+import type { AlertView } from '../../../../shared/bridge/alert-schemas';
+import type { CallResponse } from '../../../../shared/bridge/contract';
+import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
+import type { BudgetStore } from '../../live/budget-store';
+import { BUCKET_MS } from '../../live/budget-store';
+import { completeBefore, servedRequests, WARN_SHARE } from '../budget/budget-model';
+
+export type FleetUse = CallResponse<'fleetUse'>;
+
+/** The Overview looks back this many complete seconds. */
+export const WINDOW_S = 60;
+
+export type Band = 'idle' | 'low' | 'mid' | 'warn' | 'limit';
+
+/** The colour scale, lowest first (the legend lists it in this order); `from`: whole percent of the limit. */
+export const BANDS: readonly { band: Exclude<Band, 'idle'>; from: number; label: string }[] = [
+  { band: 'low', from: 0, label: 'under 50%' },
+  { band: 'mid', from: 50, label: `50–${WARN_SHARE * 100 - 1}%` },
+  { band: 'warn', from: WARN_SHARE * 100, label: `${WARN_SHARE * 100}–99%` },
+  { band: 'limit', from: 100, label: 'at the limit' },
+];
+
+/** One second of the sparkline: the share of the limit served (null: before the app had data), and its 429s. */
+export interface SparkPoint {
+  share: number | null;
+  n429: number;
+}
+
+export interface FleetFigures {
+  /** Mean share of the limit the store granted to the whole fleet over the window (at most 1). */
+  use: number;
+  /** The busiest second's share. */
+  peak: number;
+  seconds: number;
+  /** 'fallback': the store does not answer; these are the last figures it gave. */
+  state: FleetUse['store']['state'];
+}
+
+export interface OverviewCell {
+  spec: EndpointSpec;
+  limit: number;
+  /** Requests sent in the window (answered or not). */
+  requests: number;
+  /** Mean share of the limit this app was served over the seconds the app has data for (0..1). */
+  use: number;
+  /** The busiest second's share (0..1). */
+  peak: number;
+  n429: number;
+  /** Slots another consumer took (inferred from Remaining), over the window. */
+  foreignUse: number;
+  /** Complete seconds the figures cover (fewer than WINDOW_S just after the app started). */
+  seconds: number;
+  spark: SparkPoint[];
+  band: Band;
+  /** Alerts of this profile and endpoint firing now. */
+  alerts: readonly AlertView[];
+  fleet: FleetFigures | null;
+}
+
+/** Whole percent as shown: the band and the label always agree. */
+export function percentOf(share: number): number {
+  return Math.round(share * 100);
+}
+
+export function bandOf(requests: number, use: number): Band {
+  if (requests === 0) return 'idle';
+  const percent = percentOf(use);
+  let band: Band = 'low';
+  for (const b of BANDS) if (percent >= b.from) band = b.band;
+  return band;
+}
+
+/** The fleet's figures for one endpoint, when a Redis store counts them; null otherwise. */
+export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: EndpointId): FleetFigures | null {
+  if (!fleet || fleet.store.kind !== 'redis') return null;
+  const row = fleet.endpoints.find((e) => e.endpoint === endpoint);
+  if (!row || row.granted.length === 0 || row.limit <= 0) return null;
+  const share = (n: number) => Math.min(1, n / row.limit);
+  const total = row.granted.reduce((a, b) => a + b, 0);
+  return { use: Math.min(1, total / (row.granted.length * row.limit)), peak: share(Math.max(...row.granted)), seconds: row.granted.length, state: fleet.store.state };
+}
+
+export interface CellInput {
+  store: BudgetStore;
+  vendor: string;
+  spec: EndpointSpec;
+  now: number;
+  /** Firing alerts of the row's profile (any endpoint): the cell keeps its own. */
+  alerts: readonly AlertView[];
+  fleet: FleetUse | null | undefined;
+}
+
+export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellInput): OverviewCell {
+  const end = completeBefore(now);
+  const from = end - WINDOW_S * BUCKET_MS;
+  const limit = store.last(vendor, spec.id)?.limit ?? spec.limit;
+  const firstSecond = store.firstSecond(vendor);
+  const since = firstSecond === null ? end : Math.min(end, Math.max(from, firstSecond));
+  const spark: SparkPoint[] = Array.from({ length: WINDOW_S }, (_, i) => ({ share: from + i * BUCKET_MS >= since ? 0 : null, n429: 0 }));
+  let requests = 0;
+  let served = 0;
+  let peak = 0;
+  let n429 = 0;
+  let foreignUse = 0;
+  store.forEach(vendor, spec.id, from, end, (b) => {
+    const secondLimit = b.limit ?? limit;
+    const share = secondLimit > 0 ? servedRequests(b, secondLimit) / secondLimit : 0;
+    requests += b.requests;
+    served += share;
+    peak = Math.max(peak, share);
+    n429 += b.rateLimited;
+    foreignUse += b.foreignUse;
+    const point = spark[Math.floor((b.t - from) / BUCKET_MS)];
+    if (point) Object.assign(point, { share, n429: b.rateLimited });
+  });
+  const seconds = (end - since) / BUCKET_MS;
+  const use = seconds > 0 ? Math.min(1, served / seconds) : 0;
+  return {
+    spec,
+    limit,
+    requests,
+    use,
+    peak,
+    n429,
+    foreignUse,
+    seconds,
+    spark,
+    band: bandOf(requests, use),
+    alerts: alerts.filter((a) => a.endpoint === spec.id),
+    fleet: fleetFigures(fleet, spec.id),
+  };
+}
+
+/** The cell's accessible name: "acme, /assets/list: 64% of limit, 2 x 429 in the last minute". */
+export function cellName(vendor: string, cell: OverviewCell): string {
+  const what = cell.band === 'idle' ? 'no requests' : `${percentOf(cell.use)}% of limit`;
+  const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
+  const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
+  return `${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${alerts}`;
+}
