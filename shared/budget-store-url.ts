@@ -3,6 +3,7 @@
  * same way by the CLI, browser mode, the profile schema and the profile form; shown masked, since
  * the URL may carry a password (redis://:secret@host).
  */
+import { z } from 'zod';
 
 /** What is wrong with a budget store URL, or null when it is fine. Never repeats the URL (it may hold a password). */
 export function budgetStoreProblem(url: string): string | null {
@@ -19,7 +20,7 @@ export function budgetStoreProblem(url: string): string | null {
   return null;
 }
 
-/** The URL as views and logs show it: any user name or password replaced by •••, default port spelt out. */
+/** The URL as views and logs show it: any user name or password replaced by *** (as hideUrlCredentials does in free text), default port spelt out. */
 export function maskStoreUrl(url: string): string {
   let parsed: URL;
   try {
@@ -27,7 +28,20 @@ export function maskStoreUrl(url: string): string {
   } catch {
     return '(not a URL)';
   }
-  const credentials = parsed.username !== '' || parsed.password !== '' ? '•••@' : '';
+  const credentials = parsed.username !== '' || parsed.password !== '' ? '***@' : '';
   const db = parsed.pathname === '/' ? '' : parsed.pathname;
   return `${parsed.protocol}//${credentials}${parsed.hostname}:${parsed.port || '6379'}${db}`;
 }
+
+/**
+ * The profile's budget store as saveProfile takes it: absent keeps the stored one, '' removes it
+ * (headers only), the masked form the view showed keeps it too (the password never came back).
+ */
+export const budgetStoreInputSchema = z
+  .string()
+  .trim()
+  .max(500)
+  .superRefine((url, ctx) => {
+    const problem = url === '' ? null : budgetStoreProblem(url);
+    if (problem) ctx.addIssue({ code: 'custom', message: `The budget store ${problem}, e.g. redis://redis.internal:6379/0.` });
+  });

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import { baseUrlProblem } from '../../shared/base-url';
+import { maskStoreUrl } from '../../shared/budget-store-url';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
 import type { ServiceMap } from '../../shared/service-map/schema';
@@ -123,6 +124,7 @@ export class ProfileStore {
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
       ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
+      ...keptBudgetStore(input.budgetStore, existing?.budgetStore),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
@@ -320,5 +322,12 @@ export function toView(profile: StoredProfile, demo = false): ProfileView {
     tokenPresentation: { ...profile.tokenPresentation },
     pageSizeParam: profile.pageSizeParam,
     idField: profile.idField,
+    ...(profile.budgetStore ? { budgetStore: maskStoreUrl(profile.budgetStore) } : {}),
   };
+}
+
+/** The budget store to keep: absent or the view's masked form keeps the stored one, '' removes it. */
+function keptBudgetStore(input: string | undefined, stored: string | undefined): { budgetStore?: string } {
+  const url = input === undefined || (stored !== undefined && input === maskStoreUrl(stored)) ? stored : input.trim();
+  return url ? { budgetStore: url } : {};
 }

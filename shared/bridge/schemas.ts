@@ -9,6 +9,7 @@ import { serviceMapSchema } from '../service-map/schema';
 import { WAIT_BIN_COUNT } from '../wait-bins';
 import { usageHistorySettingsSchema } from './usage-schemas';
 import { alertSettingsSchema } from './alert-schemas';
+import { budgetStoreInputSchema } from '../budget-store-url';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -85,6 +86,8 @@ export const profileViewSchema = z.object({
   tokenPresentation: tokenPresentationSchema,
   pageSizeParam: z.string(),
   idField: z.string(),
+  /** The fleet's budget store (redis://host:port/db), credentials masked; absent: none, headers only. */
+  budgetStore: z.string().optional(),
 });
 
 export const profileInputSchema = z.object({
@@ -102,6 +105,8 @@ export const profileInputSchema = z.object({
   idField: z.string().trim().min(1).max(64).default('id'),
   /** A service map to store with the profile (import); absent: the profile keeps its own. */
   serviceMap: serviceMapSchema.optional(),
+  /** redis://host:port/db (or rediss://) to share the vendor's budget with a fleet; '' removes it; absent keeps it. */
+  budgetStore: budgetStoreInputSchema.optional(),
 });
 
 export const connectionTestSchema = z.object({

@@ -153,7 +153,7 @@ describe('no budget store', () => {
     const r = new BudgetRegistry();
     const lines: string[] = [];
     r.useStore(ACME, 'redis://ops:s3cret@127.0.0.1:1/4', (l) => lines.push(l));
-    expect(r.storeState(ACME).url).toBe('redis://•••@127.0.0.1:1/4');
+    expect(r.storeState(ACME).url).toBe('redis://***@127.0.0.1:1/4');
     await until(() => r.storeState(ACME).state === 'fallback');
     expect(JSON.stringify(r.storeState(ACME)) + lines.join('\n')).not.toMatch(/s3cret|ops/);
     r.dispose();

@@ -1,0 +1,66 @@
+/**
+ * The profile's budget store field: redis:// and rediss:// URLs accepted, anything else refused in
+ * words; stored whole, shown masked; the masked form sent back keeps the stored URL, '' removes it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProfileStore, SETTINGS_FILE_NAME } from '../../electron/profiles';
+import { memoryVault } from '../../electron/app/token-vault';
+import { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
+import { maskStoreUrl } from '../../shared/budget-store-url';
+
+const SECRET = 'r3dis-Pa55';
+const base = { name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com', addTokens: ['tok-123456'] };
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'profile-store-url-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('profile budget store field', () => {
+  it.each(['redis://10.0.0.5:6379/2', 'rediss://cache.example.com:6380', `redis://ops:${SECRET}@10.0.0.5/0`, ''])('accepts %s', (url) => {
+    expect(profileInputSchema.safeParse({ ...base, budgetStore: url }).success).toBe(true);
+  });
+
+  it.each([
+    ['http://10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL, not http:/],
+    ['10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL/],
+    [`redis://ops:${SECRET}@10.0.0.5:6379/cache`, /database "cache" that is not a number/],
+  ])('refuses %s in words, never repeating a password', (url, words) => {
+    const parsed = profileInputSchema.safeParse({ ...base, budgetStore: url });
+    expect(parsed.success).toBe(false);
+    const message = parsed.error!.issues.map((i) => i.message).join(' ');
+    expect(message).toMatch(words);
+    expect(message).not.toContain(SECRET);
+  });
+
+  it('stores the URL whole, shows it masked, keeps it when the masked form comes back, removes it with ""', () => {
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const url = `redis://ops:${SECRET}@10.0.0.5:6379/2`;
+    const view = store.save(profileInputSchema.parse({ ...base, budgetStore: url }));
+    expect(profileViewSchema.parse(view).budgetStore).toBe('redis://***@10.0.0.5:6379/2');
+    expect(JSON.stringify(store.list())).not.toContain(SECRET);
+    expect(store.get(view.id)?.budgetStore).toBe(url);
+
+    // The form sends back what it showed, or nothing: the stored URL stays.
+    store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: view.budgetStore }));
+    expect(store.get(view.id)?.budgetStore).toBe(url);
+    store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [] }));
+    expect(store.get(view.id)?.budgetStore).toBe(url);
+    // Survives a restart (the settings file).
+    expect(new ProfileStore({ dataDir: dir, vault: memoryVault() }).get(view.id)?.budgetStore).toBe(url);
+
+    const cleared = store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: '' }));
+    expect(cleared.budgetStore).toBeUndefined();
+    expect(store.get(view.id)?.budgetStore).toBeUndefined();
+    expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
+  });
+
+  it('masks user names and passwords, and spells out the default port', () => {
+    expect(maskStoreUrl('redis://:pw@h/3')).toBe('redis://***@h:6379/3');
+    expect(maskStoreUrl('rediss://h:6380')).toBe('rediss://h:6380');
+  });
+});
