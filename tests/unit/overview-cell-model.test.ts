@@ -1,0 +1,178 @@
+/** The Overview's cells: use over the last minute from the live buckets, colour bands, 429s, alert marks and the fleet's figures. */
+import { describe, expect, it } from 'vitest';
+import type { AlertView } from '../../shared/bridge/alert-schemas';
+import { ENDPOINTS } from '../../shared/endpoints';
+import { BudgetStore } from '../../renderer/src/live/budget-store';
+import type { BudgetAggregate } from '../../renderer/src/live/budget-store';
+import type { FleetUse } from '../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, fleetFigures, overviewCell } from '../../renderer/src/views/overview/overview-model';
+
+const S = 1_700_000_040_000; // a whole minute
+/** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */
+const NOW = S + 60_000 + 700;
+
+function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
+  return {
+    vendor: 'acme',
+    endpoint: 'listAssets',
+    from: t,
+    to: t + 1000,
+    requests: 10,
+    rateLimited: 0,
+    errors: 0,
+    limit: 20,
+    remaining: 10,
+    minRemaining: 10,
+    reset: 1,
+    waitedMs: 0,
+    latencyMsSum: 100,
+    latencyMsMax: 10,
+    foreignUse: 0,
+    waitBins: [10],
+    heldMs: 0,
+    unanswered: 0,
+    ...over,
+  };
+}
+
+function alert(over: Partial<AlertView>): AlertView {
+  return { id: 1, ruleId: 1, profileId: 'demo-acme', vendor: 'acme', kind: 'use', endpoint: 'listAssets', message: '/assets/list above 80%', startedAt: S, endedAt: null, acknowledgedAt: null, ...over } as AlertView;
+}
+
+const cell = (store: BudgetStore, over: { alerts?: AlertView[]; fleet?: FleetUse | null; now?: number; spec?: keyof typeof ENDPOINTS } = {}) =>
+  overviewCell({ store, vendor: 'acme', spec: ENDPOINTS[over.spec ?? 'listAssets'], now: over.now ?? NOW, alerts: over.alerts ?? [], fleet: over.fleet ?? null });
+
+describe('Overview cell: use of the limit over the last minute', () => {
+  it('is the mean share served over the 60 complete seconds; the second under way and older seconds do not count', () => {
+    const store = new BudgetStore();
+    const seconds = Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 30 ? 20 : 0 }));
+    store.ingest([second(S - 1000, { requests: 20 }), ...seconds, second(S + 60_000, { requests: 20 })], 1);
+    const c = cell(store);
+    expect(c.seconds).toBe(60);
+    expect(c.use).toBeCloseTo(0.5); // 30 full seconds of 60
+    expect(c.peak).toBe(1);
+    expect(c.requests).toBe(600);
+    expect(c.spark).toHaveLength(60);
+    expect(c.spark[0]!.share).toBe(1);
+    expect(c.spark[59]!.share).toBe(0);
+    expect(c.band).toBe('mid');
+  });
+
+  it('never counts more than the limit per second without a 429, so use stays at most 100%', () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 27 })), 1);
+    const c = cell(store);
+    expect(c.use).toBe(1);
+    expect(c.peak).toBe(1);
+    expect(c.band).toBe('limit');
+    expect(c.n429).toBe(0);
+  });
+
+  it('counts 429s of the minute, refused requests not as served, and marks their seconds on the sparkline', () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 10 ? { requests: 25, rateLimited: 5 } : { requests: 10 })), 1);
+    const c = cell(store);
+    expect(c.n429).toBe(5);
+    expect(c.spark[10]).toEqual({ share: 1, n429: 5 });
+    expect(c.spark[11]).toEqual({ share: 0.5, n429: 0 });
+    expect(c.use).toBeCloseTo((59 * 10 + 20) / 60 / 20);
+  });
+
+  it('divides by the seconds the app has data for, not a whole minute, just after it started', () => {
+    const store = new BudgetStore();
+    // Data from S+50 s on only: 10 complete seconds at 10 of 20.
+    store.ingest(Array.from({ length: 10 }, (_, i) => second(S + 50_000 + i * 1000)), 1);
+    const c = cell(store);
+    expect(c.seconds).toBe(10);
+    expect(c.use).toBeCloseTo(0.5);
+    expect(c.spark.slice(0, 50).every((p) => p.share === null)).toBe(true);
+    expect(c.spark[55]!.share).toBe(0.5);
+  });
+
+  it('an endpoint without requests in the minute is idle (neutral), even while another endpoint of the vendor runs', () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000)), 1);
+    const idle = cell(store, { spec: 'purchaseInfo' });
+    expect(idle.band).toBe('idle');
+    expect(idle.use).toBe(0);
+    expect(idle.spark.every((p) => p.share === 0)).toBe(true); // the app had data: zero, not unknown
+    expect(cellName('acme', idle)).toBe('acme, /purchase/info: no requests in the last minute');
+    // A vendor the store has never seen.
+    const none = overviewCell({ store, vendor: 'other', spec: ENDPOINTS.listAssets, now: NOW, alerts: [], fleet: null });
+    expect(none.band).toBe('idle');
+    expect(none.seconds).toBe(0);
+  });
+
+  it('uses the limit the service reported for that second', () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { limit: 40, requests: 30 })), 1);
+    const c = cell(store);
+    expect(c.limit).toBe(40);
+    expect(c.use).toBeCloseTo(0.75);
+  });
+
+  it('adds the slots another consumer took', () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 })), 1);
+    expect(cell(store).foreignUse).toBe(30);
+  });
+});
+
+describe('Overview colour bands', () => {
+  it('follow the Budget view: warning from 80%, the limit at 100%, and agree with the rounded label', () => {
+    expect(bandOf(0, 0)).toBe('idle');
+    expect(bandOf(5, 0)).toBe('low');
+    expect(bandOf(5, 0.494)).toBe('low');
+    expect(bandOf(5, 0.5)).toBe('mid');
+    expect(bandOf(5, 0.794)).toBe('mid');
+    expect(bandOf(5, 0.795)).toBe('warn'); // shown as 80%
+    expect(bandOf(5, 0.994)).toBe('warn');
+    expect(bandOf(5, 0.996)).toBe('limit'); // shown as 100%
+    expect(bandOf(5, 1)).toBe('limit');
+  });
+});
+
+describe('Overview alert marks and names', () => {
+  it("keeps the firing alerts of the cell's endpoint only, and names them", () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 2 ? 25 : 13, rateLimited: i < 2 ? 1 : 0 })), 1);
+    const alerts = [alert({ id: 1 }), alert({ id: 2, endpoint: 'searchAssets' }), alert({ id: 3, endpoint: null, kind: 'down' })];
+    const c = cell(store, { alerts });
+    expect(c.alerts.map((a) => a.id)).toEqual([1]);
+    expect(cellName('acme', c)).toBe('acme, /assets/list: 66% of limit, 2 x 429 in the last minute; 1 alert firing');
+    expect(cell(store, { spec: 'searchAssets', alerts }).alerts.map((a) => a.id)).toEqual([2]);
+  });
+});
+
+describe('Overview fleet figures', () => {
+  const fleet = (over: Partial<FleetUse> = {}): FleetUse => ({
+    profileId: 'demo-acme',
+    vendor: 'acme',
+    store: { kind: 'redis', url: 'redis://127.0.0.1:6379', state: 'connected', message: null },
+    fromMs: S,
+    endpoints: [{ endpoint: 'listAssets', limit: 20, granted: [20, 10, 0, 30] }],
+    ...over,
+  });
+
+  it("are the store's grants as a share of the limit, beside this app's own", () => {
+    const f = fleetFigures(fleet(), 'listAssets')!;
+    expect(f.use).toBeCloseTo(60 / 80);
+    expect(f.peak).toBe(1); // 30 granted in a second of 20 is shown as the whole limit
+    expect(f.seconds).toBe(4);
+    expect(f.state).toBe('connected');
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000)), 1);
+    expect(cell(store, { fleet: fleet() }).fleet?.use).toBeCloseTo(0.75);
+  });
+
+  it('are absent without a Redis store, for an endpoint it has no figures for, or before it counted a second', () => {
+    expect(fleetFigures(null, 'listAssets')).toBeNull();
+    expect(fleetFigures(fleet({ store: { kind: 'none', url: null, state: 'off', message: null }, endpoints: [] }), 'listAssets')).toBeNull();
+    expect(fleetFigures(fleet(), 'searchAssets')).toBeNull();
+    expect(fleetFigures(fleet({ endpoints: [{ endpoint: 'listAssets', limit: 20, granted: [] }] }), 'listAssets')).toBeNull();
+  });
+
+  it('say when the store does not answer', () => {
+    expect(fleetFigures(fleet({ store: { kind: 'redis', url: 'redis://x', state: 'fallback', message: 'timeout' } }), 'listAssets')?.state).toBe('fallback');
+  });
+});
