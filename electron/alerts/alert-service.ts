@@ -1,6 +1,6 @@
 /**
- * The app's alerts: the rule engine fed by the connected profile's samples, its connection state
- * and the download's progress, every fire and clear stored (AlertStore) and announced as an `alert`
+ * The app's alerts: one rule engine per connected profile (rules are per profile), fed by that
+ * profile's samples, its connection state and its download's progress, every fire and clear stored (AlertStore) and announced as an `alert`
  * event; a firing that passes the notify gate (quiet mode, one per rule per 10 min) also goes to the
  * desktop notifier where the shell has one (browser mode: the renderer shows it). A one-second
  * tick ends what time ends (quiet periods, outages). Never throws into the sample path.
@@ -41,11 +41,11 @@ export interface AlertTarget {
 export class AlertService {
   readonly problem: string | null;
   private readonly store: AlertStore | null;
-  private readonly engine = new RuleEngine();
+  /** The watched profiles, by id. */
+  private readonly watched = new Map<string, { target: AlertTarget; engine: RuleEngine }>();
   private readonly gate: NotifyGate;
-  /** Stored alert id per firing engine key. */
+  /** Stored alert id per (profile, firing engine key). */
   private readonly open = new Map<string, number>();
-  private target: AlertTarget | null = null;
   private timer: unknown = null;
 
   constructor(
@@ -59,29 +59,44 @@ export class AlertService {
     this.schedule();
   }
 
-  /** Watches another profile (or none): what fired for the previous one ends now. */
-  watch(target: AlertTarget | null): void {
+  /** Watches these profiles (the connected ones): what fired for a profile no longer watched (or changed) ends now. */
+  watch(targets: AlertTarget[]): void {
     this.guard(() => {
       const now = this.options.clock.now();
-      this.apply(this.engine.reset(now));
-      this.target = target;
-      const rules = target && this.store ? this.rulesOf(target.profileId, target.demo) : [];
-      this.apply(this.engine.setRules(rules, now));
+      const next = new Map(targets.map((t) => [t.profileId, t]));
+      for (const [id, w] of [...this.watched]) {
+        if (JSON.stringify(next.get(id)) === JSON.stringify(w.target)) continue;
+        this.apply(w.target, w.engine.reset(now));
+        this.watched.delete(id);
+      }
+      for (const target of targets) {
+        if (this.watched.has(target.profileId)) continue;
+        const engine = new RuleEngine();
+        this.watched.set(target.profileId, { target, engine });
+        if (this.store) this.apply(target, engine.setRules(this.rulesOf(target.profileId, target.demo), now));
+      }
     });
   }
 
-  sample(sample: BudgetSample, foreignUse: number): void {
-    if (this.target?.vendor !== sample.vendor) return;
-    this.guard(() => this.apply(this.engine.sample(sample, foreignUse)));
+  /** A sample of `profileId`'s client; without one, of every watched profile of the sample's vendor. */
+  sample(sample: BudgetSample, foreignUse: number, profileId?: string): void {
+    for (const w of this.watched.values()) {
+      if (w.target.vendor !== sample.vendor || (profileId !== undefined && w.target.profileId !== profileId)) continue;
+      this.guard(() => this.apply(w.target, w.engine.sample(sample, foreignUse)));
+    }
   }
 
   connection(profileId: string | null, state: ConnectionState): void {
-    if (!this.target || profileId !== this.target.profileId) return;
-    this.guard(() => this.apply(this.engine.connection(state, this.options.clock.now())));
+    const w = profileId === null ? undefined : this.watched.get(profileId);
+    if (!w) return;
+    this.guard(() => this.apply(w.target, w.engine.connection(state, this.options.clock.now())));
   }
 
-  download(state: DownloadState, error: string | null): void {
-    this.guard(() => this.apply(this.engine.download(state, error, this.options.clock.now())));
+  /** The download of `profileId` (the one a download runs for). */
+  download(profileId: string | null, state: DownloadState, error: string | null): void {
+    const w = profileId === null ? undefined : this.watched.get(profileId);
+    if (!w) return;
+    this.guard(() => this.apply(w.target, w.engine.download(state, error, this.options.clock.now())));
   }
 
   list(options: { profileId?: string; limit?: number }): AlertView[] {
@@ -111,9 +126,8 @@ export class AlertService {
     const before = input.id === undefined ? null : JSON.stringify(store.rule(input.id));
     const saved = store.saveRule({ ...input, endpoint: ENDPOINT_KINDS.has(input.kind) ? input.endpoint : null });
     if (before !== JSON.stringify(saved)) this.gate.forget(saved.id);
-    if (this.target?.profileId === saved.profileId) {
-      this.guard(() => this.apply(this.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
-    }
+    const w = this.watched.get(saved.profileId);
+    if (w) this.guard(() => this.apply(w.target, w.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
     return saved;
   }
 
@@ -124,7 +138,7 @@ export class AlertService {
 
   private schedule(): void {
     this.timer = this.options.clock.setTimeout(() => {
-      this.guard(() => this.apply(this.engine.tick(this.options.clock.now())));
+      for (const w of this.watched.values()) this.guard(() => this.apply(w.target, w.engine.tick(this.options.clock.now())));
       this.schedule();
     }, this.options.tickMs ?? 1000);
   }
@@ -134,28 +148,28 @@ export class AlertService {
     throw new PartnerError({ code: 'NOT_FOUND', message: this.problem ?? 'Alerts are unavailable.', retryable: false });
   }
 
-  private apply(transitions: Transition[]): void {
+  private apply(target: AlertTarget, transitions: Transition[]): void {
     const store = this.store;
     if (!store) return;
     for (const t of transitions) {
+      const key = `${target.profileId}\u0000${t.key}`;
       if (t.type === 'fire') {
-        if (!this.target) continue;
         const alert = store.start({
           ruleId: t.rule.id,
-          profileId: this.target.profileId,
-          vendor: this.target.vendor,
+          profileId: target.profileId,
+          vendor: target.vendor,
           kind: t.rule.kind,
           endpoint: t.endpoint,
           message: t.message,
           startedAt: t.at,
         });
-        this.open.set(t.key, alert.id);
+        this.open.set(key, alert.id);
         const notify = this.gate.allow(t.rule.id, this.options.clock.now());
         if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
         this.options.emit({ change: 'fired', alert, notify });
       } else {
-        const id = this.open.get(t.key);
-        this.open.delete(t.key);
+        const id = this.open.get(key);
+        this.open.delete(key);
         const alert = id === undefined ? null : store.end(id, t.at);
         if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
       }

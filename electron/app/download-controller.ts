@@ -87,6 +87,11 @@ export class DownloadController {
 
   constructor(private readonly emit: (view: DownloadProgressView) => void) {}
 
+  /** The profile the current (or last) download is for; null when there is none. */
+  get profileId(): string | null {
+    return this.current?.target.profileId ?? null;
+  }
+
   status(): DownloadProgressView {
     const c = this.current;
     return c ? toProgressView(c.download.progress(), c.run !== null) : idle();
@@ -143,7 +148,7 @@ export class DownloadController {
     return toProgressView(final);
   }
 
-  /** Profile switch or dispose: cancel a running download (files kept for a resume) and forget it. */
+  /** Its profile disconnected, or dispose: cancel a running download (files kept for a resume) and forget it. */
   async stop(): Promise<void> {
     const c = this.current;
     if (!c) return;

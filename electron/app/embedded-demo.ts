@@ -1,8 +1,9 @@
 /**
- * The built-in demo: the simulator on 127.0.0.1 (an ephemeral port) and a demo profile on it
- * (vendor 'demo', both demo tokens). The profile is virtual: never written to the settings file
- * (its URL changes every run, its tokens are the simulator's public demo tokens). The simulator
- * starts when the demo profile is selected and stops when another profile is, or on dispose.
+ * The built-in demo: the simulator on 127.0.0.1 (an ephemeral port) and virtual profiles on it, one
+ * per simulator vendor: 'demo' (both demo tokens) and 'demo-acme' (vendor acme), so that two vendors
+ * can be connected side by side out of the box. The profiles are never written to the settings file
+ * (their URL changes every run, their tokens are the simulator's public demo tokens). The simulator
+ * starts when a demo profile connects and stops when none is connected any more, or on dispose.
  */
 import { DEFAULT_PAGE_SIZE_PARAM, DEFAULT_ID_FIELD } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
@@ -10,9 +11,28 @@ import { maskToken } from '../profiles';
 import type { ProfileView } from '../profiles';
 import { DEFAULT_TOKENS, startSimulator } from '../simulator';
 import type { RefillModel, RunningSimulator, SimulatorOptions } from '../simulator';
+import type { DemoTrafficPlan } from './demo-traffic';
 
 export const DEMO_PROFILE_ID = 'demo';
 export const DEMO_VENDOR = 'demo';
+
+export interface DemoProfileSpec {
+  id: string;
+  name: string;
+  vendor: string;
+  /** Demo traffic from the moment it connects (the simulator panel changes it); none: the user switches it on. */
+  traffic: DemoTrafficPlan | null;
+}
+
+/** The virtual profiles, the first one the default. acme runs a light background load so the two rows differ. */
+export const DEMO_PROFILES: readonly DemoProfileSpec[] = [
+  { id: DEMO_PROFILE_ID, name: 'Built-in demo service', vendor: DEMO_VENDOR, traffic: null },
+  { id: 'demo-acme', name: 'Built-in demo service: acme', vendor: 'acme', traffic: { share: 0.2, endpoints: ['listAssets', 'categories', 'searchAssets'] } },
+];
+
+export function demoProfileSpec(id: string): DemoProfileSpec | undefined {
+  return DEMO_PROFILES.find((p) => p.id === id);
+}
 
 export function notOnDemo(): PartnerError {
   return new PartnerError({
@@ -62,19 +82,33 @@ export class EmbeddedDemo {
     if (sim) await sim.stop();
   }
 
-  tokens(): string[] {
-    const source = this.sim?.tokens ?? DEFAULT_TOKENS;
-    return source.filter((t) => t.vendor === DEMO_VENDOR).map((t) => t.token);
+  /** Is this one of the built-in demo profiles (whether or not the demo is enabled in this run)? */
+  isDemo(id: string): boolean {
+    return demoProfileSpec(id) !== undefined;
   }
 
-  view(): ProfileView {
+  /** The demo tokens of one vendor, or of every demo vendor (for masking). */
+  tokens(vendor?: string): string[] {
+    const source = this.sim?.tokens ?? DEFAULT_TOKENS;
+    const vendors = new Set(vendor === undefined ? DEMO_PROFILES.map((p) => p.vendor) : [vendor]);
+    return source.filter((t) => vendors.has(t.vendor)).map((t) => t.token);
+  }
+
+  /** The profiles listed when the demo is enabled. */
+  views(): ProfileView[] {
+    return this.enabled ? DEMO_PROFILES.map((p) => this.view(p.id)) : [];
+  }
+
+  view(id: string = DEMO_PROFILE_ID): ProfileView {
+    const spec = demoProfileSpec(id);
+    if (!spec) throw new PartnerError({ code: 'NOT_FOUND', message: `No built-in demo profile "${id}".`, retryable: false });
     return {
-      id: DEMO_PROFILE_ID,
-      name: 'Built-in demo service',
-      vendor: DEMO_VENDOR,
+      id: spec.id,
+      name: spec.name,
+      vendor: spec.vendor,
       baseUrl: this.sim?.url ?? 'http://127.0.0.1 (starts when selected)',
       demo: true,
-      tokens: this.tokens().map((t, i) => ({ id: `demo-${i + 1}`, masked: maskToken(t) })),
+      tokens: this.tokens(spec.vendor).map((t, i) => ({ id: `${spec.id}-${i + 1}`, masked: maskToken(t) })),
       tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
       pageSizeParam: DEFAULT_PAGE_SIZE_PARAM,
       idField: DEFAULT_ID_FIELD,

@@ -4,6 +4,7 @@
  */
 import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
+import type { BudgetSample } from '../../shared/rate-limit';
 import { BudgetRegistry } from '../client';
 import { createTransport } from '../client/transport';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
@@ -12,11 +13,9 @@ import { LocalStore } from '../store';
 import { UsageService } from '../usage/usage-service';
 import { AlertService } from '../alerts/alert-service';
 import { createTelemetry } from '../telemetry';
-import { ConnectionTracker } from './connection-state';
-import type { ConnectionView } from './connection-state';
 import { createDispatcher, describeIssues } from './dispatcher';
 import { DownloadController } from './download-controller';
-import { DEMO_PROFILE_ID, EmbeddedDemo } from './embedded-demo';
+import { DEMO_PROFILE_ID, demoProfileSpec, EmbeddedDemo } from './embedded-demo';
 import type { AppEnvironment, AppLog, AppServices } from './environment';
 import { EventHub } from './event-hub';
 import { createHandlers } from './handlers';
@@ -24,6 +23,8 @@ import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
 import type { SessionProfile } from './session';
+import { SessionPool } from './session-pool';
+import type { PoolTarget } from './session-pool';
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
@@ -41,39 +42,36 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
 
   const events = new EventHub();
   const budgets = new BudgetRegistry();
-  let session: ActiveSession | null = null;
-  let disposed = false;
+  // Which connected profile's client sent a sample: set just before telemetry records it.
+  const origin = new WeakMap<BudgetSample, string>();
 
   const telemetry = createTelemetry({
     maskContext: () => ({
       tokens: [...store.knownTokens(), ...(demo.running ? demo.tokens() : [])],
       tokenHeaders: new Set([...store.tokenHeaders(), 'authorization']),
     }),
-    // Every request of ours to that bucket still unanswered (all clients share the registry).
+    // Every request of ours to that bucket still unanswered: all connected profiles of the vendor (a bucket per base URL).
     inFlight: (vendor, endpoint) => {
-      const s = session;
-      if (!s || s.profile.vendor !== vendor) return 0;
-      return budgets.bucket(s.profile.baseUrl, vendor, endpoint).snapshot().inFlight;
+      const urls = new Set(pool.sessions().flatMap((s) => (s.profile.vendor === vendor ? [s.profile.baseUrl] : [])));
+      return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
     },
-    refillModel: (vendor) => (session?.profile.demo && session.profile.vendor === vendor ? demo.refill : null),
-    // Into the usage history under the profile that sent it (a closing session's late samples are dropped).
+    refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
+    // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the first
+    // connected profile of that vendor). Two connected profiles of one vendor each keep their own samples, but the
+    // foreign-use detector works per vendor: it takes them for one consumer (right when both share one server's
+    // budget; on two servers of one vendor its estimate mixes them).
     onRecorded: (sample, foreignUse) => {
-      if (session && session.profile.vendor === sample.vendor) usage.record(session.profile.id, sample, foreignUse);
-      alerts.sample(sample, foreignUse);
+      const profileId = origin.get(sample) ?? pool.sessions().find((s) => s.profile.vendor === sample.vendor)?.profile.id;
+      if (profileId === undefined) return;
+      usage.record(profileId, sample, foreignUse);
+      alerts.sample(sample, foreignUse, profileId);
     },
   });
   telemetry.onBudget((p) => events.emit('budget', p));
   telemetry.onRequestLog((p) => events.emit('requestLog', p));
-  const connection = new ConnectionTracker({
-    clock: timerClock,
-    onChange: (v) => {
-      events.emit('connection', v);
-      alerts.connection(v.profileId, v.state);
-    },
-  });
   const downloads = new DownloadController((v) => {
     events.emit('downloadProgress', v);
-    alerts.download(v.state, v.error?.message ?? null);
+    alerts.download(downloads.profileId, v.state, v.error?.message ?? null);
   });
   // The purchase ledger lives here; a store that cannot be opened turns registering off, with the reason.
   const local = new LocalStore(env.dataDir, { redact });
@@ -95,84 +93,77 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
-  /** Ends the active session: demo traffic, download, client; the simulator too unless `keepDemo`. */
-  async function closeSession(keepDemo: boolean): Promise<void> {
-    const s = session;
-    session = null;
-    alerts.watch(null);
-    if (s) {
-      s.demoTraffic?.stop();
-      await downloads.stop();
-      s.close();
-    }
-    if (!keepDemo) await demo.stop();
+  function notFound(id: string): PartnerError {
+    return new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
+  }
+
+  /** A profile as listed, before it opens; throws NOT_FOUND for one that cannot be connected in this run. */
+  function describeProfile(id: string): PoolTarget {
+    if (demo.isDemo(id) && !demo.enabled) throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
+    const view = demo.isDemo(id) ? demo.view(id) : store.get(id);
+    if (!view) throw notFound(id);
+    return { profileId: id, name: view.name, vendor: view.vendor, baseUrl: view.baseUrl, demo: demo.isDemo(id) };
   }
 
   async function profileFor(id: string): Promise<{ profile: SessionProfile; tokens: string[] }> {
-    if (id === DEMO_PROFILE_ID) {
+    const spec = demoProfileSpec(id);
+    if (spec) {
       const sim = await demo.ensure();
-      const v = demo.view();
-      return { profile: { ...v, baseUrl: sim.url }, tokens: demo.tokens() };
+      const v = demo.view(id);
+      return { profile: { ...v, baseUrl: sim.url, demoTraffic: spec.traffic }, tokens: demo.tokens(v.vendor) };
     }
     const record = store.get(id);
-    if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
+    if (!record) throw notFound(id);
     return { profile: { ...record, demo: false }, tokens: store.openTokens(id) };
   }
 
-  async function connect(id: string, force: boolean): Promise<ConnectionView> {
-    // Choosing the profile that is already connected changes nothing (demo traffic keeps running).
-    if (!force && session && !session.isClosed && session.profile.id === id) return connection.current();
-    if (disposed) throw new PartnerError({ code: 'CANCELLED', message: 'The app is shutting down.', retryable: false });
-    if (id !== DEMO_PROFILE_ID && !store.get(id)) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
-    if (id === DEMO_PROFILE_ID && !demo.enabled) throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
-    await closeSession(id === DEMO_PROFILE_ID);
+  async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
+    // Anchors taken against another server of a vendor say nothing about this one.
     telemetry.resetDetector();
-    const placeholder = id === DEMO_PROFILE_ID ? demo.view() : store.view(id);
-    connection.setTarget({ profileId: id, vendor: placeholder.vendor, baseUrl: placeholder.baseUrl, demo: placeholder.demo });
-    try {
-      const { profile, tokens } = await profileFor(id);
-      // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
-      budgets.useStore((id === DEMO_PROFILE_ID ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
-      session = new ActiveSession(profile, tokens, {
-        fetch: recordingFetch,
-        budgets,
-        timeoutMs: () => store.settings().timeoutMs,
-        clock: timerClock,
-        onSample: (s) => {
-          telemetry.record(s);
-          connection.record(s);
-        },
-      });
-      connection.setTarget({ profileId: id, vendor: profile.vendor, baseUrl: profile.baseUrl, demo: profile.demo });
-      alerts.watch({ profileId: id, vendor: profile.vendor, demo: profile.demo });
-    } catch (e) {
-      const data = toErrorData(e);
-      connection.fail(redact(data.message));
-      throw e;
-    }
-    try {
-      store.setActive(id);
-    } catch (e) {
-      log('warn', `Could not remember the active profile: ${toErrorData(e).message}`);
-    }
-    // One cheap request, so that the state moves from "connecting" without waiting for a click.
-    const probe = session;
-    void probe.client.request('categories', { priority: 'background' }).catch(() => undefined);
-    return connection.current();
+    const { profile, tokens } = await profileFor(id);
+    // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
+    budgets.useStore((demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
+    return new ActiveSession(profile, tokens, {
+      fetch: recordingFetch,
+      budgets,
+      timeoutMs: () => store.settings().timeoutMs,
+      clock: timerClock,
+      onSample: (s) => {
+        origin.set(s, id);
+        telemetry.record(s);
+        onSample(s);
+      },
+    });
   }
 
-  // Profile switches never interleave.
-  let chain: Promise<unknown> = Promise.resolve();
-  function select(id: string, force = false): Promise<ConnectionView> {
-    const next = chain.then(() => connect(id, force));
-    chain = next.catch(() => undefined);
-    return next;
-  }
+  const pool = new SessionPool({
+    clock: timerClock,
+    describe: describeProfile,
+    open: openSession,
+    closing: async (s) => {
+      if (downloads.profileId === s.profile.id) await downloads.stop();
+    },
+    demoIdle: () => demo.stop(),
+    activated(id) {
+      try {
+        store.setActive(id);
+      } catch (e) {
+        log('warn', `Could not remember the active profile: ${toErrorData(e).message}`);
+      }
+    },
+    onConnection: (v) => events.emit('connection', v),
+    onState: (v) => alerts.connection(v.profileId, v.state),
+    onSessions(items) {
+      events.emit('sessions', { items });
+      alerts.watch(pool.sessions().map((s) => ({ profileId: s.profile.id, vendor: s.profile.vendor, demo: s.profile.demo })));
+    },
+    redact,
+  });
 
   /** The profile to open at start: the remembered one, the first flag or saved profile, else the demo. */
   function initialProfileId(flagIds: string[]): string | null {
     const remembered = store.activeId;
-    if (remembered === DEMO_PROFILE_ID && demo.enabled) return DEMO_PROFILE_ID;
+    if (remembered && demo.isDemo(remembered) && demo.enabled) return remembered;
     if (remembered && store.get(remembered)) return remembered;
     if (flagIds[0]) return flagIds[0];
     const saved = store.list()[0];
@@ -185,7 +176,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     log,
     store,
     telemetry,
-    connection,
+    connection: { current: () => pool.connection() },
+    pool,
     demo,
     downloads,
     local,
@@ -195,28 +187,18 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     fetch: recordingFetch,
     openable,
     settings: () => store.settings(),
-    session() {
-      if (session && !session.isClosed) return session;
-      throw new PartnerError({
-        code: 'NOT_FOUND',
-        message: 'No vendor profile is connected.',
-        hint: 'Select or add a profile first.',
-        retryable: false,
-      });
-    },
-    currentSession: () => (session && !session.isClosed ? session : null),
-    select: (id) => select(id),
-    async reconnectIfActive(profileId, removed) {
-      if (connection.current().profileId !== profileId) return;
-      if (!removed) {
-        await select(profileId, true);
-        return;
-      }
+    session: () => pool.sessionFor(),
+    sessionFor: (profileId) => pool.sessionFor(profileId),
+    currentSession: () => pool.active(),
+    select: (id) => pool.select(id),
+    async profileChanged(profileId, removed) {
+      if (!removed) return pool.reconnect(profileId);
+      const wasActive = pool.connection().profileId === profileId;
+      await pool.disconnect(profileId);
+      // The active one removed and none other connected: fall back as at start (the demo, else the first saved).
       const fallback = demo.enabled ? DEMO_PROFILE_ID : (store.list()[0]?.id ?? null);
-      if (fallback) await select(fallback).catch((e) => log('warn', `Could not switch to another profile: ${toErrorData(e).message}`));
-      else {
-        await chain.then(() => closeSession(false));
-        connection.setTarget(null);
+      if (wasActive && pool.connection().profileId === null && fallback) {
+        await pool.select(fallback).catch((e) => log('warn', `Could not switch to another profile: ${toErrorData(e).message}`));
       }
     },
   };
@@ -246,11 +228,12 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
 
   const first = initialProfileId(flagIds);
   if (first) {
-    await select(first).catch((e) => log('warn', `Could not open profile at start: ${redact(toErrorData(e).message)}`));
+    await pool.select(first).catch((e) => log('warn', `Could not open profile at start: ${redact(toErrorData(e).message)}`));
   } else {
-    connection.setTarget(null, 'No profile is configured; add one to connect.');
+    pool.idle('No profile is configured; add one to connect.');
   }
 
+  let disposed = false;
   let disposing: Promise<void> | null = null;
   return {
     dispatch: (name, request, signal) => {
@@ -261,9 +244,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     dispose() {
       disposing ??= (async () => {
         disposed = true;
-        await chain.catch(() => undefined);
-        await closeSession(false).catch((e) => log('error', `Cleanup failed: ${toErrorData(e).message}`));
-        connection.dispose();
+        await pool.dispose().catch((e) => log('error', `Cleanup failed: ${toErrorData(e).message}`));
+        await downloads.stop();
         telemetry.dispose();
         alerts.dispose();
         budgets.dispose();

@@ -1,12 +1,14 @@
 /**
- * The active connection: one profile, its PartnerClient (sharing the process's budget registry),
- * its PurchaseService and, on the built-in demo, its demo traffic. Closed as a whole on a switch.
+ * One connected profile: its PartnerClient (sharing the process's budget registry), its
+ * PurchaseService and, on a built-in demo profile, its demo traffic. Closed as a whole on disconnect
+ * (several are open at once: session-pool.ts).
  */
 import type { BudgetSample } from '../../shared/rate-limit';
 import { PartnerClient } from '../client';
 import type { BudgetRegistry } from '../client';
 import type { TokenPresentation } from '../profiles';
 import { DemoTraffic } from './demo-traffic';
+import type { DemoTrafficPlan } from './demo-traffic';
 import type { Clock } from '../../shared/clock';
 import { PurchaseService } from '../purchases';
 import type { ServiceMap } from '../../shared/service-map/schema';
@@ -23,6 +25,8 @@ export interface SessionProfile {
   idField: string;
   /** How this service's answers are read; absent: the default dialect with the two names above. */
   serviceMap?: ServiceMap | undefined;
+  /** A demo profile's demo traffic from the start (embedded-demo.ts); absent: none until the user asks. */
+  demoTraffic?: DemoTrafficPlan | null;
 }
 
 export interface SessionDeps {
@@ -63,6 +67,7 @@ export class ActiveSession {
     this.map = profileServiceMap(profile);
     this.purchases = new PurchaseService(this.client, { map: this.map });
     this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, map: this.map }) : null;
+    if (profile.demoTraffic) this.demoTraffic?.setPlan(profile.demoTraffic);
   }
 
   get isClosed(): boolean {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { usageReportCsv } from '../../shared/usage-report-csv';
 import { systemClock } from '../client/clock';
-import { DEMO_PROFILE_ID, DEMO_VENDOR } from '../app/embedded-demo';
+import { DEMO_PROFILES } from '../app/embedded-demo';
 import { SETTINGS_FILE_NAME } from '../profiles';
 import { openDatabase, STORE_FILE_NAME, UsageStore } from '../store';
 import { retentionOf } from '../usage/usage-service';
@@ -36,12 +36,12 @@ function candidateDirs(env: NodeJS.ProcessEnv): string[] {
 
 /** Profiles of the settings file, read as is (never repaired or moved: the app owns that file). */
 function readProfiles(dataDir: string): { profiles: KnownProfile[]; usageHistory: unknown } {
-  const demo = { id: DEMO_PROFILE_ID, name: 'Built-in demo service', vendor: DEMO_VENDOR };
+  const demo = DEMO_PROFILES.map(({ id, name, vendor }) => ({ id, name, vendor }));
   const path = join(dataDir, SETTINGS_FILE_NAME);
-  if (!existsSync(path)) return { profiles: [demo], usageHistory: undefined };
+  if (!existsSync(path)) return { profiles: demo, usageHistory: undefined };
   const state = JSON.parse(readFileSync(path, 'utf8')) as { profiles?: Partial<KnownProfile>[]; settings?: { usageHistory?: unknown } };
   const profiles = (state.profiles ?? []).filter((p): p is KnownProfile => typeof p.id === 'string' && typeof p.name === 'string' && typeof p.vendor === 'string');
-  return { profiles: [...profiles, demo], usageHistory: state.settings?.usageHistory };
+  return { profiles: [...profiles, ...demo], usageHistory: state.settings?.usageHistory };
 }
 
 export async function runReportCli(argv: readonly string[], io: ReportCliIo): Promise<number> {

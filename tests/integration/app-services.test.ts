@@ -159,10 +159,13 @@ describe('app services on the embedded simulator', () => {
     const saved = await call('saveProfile', { name: 'Nowhere', vendor: 'acme', baseUrl: sim!.url, addTokens: ['acme-token-1'] });
     const conn = await call('selectProfile', { id: saved.id });
     expect(conn).toMatchObject({ profileId: saved.id, vendor: 'acme', demo: false });
-    // Switching away stopped the simulator: the profile now points at a closed port.
+    // The sim controls follow the active profile; the demo stays connected in the background.
     expect(await call('simState', {})).toBeNull();
     expect(await app.dispatch('simReset', {})).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Not connected to the built-in demo service.' } });
-    await until(async () => (await call('connection', {})).state === 'offline');
+    await until(async () => (await call('connection', {})).state === 'connected');
+    // Disconnecting the last demo profile stopped the simulator: the saved profile now points at a closed port.
+    expect((await call('disconnectProfile', { id: 'demo' })).items.map((p) => p.profileId)).toEqual([saved.id]);
+    await expect(fetch(`${sim!.url}/assets/categories`)).rejects.toThrow();
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('acme-token-1');
 
     await call('selectProfile', { id: 'demo' });

@@ -64,7 +64,7 @@ describe('alert service', () => {
 
   it('stores start, end and acknowledgement; they survive a reopen of the file', async () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     const start = clock.now();
     service.sample(throttled(), 0);
     expect(events.map((e) => e.change)).toEqual(['fired']);
@@ -84,7 +84,7 @@ describe('alert service', () => {
 
   it('what a previous run left firing is ended when the store opens again', async () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample(throttled(), 0);
     close();
     await clock.advance(5000);
@@ -95,7 +95,7 @@ describe('alert service', () => {
 
   it('one notification per rule per 10 minutes, whatever endpoint fires', async () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample(throttled('listAssets'), 0);
     service.sample(throttled('categories'), 0); // same rule, other endpoint: an alert, no second notification
     expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false]]);
@@ -113,7 +113,7 @@ describe('alert service', () => {
   it('quiet mode: alerts are recorded and shown, no notification', () => {
     quiet = true;
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample(throttled(), 0);
     expect(events).toMatchObject([{ change: 'fired', notify: false }]);
     expect(notices).toEqual([]);
@@ -122,7 +122,7 @@ describe('alert service', () => {
 
   it('edited rules: a disabled rule stops firing; a threshold rule needs its threshold; another profile\'s rule is refused', () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     const rules = service.rulesOf('demo', true);
     const throttle = rules.find((r) => r.kind === 'throttled')!;
     service.saveRule({ ...throttle, enabled: false });
@@ -136,7 +136,7 @@ describe('alert service', () => {
 
   it('samples of another vendor than the watched one are ignored', () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample({ ...throttled(), vendor: 'acme' }, 0);
     expect(events).toEqual([]);
   });
@@ -145,7 +145,7 @@ describe('alert service', () => {
 describe('notifications after a rule is edited', () => {
   it('an edited rule notifies again at once; one saved unchanged keeps its interval', () => {
     const service = open();
-    service.watch({ profileId: 'demo', vendor: 'demo', demo: true });
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     const rule = service.rulesOf('demo', true).find((r) => r.kind === 'throttled')!;
     service.sample(throttled(), 0);
     service.saveRule(rule); // unchanged: the alert keeps firing, no new notification

@@ -1,6 +1,5 @@
 /** Alerts: list (firing first), acknowledge, a profile's rules (defaults offered) and saving one. */
 import { PartnerError } from '../../../shared/errors';
-import { DEMO_PROFILE_ID } from '../embedded-demo';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -16,10 +15,10 @@ export function alertHandlers(ctx: AppContext): HandlerGroup<'alertsList' | 'ale
     async alertRules({ profileId }) {
       const id = profileId ?? ctx.connection.current().profileId;
       if (!id) return { profileId: null, rules: [] };
-      if (id !== DEMO_PROFILE_ID && !ctx.store.get(id)) {
+      if (!ctx.demo.isDemo(id) && !ctx.store.get(id)) {
         throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
       }
-      return { profileId: id, rules: ctx.alerts.rulesOf(id, id === DEMO_PROFILE_ID) };
+      return { profileId: id, rules: ctx.alerts.rulesOf(id, ctx.demo.isDemo(id)) };
     },
     async alertRuleSave(rule) {
       return ctx.alerts.saveRule(rule);

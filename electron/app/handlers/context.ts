@@ -3,11 +3,12 @@ import type { Settings } from '../../profiles';
 import type { ProfileStore } from '../../profiles';
 import type { Telemetry } from '../../telemetry';
 import type { BudgetRegistry } from '../../client';
-import type { ConnectionTracker, ConnectionView } from '../connection-state';
+import type { ConnectionView } from '../connection-state';
 import type { DownloadController } from '../download-controller';
 import type { EmbeddedDemo } from '../embedded-demo';
 import type { AppEnvironment, AppLog } from '../environment';
 import type { ActiveSession } from '../session';
+import type { SessionPool } from '../session-pool';
 import type { LocalStore } from '../../store';
 import type { UsageService } from '../../usage/usage-service';
 import type { AlertService } from '../../alerts/alert-service';
@@ -17,7 +18,10 @@ export interface AppContext {
   log: AppLog;
   store: ProfileStore;
   telemetry: Telemetry;
-  connection: ConnectionTracker;
+  /** The ACTIVE profile's connection state (the `connection` call and event). */
+  connection: { current(): ConnectionView };
+  /** The connected profiles (several at once) and which one is active. */
+  pool: SessionPool;
   demo: EmbeddedDemo;
   downloads: DownloadController;
   /** The local store (SQLite): the purchase ledger; degraded with a problem when it cannot be opened. */
@@ -34,9 +38,14 @@ export interface AppContext {
   settings(): Settings;
   /** The active session; throws NOT_FOUND when no profile is connected. */
   session(): ActiveSession;
+  /** A connected profile's session (default: the active one); throws NOT_FOUND when it is not connected. */
+  sessionFor(profileId?: string): ActiveSession;
   currentSession(): ActiveSession | null;
-  /** Switches the active profile (serialized); resolves with the new connection state. */
+  /** Connects if needed and makes it the active profile (serialized); the previous one stays connected. */
   select(profileId: string): Promise<ConnectionView>;
-  /** Drops the active session, if it is this profile (removed or changed), and falls back to the demo. */
-  reconnectIfActive(profileId: string, removed: boolean): Promise<void>;
+  /**
+   * A profile changed (reconnected if connected) or was removed (disconnected; if it was active and no
+   * other is connected, the demo or the first saved profile opens instead).
+   */
+  profileChanged(profileId: string, removed: boolean): Promise<void>;
 }

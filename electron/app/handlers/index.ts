@@ -13,6 +13,7 @@ import { simulatorHandlers } from './simulator';
 import { telemetryHandlers } from './telemetry';
 import { usageHandlers } from './usage';
 import { reportHandlers } from './report';
+import { sessionHandlers } from './sessions';
 import type { CallHandlers } from './types';
 
 export function createHandlers(ctx: AppContext): CallHandlers {
@@ -29,6 +30,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...usageHandlers(ctx),
     ...reportHandlers(ctx),
     ...alertHandlers(ctx),
+    ...sessionHandlers(ctx),
     ...fleetHandlers(ctx),
   };
 }

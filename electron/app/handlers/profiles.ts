@@ -1,8 +1,7 @@
-/** Profiles, settings, app info and the connection. The built-in demo profile is listed but cannot be edited. */
+/** Profiles, settings, app info and the connection. The built-in demo profiles are listed but cannot be edited. */
 import type { BudgetSample } from '../../../shared/rate-limit';
 import { PartnerError, toErrorData } from '../../../shared/errors';
 import { PartnerClient } from '../../client';
-import { DEMO_PROFILE_ID } from '../embedded-demo';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -22,7 +21,7 @@ const TEST_TIMEOUT_MS = 10_000;
 function demoIsReadOnly(): PartnerError {
   return new PartnerError({
     code: 'BAD_REQUEST',
-    message: 'The built-in demo profile cannot be changed or removed.',
+    message: 'The built-in demo profiles cannot be changed or removed.',
     hint: 'Add a new profile for your own service instead.',
     retryable: false,
   });
@@ -31,13 +30,13 @@ function demoIsReadOnly(): PartnerError {
 export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** One cheap request (categories) with the profile's first token, never retried. */
   async function testConnection(id: string) {
-    const isDemo = id === DEMO_PROFILE_ID;
+    const isDemo = ctx.demo.isDemo(id);
     const record = isDemo ? null : ctx.store.get(id);
     if (!isDemo && !record) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
     const demoWasRunning = ctx.demo.running !== null;
     const sim = isDemo ? await ctx.demo.ensure() : null;
-    const profile = sim ? { ...ctx.demo.view(), baseUrl: sim.url } : record!;
-    const first = (sim ? ctx.demo.tokens() : ctx.store.openTokens(id))[0];
+    const profile = sim ? { ...ctx.demo.view(id), baseUrl: sim.url } : record!;
+    const first = (sim ? ctx.demo.tokens(profile.vendor) : ctx.store.openTokens(id))[0];
     if (first === undefined) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This profile has no token to test.', retryable: false });
     let sample: BudgetSample | null = null;
     const client = new PartnerClient({
@@ -80,8 +79,8 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
     } finally {
       unsubscribe();
       client.close();
-      // Testing the demo while another profile is active must not leave the simulator running.
-      if (sim && !demoWasRunning && ctx.currentSession()?.profile.demo !== true) await ctx.demo.stop();
+      // Testing a demo profile while none is connected must not leave the simulator running.
+      if (sim && !demoWasRunning && !ctx.pool.demoConnected()) await ctx.demo.stop();
     }
   }
 
@@ -92,19 +91,19 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
         const lost = ctx.store.lostTokenIds(p.id);
         return lost.length === 0 ? p : { ...p, tokens: p.tokens.map((t) => (lost.includes(t.id) ? { ...t, lost: true } : t)) };
       });
-      const items = [...(ctx.demo.enabled ? [ctx.demo.view()] : []), ...stored];
+      const items = [...ctx.demo.views(), ...stored];
       return { items, activeId: ctx.connection.current().profileId };
     },
     async saveProfile(input) {
-      if (input.id === DEMO_PROFILE_ID) throw demoIsReadOnly();
+      if (input.id !== undefined && ctx.demo.isDemo(input.id)) throw demoIsReadOnly();
       const view = ctx.store.save(input);
-      await ctx.reconnectIfActive(view.id, false);
+      await ctx.profileChanged(view.id, false);
       return view;
     },
     async removeProfile({ id }) {
-      if (id === DEMO_PROFILE_ID) throw demoIsReadOnly();
+      if (ctx.demo.isDemo(id)) throw demoIsReadOnly();
       ctx.store.remove(id);
-      await ctx.reconnectIfActive(id, true);
+      await ctx.profileChanged(id, true);
       return { ok: true as const };
     },
     selectProfile: ({ id }) => ctx.select(id),

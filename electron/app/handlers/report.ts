@@ -12,8 +12,7 @@ export function reportHandlers(ctx: AppContext): HandlerGroup<'usageReport'> {
       const connected = ctx.connection.current();
       const id = profileId ?? connected.profileId;
       if (!id) throw new PartnerError({ code: 'BAD_REQUEST', message: 'Say which profile to report on: none is connected.', retryable: false });
-      const demo = ctx.demo.view();
-      const profile = ctx.store.get(id) ?? (id === demo.id ? demo : undefined);
+      const profile = ctx.store.get(id) ?? (ctx.demo.isDemo(id) ? ctx.demo.view(id) : undefined);
       const theVendor = vendor ?? profile?.vendor ?? (id === connected.profileId ? connected.vendor : null);
       if (!theVendor) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with the id "${id}".`, retryable: false });
       const subject = { profileId: id, profileName: profile?.name ?? null, vendor: theVendor, fromMs, toMs, timeZone };

@@ -11,7 +11,6 @@ import { redactValue } from '../../client/redact';
 import { probeService } from '../../service-map/probe';
 import type { ProbeClient } from '../../service-map/probe';
 import { profileServiceMap } from '../../service-map/profile-map';
-import { DEMO_PROFILE_ID } from '../embedded-demo';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -27,7 +26,7 @@ function noProfile(id: string): PartnerError {
 }
 
 function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: 'default' | 'saved' } {
-  if (profileId === DEMO_PROFILE_ID) return { map: DEFAULT_SERVICE_MAP, source: 'default' };
+  if (ctx.demo.isDemo(profileId)) return { map: DEFAULT_SERVICE_MAP, source: 'default' };
   const record = ctx.store.get(profileId);
   if (!record) throw noProfile(profileId);
   return { map: profileServiceMap(record), source: record.serviceMap ? 'saved' : 'default' };
@@ -35,15 +34,15 @@ function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: '
 
 /** The profile's connected client, or a short-lived one (the demo's simulator started and stopped as testConnection does). */
 async function withClient<T>(ctx: AppContext, profileId: string, run: (client: ProbeClient) => Promise<T>): Promise<T> {
-  const current = ctx.currentSession();
-  if (current && !current.isClosed && current.profile.id === profileId) return run(current.client);
-  const isDemo = profileId === DEMO_PROFILE_ID;
+  const connected = ctx.pool.sessions().find((s) => s.profile.id === profileId);
+  if (connected) return run(connected.client);
+  const isDemo = ctx.demo.isDemo(profileId);
   const record = isDemo ? null : ctx.store.get(profileId);
   if (!isDemo && !record) throw noProfile(profileId);
   const demoWasRunning = ctx.demo.running !== null;
   const sim = isDemo ? await ctx.demo.ensure() : null;
-  const profile = sim ? { ...ctx.demo.view(), baseUrl: sim.url } : record!;
-  const tokens = sim ? ctx.demo.tokens() : ctx.store.openTokens(profileId);
+  const profile = sim ? { ...ctx.demo.view(profileId), baseUrl: sim.url } : record!;
+  const tokens = sim ? ctx.demo.tokens(profile.vendor) : ctx.store.openTokens(profileId);
   const client = new PartnerClient({
     baseUrl: profile.baseUrl,
     vendor: profile.vendor,
@@ -59,7 +58,7 @@ async function withClient<T>(ctx: AppContext, profileId: string, run: (client: P
   } finally {
     unsubscribe();
     client.close();
-    if (sim && !demoWasRunning && ctx.currentSession()?.profile.demo !== true) await ctx.demo.stop();
+    if (sim && !demoWasRunning && !ctx.pool.demoConnected()) await ctx.demo.stop();
   }
 }
 
@@ -67,7 +66,7 @@ export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
   return {
     serviceMapGet: async ({ profileId }) => mapOf(ctx, profileId),
     async serviceMapSave({ profileId, map }) {
-      if (profileId === DEMO_PROFILE_ID) {
+      if (ctx.demo.isDemo(profileId)) {
         throw new PartnerError({
           code: 'BAD_REQUEST',
           message: "The built-in demo profile's service map cannot be changed.",
@@ -76,7 +75,7 @@ export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
         });
       }
       ctx.store.saveServiceMap(profileId, map);
-      await ctx.reconnectIfActive(profileId, false);
+      await ctx.profileChanged(profileId, false);
       return mapOf(ctx, profileId);
     },
     async serviceMapDetect({ profileId }) {

@@ -1,0 +1,268 @@
+/**
+ * The connected profiles (issue 12 §4): one ActiveSession and one ConnectionTracker per profile, and
+ * which of them is ACTIVE (what Catalog, Purchases, Requests and the download work on).
+ * - select: connects if needed and makes it active; the previously active one stays connected.
+ * - connect: connects in the background (idempotent); the active one is unchanged.
+ * - disconnect: closes one; if it was active, the next connected becomes active, or none.
+ * Opening, closing and switching never interleave (one chain). A profile whose opening failed stays
+ * listed, offline with the reason, until it is selected again or disconnected.
+ */
+import type { z } from 'zod';
+import type { connectedProfileSchema } from '../../shared/bridge/session-schemas';
+import type { Clock } from '../../shared/clock';
+import { PartnerError, toErrorData } from '../../shared/errors';
+import type { BudgetSample } from '../../shared/rate-limit';
+import { ConnectionTracker } from './connection-state';
+import type { ConnectionTarget, ConnectionView } from './connection-state';
+import type { ActiveSession } from './session';
+
+export type ConnectedProfile = z.output<typeof connectedProfileSchema>;
+
+/** What is known of a profile before (and after) it opens. */
+export interface PoolTarget extends ConnectionTarget {
+  name: string;
+}
+
+export interface SessionPoolDeps {
+  clock: Clock;
+  /** The profile as listed; throws NOT_FOUND for a profile that cannot be connected here. */
+  describe(id: string): PoolTarget;
+  /** Opens the profile's session, its client's samples fed to `onSample`. */
+  open(id: string, onSample: (sample: BudgetSample) => void): Promise<ActiveSession>;
+  /** Before a session closes: what else belongs to it (the download). */
+  closing(session: ActiveSession): Promise<void>;
+  /** No demo profile is connected any more: the embedded simulator may stop. */
+  demoIdle(): Promise<void>;
+  /** An open profile became the active one (remember it for the next start). */
+  activated(id: string): void;
+  /** The active profile's connection state (the `connection` event). */
+  onConnection(view: ConnectionView): void;
+  /** Any connected profile's state, the active one's included (alerts). */
+  onState(view: ConnectionView): void;
+  /** The connected set or a state changed (the `sessions` event); coalesced per tick. */
+  onSessions(items: ConnectedProfile[]): void;
+  redact(text: string): string;
+}
+
+interface Entry {
+  target: PoolTarget;
+  tracker: ConnectionTracker;
+  session: ActiveSession | null;
+}
+
+export const NO_PROFILE_CONNECTED = 'No profile connected.';
+
+function notConnected(id: string | undefined): PartnerError {
+  return id === undefined
+    ? new PartnerError({ code: 'NOT_FOUND', message: 'No vendor profile is connected.', hint: 'Select or add a profile first.', retryable: false })
+    : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${id}" is not connected.`, hint: 'Connect it first.', retryable: false });
+}
+
+export class SessionPool {
+  private readonly entries = new Map<string, Entry>();
+  private activeId: string | null = null;
+  /** What the connection says while no profile is active. */
+  private idleMessage = 'No profile is selected.';
+  private chain: Promise<unknown> = Promise.resolve();
+  private sessionsQueued = false;
+  private disposed = false;
+
+  constructor(private readonly deps: SessionPoolDeps) {}
+
+  /** The active profile's connection state; offline with a reason while none is active. */
+  connection(): ConnectionView {
+    const entry = this.activeId === null ? undefined : this.entries.get(this.activeId);
+    if (entry) return entry.tracker.current();
+    return { state: 'offline', profileId: null, vendor: null, baseUrl: null, demo: false, message: this.idleMessage };
+  }
+
+  /** The active profile's open session, if any. */
+  active(): ActiveSession | null {
+    return this.activeId === null ? null : this.openSession(this.activeId);
+  }
+
+  /** A connected profile's session (default: the active one); NOT_FOUND when it is not connected. */
+  sessionFor(profileId?: string): ActiveSession {
+    const session = profileId === undefined ? this.active() : this.openSession(profileId);
+    if (!session) throw notConnected(profileId);
+    return session;
+  }
+
+  /** Every open session (telemetry and alerts look through them). */
+  sessions(): ActiveSession[] {
+    return [...this.entries.values()].flatMap((e) => (e.session && !e.session.isClosed ? [e.session] : []));
+  }
+
+  /** Is a built-in demo profile connected (then the embedded simulator must keep running)? */
+  demoConnected(): boolean {
+    return [...this.entries.values()].some((e) => e.target.demo);
+  }
+
+  list(): ConnectedProfile[] {
+    return [...this.entries.entries()].map(([id, e]) => this.describeEntry(id, e));
+  }
+
+  /** Connects if needed (`force`: reconnects) and makes it active; the connection state of it. */
+  select(id: string, force = false): Promise<ConnectionView> {
+    return this.serial(async () => {
+      const entry = await this.ensure(id, force, true);
+      return entry.tracker.current();
+    });
+  }
+
+  /** Connects in the background; the active profile is unchanged (the first one connected becomes active). */
+  connect(id: string): Promise<ConnectedProfile> {
+    return this.serial(async () => this.describeEntry(id, await this.ensure(id, false, this.activeId === null)));
+  }
+
+  /** Reconnects a connected profile (its settings changed); nothing when it is not connected. */
+  reconnect(id: string): Promise<void> {
+    return this.serial(async () => {
+      if (this.entries.has(id)) await this.ensure(id, true, false);
+    });
+  }
+
+  disconnect(id: string): Promise<ConnectedProfile[]> {
+    return this.serial(async () => {
+      await this.close(id);
+      return this.list();
+    });
+  }
+
+  /** No profile to open at start: says why. */
+  idle(message: string): void {
+    this.idleMessage = message;
+    if (this.activeId === null) this.deps.onConnection(this.connection());
+  }
+
+  /** Closes every session (the app is shutting down); waits for a switch under way. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.chain.catch(() => undefined);
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    for (const entry of all) await this.closeEntry(entry);
+    await this.deps.demoIdle();
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(run);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private openSession(id: string): ActiveSession | null {
+    const session = this.entries.get(id)?.session ?? null;
+    return session && !session.isClosed ? session : null;
+  }
+
+  private describeEntry(id: string, e: Entry): ConnectedProfile {
+    return {
+      profileId: id,
+      name: e.target.name,
+      vendor: e.target.vendor,
+      baseUrl: e.target.baseUrl,
+      demo: e.target.demo,
+      active: id === this.activeId,
+      connection: e.tracker.current(),
+    };
+  }
+
+  /** The open entry of `id`, opened (again, with `force` or after a failure) as needed. */
+  private async ensure(id: string, force: boolean, activate: boolean): Promise<Entry> {
+    const existing = this.entries.get(id);
+    if (existing?.session && !existing.session.isClosed && !force) {
+      if (activate) this.activate(id);
+      return existing;
+    }
+    if (this.disposed) throw new PartnerError({ code: 'CANCELLED', message: 'The app is shutting down.', retryable: false });
+    const target = this.deps.describe(id);
+    const entry = existing ?? this.add(id, target);
+    if (existing?.session) {
+      await this.deps.closing(existing.session);
+      existing.session.close();
+      existing.session = null;
+    }
+    entry.target = target;
+    entry.tracker.setTarget(target);
+    if (activate) this.activate(id);
+    let session: ActiveSession;
+    try {
+      session = await this.deps.open(id, (sample) => entry.tracker.record(sample));
+      // Disconnected while it opened: close what was just opened.
+      if (this.entries.get(id) !== entry) {
+        session.close();
+        throw notConnected(id);
+      }
+      entry.session = session;
+      const p = session.profile;
+      entry.target = { profileId: id, name: p.name, vendor: p.vendor, baseUrl: p.baseUrl, demo: p.demo };
+      entry.tracker.setTarget(entry.target);
+    } catch (e) {
+      entry.tracker.fail(this.deps.redact(toErrorData(e).message));
+      throw e;
+    }
+    if (this.activeId === id) this.deps.activated(id);
+    // One cheap request, so that the state moves from "connecting" without waiting for a click.
+    void session.client.request('categories', { priority: 'background' }).catch(() => undefined);
+    return entry;
+  }
+
+  private add(id: string, target: PoolTarget): Entry {
+    const entry: Entry = {
+      target,
+      session: null,
+      tracker: new ConnectionTracker({
+        clock: this.deps.clock,
+        onChange: (view) => {
+          if (this.entries.get(id) !== entry) return;
+          if (this.activeId === id) this.deps.onConnection(view);
+          this.deps.onState(view);
+          this.sessionsChanged();
+        },
+      }),
+    };
+    this.entries.set(id, entry);
+    this.sessionsChanged();
+    return entry;
+  }
+
+  /** Makes `id` the active one; an open one is remembered for the next start. */
+  private activate(id: string | null): void {
+    if (id !== null && this.openSession(id)) this.deps.activated(id);
+    if (this.activeId === id) return;
+    this.activeId = id;
+    this.deps.onConnection(this.connection());
+    this.sessionsChanged();
+  }
+
+  private async close(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    await this.closeEntry(entry);
+    if (this.activeId === id) {
+      const next = this.entries.keys().next();
+      this.idleMessage = NO_PROFILE_CONNECTED;
+      this.activate(next.done ? null : next.value);
+    }
+    this.sessionsChanged();
+    if (!this.demoConnected()) await this.deps.demoIdle();
+  }
+
+  private async closeEntry(entry: Entry): Promise<void> {
+    entry.tracker.dispose();
+    if (!entry.session) return;
+    await this.deps.closing(entry.session);
+    entry.session.close();
+  }
+
+  private sessionsChanged(): void {
+    if (this.sessionsQueued) return;
+    this.sessionsQueued = true;
+    queueMicrotask(() => {
+      this.sessionsQueued = false;
+      if (!this.disposed) this.deps.onSessions(this.list());
+    });
+  }
+}
