@@ -1,7 +1,7 @@
 /**
  * The alert service on a real SQLite file: alerts stored with start, end and acknowledgement across a
  * reopen, the defaults per profile, rules edited, and notifications at most one per rule per 10
- * minutes, none in quiet mode (issue 12 §3).
+ * minutes, none in quiet mode (issue 12 §3); one rule engine per watched (connected) profile.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +139,39 @@ describe('alert service', () => {
     service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample({ ...throttled(), vendor: 'acme' }, 0);
     expect(events).toEqual([]);
+  });
+});
+
+describe('several connected profiles', () => {
+  const demo = { profileId: 'demo', vendor: 'demo', demo: true };
+  const acme = { profileId: 'demo-acme', vendor: 'acme', demo: true };
+  const fired = () => events.filter((e) => e.change === 'fired').map((e) => [e.alert.profileId, e.alert.vendor, e.alert.kind]);
+
+  it('each watched profile has its own rules and alerts; unwatching one ends only its alerts', () => {
+    const service = open();
+    service.watch([demo, acme]);
+    service.sample({ ...throttled(), vendor: 'acme' }, 0, 'demo-acme');
+    service.sample(throttled(), 0, 'demo');
+    service.download('demo-acme', 'failed', 'disk full');
+    expect(fired()).toEqual([
+      ['demo-acme', 'acme', 'throttled'],
+      ['demo', 'demo', 'throttled'],
+      ['demo-acme', 'acme', 'download-failed'],
+    ]);
+    // A sample of one profile never reaches another profile's rules, even of the same vendor.
+    service.watch([demo, acme, { profileId: 'acme-2', vendor: 'acme', demo: false }]);
+    service.saveRule({ ...service.rulesOf('acme-2', false).find((r) => r.kind === 'throttled')!, enabled: true });
+    service.sample({ ...throttled('categories'), vendor: 'acme' }, 0, 'demo-acme');
+    expect(fired().filter(([id]) => id === 'acme-2')).toEqual([]);
+
+    events = [];
+    service.watch([demo]); // demo-acme and acme-2 disconnected
+    expect(events.map((e) => [e.change, e.alert.profileId])).toEqual([
+      ['cleared', 'demo-acme'],
+      ['cleared', 'demo-acme'],
+      ['cleared', 'demo-acme'],
+    ]);
+    expect(service.list({}).filter((a) => a.endedAt === null).map((a) => a.profileId)).toEqual(['demo']);
   });
 });
 

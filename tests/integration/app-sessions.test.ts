@@ -1,0 +1,149 @@
+/**
+ * Several profiles connected at once (issue 12 §4), through the app's own dispatch on the embedded
+ * simulator: the built-in demo (vendor demo) and demo-acme (vendor acme) side by side, each with its
+ * own client, samples, usage history and demo traffic; one of them active.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events as eventSchemas } from '../../shared/bridge/contract';
+import type { CallName, CallResponse, EventName } from '../../shared/bridge/contract';
+import { createAppServices, memoryVault } from '../../electron/app';
+import type { AppServices } from '../../electron/app';
+
+type Got = { at: number; name: EventName; payload: unknown };
+type Sessions = CallResponse<'connectedProfiles'>;
+
+let dir: string;
+let app: AppServices;
+const got: Got[] = [];
+
+async function call<N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> {
+  const result = await app.dispatch(name, request);
+  if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
+  return result.value as CallResponse<N>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(25);
+  }
+}
+
+const sessionEvents = (since = 0): Sessions[] => got.filter((g) => g.name === 'sessions' && g.at >= since).map((g) => g.payload as Sessions);
+const requestsOf = async (vendor: string, sinceMs: number): Promise<number> =>
+  (await call('budgetHistory', { sinceMs })).aggregates.filter((a) => a.vendor === vendor).reduce((n, a) => n + a.requests, 0);
+const usageRequests = async (profileId: string, vendor: string, fromMs: number): Promise<number> =>
+  (await call('usageHistory', { profileId, vendor, fromMs, toMs: Date.now() + 1000 })).points.reduce((n, p) => n + p.requests, 0);
+const stateOf = async (id: string) => (await call('connectedProfiles', {})).items.find((p) => p.profileId === id);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'app-sessions-'));
+  app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined });
+  app.onEvent((name, payload) => got.push({ at: Date.now(), name, payload }));
+});
+
+afterAll(async () => {
+  await app?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('several profiles connected at once', () => {
+  const t0 = Date.now();
+
+  it('lists the second built-in demo profile (vendor acme) and connects only the demo at start', async () => {
+    const profiles = await call('listProfiles', {});
+    expect(profiles.items.slice(0, 2)).toMatchObject([
+      { id: 'demo', vendor: 'demo', demo: true },
+      { id: 'demo-acme', vendor: 'acme', demo: true, name: 'Built-in demo service: acme' },
+    ]);
+    expect(JSON.stringify(profiles)).not.toContain('acme-token-1');
+    expect((await call('connectedProfiles', {})).items).toMatchObject([{ profileId: 'demo', active: true }]);
+  });
+
+  it('connects demo-acme in the background, once however often it is asked; the active one is unchanged', async () => {
+    const first = await call('connectProfile', { id: 'demo-acme' });
+    expect(first).toMatchObject({ profileId: 'demo-acme', vendor: 'acme', demo: true, active: false });
+    await until(async () => (await stateOf('demo-acme'))?.connection.state === 'connected');
+    const before = Date.now();
+    const again = await call('connectProfile', { id: 'demo-acme' });
+    expect(again).toMatchObject({ profileId: 'demo-acme', active: false, connection: { state: 'connected' } });
+    await sleep(100);
+    // A second client would have started over at "connecting".
+    expect(sessionEvents(before).flatMap((e) => e.items).filter((p) => p.profileId === 'demo-acme' && p.connection.state !== 'connected')).toEqual([]);
+    expect(await call('connection', {})).toMatchObject({ profileId: 'demo', vendor: 'demo', state: 'connected' });
+    const both = await call('connectedProfiles', {});
+    expect(both.items.map((p) => [p.profileId, p.active])).toEqual([['demo', true], ['demo-acme', false]]);
+    const last = sessionEvents().at(-1)!;
+    expect(last.items.map((p) => p.profileId)).toEqual(['demo', 'demo-acme']);
+    for (const g of got) expect(eventSchemas[g.name].safeParse(g.payload).success, g.name).toBe(true);
+  });
+
+  it('samples of both vendors, each into its own usage history', async () => {
+    await call('simSetDemoTraffic', { share: 0.5, endpoints: ['listAssets', 'purchaseInfo'] });
+    const since = Date.now();
+    await until(async () => (await requestsOf('demo', since)) > 5 && (await requestsOf('acme', since)) > 5);
+    // Usage is written in batches of a second or so.
+    await until(async () => (await usageRequests('demo', 'demo', t0)) > 0 && (await usageRequests('demo-acme', 'acme', t0)) > 0, 6000);
+    expect(await usageRequests('demo', 'acme', t0)).toBe(0);
+    expect(await usageRequests('demo-acme', 'demo', t0)).toBe(0);
+  });
+
+  it('selecting demo-acme keeps the demo connected with its traffic running; the views follow the active one', async () => {
+    const conn = await call('selectProfile', { id: 'demo-acme' });
+    expect(conn).toMatchObject({ profileId: 'demo-acme', vendor: 'acme', demo: true });
+    expect((await call('connectedProfiles', {})).items.map((p) => [p.profileId, p.active])).toEqual([['demo', false], ['demo-acme', true]]);
+    expect(got.filter((g) => g.name === 'connection').at(-1)!.payload).toMatchObject({ profileId: 'demo-acme', vendor: 'acme' });
+    // The simulator panel now shows (and changes) acme's own, lighter demo traffic.
+    expect((await call('simState', {}))!.demoTraffic).toEqual({ share: 0.2, endpoints: ['listAssets', 'categories', 'searchAssets'] });
+    expect((await call('budgetSnapshot', {})).vendor).toBe('acme');
+    const since = Date.now();
+    await sleep(1200);
+    expect(await requestsOf('demo', since)).toBeGreaterThan(5);
+    const page = await call('listAssets', { lastId: null, pageSize: 3 });
+    expect(page.items).toHaveLength(3);
+    const log = await call('requestLog', { endpoint: 'listAssets', status: null, limit: 1 });
+    expect(log.entries[0]!.vendor).toBe('acme');
+  });
+
+  it('a saved profile connected in the background is reconnected when edited and closed when removed', async () => {
+    const url = (await call('simState', {}))!.url;
+    const saved = await call('saveProfile', { name: 'Acme direct', vendor: 'acme', baseUrl: url, addTokens: ['acme-token-1'] });
+    await call('connectProfile', { id: saved.id });
+    await until(async () => (await stateOf(saved.id))?.connection.state === 'connected');
+    await call('saveProfile', { id: saved.id, name: 'Acme direct (renamed)', vendor: 'acme', baseUrl: url });
+    expect(await stateOf(saved.id)).toMatchObject({ name: 'Acme direct (renamed)', active: false });
+    await call('removeProfile', { id: saved.id });
+    expect(await stateOf(saved.id)).toBeUndefined();
+    expect(await call('connection', {})).toMatchObject({ profileId: 'demo-acme' });
+  });
+
+  it('disconnecting the active profile makes the next one active; the last demo profile stops the simulator', async () => {
+    const url = (await call('simState', {}))!.url;
+    const since = Date.now();
+    const left = await call('disconnectProfile', { id: 'demo-acme' });
+    expect(left.items.map((p) => [p.profileId, p.active])).toEqual([['demo', true]]);
+    expect(await call('connection', {})).toMatchObject({ profileId: 'demo', vendor: 'demo' });
+    await until(() => sessionEvents(since).some((e) => e.items.length === 1));
+    // The simulator keeps running for the demo, whose traffic goes on.
+    expect((await call('simState', {}))!.demoTraffic.share).toBe(0.5);
+    // History is per second: from the next whole second on, nothing of acme's.
+    const acmeFrom = Math.ceil((Date.now() + 100) / 1000) * 1000;
+    await sleep(acmeFrom + 800 - Date.now());
+    expect(await requestsOf('acme', acmeFrom)).toBe(0);
+    expect(await requestsOf('demo', acmeFrom)).toBeGreaterThan(3);
+    // Twice is harmless.
+    expect((await call('disconnectProfile', { id: 'demo-acme' })).items).toHaveLength(1);
+
+    expect((await call('disconnectProfile', { id: 'demo' })).items).toEqual([]);
+    await expect(fetch(`${url}/assets/categories`)).rejects.toThrow();
+    expect(await call('connection', {})).toMatchObject({ state: 'offline', profileId: null, message: 'No profile connected.' });
+    expect(await app.dispatch('categories', {})).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await app.dispatch('connectProfile', { id: 'nobody' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
