@@ -14,6 +14,7 @@ import { Pill } from '../../components/Pill';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtMs } from '../../lib/format';
 import { navigate } from '../../lib/hash-route';
+import { useConnectedProfiles, useConnectProfile, useDisconnectProfile } from '../overview/session-queries';
 import { ProfileForm } from './ProfileForm';
 import { ServiceMapPanel } from './ServiceMapPanel';
 import './settings.css';
@@ -39,6 +40,11 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
   });
   const remove = useMutation({ mutationFn: (id: string) => api.removeProfile({ id }), onSettled: invalidateAll });
   const select = useMutation({ mutationFn: (id: string) => api.selectProfile({ id }), onSettled: invalidateAll });
+  // Several profiles may be connected at once (the Overview shows them); one is active.
+  const sessions = useConnectedProfiles();
+  const connect = useConnectProfile();
+  const disconnect = useDisconnectProfile();
+  const connectedIds = new Set((sessions.data?.items ?? []).map((c) => c.profileId));
 
   const test = async (id: string) => {
     setTests((t) => ({ ...t, [id]: 'running' }));
@@ -83,7 +89,7 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
               <li key={p.id} className="profile-card" aria-current={p.id === activeId ? 'true' : undefined} aria-label={p.name}>
                 <div className="profile-main">
                   <div>
-                    <strong>{p.name}</strong> {p.id === activeId ? <Pill tone="ok">active</Pill> : null} {p.demo ? <span className="demo-tag">DEMO</span> : null}
+                    <strong>{p.name}</strong> {p.id === activeId ? <Pill tone="ok">active</Pill> : connectedIds.has(p.id) ? <Pill tone="info">connected</Pill> : null} {p.demo ? <span className="demo-tag">DEMO</span> : null}
                   </div>
                   <div className="small">
                     <span className="muted">Vendor</span> {p.vendor} · <span className="mono">{p.baseUrl}</span>
@@ -99,6 +105,15 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
                   {p.id !== activeId ? (
                     <button type="button" className="btn btn-small" onClick={() => select.mutate(p.id)} disabled={select.isPending}>
                       Use
+                    </button>
+                  ) : null}
+                  {connectedIds.has(p.id) ? (
+                    <button type="button" className="btn btn-small" onClick={() => disconnect.mutate(p.id)} disabled={disconnect.isPending} aria-label={`Disconnect ${p.name}`}>
+                      Disconnect
+                    </button>
+                  ) : sessions.isSuccess ? (
+                    <button type="button" className="btn btn-small" onClick={() => connect.mutate(p.id)} disabled={connect.isPending} aria-label={`Connect ${p.name}`} title="Open it in the background (the Overview shows it); the active profile stays">
+                      Connect
                     </button>
                   ) : null}
                   <button type="button" className="btn btn-small" onClick={() => setMapOf(p.id)} aria-label={`Service map of ${p.name}`}>
@@ -147,6 +162,8 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
         </ul>
       )}
       {select.isError ? <ErrorCallout error={select.error} /> : null}
+      {connect.isError ? <ErrorCallout error={connect.error} action="connection" /> : null}
+      {disconnect.isError ? <ErrorCallout error={disconnect.error} /> : null}
       {remove.isError ? <ErrorCallout error={remove.error} /> : null}
       {editing !== null ? (
         <ProfileForm

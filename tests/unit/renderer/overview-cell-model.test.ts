@@ -1,11 +1,11 @@
 /** The Overview's cells: use over the last minute from the live buckets, colour bands, 429s, alert marks and the fleet's figures. */
 import { describe, expect, it } from 'vitest';
-import type { AlertView } from '../../shared/bridge/alert-schemas';
-import { ENDPOINTS } from '../../shared/endpoints';
-import { BudgetStore } from '../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../renderer/src/live/budget-store';
-import type { FleetUse } from '../../renderer/src/views/overview/overview-model';
-import { bandOf, cellName, fleetFigures, overviewCell } from '../../renderer/src/views/overview/overview-model';
+import type { AlertView } from '../../../shared/bridge/alert-schemas';
+import { ENDPOINTS } from '../../../shared/endpoints';
+import { BudgetStore } from '../../../renderer/src/live/budget-store';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, fleetFigures, overviewCell } from '../../../renderer/src/views/overview/overview-model';
 
 const S = 1_700_000_040_000; // a whole minute
 /** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */

@@ -1,7 +1,7 @@
 /** The Overview's links: `#/budget/endpoint=<id>` opens the Budget view at one endpoint; anything else is ignored, never a throw. */
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_IDS } from '../../shared/endpoints';
-import { endpointParam, parseRoute, routeHref } from '../../renderer/src/lib/hash-route';
+import { ENDPOINT_IDS } from '../../../shared/endpoints';
+import { endpointParam, parseRoute, routeHref } from '../../../renderer/src/lib/hash-route';
 
 describe('route endpoint', () => {
   it('reads every endpoint a cell links to, through the href the app writes', () => {
