@@ -1,15 +1,27 @@
-/** Where the app is connected and how well: the link to the services, then the Partner service. */
+/** Where the app is connected and how well: the link to the services, then the Partner service, then its fleet budget store. */
 import { useConnection } from '../api/queries';
+import type { FleetUse } from '../api/fleet-use';
+import { useActiveFleetUse } from '../api/fleet-use';
 import { useLink } from '../api/context';
 import { useNow } from '../lib/use-now';
 
 const LABEL = { connected: 'Connected', degraded: 'Degraded', offline: 'Offline', connecting: 'Connecting' } as const;
+
+/** The fleet budget store's state in a few words, or null when the profile has none. */
+function storeLabel(store: FleetUse['store']): { text: string; tone: 'ok' | 'warn' | 'muted' } | null {
+  if (store.kind === 'none') return null;
+  if (store.state === 'connected') return { text: 'Fleet budget: Redis', tone: 'ok' };
+  if (store.state === 'fallback') return { text: 'Redis unreachable: headers only', tone: 'warn' };
+  return { text: 'Fleet budget: connecting…', tone: 'muted' };
+}
 
 export function ConnectionBadge() {
   const link = useLink();
   const connection = useConnection();
   const now = useNow(1000, link.state === 'offline');
   const c = connection.data;
+  const fleet = useActiveFleetUse().data;
+  const store = link.state === 'open' && fleet ? storeLabel(fleet.store) : null;
   const state = link.state === 'offline' ? 'offline' : link.state === 'connecting' ? 'connecting' : (c?.state ?? 'connecting');
   const title =
     link.state === 'offline'
@@ -17,7 +29,7 @@ export function ConnectionBadge() {
       : (c?.message ?? (c?.baseUrl ? `Partner service at ${c.baseUrl}` : 'Connecting'));
   const retryIn = link.retryAt ? Math.max(0, Math.ceil((link.retryAt - now) / 1000)) : null;
   return (
-    <div className={`conn conn-${state}`} title={title} role="status" aria-label={`Connection: ${LABEL[state]}`}>
+    <div className={`conn conn-${state}`} title={title} role="status" aria-label={`Connection: ${LABEL[state]}${store ? `; ${store.text}` : ''}`}>
       <span className="conn-dot" aria-hidden="true" />
       <span className="conn-state">{LABEL[state]}</span>
       {link.state === 'offline' && retryIn !== null ? <span className="conn-detail">retry in {retryIn}s</span> : null}
@@ -25,6 +37,11 @@ export function ConnectionBadge() {
       {link.state === 'open' && c?.demo ? (
         <span className="demo-tag" title="Connected to the built-in simulator">
           DEMO
+        </span>
+      ) : null}
+      {store && fleet ? (
+        <span className={`conn-store conn-store-${store.tone}`} title={[fleet.store.url, fleet.store.message].filter(Boolean).join(': ')} data-store-state={fleet.store.state}>
+          {store.text}
         </span>
       ) : null}
     </div>

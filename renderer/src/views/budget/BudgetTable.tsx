@@ -5,8 +5,13 @@ import { DataTable } from '../../components/DataTable';
 import { DASH, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { Pill } from '../../components/Pill';
 import type { EndpointRow } from './budget-model';
-import { ENDPOINT_COLORS, RATE_WINDOW_S, WARN_SHARE } from './budget-model';
+import { ENDPOINT_COLORS, RATE_WINDOW_S, WARN_SHARE, fleetRate } from './budget-model';
+import type { FleetUse } from '../../api/fleet-use';
+import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
+
+/** A row with the fleet's granted/s beside it (null: no counts, the store is unreachable). */
+type BudgetRow = EndpointRow & { fleetRps: number | null };
 
 function UtilisationBar({ share }: { share: number }) {
   const tone = share >= 1 ? 'danger' : share >= WARN_SHARE ? 'warn' : 'ok';
@@ -42,8 +47,8 @@ function fmtWait(ms: number | null): string {
  * The columns, each with its figure from budget-model.ts. Ids are the cells' data-col (the e2e specs
  * read them); minimum widths and drop order keep all of them in view at 1024 px.
  */
-function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
-  return [
+function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): ColumnDef<BudgetRow, unknown>[] {
+  const columns: ColumnDef<BudgetRow, unknown>[] = [
     {
       id: 'endpoint',
       header: 'Endpoint',
@@ -131,6 +136,33 @@ function budgetColumns(rangeLabel: string): ColumnDef<EndpointRow, unknown>[] {
     },
     { id: 'state', header: 'State', accessorFn: (r) => r.queued, size: 96, minSize: 96, enableHiding: false, cell: ({ row }) => <StateCell row={row.original} /> },
   ];
+  // Only where the profile has a Redis store: beside this app's own Req/s.
+  if (store?.kind === 'redis') columns.splice(columns.findIndex((c) => c.id === 'rps') + 1, 0, fleetColumn(store));
+  return columns;
+}
+
+function fleetColumn(store: FleetUse['store']): ColumnDef<BudgetRow, unknown> {
+  const down = store.state !== 'connected' ? `No counts: ${store.message ?? 'the store does not answer'}` : undefined;
+  return {
+    id: 'fleet',
+    header: `Fleet/s (${RATE_WINDOW_S}\u00a0s)`,
+    accessorFn: (r) => r.fleetRps ?? -1,
+    size: 92,
+    minSize: 92,
+    meta: {
+      numeric: true,
+      headerTitle: `Slots the Redis budget store (${store.url ?? ''}) granted per second, every worker of the fleet counted (this app too), over the last ${RATE_WINDOW_S} complete seconds of the store's clock. Req/s beside it is this app's own.`,
+      cellTitle: () => down,
+    },
+    cell: ({ row: { original: r } }) =>
+      r.fleetRps === null ? (
+        DASH
+      ) : (
+        <>
+          {fmtRate(r.fleetRps)} <span className="muted">/ {r.limit}</span>
+        </>
+      ),
+  };
 }
 
 export function BudgetTable({
@@ -145,13 +177,20 @@ export function BudgetTable({
   /** The endpoint a link opened the view at (#/budget/endpoint=<id>): its row is marked. */
   selected?: EndpointId | null;
 }) {
-  const columns = useMemo(() => budgetColumns(rangeLabel), [rangeLabel]);
+  const fleet = useActiveFleetUse().data;
+  const store = fleet?.store ?? null;
+  // react-query keeps `store` the same object while it is unchanged: the columns are rebuilt only when it changes.
+  const columns = useMemo(() => budgetColumns(rangeLabel, store), [rangeLabel, store]);
+  const data = useMemo(() => {
+    const granted = new Map(fleet?.store.state === 'connected' ? fleet.endpoints.map((e) => [e.endpoint, e.granted]) : []);
+    return rows.map((r) => ({ ...r, fleetRps: fleetRate(granted.get(r.spec.id) ?? []) }));
+  }, [rows, fleet]);
   return (
     <DataTable
       prefsKey="budget"
       label="Endpoint budgets"
       className="budget-table"
-      data={rows}
+      data={data}
       columns={columns}
       getRowId={(r) => r.spec.id}
       onOpen={(r) => onOpen(r.spec.id)}

@@ -13,6 +13,15 @@ import { BUCKET_MS } from '../../live/budget-store';
 export const WARN_SHARE = 0.8;
 /** The table's Req/s and utilisation: an average over this many complete seconds. */
 export const RATE_WINDOW_S = 5;
+/**
+ * The fleet's use as the budget store counts it: slots granted per second over the last `windowS`
+ * complete seconds of the store's clock (every worker counted, this app too); null without counts.
+ */
+export function fleetRate(granted: readonly number[], windowS = RATE_WINDOW_S): number | null {
+  const last = granted.slice(-windowS);
+  return last.length === 0 ? null : last.reduce((a, b) => a + b, 0) / last.length;
+}
+
 /** A second is complete this long after it ended: its late answers and the event batch have arrived. */
 export const SETTLE_MS = 600;
 const FOREIGN_WINDOW_MS = 30_000;

@@ -37,13 +37,15 @@ export function ProfileForm({
   const [scheme, setScheme] = useState(profile?.tokenPresentation.scheme ?? 'Bearer');
   const [pageSizeParam, setPageSizeParam] = useState(profile?.pageSizeParam ?? DEFAULT_PAGE_SIZE_PARAM);
   const [idField, setIdField] = useState(profile?.idField ?? DEFAULT_ID_FIELD);
+  // Shown masked as the view gives it; sent only when changed, so the stored password stays.
+  const [budgetStore, setBudgetStore] = useState(profile?.budgetStore ?? '');
   const [problems, setProblems] = useState<FieldProblems>({});
 
   const typed = newTokens.map((t) => t.trim()).filter((t) => t !== '');
   const kept = (profile?.tokens ?? []).filter((t) => !removeIds.has(t.id)).length;
 
   const submit = (form: HTMLFormElement) => {
-    const found = validateProfile({ id: profile?.id ?? null, name, vendor, baseUrl, header, pageSizeParam, idField, tokenCount: kept + typed.length }, others);
+    const found = validateProfile({ id: profile?.id ?? null, name, vendor, baseUrl, header, pageSizeParam, idField, budgetStore, tokenCount: kept + typed.length }, others);
     setProblems(found);
     const first = Object.keys(found)[0];
     if (first) {
@@ -60,6 +62,7 @@ export function ProfileForm({
       tokenPresentation: { header: header.trim(), scheme: scheme.trim() === '' ? null : scheme.trim() },
       pageSizeParam: pageSizeParam.trim(),
       idField: idField.trim(),
+      ...(budgetStore.trim() !== (profile?.budgetStore ?? '') ? { budgetStore: budgetStore.trim() } : {}),
     });
   };
 
@@ -167,6 +170,24 @@ export function ProfileForm({
         <span className="field-label">Cursor id field</span>
         <input className="input mono" value={idField} onChange={(e) => setIdField(e.target.value)} {...inputProps('idField')} />
         {problemOf('idField').note}
+      </label>
+      <label className="field field-wide">
+        <span className="field-label">Budget store (optional)</span>
+        <input
+          className="input mono"
+          value={budgetStore}
+          onChange={(e) => setBudgetStore(e.target.value)}
+          placeholder="redis://host:6379/0"
+          autoComplete="off"
+          spellCheck={false}
+          {...inputProps('budgetStore')}
+          aria-describedby={[problemOf('budgetStore').describedBy, `${id}-budgetStore-hint`].filter(Boolean).join(' ')}
+        />
+        {problemOf('budgetStore').note}
+        <span id={`${id}-budgetStore-hint`} className="muted small">
+          Every copy and worker of this vendor that names the same Redis shares its budget: each request reserves its slot there first. Empty: pace from the
+          rate-limit headers alone. A password in the URL is kept and shown masked.
+        </span>
       </label>
       {Object.keys(problems).length > 0 ? (
         <div className="callout callout-error field-wide" role="alert">

@@ -2,6 +2,7 @@
  * The profile form's checks, field by field, in words (instead of the browser's one "Please fill
  * out this field"): what is missing or wrong, next to the field it concerns.
  */
+import { budgetStoreProblem } from '../../../../shared/budget-store-url';
 
 export interface ProfileDraft {
   id: string | null;
@@ -11,11 +12,13 @@ export interface ProfileDraft {
   header: string;
   pageSizeParam: string;
   idField: string;
+  /** The fleet's budget store URL as typed ('' for none; the masked stored one when unchanged). */
+  budgetStore: string;
   /** Tokens the profile keeps (not removed, not lost) plus the new ones typed. */
   tokenCount: number;
 }
 
-export type ProfileField = 'name' | 'vendor' | 'baseUrl' | 'tokens' | 'header' | 'pageSizeParam' | 'idField';
+export type ProfileField = 'name' | 'vendor' | 'baseUrl' | 'tokens' | 'header' | 'pageSizeParam' | 'idField' | 'budgetStore';
 export type FieldProblems = Partial<Record<ProfileField, string>>;
 
 /** Other profiles' names, to refuse a second profile with the same name (case and spaces aside). */
@@ -46,5 +49,8 @@ export function validateProfile(d: ProfileDraft, others: readonly OtherProfile[]
   if (!/^[A-Za-z0-9-]+$/.test(d.header.trim())) problems.header = 'A header name: letters, digits and dashes (e.g. Authorization).';
   if (d.pageSizeParam.trim() === '') problems.pageSizeParam = 'Name the page-size parameter (per-page by default).';
   if (d.idField.trim() === '') problems.idField = 'Name the field that holds an asset id (id by default).';
+  const store = d.budgetStore.trim();
+  const storeProblem = store === '' ? null : budgetStoreProblem(store);
+  if (storeProblem) problems.budgetStore = `The budget store ${storeProblem}, e.g. redis://redis.internal:6379/0 (or leave it empty).`;
   return problems;
 }
