@@ -76,7 +76,7 @@ describe('npm run report', () => {
   it('says so, exit 1, for an unknown profile or no database', async () => {
     const unknown = await run('--profile', 'Nobody', '--from', '2026-11-20', '--data-dir', dir);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/No profile named "Nobody"\. Profiles: "Acme Books", "Built-in demo service"\./);
+    expect(unknown.stderr).toMatch(/No profile named "Nobody"\. Profiles: "Acme Books", "Built-in demo service", "Built-in demo service: acme"\./);
     const empty = mkdtempSync(join(tmpdir(), 'report-empty-'));
     const none = await run('--profile', 'demo', '--from', '2026-11-20', '--data-dir', empty);
     rmSync(empty, { recursive: true, force: true });
