@@ -57,8 +57,14 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
           <>
             <dt>Fleet (Redis)</dt>
             <dd>
-              <strong>{fmtPercent(cell.fleet.use)}</strong> · peak {fmtPercent(cell.fleet.peak)}
-              {cell.fleet.state === 'fallback' ? <span className="text-warn"> · store not answering: last figures</span> : null}
+              {cell.fleet.use === null ? (
+                <span className="muted">no counts yet</span>
+              ) : (
+                <>
+                  <strong>{fmtPercent(cell.fleet.use)}</strong> · peak {fmtPercent(cell.fleet.peak)}
+                </>
+              )}
+              {cell.fleet.state === 'fallback' ? <div className="text-warn">Store not answering{cell.fleet.message ? `: ${cell.fleet.message}` : ''}</div> : null}
             </dd>
           </>
         ) : null}

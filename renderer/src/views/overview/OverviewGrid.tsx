@@ -210,7 +210,7 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         onBlur={() => onShow(false)}
       >
         <span className="ov-value">{idle ? 'idle' : `${percentOf(cell.use)}%`}</span>
-        {cell.fleet ? <span className="ov-fleet">fleet {percentOf(cell.fleet.use)}%</span> : null}
+        {cell.fleet ? <span className="ov-fleet">fleet {cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}</span> : null}
         <span className="ov-marks">
           {cell.n429 > 0 ? <span className="ov-429">{cell.n429 > 999 ? '999+' : cell.n429}×429</span> : null}
           {cell.alerts.length > 0 ? <span className="ov-alert">!</span> : null}

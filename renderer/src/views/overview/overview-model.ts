@@ -32,13 +32,14 @@ export interface SparkPoint {
 }
 
 export interface FleetFigures {
-  /** Mean share of the limit the store granted to the whole fleet over the window (at most 1). */
-  use: number;
-  /** The busiest second's share. */
-  peak: number;
+  /** Mean share of the limit the store granted to the whole fleet over the window (at most 1); null: no counts. */
+  use: number | null;
+  /** The busiest second's share; null: no counts. */
+  peak: number | null;
   seconds: number;
-  /** 'fallback': the store does not answer; these are the last figures it gave. */
+  /** 'fallback': the store does not answer (pacing is from headers only meanwhile). */
   state: FleetUse['store']['state'];
+  message: string | null;
 }
 
 export interface OverviewCell {
@@ -75,14 +76,15 @@ export function bandOf(requests: number, use: number): Band {
   return band;
 }
 
-/** The fleet's figures for one endpoint, when a Redis store counts them; null otherwise. */
+/** The fleet's figures for one endpoint where a Redis store is set (use null while it has no counts); null without a store. */
 export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: EndpointId): FleetFigures | null {
   if (!fleet || fleet.store.kind !== 'redis') return null;
+  const { state, message } = fleet.store;
   const row = fleet.endpoints.find((e) => e.endpoint === endpoint);
-  if (!row || row.granted.length === 0 || row.limit <= 0) return null;
+  if (!row || row.granted.length === 0 || row.limit <= 0) return { use: null, peak: null, seconds: 0, state, message };
   const share = (n: number) => Math.min(1, n / row.limit);
   const total = row.granted.reduce((a, b) => a + b, 0);
-  return { use: Math.min(1, total / (row.granted.length * row.limit)), peak: share(Math.max(...row.granted)), seconds: row.granted.length, state: fleet.store.state };
+  return { use: share(total / row.granted.length), peak: share(Math.max(...row.granted)), seconds: row.granted.length, state, message };
 }
 
 export interface CellInput {
