@@ -1,5 +1,6 @@
 /**
- * The connection's health, derived from the active client's samples, announced on change only:
+ * One connected profile's health, derived from its client's samples, announced on change only
+ * (session-pool.ts keeps one per connected profile):
  * - connecting: a profile was chosen and nothing has answered yet;
  * - offline: requests get no answer (network errors) and nothing answered since;
  * - degraded: the service answered 429 or 5xx within the last `windowMs`, or refused the token;
