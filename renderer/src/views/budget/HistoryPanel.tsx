@@ -64,10 +64,14 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
             <tr>
               <th>Endpoint</th>
               <th className="num">Requests</th>
-              <th className="num">Mean req/s</th>
-              <th className="num">Peak req/s</th>
-              <th className="num">Mean use</th>
-              <th className="num">Peak use</th>
+              <th className="num" title="Requests over the whole range divided by its length">Mean req/s</th>
+              <th className="num" title={`The busiest point's mean rate (points of ${bucketLabel(history.bucketMs)}): a peak inside a long point is averaged out; Peak use keeps it`}>
+                Peak req/s
+              </th>
+              <th className="num" title="Mean share of the limit in use, from X-Rate-Limit-Remaining as each answer reported it">Mean use</th>
+              <th className="num" title="The highest share of the limit in use that any answer reported (its lowest Remaining), whatever the point length">
+                Peak use
+              </th>
               <th className="num">429s</th>
               <th className="num" title="Requests of other consumers of the vendor, inferred from Remaining">Others'</th>
               <th className="num">Lowest Remaining</th>
