@@ -65,7 +65,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
               <th>Endpoint</th>
               <th className="num">Requests</th>
               <th className="num" title="Requests over the whole range divided by its length">Mean req/s</th>
-              <th className="num" title={`The busiest point's mean rate (points of ${bucketLabel(history.bucketMs)}): a peak inside a long point is averaged out; Peak use keeps it`}>
+              <th className="num" title={`The busiest point's mean rate (${bucketLabel(history.bucketMs)}): a peak inside a long point is averaged out; Peak use keeps it`}>
                 Peak req/s
               </th>
               <th className="num" title="Mean share of the limit in use, from X-Rate-Limit-Remaining as each answer reported it">Mean use</th>
