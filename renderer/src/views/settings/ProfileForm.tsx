@@ -171,9 +171,13 @@ export function ProfileForm({
         <input className="input mono" value={idField} onChange={(e) => setIdField(e.target.value)} {...inputProps('idField')} />
         {problemOf('idField').note}
       </label>
-      <label className="field field-wide">
-        <span className="field-label">Budget store (optional)</span>
+      {/* A div, not a label around it all: the hint is the input's description, not part of its name. */}
+      <div className="field field-wide">
+        <label className="field-label" htmlFor={`${id}-budgetStore`}>
+          Budget store (optional)
+        </label>
         <input
+          id={`${id}-budgetStore`}
           className="input mono"
           value={budgetStore}
           onChange={(e) => setBudgetStore(e.target.value)}
@@ -188,7 +192,7 @@ export function ProfileForm({
           Every copy and worker of this vendor that names the same Redis shares its budget: each request reserves its slot there first. Empty: pace from the
           rate-limit headers alone. A password in the URL is kept and shown masked.
         </span>
-      </label>
+      </div>
       {Object.keys(problems).length > 0 ? (
         <div className="callout callout-error field-wide" role="alert">
           The profile was not saved: {Object.keys(problems).length === 1 ? 'one field needs' : `${Object.keys(problems).length} fields need`} attention (marked
