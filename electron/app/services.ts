@@ -15,16 +15,15 @@ import { AlertService } from '../alerts/alert-service';
 import { createTelemetry } from '../telemetry';
 import { createDispatcher, describeIssues } from './dispatcher';
 import { DownloadController } from './download-controller';
-import { DEMO_PROFILE_ID, demoProfileSpec, EmbeddedDemo } from './embedded-demo';
+import { DEMO_PROFILE_ID, EmbeddedDemo } from './embedded-demo';
 import type { AppEnvironment, AppLog, AppServices } from './environment';
 import { EventHub } from './event-hub';
 import { createHandlers } from './handlers';
+import { ProfileSource } from './profile-source';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
-import type { SessionProfile } from './session';
 import { SessionPool } from './session-pool';
-import type { PoolTarget } from './session-pool';
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
@@ -89,38 +88,15 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     onError: (e) => log('warn', `Alerts: ${toErrorData(e).message}`),
   });
   const openable = new Set<string>();
+  const profiles: ProfileSource = new ProfileSource(store, demo, () => pool.demoConnected());
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
-  function notFound(id: string): PartnerError {
-    return new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
-  }
-
-  /** A profile as listed, before it opens; throws NOT_FOUND for one that cannot be connected in this run. */
-  function describeProfile(id: string): PoolTarget {
-    if (demo.isDemo(id) && !demo.enabled) throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
-    const view = demo.isDemo(id) ? demo.view(id) : store.get(id);
-    if (!view) throw notFound(id);
-    return { profileId: id, name: view.name, vendor: view.vendor, baseUrl: view.baseUrl, demo: demo.isDemo(id) };
-  }
-
-  async function profileFor(id: string): Promise<{ profile: SessionProfile; tokens: string[] }> {
-    const spec = demoProfileSpec(id);
-    if (spec) {
-      const sim = await demo.ensure();
-      const v = demo.view(id);
-      return { profile: { ...v, baseUrl: sim.url, demoTraffic: spec.traffic }, tokens: demo.tokens(v.vendor) };
-    }
-    const record = store.get(id);
-    if (!record) throw notFound(id);
-    return { profile: { ...record, demo: false }, tokens: store.openTokens(id) };
-  }
-
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
     // Anchors taken against another server of a vendor say nothing about this one.
     telemetry.resetDetector();
-    const { profile, tokens } = await profileFor(id);
+    const { profile, tokens } = await profiles.open(id);
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
     budgets.useStore((demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
     return new ActiveSession(profile, tokens, {
@@ -136,9 +112,9 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     });
   }
 
-  const pool = new SessionPool({
+  const pool: SessionPool = new SessionPool({
     clock: timerClock,
-    describe: describeProfile,
+    describe: (id) => profiles.describe(id),
     open: openSession,
     closing: async (s) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
@@ -178,6 +154,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     telemetry,
     connection: { current: () => pool.connection() },
     pool,
+    profiles,
     demo,
     downloads,
     local,

@@ -9,6 +9,7 @@ import type { EmbeddedDemo } from '../embedded-demo';
 import type { AppEnvironment, AppLog } from '../environment';
 import type { ActiveSession } from '../session';
 import type { SessionPool } from '../session-pool';
+import type { ProfileSource } from '../profile-source';
 import type { LocalStore } from '../../store';
 import type { UsageService } from '../../usage/usage-service';
 import type { AlertService } from '../../alerts/alert-service';
@@ -22,6 +23,8 @@ export interface AppContext {
   connection: { current(): ConnectionView };
   /** The connected profiles (several at once) and which one is active. */
   pool: SessionPool;
+  /** Saved and built-in demo profiles opened by id (borrowed for a Test connection or a detection). */
+  profiles: ProfileSource;
   demo: EmbeddedDemo;
   downloads: DownloadController;
   /** The local store (SQLite): the purchase ledger; degraded with a problem when it cannot be opened. */

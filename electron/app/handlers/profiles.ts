@@ -29,59 +29,54 @@ function demoIsReadOnly(): PartnerError {
 
 export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** One cheap request (categories) with the profile's first token, never retried. */
-  async function testConnection(id: string) {
-    const isDemo = ctx.demo.isDemo(id);
-    const record = isDemo ? null : ctx.store.get(id);
-    if (!isDemo && !record) throw new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
-    const demoWasRunning = ctx.demo.running !== null;
-    const sim = isDemo ? await ctx.demo.ensure() : null;
-    const profile = sim ? { ...ctx.demo.view(id), baseUrl: sim.url } : record!;
-    const first = (sim ? ctx.demo.tokens(profile.vendor) : ctx.store.openTokens(id))[0];
-    if (first === undefined) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This profile has no token to test.', retryable: false });
-    let sample: BudgetSample | null = null;
-    const client = new PartnerClient({
-      baseUrl: profile.baseUrl,
-      vendor: profile.vendor,
-      tokens: [first],
-      fetch: ctx.fetch,
-      budgets: ctx.budgets,
-      timeoutMs: Math.min(TEST_TIMEOUT_MS, ctx.settings().timeoutMs),
-      retry: { maxAttempts: 1 },
-      tokenPresentation: profile.tokenPresentation,
+  function testConnection(id: string) {
+    // A simulator started for the test stops afterwards unless a demo profile is connected.
+    return ctx.profiles.borrow(id, async ({ profile, tokens }) => {
+      const first = tokens[0];
+      if (first === undefined) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This profile has no token to test.', retryable: false });
+      let sample: BudgetSample | null = null;
+      const client = new PartnerClient({
+        baseUrl: profile.baseUrl,
+        vendor: profile.vendor,
+        tokens: [first],
+        fetch: ctx.fetch,
+        budgets: ctx.budgets,
+        timeoutMs: Math.min(TEST_TIMEOUT_MS, ctx.settings().timeoutMs),
+        retry: { maxAttempts: 1 },
+        tokenPresentation: profile.tokenPresentation,
+      });
+      const unsubscribe = client.onSample((s) => {
+        sample = s;
+        ctx.telemetry.record(s);
+      });
+      try {
+        const res = await client.request('categories', { priority: 'interactive' });
+        return {
+          ok: true,
+          status: res.status,
+          latencyMs: res.sample.latencyMs,
+          limit: res.rateLimit.limit,
+          remaining: res.rateLimit.remaining,
+          reset: res.rateLimit.reset,
+          error: null,
+        };
+      } catch (e) {
+        const error = toErrorData(e);
+        const s = sample as BudgetSample | null;
+        return {
+          ok: false,
+          status: error.status ?? s?.status ?? 0,
+          latencyMs: s?.latencyMs ?? 0,
+          limit: s?.limit ?? null,
+          remaining: s?.remaining ?? null,
+          reset: s?.reset ?? null,
+          error,
+        };
+      } finally {
+        unsubscribe();
+        client.close();
+      }
     });
-    const unsubscribe = client.onSample((s) => {
-      sample = s;
-      ctx.telemetry.record(s);
-    });
-    try {
-      const res = await client.request('categories', { priority: 'interactive' });
-      return {
-        ok: true,
-        status: res.status,
-        latencyMs: res.sample.latencyMs,
-        limit: res.rateLimit.limit,
-        remaining: res.rateLimit.remaining,
-        reset: res.rateLimit.reset,
-        error: null,
-      };
-    } catch (e) {
-      const error = toErrorData(e);
-      const s = sample as BudgetSample | null;
-      return {
-        ok: false,
-        status: error.status ?? s?.status ?? 0,
-        latencyMs: s?.latencyMs ?? 0,
-        limit: s?.limit ?? null,
-        remaining: s?.remaining ?? null,
-        reset: s?.reset ?? null,
-        error,
-      };
-    } finally {
-      unsubscribe();
-      client.close();
-      // Testing a demo profile while none is connected must not leave the simulator running.
-      if (sim && !demoWasRunning && !ctx.pool.demoConnected()) await ctx.demo.stop();
-    }
   }
 
   return {

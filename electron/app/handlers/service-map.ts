@@ -32,34 +32,28 @@ function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: '
   return { map: profileServiceMap(record), source: record.serviceMap ? 'saved' : 'default' };
 }
 
-/** The profile's connected client, or a short-lived one (the demo's simulator started and stopped as testConnection does). */
+/** The profile's connected client, or a short-lived one (a demo's simulator started and stopped as testConnection does). */
 async function withClient<T>(ctx: AppContext, profileId: string, run: (client: ProbeClient) => Promise<T>): Promise<T> {
   const connected = ctx.pool.sessions().find((s) => s.profile.id === profileId);
   if (connected) return run(connected.client);
-  const isDemo = ctx.demo.isDemo(profileId);
-  const record = isDemo ? null : ctx.store.get(profileId);
-  if (!isDemo && !record) throw noProfile(profileId);
-  const demoWasRunning = ctx.demo.running !== null;
-  const sim = isDemo ? await ctx.demo.ensure() : null;
-  const profile = sim ? { ...ctx.demo.view(profileId), baseUrl: sim.url } : record!;
-  const tokens = sim ? ctx.demo.tokens(profile.vendor) : ctx.store.openTokens(profileId);
-  const client = new PartnerClient({
-    baseUrl: profile.baseUrl,
-    vendor: profile.vendor,
-    tokens,
-    fetch: ctx.fetch,
-    budgets: ctx.budgets,
-    timeoutMs: ctx.settings().timeoutMs,
-    tokenPresentation: profile.tokenPresentation,
+  return ctx.profiles.borrow(profileId, async ({ profile, tokens }) => {
+    const client = new PartnerClient({
+      baseUrl: profile.baseUrl,
+      vendor: profile.vendor,
+      tokens,
+      fetch: ctx.fetch,
+      budgets: ctx.budgets,
+      timeoutMs: ctx.settings().timeoutMs,
+      tokenPresentation: profile.tokenPresentation,
+    });
+    const unsubscribe = client.onSample((s) => ctx.telemetry.record(s));
+    try {
+      return await run(client);
+    } finally {
+      unsubscribe();
+      client.close();
+    }
   });
-  const unsubscribe = client.onSample((s) => ctx.telemetry.record(s));
-  try {
-    return await run(client);
-  } finally {
-    unsubscribe();
-    client.close();
-    if (sim && !demoWasRunning && !ctx.pool.demoConnected()) await ctx.demo.stop();
-  }
 }
 
 export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
