@@ -4,8 +4,8 @@
  * budget store, one copy alone, a competing consumer, Redis killed mid-run; and two baselines
  * (the naive client, Bottleneck clustered through Redis). Vendor-wide 429s are counted by the server.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { startRedisServer } from '../helpers/redis-server';
 import type { RefillModel } from './client-scenarios';
 import type { FleetTally, FleetWorkerArgs } from './fleet-worker';
 import { startSimProcess, type SimProcess } from './sim-process';
@@ -39,18 +39,7 @@ const PAGE_SIZE = 10;
 /** Each run lasts about this long at the limit. */
 const RUN_SECONDS = 12;
 
-export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { hasRedisServer } from '../helpers/redis-server';
 
 export interface RedisProcess {
   url: string;
@@ -58,28 +47,8 @@ export interface RedisProcess {
 }
 
 export async function startRedis(): Promise<RedisProcess> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return {
-    url: `redis://127.0.0.1:${port}/0`,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await gone;
-    },
-  };
+  const server = await startRedisServer();
+  return { url: server.url(0), kill: () => server.stop() };
 }
 
 function runWorker(args: FleetWorkerArgs): Promise<FleetTally> {
