@@ -139,6 +139,16 @@ describe('several profiles connected at once', () => {
     expect(await requestsOf('demo', acmeFrom)).toBeGreaterThan(3);
     // Twice is harmless.
     expect((await call('disconnectProfile', { id: 'demo-acme' })).items).toHaveLength(1);
+    // Calls at once take turns, in the order they came.
+    const [connected, selected, left2] = await Promise.all([
+      call('connectProfile', { id: 'demo-acme' }),
+      call('selectProfile', { id: 'demo-acme' }),
+      call('disconnectProfile', { id: 'demo-acme' }),
+    ]);
+    expect(connected).toMatchObject({ profileId: 'demo-acme', active: false });
+    expect(selected).toMatchObject({ profileId: 'demo-acme', vendor: 'acme' });
+    expect(left2.items.map((p) => [p.profileId, p.active])).toEqual([['demo', true]]);
+    expect(await call('connection', {})).toMatchObject({ profileId: 'demo' });
 
     expect((await call('disconnectProfile', { id: 'demo' })).items).toEqual([]);
     await expect(fetch(`${url}/assets/categories`)).rejects.toThrow();
