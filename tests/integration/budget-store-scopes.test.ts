@@ -6,6 +6,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BudgetRegistry } from '../../electron/client/budget-registry';
+import { PartnerClient } from '../../electron/client';
+import { startSimulator } from '../../electron/simulator';
+import { seededRandom } from '../../electron/client/testing';
 import { storeKey } from '../../electron/client/budget-store';
 import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
@@ -25,12 +28,14 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     registries.push(r);
     return r;
   };
+  /** A plain connection for looking at Redis; its reconnect errors while Redis is killed are expected. */
+  const connect = (): Redis => new Redis(redis.url()).on('error', () => undefined);
   /** Client connections Redis holds, the inspector's own aside. */
   const connections = async (): Promise<number> => ((await inspector.client('LIST')) as string).trim().split('\n').length - 1;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    inspector = new Redis(redis.url());
+    inspector = connect();
   });
 
   afterAll(async () => {
@@ -99,7 +104,7 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     await until(() => r.storeState(ACME).state === 'connected', 15_000);
     expect(lines.at(-1)).toMatch(/is back/);
     inspector.disconnect();
-    inspector = new Redis(redis.url());
+    inspector = connect();
   });
 
   it('fleetUse: three workers reserving 50 slots in total; the store counts 50 granted, at most the limit in any second', async () => {
@@ -134,6 +139,30 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     const ttls = await Promise.all(countKeys.map((k) => probe.pttl(k)));
     probe.disconnect();
     expect(ttls.every((ms) => ms > 0 && ms <= 312_000)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasRedis)('a client reserves in its own scope\'s store (real simulator and redis-server)', () => {
+  it('requests of the scope given a store are counted there; the registry has no default store', async () => {
+    const redis = await startRedisServer();
+    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(5) });
+    const budgets = new BudgetRegistry();
+    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    try {
+      const scope = { baseUrl: sim.url, vendor: 'demo' };
+      budgets.useStore(scope, redis.url(5));
+      await until(() => budgets.storeState(scope).state === 'connected');
+      expect(budgets.store).toBeNull();
+      for (let i = 0; i < 7; i++) await client.request('categories');
+      await new Promise((res) => setTimeout(res, 1_100)); // the last slot's second completes
+      const use = await budgets.fleetUse(scope, 5);
+      expect(use.endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0)).toBe(7);
+    } finally {
+      client.close();
+      budgets.dispose();
+      await sim.stop();
+      await redis.stop();
+    }
   });
 });
 
