@@ -12,7 +12,7 @@ import { BudgetBucket } from './budget-bucket';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import type { BudgetStore } from './budget-store';
-import { storeKey } from './budget-store';
+import { budgetStoreProblem, storeKey } from './budget-store';
 import { BudgetStorePool } from './budget-store-pool';
 import { ServerClock } from './server-clock';
 import type { budgetStoreStateSchema, fleetUseSchema } from '../../shared/bridge/session-schemas';
@@ -145,7 +145,14 @@ export class BudgetRegistry {
     const next = url?.trim() || undefined;
     if (use && use.url === next && (next !== undefined || use.store === null)) return use;
     this.release(use);
-    return next === undefined ? { store: null } : { url: next, store: this.stores.acquire(next, log) };
+    if (next === undefined) return { store: null };
+    // Checked on every way in (flags, profile form), but a hand-edited settings file must not stop a session.
+    const problem = budgetStoreProblem(next);
+    if (problem) {
+      (log ?? console.error)(`budget store: the URL ${problem}; pacing from the headers alone`);
+      return { store: null };
+    }
+    return { url: next, store: this.stores.acquire(next, log) };
   }
 
   private release(use: StoreUse | undefined): void {

@@ -178,6 +178,15 @@ describe('no budget store', () => {
     r.dispose();
   });
 
+  it('a store URL that is not one (a hand-edited settings file) is logged, and the scope paces from the headers', () => {
+    const r = new BudgetRegistry();
+    const lines: string[] = [];
+    expect(() => r.useStore(ACME, 'http://ops:s3cret@cache:6379', (l) => lines.push(l))).not.toThrow();
+    expect(r.storeState(ACME).kind).toBe('none');
+    expect(lines).toEqual(['budget store: the URL must be a redis://host:port/db URL, not http:; pacing from the headers alone']);
+    r.dispose();
+  });
+
   it('a store URL with credentials is shown and logged masked', async () => {
     const r = new BudgetRegistry();
     const lines: string[] = [];
