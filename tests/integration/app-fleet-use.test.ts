@@ -1,0 +1,87 @@
+/**
+ * fleetUse through the app's own dispatch, on the embedded simulator with a real redis-server as the
+ * budget store: two connected profiles (demo and demo-acme, vendor acme) each get their own vendor's
+ * counts from one Redis connection; a profile that is not connected is NOT_FOUND; without a store
+ * the answer is 'none'.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallName, CallResponse } from '../../shared/bridge/contract';
+import { createAppServices, memoryVault } from '../../electron/app';
+import type { AppServices } from '../../electron/app';
+import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server';
+
+const hasRedis = hasRedisServer();
+const dirs: string[] = [];
+const apps: AppServices[] = [];
+
+async function openApp(budgetStore?: string): Promise<AppServices> {
+  const dir = mkdtempSync(join(tmpdir(), 'app-fleet-'));
+  dirs.push(dir);
+  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, ...(budgetStore ? { budgetStore } : {}) });
+  apps.push(app);
+  return app;
+}
+
+async function call<N extends CallName>(app: AppServices, name: N, request: unknown): Promise<CallResponse<N>> {
+  const result = await app.dispatch(name, request);
+  if (!result.ok) throw Object.assign(new Error(`${name} failed: ${result.error.message}`), { code: result.error.code });
+  return result.value as CallResponse<N>;
+}
+
+const sum = (use: CallResponse<'fleetUse'>, endpoint: string) => use.endpoints.find((e) => e.endpoint === endpoint)!.granted.reduce((a, b) => a + b, 0);
+
+afterAll(async () => {
+  for (const app of apps) await app.dispose();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('fleetUse without a store', () => {
+  it("answers kind 'none', state 'off', empty counts for the active profile", async () => {
+    const app = await openApp();
+    const use = await call(app, 'fleetUse', { seconds: 5 });
+    expect(use.store).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    expect(use.vendor).toBe('demo');
+    expect(use.endpoints.every((e) => e.granted.length === 0)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', () => {
+  let redis: RedisServer;
+  let app: AppServices;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    app = await openApp(redis.url(6));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it("each connected profile gets its own vendor's counts; one Redis connection serves both", async () => {
+    await call(app, 'connectProfile', { id: 'demo-acme' });
+    await call(app, 'simSetDemoTraffic', { share: 0.25, endpoints: ['purchaseInfo'] });
+    // acme's own light background load runs on listAssets; the demo's traffic on purchaseInfo.
+    await new Promise((r) => setTimeout(r, 3_200));
+    const demo = await call(app, 'fleetUse', { seconds: 3 });
+    const acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 3 });
+    await call(app, 'simSetDemoTraffic', { share: 0, endpoints: [] });
+
+    expect(demo).toMatchObject({ profileId: expect.any(String), vendor: 'demo', store: { kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/6` } });
+    expect(acme).toMatchObject({ profileId: 'demo-acme', vendor: 'acme', store: { kind: 'redis', state: 'connected' } });
+    expect(sum(demo, 'purchaseInfo')).toBeGreaterThan(0);
+    expect(sum(acme, 'purchaseInfo')).toBe(0);
+    expect(sum(acme, 'listAssets')).toBeGreaterThan(0);
+
+    const inspector = new Redis(redis.url(6));
+    const clients = ((await inspector.client('LIST')) as string).trim().split('\n').length - 1;
+    inspector.disconnect();
+    expect(clients).toBe(1);
+  });
+
+  it('a profile that is not connected is NOT_FOUND', async () => {
+    await expect(call(app, 'fleetUse', { profileId: 'p_nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
