@@ -12,7 +12,7 @@ import { useAppContext } from '../../api/context';
 import { Pill } from '../../components/Pill';
 import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
-import { cellName, overviewCell, percentOf } from './overview-model';
+import { cellName, overviewCell, percentOf, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
 import { useDisconnectProfile, useFleetUse } from './session-queries';
 import { ErrorCallout } from '../../components/states';
@@ -209,7 +209,7 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         onFocus={() => onShow(true)}
         onBlur={() => onShow(false)}
       >
-        <span className="ov-value">{idle ? 'idle' : `${percentOf(cell.use)}%`}</span>
+        <span className="ov-value">{shareLabel(cell)}</span>
         {cell.fleet ? <span className="ov-fleet">fleet {cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}</span> : null}
         <span className="ov-marks">
           {cell.n429 > 0 ? <span className="ov-429">{cell.n429 > 999 ? '999+' : cell.n429}×429</span> : null}

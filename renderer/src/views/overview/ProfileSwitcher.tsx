@@ -11,6 +11,8 @@ export function ProfileSwitcher() {
   const items = sessions.data?.items ?? [];
   if (items.length < 2) return null;
   const active = items.find((p) => p.active);
+  // The vendor is short and says whose budget; the profile's name only where two share a vendor.
+  const shared = (vendor: string) => items.filter((p) => p.vendor === vendor).length > 1;
   return (
     <select
       className="input profile-switcher"
@@ -24,7 +26,7 @@ export function ProfileSwitcher() {
       {active ? null : <option value="">Choose a profile</option>}
       {items.map((p) => (
         <option key={p.profileId} value={p.profileId}>
-          {p.vendor === p.name ? p.name : `${p.vendor} · ${p.name}`}
+          {shared(p.vendor) ? `${p.vendor} · ${p.name}` : p.vendor}
         </option>
       ))}
     </select>

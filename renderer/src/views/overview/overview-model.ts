@@ -68,6 +68,13 @@ export function percentOf(share: number): number {
   return Math.round(share * 100);
 }
 
+/** The cell's figure: "64%", "<1%" for a trickle (not "0%" while requests flow), "idle" without requests. */
+export function shareLabel(cell: Pick<OverviewCell, 'band' | 'use'>): string {
+  if (cell.band === 'idle') return 'idle';
+  const percent = percentOf(cell.use);
+  return percent === 0 ? '<1%' : `${percent}%`;
+}
+
 export function bandOf(requests: number, use: number): Band {
   if (requests === 0) return 'idle';
   const percent = percentOf(use);
@@ -140,7 +147,7 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
 
 /** The cell's accessible name: "acme, /assets/list: 64% of limit, 2 x 429 in the last minute". */
 export function cellName(vendor: string, cell: OverviewCell): string {
-  const what = cell.band === 'idle' ? 'no requests' : `${percentOf(cell.use)}% of limit`;
+  const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit`;
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
   return `${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${alerts}`;

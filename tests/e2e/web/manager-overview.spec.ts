@@ -1,0 +1,127 @@
+/**
+ * An account manager watches two vendors side by side (the built-in demo and acme, each with its own
+ * client and traffic), opens one vendor's Budget at an endpoint from its cell, and disconnects one.
+ */
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
+
+const ACME = 'demo-acme';
+
+/** Back to one connected profile, the demo one active, and no traffic. */
+async function oneVendor(): Promise<void> {
+  const { items } = await bridgeCall('connectedProfiles', {});
+  if (!items.some((p) => p.profileId === 'demo' && p.active)) await bridgeCall('selectProfile', { id: 'demo' });
+  if (items.some((p) => p.profileId === ACME)) await bridgeCall('disconnectProfile', { id: ACME });
+  await quietSimulator();
+}
+
+test.beforeEach(oneVendor);
+test.afterEach(oneVendor);
+
+const grid = (page: Page) => page.getByRole('table', { name: "Use of each endpoint's limit by vendor" });
+const cell = (page: Page, profile: string, endpoint: string) => grid(page).locator(`tr[data-profile="${profile}"] button[data-endpoint="${endpoint}"]`);
+const useOf = async (page: Page, profile: string, endpoint: string) => Number((await cell(page, profile, endpoint).getAttribute('data-use')) ?? NaN);
+
+/** No sideways scroll on the page, the top bar's last item (the connection badge) in view, and the grid's last column inside its panel. */
+const FITS = `(() => {
+  const root = document.documentElement;
+  const table = document.querySelector('.ov-grid');
+  const last = [...table.querySelectorAll('thead th')].pop();
+  const badge = document.querySelector('.topbar > :last-child');
+  return root.scrollWidth <= root.clientWidth
+    && badge.getBoundingClientRect().right <= root.clientWidth
+    && last.getBoundingClientRect().right <= table.parentElement.getBoundingClientRect().right + 1;
+})()`;
+
+test('an account manager sees two vendors at a glance, opens one at an endpoint, and disconnects it', async ({ page }) => {
+  // The cells are a mean over the last minute: after earlier specs' quiet seconds, demo's takes most of a minute to reach its level.
+  test.setTimeout(150_000);
+  // The demo vendor runs near its limit on two endpoints; acme's built-in background load (20% on three) starts when it connects.
+  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets', 'purchaseInfo'] });
+  await openApp(page, 'Budget');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await expect(grid(page).locator('tbody tr')).toHaveCount(1);
+
+  // Connect acme beside demo: the demo profile stays the active one.
+  const connect = page.getByRole('form', { name: 'Connect a profile' });
+  await connect.getByRole('combobox').selectOption({ label: 'Built-in demo service: acme (acme)' });
+  await connect.getByRole('button', { name: 'Connect' }).click();
+  await expect(grid(page).locator('tbody tr')).toHaveCount(2);
+  await expect(grid(page).locator('tr[data-profile="demo"]')).toHaveAttribute('aria-current', 'true');
+  await expect(grid(page).locator(`tr[data-profile="${ACME}"] th`)).toContainText('Connected');
+  // The header's switcher lists both and shows the active one.
+  const switcher = page.getByRole('combobox', { name: 'Active profile' });
+  await expect(switcher).toHaveValue('demo');
+  await expect(switcher.locator('option')).toHaveCount(2);
+
+  // Cells coloured by real use: acme's near 20% of the limit, the endpoints without traffic idle.
+  await expect.poll(() => useOf(page, ACME, 'listAssets'), { timeout: 20_000 }).toBeGreaterThan(0.1);
+  expect(await useOf(page, ACME, 'listAssets')).toBeLessThan(0.5);
+  await expect(cell(page, ACME, 'listAssets')).toHaveAttribute('data-band', 'low');
+  await expect(cell(page, 'demo', 'cancelPurchase')).toHaveAttribute('data-band', 'idle');
+  await expect(page.getByRole('button', { name: 'demo, /purchase/cancel: no requests in the last minute' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^acme, \/assets\/list: \d+% of limit in the last minute/ })).toBeVisible();
+
+  // Keyboard: arrows move between cells, Enter opens demo's Budget at that endpoint.
+  await cell(page, 'demo', 'listAssets').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(cell(page, 'demo', 'searchAssets')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(cell(page, ACME, 'searchAssets')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/budget\/endpoint(=|%3D)searchAssets$/);
+  await expect(page.getByRole('region', { name: 'POST /assets/search chart' })).toHaveClass(/chart-focused/);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
+
+  // The Overview is a mean over the last minute: demo's busy endpoints reach the warning band (about 90% of the limit).
+  await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/, { timeout: 75_000 });
+  expect(await useOf(page, 'demo', 'listAssets')).toBeGreaterThanOrEqual(0.795);
+  // Different colours for different bands.
+  const background = (profile: string, endpoint: string) => cell(page, profile, endpoint).evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background('demo', 'listAssets')).not.toBe(await background(ACME, 'listAssets'));
+
+  // Hover: the last minute as a sparkline, with the figures behind the colour.
+  await cell(page, 'demo', 'listAssets').hover();
+  const card = page.getByRole('tooltip');
+  await expect(card).toContainText('/assets/list');
+  await expect(card).toContainText(/This app\s*\d+% of 20\/s/);
+  await expect(card.locator('path.ov-spark-line')).toHaveCount(1);
+  await screenshot(page, 'overview-1440-light');
+
+  // 1024 px, dark: everything in view, no sideways scroll.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.mouse.move(0, 0);
+  expect(await page.evaluate(FITS)).toBe(true);
+  await cell(page, ACME, 'categories').hover();
+  await expect(page.getByRole('tooltip')).toContainText('acme');
+  await screenshot(page, 'overview-1024-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Click acme's cell: acme becomes the active profile and its Budget opens at that endpoint.
+  await cell(page, ACME, 'listAssets').click();
+  await expect(page).toHaveURL(/#\/budget\/endpoint(=|%3D)listAssets$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Budget' })).toBeVisible();
+  await expect(page.getByRole('status', { name: /Connection:/ })).toContainText('acme');
+  await expect(switcher).toHaveValue(ACME);
+  const row = page.getByRole('table', { name: 'Endpoint budgets' }).locator('tr[data-endpoint="listAssets"]');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  const chart = page.getByRole('region', { name: 'GET /assets/list chart' });
+  await expect(chart).toHaveClass(/chart-focused/);
+  await expect(chart).toBeInViewport();
+  await screenshot(page, 'overview-opened-budget');
+
+  // Both stay connected; the Overview marks acme active now. Disconnect it: demo becomes active again.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(grid(page).locator(`tr[data-profile="${ACME}"]`)).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('button', { name: 'Disconnect Built-in demo service: acme' }).click();
+  await expect(grid(page).locator('tbody tr')).toHaveCount(1);
+  await expect(grid(page).locator('tr[data-profile="demo"]')).toHaveAttribute('aria-current', 'true');
+  await expect(switcher).toHaveCount(0);
+  await expect(page.getByRole('status', { name: /Connection:/ })).toContainText('demo');
+});
