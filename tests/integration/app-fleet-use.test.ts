@@ -64,9 +64,13 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
     await call(app, 'connectProfile', { id: 'demo-acme' });
     await call(app, 'simSetDemoTraffic', { share: 0.25, endpoints: ['purchaseInfo'] });
     // acme's own light background load runs on listAssets; the demo's traffic on purchaseInfo.
-    await new Promise((r) => setTimeout(r, 3_200));
-    const demo = await call(app, 'fleetUse', { seconds: 3 });
-    const acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 3 });
+    let demo = await call(app, 'fleetUse', { seconds: 5 });
+    let acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 5 });
+    for (const end = Date.now() + 20_000; Date.now() < end && (sum(demo, 'purchaseInfo') === 0 || sum(acme, 'listAssets') === 0); ) {
+      await new Promise((r) => setTimeout(r, 500));
+      demo = await call(app, 'fleetUse', { seconds: 5 });
+      acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 5 });
+    }
     await call(app, 'simSetDemoTraffic', { share: 0, endpoints: [] });
 
     expect(demo).toMatchObject({ profileId: expect.any(String), vendor: 'demo', store: { kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/6` } });
