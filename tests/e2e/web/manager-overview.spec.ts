@@ -125,3 +125,26 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   await expect(switcher).toHaveCount(0);
   await expect(page.getByRole('status', { name: /Connection:/ })).toContainText('demo');
 });
+
+test('a connected profile whose service does not answer is greyed with the reason, the others unaffected', async ({ page }) => {
+  // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
+  const profile = await bridgeCall('saveProfile', { name: 'Unreachable vendor', vendor: 'nowhere', baseUrl: 'http://127.0.0.1:9', addTokens: ['nowhere-token-1'] });
+  try {
+    await bridgeCall('connectProfile', { id: profile.id });
+    await openApp(page, 'Budget');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
+    const row = grid(page).locator(`tr[data-profile="${profile.id}"]`);
+    await expect(row).toHaveClass(/ov-row-away/);
+    await expect(row.locator('th')).toContainText(/Connecting|Offline/);
+    await expect(row.locator('.ov-reason')).not.toBeEmpty();
+    await expect(grid(page).locator('tr[data-profile="demo"]')).not.toHaveClass(/ov-row-away/);
+    await expect(row.getByRole('button', { name: 'nowhere, /assets/list: no requests in the last minute' })).toBeVisible();
+    await screenshot(page, 'overview-offline-row');
+    await row.getByRole('button', { name: 'Disconnect Unreachable vendor' }).click();
+    await expect(row).toHaveCount(0);
+  } finally {
+    const { items } = await bridgeCall('connectedProfiles', {});
+    if (items.some((p) => p.profileId === profile.id)) await bridgeCall('disconnectProfile', { id: profile.id });
+    await bridgeCall('removeProfile', { id: profile.id });
+  }
+});

@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { BudgetStore } from '../../../renderer/src/live/budget-store';
 import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
 import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
-import { bandOf, cellName, fleetFigures, overviewCell } from '../../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, fleetFigures, overviewCell, shareLabel } from '../../../renderer/src/views/overview/overview-model';
 
 const S = 1_700_000_040_000; // a whole minute
 /** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */
@@ -101,6 +101,19 @@ describe('Overview cell: use of the limit over the last minute', () => {
     const none = overviewCell({ store, vendor: 'other', spec: ENDPOINTS.listAssets, now: NOW, alerts: [], fleet: null });
     expect(none.band).toBe('idle');
     expect(none.seconds).toBe(0);
+  });
+
+  it('shows a trickle as <1%, never as 0% while requests flow', () => {
+    const store = new BudgetStore();
+    store.ingest([second(S + 30_000, { requests: 2 })], 1);
+    const c = cell(store);
+    expect(c.band).toBe('low');
+    expect(shareLabel(c)).toBe('<1%');
+    expect(cellName('acme', c)).toBe('acme, /assets/list: <1% of limit in the last minute');
+    // Requests that got no answer took no budget: 0%, not a trickle.
+    const offline = new BudgetStore();
+    offline.ingest([second(S + 30_000, { requests: 3, unanswered: 3, errors: 3 })], 1);
+    expect(shareLabel(cell(offline))).toBe('0%');
   });
 
   it('uses the limit the service reported for that second', () => {

@@ -68,11 +68,11 @@ export function percentOf(share: number): number {
   return Math.round(share * 100);
 }
 
-/** The cell's figure: "64%", "<1%" for a trickle (not "0%" while requests flow), "idle" without requests. */
+/** The cell's figure: "64%", "<1%" for a trickle (not "0%" while some are served), "idle" without requests. */
 export function shareLabel(cell: Pick<OverviewCell, 'band' | 'use'>): string {
   if (cell.band === 'idle') return 'idle';
   const percent = percentOf(cell.use);
-  return percent === 0 ? '<1%' : `${percent}%`;
+  return percent === 0 && cell.use > 0 ? '<1%' : `${percent}%`;
 }
 
 export function bandOf(requests: number, use: number): Band {
