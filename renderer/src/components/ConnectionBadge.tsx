@@ -7,12 +7,12 @@ import { useNow } from '../lib/use-now';
 
 const LABEL = { connected: 'Connected', degraded: 'Degraded', offline: 'Offline', connecting: 'Connecting' } as const;
 
-/** The fleet budget store's state in a few words, or null when the profile has none. */
-function storeLabel(store: FleetUse['store']): { text: string; tone: 'ok' | 'warn' | 'muted' } | null {
+/** The fleet budget store's state in a few words (and fewer for narrow windows), or null when the profile has none. */
+function storeLabel(store: FleetUse['store']): { text: string; short: string; tone: 'ok' | 'warn' | 'muted' } | null {
   if (store.kind === 'none') return null;
-  if (store.state === 'connected') return { text: 'Fleet budget: Redis', tone: 'ok' };
-  if (store.state === 'fallback') return { text: 'Redis unreachable: headers only', tone: 'warn' };
-  return { text: 'Fleet budget: connecting…', tone: 'muted' };
+  if (store.state === 'connected') return { text: 'Fleet budget: Redis', short: 'Fleet: Redis', tone: 'ok' };
+  if (store.state === 'fallback') return { text: 'Redis unreachable: headers only', short: 'Redis down', tone: 'warn' };
+  return { text: 'Fleet budget: connecting…', short: 'Fleet: …', tone: 'muted' };
 }
 
 export function ConnectionBadge() {
@@ -40,8 +40,11 @@ export function ConnectionBadge() {
         </span>
       ) : null}
       {store && fleet ? (
-        <span className={`conn-store conn-store-${store.tone}`} title={[fleet.store.url, fleet.store.message].filter(Boolean).join(': ')} data-store-state={fleet.store.state}>
-          {store.text}
+        <span className={`conn-store conn-store-${store.tone}`} title={`${store.text} (${fleet.store.url ?? ''}). ${fleet.store.message ?? ''}`} data-store-state={fleet.store.state}>
+          <span className="conn-store-long">{store.text}</span>
+          <span className="conn-store-short" aria-hidden="true">
+            {store.short}
+          </span>
         </span>
       ) : null}
     </div>

@@ -44,6 +44,15 @@ test('the fleet budget store: shared, counted beside our own rate, fallen back t
   expect(use.store).toMatchObject({ kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/0` });
   expect(use.endpoints.some((e) => e.granted.some((n) => n > 0))).toBe(true);
   await screenshot(page, 'fleet-budget-store');
+  // At the narrowest supported width the Fleet column stays beside Req/s (Limit and Held back drop first).
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect(header).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: /^Req\/s/ })).toBeVisible();
+  // The header's short words fit: nothing is pushed out of the window.
+  await expect(badge(page).getByText('Fleet: Redis')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await screenshot(page, 'fleet-budget-store-1024');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await redis.stop();
   await expect(badge(page)).toContainText('Redis unreachable: headers only', { timeout: 20_000 });
