@@ -81,7 +81,8 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/, { timeout: 75_000 });
   expect(await useOf(page, 'demo', 'listAssets')).toBeGreaterThanOrEqual(0.795);
   // Different colours for different bands.
-  const background = (profile: string, endpoint: string) => cell(page, profile, endpoint).evaluate('(el) => getComputedStyle(el).backgroundColor');
+  const background = (profile: string, endpoint: string) =>
+    page.evaluate(`getComputedStyle(document.querySelector('tr[data-profile="${profile}"] button[data-endpoint="${endpoint}"]')).backgroundColor`);
   expect(await background('demo', 'listAssets')).not.toBe(await background(ACME, 'listAssets'));
 
   // Hover: the last minute as a sparkline, with the figures behind the colour.
