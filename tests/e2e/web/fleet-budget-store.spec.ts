@@ -50,7 +50,7 @@ test('the fleet budget store: shared, counted beside our own rate, fallen back t
   await expect(page.getByRole('columnheader', { name: /^Req\/s/ })).toBeVisible();
   // The header's short words fit: nothing is pushed out of the window.
   await expect(badge(page).getByText('Fleet: Redis')).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1024);
   await screenshot(page, 'fleet-budget-store-1024');
   await page.setViewportSize({ width: 1440, height: 900 });
 
