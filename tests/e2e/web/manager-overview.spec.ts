@@ -149,3 +149,20 @@ test('a connected profile whose service does not answer is greyed with the reaso
     await bridgeCall('removeProfile', { id: profile.id });
   }
 });
+
+test("429s and a firing alert are marked on the endpoint's cell, and its card names them", async ({ page }) => {
+  // Another consumer takes more than the whole limit of demo's /assets/list: the app's requests get 429s, and the demo profile's default "any 429" rule fires.
+  await bridgeCall('simSetDemoTraffic', { share: 0.8, endpoints: ['listAssets'] });
+  await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'listAssets', rps: 25 }] });
+  await openApp(page, 'Budget');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
+  const busy = cell(page, 'demo', 'listAssets');
+  await expect(busy.locator('.ov-429')).toHaveText(/^\d+×429$/, { timeout: 20_000 });
+  await expect(busy.locator('.ov-alert')).toBeVisible({ timeout: 20_000 });
+  await expect(busy).toHaveAccessibleName(/^demo, \/assets\/list: .* x 429 in the last minute; \d+ alerts? firing$/);
+  await busy.hover();
+  await expect(page.getByRole('tooltip')).toContainText(/answered 429/);
+  await expect(page.getByRole('tooltip').locator('rect.ov-spark-429').first()).toBeVisible();
+  await expect(cell(page, 'demo', 'searchAssets').locator('.ov-429, .ov-alert')).toHaveCount(0);
+  await screenshot(page, 'overview-429-alert');
+});
