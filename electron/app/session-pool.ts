@@ -48,7 +48,12 @@ interface Entry {
   target: PoolTarget;
   tracker: ConnectionTracker;
   session: ActiveSession | null;
+  /** While offline with an open session: the next probe. */
+  probeTimer: unknown;
 }
+
+/** How often an offline profile is asked again (one cheap request), so that it comes back by itself. */
+export const OFFLINE_PROBE_MS = 5000;
 
 export const NO_PROFILE_CONNECTED = 'No profile connected.';
 
@@ -56,6 +61,10 @@ function notConnected(id: string | undefined): PartnerError {
   return id === undefined
     ? new PartnerError({ code: 'NOT_FOUND', message: 'No vendor profile is connected.', hint: 'Select or add a profile first.', retryable: false })
     : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${id}" is not connected.`, hint: 'Connect it first.', retryable: false });
+}
+
+function probe(session: ActiveSession): void {
+  void session.client.request('categories', { priority: 'background' }).catch(() => undefined);
 }
 
 export class SessionPool {
@@ -204,14 +213,30 @@ export class SessionPool {
     }
     if (this.activeId === id) this.deps.activated(id);
     // One cheap request, so that the state moves from "connecting" without waiting for a click.
-    void session.client.request('categories', { priority: 'background' }).catch(() => undefined);
+    probe(session);
     return entry;
+  }
+
+  /**
+   * Offline only changes with an answer: with nothing else sent (demo traffic stopped with requests in
+   * flight, the service back after an outage) it would stay offline. Asks again while it is.
+   */
+  private watchOffline(entry: Entry): void {
+    if (entry.probeTimer !== null || entry.tracker.current().state !== 'offline' || !entry.session) return;
+    entry.probeTimer = this.deps.clock.setTimeout(() => {
+      entry.probeTimer = null;
+      const session = entry.session;
+      if (!session || session.isClosed || entry.tracker.current().state !== 'offline') return;
+      probe(session);
+      this.watchOffline(entry);
+    }, OFFLINE_PROBE_MS);
   }
 
   private add(id: string, target: PoolTarget): Entry {
     const entry: Entry = {
       target,
       session: null,
+      probeTimer: null,
       tracker: new ConnectionTracker({
         clock: this.deps.clock,
         onChange: (view) => {
@@ -219,6 +244,7 @@ export class SessionPool {
           if (this.activeId === id) this.deps.onConnection(view);
           this.deps.onState(view);
           this.sessionsChanged();
+          this.watchOffline(entry);
         },
       }),
     };
@@ -252,6 +278,8 @@ export class SessionPool {
 
   private async closeEntry(entry: Entry): Promise<void> {
     entry.tracker.dispose();
+    if (entry.probeTimer !== null) this.deps.clock.clearTimeout(entry.probeTimer);
+    entry.probeTimer = null;
     if (!entry.session) return;
     await this.deps.closing(entry.session);
     entry.session.close();

@@ -11,6 +11,8 @@ import { events as eventSchemas } from '../../shared/bridge/contract';
 import type { CallName, CallResponse, EventName } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { OFFLINE_PROBE_MS } from '../../electron/app/session-pool';
+import { startSimulator } from '../../electron/simulator';
 
 type Got = { at: number; name: EventName; payload: unknown };
 type Sessions = CallResponse<'connectedProfiles'>;
@@ -122,6 +124,27 @@ describe('several profiles connected at once', () => {
     expect(await stateOf(saved.id)).toBeUndefined();
     expect(await call('connection', {})).toMatchObject({ profileId: 'demo-acme' });
   });
+
+  it('a profile gone offline comes back by itself once the service answers again', async () => {
+    let service = await startSimulator({ host: '127.0.0.1', port: 0 });
+    const port = Number(new URL(service.url).port);
+    try {
+      const saved = await call('saveProfile', { name: 'Acme flaky', vendor: 'acme', baseUrl: service.url, addTokens: ['acme-token-1'] });
+      await call('selectProfile', { id: saved.id });
+      await until(async () => (await call('connection', {})).state === 'connected');
+      await service.stop();
+      // Its retries spent, the call fails: offline, and nothing of ours is under way any more.
+      expect(await app.dispatch('categories', {})).toMatchObject({ ok: false });
+      expect(await call('connection', {})).toMatchObject({ state: 'offline' });
+      service = await startSimulator({ host: '127.0.0.1', port });
+      // No call of ours: the pool asks again every OFFLINE_PROBE_MS while the profile is offline.
+      await until(async () => (await call('connection', {})).state !== 'offline', OFFLINE_PROBE_MS + 4000);
+      await call('removeProfile', { id: saved.id });
+      await call('selectProfile', { id: 'demo-acme' });
+    } finally {
+      await service.stop();
+    }
+  }, 20_000);
 
   it('disconnecting the active profile makes the next one active; the last demo profile stops the simulator', async () => {
     const url = (await call('simState', {}))!.url;
