@@ -39,7 +39,7 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
       </div>
       <Sparkline points={cell.spark} />
       <div className="ov-tip-axis muted">
-        <span>{cell.seconds < WINDOW_S ? `${cell.seconds} s (since the app has data)` : `${WINDOW_S} s ago`}</span>
+        <span>{WINDOW_S} s ago</span>
         <span>now</span>
       </div>
       <dl className="ov-tip-figures">
@@ -50,6 +50,7 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
           ) : (
             <>
               <strong>{fmtPercent(cell.use)}</strong> of {cell.limit}/s · peak {fmtPercent(cell.peak)} · {fmtInt(cell.requests)} requests ({rps.toFixed(1)}/s)
+              {cell.seconds < WINDOW_S ? <div className="muted">over the last {cell.seconds} s: the app has data since then</div> : null}
             </>
           )}
         </dd>
