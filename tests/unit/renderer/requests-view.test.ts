@@ -79,11 +79,11 @@ describe('copy as curl', () => {
 
 describe('routes and shortcuts', () => {
   it('parses every hash, a malformed escape included, without throwing', () => {
-    expect(parseRoute('#/catalog/%E0%A4%A')).toEqual({ view: 'catalog', param: '%E0%A4%A', at: null });
-    expect(parseRoute('#/catalog/a%2Fb')).toEqual({ view: 'catalog', param: 'a/b', at: null });
-    expect(parseRoute('#/nowhere/1')).toEqual({ view: 'budget', param: null, at: null });
-    expect(parseRoute('')).toEqual({ view: 'budget', param: null, at: null });
-    expect(parseRoute('#/requests/')).toEqual({ view: 'requests', param: null, at: null });
+    expect(parseRoute('#/catalog/%E0%A4%A')).toEqual({ view: 'catalog', param: '%E0%A4%A', at: null, endpoint: null });
+    expect(parseRoute('#/catalog/a%2Fb')).toEqual({ view: 'catalog', param: 'a/b', at: null, endpoint: null });
+    expect(parseRoute('#/nowhere/1')).toEqual({ view: 'budget', param: null, at: null, endpoint: null });
+    expect(parseRoute('')).toEqual({ view: 'budget', param: null, at: null, endpoint: null });
+    expect(parseRoute('#/requests/')).toEqual({ view: 'requests', param: null, at: null, endpoint: null });
   });
 
   it('maps keys to actions: digits and g+letter to views, / search, space live, [ ] ranges, ? help', () => {
