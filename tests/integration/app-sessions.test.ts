@@ -146,10 +146,13 @@ describe('several profiles connected at once', () => {
     }
   }, 20_000);
 
-  it('disconnecting the active profile makes the next one active; the last demo profile stops the simulator', async () => {
+  it('disconnecting the active profile stops its download and makes the next one active; the last demo profile stops the simulator', async () => {
     const url = (await call('simState', {}))!.url;
+    // acme's catalog download goes with it.
+    expect(await call('downloadStart', { format: 'jsonl', resume: false })).toMatchObject({ state: 'running', outPath: expect.stringMatching(/catalog-acme\.jsonl$/) });
     const since = Date.now();
     const left = await call('disconnectProfile', { id: 'demo-acme' });
+    expect((await call('downloadStatus', {})).state).toBe('idle');
     expect(left.items.map((p) => [p.profileId, p.active])).toEqual([['demo', true]]);
     expect(await call('connection', {})).toMatchObject({ profileId: 'demo', vendor: 'demo' });
     await until(() => sessionEvents(since).some((e) => e.items.length === 1));
