@@ -60,6 +60,8 @@ export function BudgetView() {
 
   const snapshot = useBudgetSnapshot(true);
   const activeVendor = connection.data?.vendor ?? snapshot.data?.vendor ?? null;
+  // Another active profile (the header's selector, an Overview cell): show its vendor, not one chosen here before.
+  useEffect(() => setChosenVendor(null), [activeVendor]);
   const vendors = useMemo(() => {
     const seen = new Set(budget.vendors());
     if (activeVendor) seen.add(activeVendor);
