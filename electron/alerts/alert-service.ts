@@ -1,9 +1,10 @@
 /**
  * The app's alerts: one rule engine per connected profile (rules are per profile), fed by that
  * profile's samples, its connection state and its download's progress; every fire and clear is
- * stored (AlertStore) and announced as an `alert` event; a firing that passes the notify gate (quiet mode, one per rule per 10 min) also goes to the
- * desktop notifier where the shell has one (browser mode: the renderer shows it). A one-second
- * tick ends what time ends (quiet periods, outages). Never throws into the sample path.
+ * stored (AlertStore) and announced as an `alert` event; a firing that passes the notify gate
+ * (quiet mode, one per rule per 10 min) also goes to the desktop notifier where the shell has one
+ * (browser mode: the renderer shows it). A one-second tick ends what time ends (quiet periods,
+ * outages). Never throws into the sample path.
  */
 import type { AlertEvent, AlertRule, AlertRuleInput, AlertView } from '../../shared/bridge/alert-schemas';
 import { ENDPOINT_KINDS } from '../../shared/bridge/alert-schemas';
