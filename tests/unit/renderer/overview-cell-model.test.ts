@@ -178,6 +178,13 @@ describe('Overview fleet figures', () => {
     expect(cell(store, { fleet: fleet() }).fleet?.use).toBeCloseTo(0.75);
   });
 
+  it("cover the same last seconds as this app's own figures (just after the app started)", () => {
+    expect(fleetFigures(fleet(), 'listAssets', 2)).toMatchObject({ use: 0.75, peak: 1, seconds: 2 }); // [0, 30] of 20
+    const store = new BudgetStore();
+    store.ingest([second(S + 58_000), second(S + 59_000)], 1); // the app has data for the last 2 s only
+    expect(cell(store, { fleet: fleet() }).fleet).toMatchObject({ use: 0.75, seconds: 2 });
+  });
+
   it('are absent without a Redis store', () => {
     expect(fleetFigures(null, 'listAssets')).toBeNull();
     expect(fleetFigures(fleet({ store: { kind: 'none', url: null, state: 'off', message: null }, endpoints: [] }), 'listAssets')).toBeNull();

@@ -20,7 +20,8 @@ function Sparkline({ points }: { points: readonly SparkPoint[] }) {
   });
   const area = xs.length === 0 ? '' : `${line}L${xs[xs.length - 1]!.toFixed(1)},${H - 2}L${xs[0]!.toFixed(1)},${H - 2}Z`;
   return (
-    <svg className="ov-spark" width={W} height={H} viewBox={`0 0 ${W} ${H}`} aria-hidden="true">
+    // Stretched to the card's width; strokes keep their width.
+    <svg className="ov-spark" width="100%" height={H} viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" aria-hidden="true">
       <line className="ov-spark-limit" x1={0} x2={W} y1={y(1)} y2={y(1)} />
       <line className="ov-spark-warn" x1={0} x2={W} y1={y(WARN_SHARE)} y2={y(WARN_SHARE)} />
       {area ? <path className="ov-spark-area" d={area} /> : null}
@@ -49,8 +50,12 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
             'no requests in the last minute'
           ) : (
             <>
-              <strong>{fmtPercent(cell.use)}</strong> of {cell.limit}/s · peak {fmtPercent(cell.peak)} · {fmtInt(cell.requests)} requests ({rps.toFixed(1)}/s)
-              {cell.seconds < WINDOW_S ? <div className="muted">over the last {cell.seconds} s: the app has data since then</div> : null}
+              <div>
+                <strong>{fmtPercent(cell.use)}</strong> of {cell.limit}/s · peak {fmtPercent(cell.peak)}
+              </div>
+              <div className="muted">
+                {fmtInt(cell.requests)} requests ({rps.toFixed(1)}/s){cell.seconds < WINDOW_S ? `, the last ${cell.seconds} s only (the app's data starts there)` : ''}
+              </div>
             </>
           )}
         </dd>

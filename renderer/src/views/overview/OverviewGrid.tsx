@@ -210,7 +210,8 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         onBlur={() => onShow(false)}
       >
         <span className="ov-value">{shareLabel(cell)}</span>
-        {cell.fleet ? <span className="ov-fleet">fleet {cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}</span> : null}
+        {/* The fleet's use beside ours; on an idle cell only where other workers use the endpoint. */}
+        {cell.fleet && (!idle || (cell.fleet.use ?? 0) > 0) ? <span className="ov-fleet">fleet {cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}</span> : null}
         <span className="ov-marks">
           {cell.n429 > 0 ? <span className="ov-429">{cell.n429 > 999 ? '999+' : cell.n429}×429</span> : null}
           {cell.alerts.length > 0 ? <span className="ov-alert">!</span> : null}

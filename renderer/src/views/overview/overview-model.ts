@@ -83,15 +83,19 @@ export function bandOf(requests: number, use: number): Band {
   return band;
 }
 
-/** The fleet's figures for one endpoint where a Redis store is set (use null while it has no counts); null without a store. */
-export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: EndpointId): FleetFigures | null {
+/**
+ * The fleet's figures for one endpoint where a Redis store is set (use null while it has no counts); null
+ * without a store. `seconds`: the span this app's own figures cover, so both are over the same last seconds.
+ */
+export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: EndpointId, seconds = WINDOW_S): FleetFigures | null {
   if (!fleet || fleet.store.kind !== 'redis') return null;
   const { state, message } = fleet.store;
   const row = fleet.endpoints.find((e) => e.endpoint === endpoint);
-  if (!row || row.granted.length === 0 || row.limit <= 0) return { use: null, peak: null, seconds: 0, state, message };
+  const granted = row && seconds > 0 ? row.granted.slice(-seconds) : [];
+  if (!row || granted.length === 0 || row.limit <= 0) return { use: null, peak: null, seconds: 0, state, message };
   const share = (n: number) => Math.min(1, n / row.limit);
-  const total = row.granted.reduce((a, b) => a + b, 0);
-  return { use: share(total / row.granted.length), peak: share(Math.max(...row.granted)), seconds: row.granted.length, state, message };
+  const total = granted.reduce((a, b) => a + b, 0);
+  return { use: share(total / granted.length), peak: share(Math.max(...granted)), seconds: granted.length, state, message };
 }
 
 export interface CellInput {
@@ -141,7 +145,7 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
     spark,
     band: bandOf(requests, use),
     alerts: alerts.filter((a) => a.endpoint === spec.id),
-    fleet: fleetFigures(fleet, spec.id),
+    fleet: fleetFigures(fleet, spec.id, seconds),
   };
 }
 
