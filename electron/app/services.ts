@@ -94,11 +94,13 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
-    // Anchors taken against another server of a vendor say nothing about this one.
-    telemetry.resetDetector();
     const { profile, tokens } = await profiles.open(id);
+    // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
+    telemetry.resetDetector(profile.vendor);
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
-    budgets.useStore((demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
+    // Per (base URL, vendor): a connected profile without a store leaves another's store alone. Nothing
+    // is undone on disconnect: two profiles may share the scope, and an idle store only holds its connection.
+    budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,

@@ -85,3 +85,7 @@ export function addSample(agg: BudgetAggregate, sample: BudgetSample, findings: 
 export function aggregateKey(vendor: string, endpoint: EndpointId): string {
   return `${vendor}\u0000${endpoint}`;
 }
+
+export function vendorOfKey(key: string): string {
+  return key.slice(0, key.indexOf('\u0000'));
+}

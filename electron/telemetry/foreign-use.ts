@@ -34,7 +34,7 @@
  */
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { aggregateKey, secondOf } from './aggregate';
+import { aggregateKey, vendorOfKey, secondOf } from './aggregate';
 
 export type RefillModelHint = 'whole-second' | 'continuous';
 
@@ -135,8 +135,9 @@ export class ForeignUseDetector {
     return found;
   }
 
-  reset(): void {
-    this.buckets.clear();
+  /** Forgets the anchors of one vendor (every vendor when absent). */
+  reset(vendor?: string): void {
+    for (const key of this.buckets.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.buckets.delete(key);
   }
 
   /** Slots another consumer surely took between anchor `a` and `cur` (cur's span not yet added). */

@@ -5,7 +5,7 @@
  * that ends before one already counted adds only what it covers beyond it.
  */
 import type { BudgetSample } from '../../shared/rate-limit';
-import { aggregateKey } from './aggregate';
+import { aggregateKey, vendorOfKey } from './aggregate';
 
 export class HeldTime {
   /** Per (vendor, endpoint): the end of the latest wait counted. */
@@ -22,7 +22,8 @@ export class HeldTime {
     return Math.max(0, sent - Math.max(queued, covered));
   }
 
-  clear(): void {
-    this.coveredUntil.clear();
+  /** Forgets one vendor's waits (every vendor's when absent). */
+  clear(vendor?: string): void {
+    for (const key of this.coveredUntil.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.coveredUntil.delete(key);
   }
 }

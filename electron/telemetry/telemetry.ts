@@ -63,7 +63,8 @@ export interface Telemetry {
   onBudget(listener: (payload: BudgetEventPayload) => void): () => void;
   onRequestLog(listener: (payload: RequestLogEventPayload) => void): () => void;
   /** Forgets the anchors of the foreign-use detector (a profile switch, a budget reset). */
-  resetDetector(): void;
+  /** Forgets what was inferred about other consumers of one vendor (of every vendor when absent). */
+  resetDetector(vendor?: string): void;
   /** Emits what is pending now. */
   flush(): void;
   dispose(): void;
@@ -161,9 +162,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       logListeners.add(listener);
       return () => logListeners.delete(listener);
     },
-    resetDetector() {
-      detector.reset();
-      held.clear();
+    resetDetector(vendor) {
+      detector.reset(vendor);
+      held.clear(vendor);
     },
     flush() {
       budgetEmitter.flush();

@@ -7,6 +7,7 @@ import type { BudgetEventPayload, RequestLogEventPayload } from '../../electron/
 import { RingBuffer } from '../../shared/ring-buffer';
 import { BudgetHistory } from '../../electron/telemetry/budget-history';
 import { maskToken, redactTokens } from '../../electron/profiles/mask-token';
+import { HeldTime } from '../../electron/telemetry/held-time';
 
 /** A fake clock whose timers run only when the test advances time. */
 function fakeClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void; pending(): number } {
@@ -358,5 +359,17 @@ describe('exchange matching', () => {
     expect(m.take(sample({ at: 2, endpoint: 'categories' }))).toBeNull();
     m.add(ex('5', 500));
     expect(m.take(sample({ at: 2, endpoint: 'categories', status: 200 }))).toBeNull();
+  });
+});
+
+describe('HeldTime with several vendors connected', () => {
+  it('forgets one vendor on clear(vendor): another connected vendor keeps its covered waits', () => {
+    const held = new HeldTime();
+    // Both vendors: a request sent at 1000 after waiting 500 ms.
+    for (const vendor of ['demo', 'acme']) expect(held.observe(sample({ vendor, at: 1005, latencyMs: 5, waitedMs: 500 }))).toBe(500);
+    held.clear('demo'); // demo's profile reopened against another server
+    // The same wait again: new for demo, already counted for acme.
+    expect(held.observe(sample({ vendor: 'demo', at: 1005, latencyMs: 5, waitedMs: 500 }))).toBe(500);
+    expect(held.observe(sample({ vendor: 'acme', at: 1005, latencyMs: 5, waitedMs: 500 }))).toBe(0);
   });
 });
