@@ -85,6 +85,18 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
     expect(clients).toBe(1);
   });
 
+  it("a profile opened without a store leaves another connected profile's store in place", async () => {
+    const plain = await openApp(); // no store from the command line
+    const sim = await call(plain, 'connection', {});
+    const saved = await call(plain, 'saveProfile', { name: 'acme with a fleet', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-1'], budgetStore: redis.url(7) });
+    await call(plain, 'connectProfile', { id: saved.id });
+    // The demo profile (no store) opened after it.
+    await call(plain, 'disconnectProfile', { id: 'demo' });
+    await call(plain, 'connectProfile', { id: 'demo' });
+    expect((await call(plain, 'fleetUse', { profileId: saved.id })).store).toMatchObject({ kind: 'redis', url: `redis://127.0.0.1:${redis.port}/7` });
+    expect((await call(plain, 'fleetUse', { profileId: 'demo' })).store.kind).toBe('none');
+  });
+
   it('a profile that is not connected is NOT_FOUND', async () => {
     await expect(call(app, 'fleetUse', { profileId: 'p_nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
