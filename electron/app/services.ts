@@ -55,12 +55,12 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
     },
     refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
-    // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the first
-    // connected profile of that vendor). Two connected profiles of one vendor each keep their own samples, but the
-    // foreign-use detector works per vendor: it takes them for one consumer (right when both share one server's
-    // budget; on two servers of one vendor its estimate mixes them).
+    // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the tested
+    // profile's, never another connected profile of the vendor that may be on another server). Two connected profiles
+    // of one vendor each keep their own samples, but the foreign-use detector works per vendor: it takes them for one
+    // consumer (right when both share one server's budget; on two servers of one vendor its estimate mixes them).
     onRecorded: (sample, foreignUse) => {
-      const profileId = origin.get(sample) ?? pool.sessions().find((s) => s.profile.vendor === sample.vendor)?.profile.id;
+      const profileId = origin.get(sample);
       if (profileId === undefined) return;
       usage.record(profileId, sample, foreignUse);
       alerts.sample(sample, foreignUse, profileId);
@@ -93,6 +93,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
+  function recordSample(profileId: string, sample: BudgetSample): void {
+    origin.set(sample, profileId);
+    telemetry.record(sample);
+  }
+
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
     const { profile, tokens } = await profiles.open(id);
     // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
@@ -107,8 +112,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       timeoutMs: () => store.settings().timeoutMs,
       clock: timerClock,
       onSample: (s) => {
-        origin.set(s, id);
-        telemetry.record(s);
+        recordSample(id, s);
         onSample(s);
       },
     });
@@ -164,6 +168,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     alerts,
     budgets,
     fetch: recordingFetch,
+    recordSample,
     openable,
     settings: () => store.settings(),
     session: () => pool.sessionFor(),

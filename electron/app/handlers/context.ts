@@ -3,6 +3,7 @@ import type { Settings } from '../../profiles';
 import type { ProfileStore } from '../../profiles';
 import type { Telemetry } from '../../telemetry';
 import type { BudgetRegistry } from '../../client';
+import type { BudgetSample } from '../../../shared/rate-limit';
 import type { ConnectionView } from '../connection-state';
 import type { DownloadController } from '../download-controller';
 import type { EmbeddedDemo } from '../embedded-demo';
@@ -44,6 +45,8 @@ export interface AppContext {
   /** A connected profile's session (default: the active one); throws NOT_FOUND when it is not connected. */
   sessionFor(profileId?: string): ActiveSession;
   currentSession(): ActiveSession | null;
+  /** A sample of a short-lived client of `profileId` (Test connection, detection): telemetry, and that profile's usage and alerts. */
+  recordSample(profileId: string, sample: BudgetSample): void;
   /** Connects if needed and makes it the active profile (serialized); the previous one stays connected. */
   select(profileId: string): Promise<ConnectionView>;
   /**

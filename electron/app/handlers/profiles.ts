@@ -47,7 +47,7 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
       });
       const unsubscribe = client.onSample((s) => {
         sample = s;
-        ctx.telemetry.record(s);
+        ctx.recordSample(id, s);
       });
       try {
         const res = await client.request('categories', { priority: 'interactive' });

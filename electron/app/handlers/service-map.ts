@@ -46,7 +46,7 @@ async function withClient<T>(ctx: AppContext, profileId: string, run: (client: P
       timeoutMs: ctx.settings().timeoutMs,
       tokenPresentation: profile.tokenPresentation,
     });
-    const unsubscribe = client.onSample((s) => ctx.telemetry.record(s));
+    const unsubscribe = client.onSample((s) => ctx.recordSample(profileId, s));
     try {
       return await run(client);
     } finally {

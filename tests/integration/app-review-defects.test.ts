@@ -1,0 +1,70 @@
+/**
+ * Defects found in review of several connected profiles and per-scope budget stores, each through the
+ * app's own dispatch on real simulators (loopback), a real redis-server and real settings files.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CallName, CallResponse } from '../../shared/bridge/contract';
+import { createAppServices, memoryVault } from '../../electron/app';
+import type { AppServices } from '../../electron/app';
+import { startSimulator } from '../../electron/simulator';
+import type { RunningSimulator } from '../../electron/simulator';
+
+const dirs: string[] = [];
+const apps: AppServices[] = [];
+const sims: RunningSimulator[] = [];
+
+async function openApp(): Promise<{ app: AppServices; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
+  dirs.push(dir);
+  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+  apps.push(app);
+  return { app, dir };
+}
+
+async function sim(): Promise<RunningSimulator> {
+  const s = await startSimulator({ host: '127.0.0.1', port: 0 });
+  sims.push(s);
+  return s;
+}
+
+async function call<N extends CallName>(app: AppServices, name: N, request: unknown): Promise<CallResponse<N>> {
+  const result = await app.dispatch(name, request);
+  if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
+  return result.value as CallResponse<N>;
+}
+
+const usageRequests = async (app: AppServices, profileId: string): Promise<number> =>
+  (await call(app, 'usageHistory', { profileId, vendor: 'acme', fromMs: Date.now() - 60_000, toMs: Date.now() + 1000 })).points.reduce((n, p) => n + p.requests, 0);
+
+async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+afterAll(async () => {
+  for (const app of apps) await app.dispose();
+  for (const s of sims) await s.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('samples of a short-lived client (Test connection)', () => {
+  it("land under the tested profile, never under another connected profile of the same vendor on another server", async () => {
+    const [one, two] = [await sim(), await sim()];
+    const { app } = await openApp();
+    const connected = await call(app, 'saveProfile', { name: 'acme one', vendor: 'acme', baseUrl: one.url, addTokens: ['acme-token-1'] });
+    const tested = await call(app, 'saveProfile', { name: 'acme two', vendor: 'acme', baseUrl: two.url, addTokens: ['acme-token-1'] });
+    await call(app, 'selectProfile', { id: connected.id });
+    // Its own first request (the probe) is in its history: it is attributed, and flushed.
+    await waitFor(async () => (await usageRequests(app, connected.id)) === 1);
+    for (let i = 0; i < 3; i++) expect((await call(app, 'testConnection', { id: tested.id })).ok).toBe(true);
+    await waitFor(async () => (await usageRequests(app, connected.id)) + (await usageRequests(app, tested.id)) >= 4).catch(() => undefined);
+    expect(await usageRequests(app, connected.id)).toBe(1);
+    expect(await usageRequests(app, tested.id)).toBe(3);
+  });
+});
