@@ -103,8 +103,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
     telemetry.resetDetector(profile.vendor);
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
-    // Per (base URL, vendor): a connected profile without a store leaves another's store alone. Nothing
-    // is undone on disconnect: two profiles may share the scope, and an idle store only holds its connection.
+    // Per (base URL, vendor): a connected profile without a store leaves another's store alone; released when
+    // the scope's last session closes (`closing` below).
     budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
@@ -124,6 +124,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     open: openSession,
     closing: async (s) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
+      // The last open session of its scope: its store is released (the connection closes with its last user;
+      // a reconnect sets it again), so a disconnected or removed profile's Redis connection does not live on.
+      const { baseUrl, vendor } = s.profile;
+      if (!pool.sessions().some((o) => o !== s && o.profile.vendor === vendor && o.profile.baseUrl === baseUrl)) budgets.useStore({ baseUrl, vendor }, undefined);
     },
     demoIdle: () => demo.stop(),
     activated(id) {

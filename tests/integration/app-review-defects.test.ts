@@ -5,12 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
+import { hasRedisServer, startRedisServer } from '../helpers/redis-server';
 
 const dirs: string[] = [];
 const apps: AppServices[] = [];
@@ -66,5 +68,35 @@ describe('samples of a short-lived client (Test connection)', () => {
     await waitFor(async () => (await usageRequests(app, connected.id)) + (await usageRequests(app, tested.id)) >= 4).catch(() => undefined);
     expect(await usageRequests(app, connected.id)).toBe(1);
     expect(await usageRequests(app, tested.id)).toBe(3);
+  });
+});
+
+describe.skipIf(!hasRedisServer())('a profile with a Redis budget store (real redis-server)', () => {
+  it('closes its Redis connection when it is disconnected or removed (no other connected profile uses the store)', async () => {
+    const redis = await startRedisServer();
+    const inspector = new Redis(redis.url(0), { lazyConnect: true });
+    inspector.on('error', () => undefined);
+    try {
+      await inspector.connect();
+      // Clients other than the inspector itself.
+      const appConnections = async (): Promise<number> => ((await inspector.client('LIST')) as string).trim().split('\n').length - 1;
+      const s = await sim();
+      const { app } = await openApp();
+      const p = await call(app, 'saveProfile', { name: 'acme fleet', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'], budgetStore: redis.url(4) });
+      await call(app, 'selectProfile', { id: p.id });
+      await waitFor(async () => (await appConnections()) === 1);
+      await call(app, 'disconnectProfile', { id: p.id });
+      await waitFor(async () => (await appConnections()) === 0).catch(() => undefined);
+      expect(await appConnections()).toBe(0);
+      // Connected again, then removed: closed again.
+      await call(app, 'connectProfile', { id: p.id });
+      await waitFor(async () => (await appConnections()) === 1);
+      await call(app, 'removeProfile', { id: p.id });
+      await waitFor(async () => (await appConnections()) === 0).catch(() => undefined);
+      expect(await appConnections()).toBe(0);
+    } finally {
+      inspector.disconnect();
+      await redis.stop();
+    }
   });
 });
