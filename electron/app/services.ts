@@ -105,7 +105,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
     // Per (base URL, vendor): a connected profile without a store leaves another's store alone; released when
     // the scope's last session closes (`closing` below).
-    budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.get(id)?.budgetStore) ?? env.budgetStore, (line) => log('warn', line));
+    budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.openBudgetStore(id)) ?? env.budgetStore, (line) => log('warn', line));
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,

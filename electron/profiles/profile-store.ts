@@ -124,7 +124,7 @@ export class ProfileStore {
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
       ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
-      ...keptBudgetStore(input.budgetStore, existing?.budgetStore),
+      ...this.keptBudgetStore(input.budgetStore, existing),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
@@ -264,6 +264,32 @@ export class ProfileStore {
     return this.settings();
   }
 
+  /** The profile's budget store URL with its credentials (opened from the vault); undefined: none. */
+  openBudgetStore(id: string): string | undefined {
+    const record = this.get(id);
+    if (!record?.budgetStore || record.budgetStoreSealed === undefined) return record?.budgetStore;
+    try {
+      return this.options.vault.open(record.budgetStoreSealed);
+    } catch {
+      // Sealed by an earlier run's memory vault: without credentials, Redis says what is missing.
+      return withoutCredentials(record.budgetStore);
+    }
+  }
+
+  /**
+   * The budget store to keep: absent or the view's masked form keeps the stored one, '' removes it. A URL
+   * with credentials is sealed as tokens are; the file holds only its masked form.
+   */
+  private keptBudgetStore(input: string | undefined, existing: StoredProfile | undefined): Pick<StoredProfile, 'budgetStore' | 'budgetStoreSealed'> {
+    const stored = existing?.budgetStore;
+    if (input === undefined || (stored !== undefined && input === maskStoreUrl(stored))) {
+      return { ...(stored ? { budgetStore: stored } : {}), ...(existing?.budgetStoreSealed ? { budgetStoreSealed: existing.budgetStoreSealed } : {}) };
+    }
+    const url = input.trim();
+    if (!url) return {};
+    return withoutCredentials(url) === url ? { budgetStore: url } : { budgetStore: maskStoreUrl(url), budgetStoreSealed: this.seal(url) };
+  }
+
   private seal(plain: string): string {
     try {
       return this.options.vault.seal(plain);
@@ -326,8 +352,15 @@ export function toView(profile: StoredProfile, demo = false): ProfileView {
   };
 }
 
-/** The budget store to keep: absent or the view's masked form keeps the stored one, '' removes it. */
-function keptBudgetStore(input: string | undefined, stored: string | undefined): { budgetStore?: string } {
-  const url = input === undefined || (stored !== undefined && input === maskStoreUrl(stored)) ? stored : input.trim();
-  return url ? { budgetStore: url } : {};
+/** A store URL without its user name and password (the same text when it has none). */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

@@ -33,6 +33,8 @@ export const storedProfileSchema = z.object({
   serviceMap: serviceMapSchema.optional().catch(undefined),
   /** redis://host:port/db: workers of this vendor share its budget through Redis; absent: headers only. */
   budgetStore: z.string().optional().catch(undefined),
+  /** The budget store URL sealed with the vault when it carries credentials (budgetStore then holds it masked). */
+  budgetStoreSealed: z.string().optional().catch(undefined),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

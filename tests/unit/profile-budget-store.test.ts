@@ -1,6 +1,7 @@
 /**
  * The profile's budget store field: redis:// and rediss:// URLs accepted, anything else refused in
- * words; stored whole, shown masked; the masked form sent back keeps the stored URL, '' removes it.
+ * words; credentials sealed with the vault (never in the settings file), shown masked; the masked form
+ * sent back keeps the stored URL, '' removes it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore, SETTINGS_FILE_NAME } from '../../electron/profiles';
 import { memoryVault } from '../../electron/app/token-vault';
+import { createSafeStorageVault } from '../../electron/shell/vault';
+import { safeStorage } from '../fakes/electron';
 import { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { maskStoreUrl } from '../../shared/budget-store-url';
 
@@ -43,19 +46,31 @@ describe('profile budget store field', () => {
     const view = store.save(profileInputSchema.parse({ ...base, budgetStore: url }));
     expect(profileViewSchema.parse(view).budgetStore).toBe('redis://***@10.0.0.5:6379/2');
     expect(JSON.stringify(store.list())).not.toContain(SECRET);
-    expect(store.get(view.id)?.budgetStore).toBe(url);
+    expect(store.openBudgetStore(view.id)).toBe(url);
 
     // The form sends back what it showed, or nothing: the stored URL stays.
     store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: view.budgetStore }));
-    expect(store.get(view.id)?.budgetStore).toBe(url);
+    expect(store.openBudgetStore(view.id)).toBe(url);
     store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [] }));
-    expect(store.get(view.id)?.budgetStore).toBe(url);
-    // Survives a restart (the settings file).
-    expect(new ProfileStore({ dataDir: dir, vault: memoryVault() }).get(view.id)?.budgetStore).toBe(url);
+    expect(store.openBudgetStore(view.id)).toBe(url);
 
     const cleared = store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: '' }));
     expect(cleared.budgetStore).toBeUndefined();
-    expect(store.get(view.id)?.budgetStore).toBeUndefined();
+    expect(store.openBudgetStore(view.id)).toBeUndefined();
+    expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
+  });
+
+  it('keeps a password out of the settings file (sealed with the vault, as tokens are); the URL survives a restart', () => {
+    const vault = createSafeStorageVault(safeStorage as never, 'linux');
+    const url = `redis://ops:${SECRET}@10.0.0.5:6379/2`;
+    const view = new ProfileStore({ dataDir: dir, vault }).save(profileInputSchema.parse({ ...base, budgetStore: url }));
+    expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
+    const again = new ProfileStore({ dataDir: dir, vault });
+    expect(again.openBudgetStore(view.id)).toBe(url);
+    expect(again.view(view.id).budgetStore).toBe('redis://***@10.0.0.5:6379/2');
+    // A URL without credentials has nothing to seal and stays readable.
+    const plain = again.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: 'redis://10.0.0.6:6379/1' }));
+    expect(again.openBudgetStore(plain.id)).toBe('redis://10.0.0.6:6379/1');
     expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
   });
 
