@@ -19,6 +19,9 @@ function notFound(id: string): PartnerError {
 }
 
 export class ProfileSource {
+  /** Demo profiles opened for a moment right now: the simulator must outlive them. */
+  private borrowedDemos = 0;
+
   constructor(
     private readonly store: ProfileStore,
     private readonly demo: EmbeddedDemo,
@@ -53,12 +56,20 @@ export class ProfileSource {
    * afterwards unless a demo profile is connected by then.
    */
   async borrow<T>(id: string, use: (opened: OpenedProfile) => Promise<T>): Promise<T> {
-    const wasRunning = this.demo.running !== null;
-    const opened = await this.open(id);
+    const demo = this.demo.isDemo(id);
+    if (demo) this.borrowedDemos += 1;
     try {
-      return await use(opened);
+      return await use(await this.open(id));
     } finally {
-      if (opened.profile.demo && !wasRunning && !this.demoInUse()) await this.demo.stop();
+      if (demo) {
+        this.borrowedDemos -= 1;
+        await this.demoIdle();
+      }
     }
+  }
+
+  /** No demo profile connected: stops the simulator unless one is borrowed (a test or detection under way). */
+  async demoIdle(): Promise<void> {
+    if (this.borrowedDemos === 0 && !this.demoInUse()) await this.demo.stop();
   }
 }

@@ -129,7 +129,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       const { baseUrl, vendor } = s.profile;
       if (!pool.sessions().some((o) => o !== s && o.profile.vendor === vendor && o.profile.baseUrl === baseUrl)) budgets.useStore({ baseUrl, vendor }, undefined);
     },
-    demoIdle: () => demo.stop(),
+    demoIdle: () => profiles.demoIdle(),
     activated(id) {
       try {
         store.setActive(id);
@@ -233,6 +233,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       disposing ??= (async () => {
         disposed = true;
         await pool.dispose().catch((e) => log('error', `Cleanup failed: ${toErrorData(e).message}`));
+        await demo.stop(); // even under a Test connection still running
         await downloads.stop();
         telemetry.dispose();
         alerts.dispose();

@@ -18,10 +18,10 @@ const dirs: string[] = [];
 const apps: AppServices[] = [];
 const sims: RunningSimulator[] = [];
 
-async function openApp(): Promise<{ app: AppServices; dir: string }> {
+async function openApp(embeddedSimulator = false): Promise<{ app: AppServices; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
   dirs.push(dir);
-  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator });
   apps.push(app);
   return { app, dir };
 }
@@ -68,6 +68,22 @@ describe('samples of a short-lived client (Test connection)', () => {
     await waitFor(async () => (await usageRequests(app, connected.id)) + (await usageRequests(app, tested.id)) >= 4).catch(() => undefined);
     expect(await usageRequests(app, connected.id)).toBe(1);
     expect(await usageRequests(app, tested.id)).toBe(3);
+  });
+});
+
+describe('the embedded simulator', () => {
+  it('keeps running for a Test connection of a demo profile while another profile disconnects', async () => {
+    const s = await sim();
+    const { app } = await openApp(true);
+    const saved = await call(app, 'saveProfile', { name: 'acme', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
+    for (let i = 0; i < 3; i++) {
+      await call(app, 'selectProfile', { id: saved.id });
+      await call(app, 'disconnectProfile', { id: 'demo' });
+      // No demo profile connected: the test starts the simulator, the disconnect must not stop it under the test.
+      const [test] = await Promise.all([call(app, 'testConnection', { id: 'demo' }), call(app, 'disconnectProfile', { id: saved.id })]);
+      expect(test).toMatchObject({ ok: true, status: 200 });
+      await call(app, 'selectProfile', { id: 'demo' });
+    }
   });
 });
 
