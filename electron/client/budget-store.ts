@@ -145,14 +145,18 @@ export class RedisBudgetStore implements BudgetStore {
   async reserve(key: string, limit: number): Promise<number | null> {
     if (this.redis.status !== 'ready') return null;
     const interval = 1000 / Math.max(1, limit);
-    const wait = await this.answer(this.redis.reserveSlot(key, String(interval), String(COUNT_KEEP_MS)), this.timeoutMs);
+    const wait = await this.answer(this.redis.reserveSlot(key, String(interval), String(COUNT_KEEP_MS)), this.timeoutMs, (w) => Number.isFinite(Number(w)) && Number(w) >= 0);
     return wait === null ? null : Number(wait);
   }
 
   async granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null> {
     if (this.redis.status !== 'ready' || keys.length === 0) return null;
     const n = Math.max(1, Math.min(Math.floor(seconds), Math.floor(COUNT_KEEP_MS / 1000) - 10));
-    const flat = await this.answer(this.redis.grantedCounts(keys.length, ...keys, String(n)), READ_TIMEOUT_MS);
+    const flat = await this.answer(
+      this.redis.grantedCounts(keys.length, ...keys, String(n)),
+      READ_TIMEOUT_MS,
+      (v) => Array.isArray(v) && v.length === 1 + keys.length * n && v.every((x) => Number.isFinite(Number(x))),
+    );
     if (flat === null) return null;
     const [first, ...rest] = flat.map(Number);
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
@@ -173,16 +177,22 @@ export class RedisBudgetStore implements BudgetStore {
     this.redis.disconnect(false);
   }
 
-  /** The command's answer, or null (and 'fallback') when it failed or took longer than `ms`. */
-  private async answer<T>(command: Promise<T>, ms: number): Promise<T | null> {
+  /**
+   * The command's answer, or null (and 'fallback') when it failed, took longer than `ms`, or is not what
+   * our script returns (something speaking Redis's protocol without running it): never trusted as a slot.
+   */
+  private async answer<T>(command: Promise<T>, ms: number, valid: (value: T) => boolean): Promise<T | null> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slow = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), ms);
     });
     try {
       const value = await Promise.race([command, slow]);
-      if (value === null) this.fallback(`no answer within ${ms} ms`);
-      else this.set({ state: 'connected', where: this.where });
+      if (value === null || !valid(value)) {
+        this.fallback(value === null ? `no answer within ${ms} ms` : 'an unexpected answer: is it a Redis that runs Lua scripts?');
+        return null;
+      }
+      this.set({ state: 'connected', where: this.where });
       return value;
     } catch (e) {
       this.fallback(e instanceof Error ? e.message : String(e));
