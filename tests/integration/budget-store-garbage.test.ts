@@ -39,7 +39,7 @@ beforeAll(async () => {
   server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       const { names, rest } = commands(Buffer.concat([pending, chunk]));
       pending = rest;
