@@ -1,5 +1,5 @@
 /**
- * Defects found in review of several connected profiles and per-scope budget stores, each through the
+ * Defects found in review (and one area checked clean: a download outlives its profile's disconnect) of several connected profiles and per-scope budget stores, each through the
  * app's own dispatch on real simulators (loopback), a real redis-server and real settings files.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,6 +85,28 @@ describe('the embedded simulator', () => {
       await call(app, 'selectProfile', { id: 'demo' });
     }
   });
+});
+
+describe('a catalog download whose profile is disconnected mid-run', () => {
+  it('keeps its checkpoint: connected again, it resumes where it stopped', async () => {
+    const { app, dir } = await openApp(true);
+    await call(app, 'saveSettings', { downloadDir: join(dir, 'downloads') });
+    await call(app, 'selectProfile', { id: 'demo-acme' });
+    await call(app, 'downloadStart', { format: 'jsonl', resume: false });
+    await waitFor(async () => (await call(app, 'downloadStatus', {})).items >= 2, 15_000);
+    const stopped = (await call(app, 'downloadStatus', {})).items;
+    await call(app, 'disconnectProfile', { id: 'demo-acme' });
+    expect((await call(app, 'downloadStatus', {})).state).toBe('idle');
+    await call(app, 'selectProfile', { id: 'demo-acme' });
+    const before = await call(app, 'downloadResume', {});
+    expect(before.state).toBe('running');
+    await waitFor(async () => (await call(app, 'downloadStatus', {})).items > 0, 15_000);
+    const resumed = await call(app, 'downloadStatus', {});
+    // From the checkpoint: the pages before the disconnect are not asked again.
+    expect(resumed.items).toBeGreaterThanOrEqual(stopped);
+    expect(resumed.pages).toBeGreaterThan(resumed.requests);
+    await call(app, 'downloadCancel', { deleteFiles: true });
+  }, 30_000);
 });
 
 describe.skipIf(!hasRedisServer())('a profile with a Redis budget store (real redis-server)', () => {
