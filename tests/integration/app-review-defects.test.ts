@@ -87,6 +87,22 @@ describe('the embedded simulator', () => {
   });
 });
 
+describe('dispose while a demo profile opens', () => {
+  it('closes what opened and stops the simulator', async () => {
+    const { app } = await openApp(true);
+    await call(app, 'disconnectProfile', { id: 'demo' });
+    const connecting = app.dispatch('connectProfile', { id: 'demo-acme' });
+    await app.dispose();
+    const opened = await connecting;
+    // Opened before the dispose took over (then closed with the rest), or refused: either way nothing runs on.
+    if (opened.ok) {
+      const url = (opened.value as CallResponse<'connectProfile'>).baseUrl;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      await expect(fetch(`${url}/assets/categories`)).rejects.toThrow();
+    } else expect(opened.error.code).toBe('CANCELLED');
+  });
+});
+
 describe('a catalog download whose profile is disconnected mid-run', () => {
   it('keeps its checkpoint: connected again, it resumes where it stopped', async () => {
     const { app, dir } = await openApp(true);
