@@ -57,10 +57,11 @@ export const OFFLINE_PROBE_MS = 5000;
 
 export const NO_PROFILE_CONNECTED = 'No profile connected.';
 
-function notConnected(id: string | undefined): PartnerError {
+/** `name`: the profile's, when it is listed (the active one whose opening failed). */
+function notConnected(id: string | undefined, name?: string): PartnerError {
   return id === undefined
     ? new PartnerError({ code: 'NOT_FOUND', message: 'No vendor profile is connected.', hint: 'Select or add a profile first.', retryable: false })
-    : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${id}" is not connected.`, hint: 'Connect it first.', retryable: false });
+    : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${name ?? id}" is not connected.`, hint: 'Connect it first.', retryable: false });
 }
 
 function probe(session: ActiveSession): void {
@@ -92,8 +93,10 @@ export class SessionPool {
 
   /** A connected profile's session (default: the active one); NOT_FOUND when it is not connected. */
   sessionFor(profileId?: string): ActiveSession {
-    const session = profileId === undefined ? this.active() : this.openSession(profileId);
-    if (!session) throw notConnected(profileId);
+    // Without an id, the active one: when it failed to open, say so, not that no profile is connected.
+    const id = profileId ?? this.activeId ?? undefined;
+    const session = id === undefined ? null : this.openSession(id);
+    if (!session) throw notConnected(id, id === undefined ? undefined : this.entries.get(id)?.target.name);
     return session;
   }
 

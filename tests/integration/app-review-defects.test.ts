@@ -87,6 +87,34 @@ describe('the embedded simulator', () => {
   });
 });
 
+describe('the active profile failed to open while another is connected', () => {
+  it('the detailed views say the active one is not connected, not that none is', async () => {
+    const s = await sim();
+    const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
+    dirs.push(dir);
+    const open = async (): Promise<AppServices> => {
+      const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+      apps.push(app);
+      return app;
+    };
+    const first = await open();
+    const lost = await call(first, 'saveProfile', { name: 'Sealed by an earlier run', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
+    await first.dispose();
+    // A new run: the memory vault has forgotten that profile's token, so it cannot open.
+    const app = await open();
+    const fine = await call(app, 'saveProfile', { name: 'Fine', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
+    await call(app, 'selectProfile', { id: fine.id });
+    expect((await app.dispatch('selectProfile', { id: lost.id })).ok).toBe(false);
+    expect((await call(app, 'connectedProfiles', {})).items.map((p) => [p.name, p.active]).sort()).toEqual([
+      ['Fine', false],
+      ['Sealed by an earlier run', true],
+    ]);
+    const answer = await app.dispatch('categories', {});
+    expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(answer.ok ? '' : answer.error.message).toBe('The profile "Sealed by an earlier run" is not connected.');
+  });
+});
+
 describe('dispose while a demo profile opens', () => {
   it('closes what opened and stops the simulator', async () => {
     const { app } = await openApp(true);
