@@ -9,35 +9,59 @@
  *
  * Pacing (AIMD, as TCP and AWS's adaptive retry): while others are seen, our requests are spaced at
  * `rate` per second instead of spending the budget at the start of each second (that burst is what
- * leaves the others with 429s). The rate falls multiplicatively on evidence of contention (a 429, or
- * the budget nearly gone while others use it) and grows additively while it fades, by a step that
- * shrinks with the number of consumers, so N copies converge to about limit/N each; a second projected
- * close to the limit (87.5%) holds the rate, since more would only bring 429s. Nobody seen for
- * a while: the rate is the whole limit again (a lone copy is never slowed).
+ * leaves the others with 429s). Once a second (the same pace of decisions for every copy):
+ * - the use of the budget, projected over the whole server second from the latest answer of the
+ *   second (Remaining at a known phase), says whether together we ask for too much: at or above
+ *   the target, a multiplicative cut; just under it, hold; well under it, an additive increase
+ *   plus our part of the room left. The target is the limit less a margin that grows with how much
+ *   the projected use varies from second to second: many small consumers send in uneven counts per
+ *   second and need room for that, while one steady competitor needs almost none;
+ * - a 429 cuts harder.
+ * Within the second, a request that would probably find the budget gone (Remaining, less what the
+ * fleet spends until we would send, is under one) waits for the next server second, at a point
+ * spread over our own interval so that the copies that wait do not all come at once.
+ * Nobody seen for a while: the rate is the whole limit again (a lone copy is never slowed).
  *
  * Pure: every method takes the local time.
  */
 export const CONTENTION_MEMORY_MS = 15_000;
 /** Multiplicative decrease on a 429 (a strong signal: AWS adaptive retry uses 0.7), and on a congested second. */
 const BETA_REFUSED = 0.5;
-const BETA_CONGESTED = 0.85;
+const BETA_CONGESTED = 0.93;
 /** One pacing decision per this long: the same pace of decisions for every copy makes AIMD fair. */
 const DECISION_MS = 1_000;
-/** Additive increase per second, the same for every copy: limit * GROWTH. */
-const GROWTH = 0.01;
-/** Weight of a new sample in the others' rate average. */
+/**
+ * Additive increase per second: GROWTH * sqrt(limit * rate). Slower copies gain more relative to
+ * their rate (so copies converge to equal shares, as with a constant step), but the fleet's total
+ * grows with the square root of the copies, not their number (16 small copies do not overshoot).
+ */
+const GROWTH = 0.015;
+/** Weight of a new sample in the others' rate average, and in the projected use's mean and variance. */
 const EWMA = 0.2;
+const USE_EWMA = 0.1;
 /** A phase this early says too little about a whole second's use. */
 const MIN_PHASE = 0.2;
-/** Use of the budget, projected over the whole second, at or above which the second is congested. */
-const CONGESTED_USE = 0.95;
-/** Projected use at or above which the pace holds (no increase): close to the limit, more only brings 429s. */
-const NEAR_USE = 0.875;
+/** Projections of a whole second's use only from this phase on (earlier, a few requests swing them). */
 const PROJECT_FROM_PHASE = 0.5;
+/** Margin under the limit: this many standard deviations of the projected use. */
+const USE_SPREAD = 0.6;
+/** Under the target by less than this share of the limit: hold (more would only bring 429s). */
+const NEAR_GAP = 0.02;
 const MAX_CALM = 2;
-/** Room is what others leave of this share of the limit. */
-const FILL = 1;
+/** Just after others first show up (this long, this many answers), the pace never exceeds the share their requests so far suggest. */
+const STARTUP_MS = 2_000;
+const STARTUP_ANSWERS = 4;
+/** First guess when others' requests are spread over the second: what they leave of this share of the limit. */
+const FIRST_FILL = 0.95;
+/** A projection this far above the limit defers the rest of our second, whatever the other estimates say. */
+const DEFER_USE = 1.1;
+/** Remaining at least half the limit seen this recently: the budget comes back whole each second. */
+const WHOLE_SECOND_MEMORY_MS = 3_000;
+/** A deferred request goes this long after the server second surely changed, plus its spread. */
+const NEXT_SECOND_GUARD_MS = 10;
 const OWN_RATE_WINDOW_MS = 5_000;
+/** The golden ratio's fraction: spreads deferred requests from their arrival times (deterministic, differs per copy). */
+const SPREAD_STEP = 0.618_033_988_75;
 
 export interface ShareAnswer {
   /** Local time of the answer. */
@@ -51,6 +75,13 @@ export interface ShareAnswer {
   phase: number | null;
 }
 
+/** The latest readable answer with a phase: where the budget stood at a known point of a server second. */
+interface Reading {
+  at: number;
+  phase: number;
+  remaining: number;
+}
+
 export class FairShare {
   private rateNow: number;
   private othersRate = 0;
@@ -59,7 +90,7 @@ export class FairShare {
   private lastCutAt = -Infinity;
   private lastDecisionAt: number;
   private congested = false;
-  /** A second of this decision period was projected close to the limit. */
+  /** A second of this decision period was projected close to the target. */
   private near = false;
   private lastSendAt = -Infinity;
   private foreignBefore = false;
@@ -68,6 +99,20 @@ export class FairShare {
   private oks: number[] = [];
   /** Uncongested decisions in a row. */
   private calm = 0;
+  /** Active on one answer's evidence only, until a second one confirms or clears it. */
+  private tentative = false;
+  private activeSince = -Infinity;
+  private startupLeft = 0;
+  /** The projection of this decision period from the answer latest in its server second. */
+  private bestPhase = 0;
+  private bestUse = 0;
+  /** Mean and variance of the projected use over recent decisions (share of the limit). */
+  private useMean = 1;
+  private useVar = 0;
+  private reading: Reading | null = null;
+  private highAt = -Infinity;
+  private spreadFor = NaN;
+  private spreadMs = 0;
 
   constructor(
     private readonly limit: () => number,
@@ -112,10 +157,30 @@ export class FairShare {
     return (recent.length * 1000) / Math.max(1000 / this.limit(), now - recent[0]!);
   }
 
-  /** Earliest time the pacing lets the next request go: spaced evenly while shared. */
+  /** Earliest time the pacing lets the next request go: spaced evenly while shared, in a second with budget left. */
   earliest(now: number): number {
     if (!this.active(now)) return now;
-    return Math.max(now, this.lastSendAt + 1000 / this.rate(now));
+    const paced = Math.max(now, this.lastSendAt + 1000 / this.rate(now));
+    const r = this.reading;
+    if (r === null) return paced;
+    const secondEnds = r.at + (1 - r.phase) * 1000;
+    if (paced >= secondEnds) return paced;
+    const limit = this.limit();
+    // Whole-second budget (a continuous one never shows half the limit while shared): what the
+    // fleet spends until we would send leaves none.
+    const expected = r.remaining - (this.useMean * limit * (paced - r.at)) / 1000;
+    if (r.at - this.highAt < WHOLE_SECOND_MEMORY_MS && expected < 1) return secondEnds + NEXT_SECOND_GUARD_MS + this.spread(r.at);
+    if (r.phase >= PROJECT_FROM_PHASE && (limit - r.remaining - 1) / r.phase >= limit * DEFER_USE) return secondEnds + NEXT_SECOND_GUARD_MS;
+    return paced;
+  }
+
+  /** Where in our own interval a deferred request goes: the same for one reading, different per copy. */
+  private spread(key: number): number {
+    if (key !== this.spreadFor) {
+      this.spreadFor = key;
+      this.spreadMs = ((key * SPREAD_STEP) % 1) * (1000 / this.rateNow);
+    }
+    return this.spreadMs;
   }
 
   answered(a: ShareAnswer): void {
@@ -123,8 +188,9 @@ export class FairShare {
     const limit = this.limit();
     const readable = a.remaining !== null && !a.refused;
     const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
-    // Two answers in a row must show others (one garbled Remaining is not a crowd); so must two 429s.
     const seen = foreign >= 1 && this.foreignBefore;
+    if (readable && a.phase !== null) this.reading = { at: a.at, phase: a.phase, remaining: a.remaining! };
+    if (readable && a.remaining! >= limit / 2) this.highAt = a.at;
     if (readable) this.foreignBefore = foreign >= 1;
     if (seen) {
       // Others cannot spend more than the limit in a second.
@@ -138,7 +204,7 @@ export class FairShare {
     // A 429 just after some of ours went through, fewer than the limit: others spent the rest (a
     // strong signal at once, no need for a second one).
     const crowded = a.refused && (this.foreignBefore || (got > 0 && got < limit) || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS);
-    if (seen || crowded) this.contendedAt = a.at;
+    this.noteEvidence(a, readable, foreign, seen || crowded, wasActive, limit);
     if (a.refused) this.lastRefusedAt = a.at;
     else this.noteOk(a.at);
     if (!this.active(a.at)) {
@@ -147,62 +213,98 @@ export class FairShare {
     }
     if (!wasActive) {
       // Newly shared: start at the fair share the estimate suggests, counting each request of others
-      // seen so far as one consumer (a fleet that starts together), never at the whole limit.
-      // A 429 first: what we got through in the second before it is about our share of the limit.
+      // seen so far as one consumer (a fleet that starts together), never at the whole limit; where
+      // others' requests are spread over the second, what they leave. A 429 first: what we got
+      // through in the second before it is about our share of the limit.
       const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
-      this.rateNow = Math.max(minRate(limit), limit / guess);
+      this.rateNow = Math.max(minRate(limit), limit / guess, a.refused ? 0 : this.leftBy(foreign, a.phase, a.at));
+      this.activeSince = a.at;
+      this.startupLeft = STARTUP_ANSWERS;
       this.lastDecisionAt = a.at;
       this.congested = false;
       this.calm = 0;
       return;
     }
+    if (readable && foreign >= 1 && (a.phase === null || a.phase >= MIN_PHASE) && a.at - this.activeSince < STARTUP_MS && this.startupLeft > 0) {
+      // Copies that start together find each other over their first answers: the later ones see more.
+      // (Not from the start of a second, where a continuous budget still low looks like many others.)
+      this.startupLeft--;
+      this.rateNow = Math.max(minRate(limit), Math.min(this.rateNow, Math.max(limit / (1 + foreign), this.leftBy(foreign, a.phase, a.at))));
+    }
     if (a.refused && a.at - this.lastCutAt >= DECISION_MS) {
       this.cut(BETA_REFUSED, a.at);
       return;
     }
-    if (readable && this.isCongested(a, limit)) this.congested = true;
-    if (readable && this.projectedUse(a, limit) >= NEAR_USE) this.near = true;
+    const margin = USE_SPREAD * Math.sqrt(this.useVar);
+    // Without Date (no phase): the budget nearly gone is all we can tell.
+    if (readable && (a.remaining === 0 || (a.phase === null && a.remaining! <= Math.max(1, Math.ceil(limit * 0.1))))) this.congested = true;
+    // The answer latest in its server second projects the whole second best.
+    if (readable && a.phase !== null && a.phase >= PROJECT_FROM_PHASE && a.phase > this.bestPhase) {
+      this.bestPhase = a.phase;
+      this.bestUse = (limit - a.remaining! - 1) / (limit * a.phase);
+    }
+    if (this.bestUse >= 1 - margin) this.congested = true;
+    if (this.bestUse >= 1 - margin - NEAR_GAP) this.near = true;
     if (a.at - this.lastDecisionAt < DECISION_MS) return;
+    if (this.bestPhase > 0) {
+      const d = Math.min(this.bestUse, 2) - this.useMean;
+      this.useMean += USE_EWMA * d;
+      this.useVar = (1 - USE_EWMA) * (this.useVar + USE_EWMA * d * d);
+    }
     if (this.congested && a.at - this.lastCutAt >= DECISION_MS) this.cut(BETA_CONGESTED, a.at);
     else if (this.near) this.calm = 0;
     else if (!this.congested) {
-      // Additive, growing with each calm decision in a row (the same for every copy, so still fair);
-      // where others leave room, each of the consumers takes its part of that room at once.
+      // Additive, growing with each calm decision in a row; where the projection leaves room under
+      // the target, our part of it (in proportion to our rate; a use under half the limit is taken
+      // as half, so that one quiet second does not multiply the pace) at once.
       this.calm = Math.min(MAX_CALM, this.calm + 1);
-      const room = (limit * FILL - this.othersRate - this.rateNow) / (2 * this.consumers(a.at));
-      const step = Math.max(limit * GROWTH * this.calm, room) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
+      const target = 1 - margin - NEAR_GAP;
+      const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, 0.5) / 2 : 0;
+      const step = Math.max(GROWTH * Math.sqrt(limit * this.rateNow) * this.calm, room) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
       this.rateNow = Math.min(limit, this.rateNow + step);
     }
-    this.lastDecisionAt = a.at;
-    this.congested = false;
-    this.near = false;
+    this.endDecision(a.at);
   }
 
   /**
-   * The budget is (nearly) all used: Remaining, projected over the whole server second, says
-   * together we ask for about the limit or more. Without Date: Remaining nearly gone.
+   * Who else is there. Two answers in a row must show others (one garbled Remaining is not a
+   * crowd), or a 429 after some of ours went through; one answer alone (with Date, some budget
+   * left: not an obviously garbled one) makes us pace tentatively (copies that start together must
+   * not spend a second burst on each other), until an answer that shows nobody else after one of
+   * ours in the same window clears it.
    */
-  private isCongested(a: ShareAnswer, limit: number): boolean {
-    const remaining = a.remaining!;
-    if (remaining === 0) return true;
-    if (a.phase === null) return remaining <= Math.max(1, Math.ceil(limit * 0.1));
-    // Early in the second a few requests more or less swing the projection: judge from mid-second on.
-    return a.phase >= PROJECT_FROM_PHASE && (limit - remaining - 1) / (limit * a.phase) >= CONGESTED_USE;
+  private noteEvidence(a: ShareAnswer, readable: boolean, foreign: number, confirmed: boolean, wasActive: boolean, limit: number): void {
+    if (confirmed) {
+      this.contendedAt = a.at;
+      this.tentative = false;
+    } else if (readable && foreign >= 1 && a.remaining! > 0 && a.phase !== null && !wasActive) {
+      this.tentative = true;
+      this.contendedAt = a.at;
+    } else if (readable && foreign < 1 && this.tentative && a.remaining! < limit - 1) {
+      this.tentative = false;
+      this.contendedAt = -Infinity;
+    }
   }
 
-  /** Use of the budget projected over the whole server second (0 when too early to judge or no Date). */
-  private projectedUse(a: ShareAnswer, limit: number): number {
-    if (a.phase === null || a.phase < PROJECT_FROM_PHASE) return 0;
-    return (limit - a.remaining! - 1) / (limit * a.phase);
+  /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */
+  private leftBy(foreign: number, phase: number | null, at: number): number {
+    if (phase === null || at - this.highAt >= 1000) return 0;
+    return this.limit() * FIRST_FILL - foreign / Math.max(phase, MIN_PHASE);
   }
 
   private cut(beta: number, at: number): void {
     this.rateNow = Math.max(minRate(this.limit()), this.rateNow * beta);
     this.lastCutAt = at;
+    this.calm = 0;
+    this.endDecision(at);
+  }
+
+  private endDecision(at: number): void {
     this.lastDecisionAt = at;
     this.congested = false;
     this.near = false;
-    this.calm = 0;
+    this.bestPhase = 0;
+    this.bestUse = 0;
   }
 }
 

@@ -213,11 +213,12 @@ describe('fair-share estimator and AIMD pacing', () => {
 
   it('a 429 halves the pace, at most once a second; it grows back additively, then whole once others are gone', () => {
     const s = new FairShare(() => LIMIT, t0);
-    s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.5 });
-    s.answered({ at: t0 + 10, refused: false, remaining: 15, aloneFloor: 18, phase: 0.51 });
+    // Three others at the very start of the second: a fleet that starts together.
+    s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.05 });
+    s.answered({ at: t0 + 10, refused: false, remaining: 15, aloneFloor: 18, phase: 0.06 });
     expect(s.active(t0 + 10)).toBe(true);
     const r0 = s.rate(t0 + 10);
-    expect(r0).toBeLessThanOrEqual(LIMIT / 4); // three others seen: at most a quarter to start with
+    expect(r0).toBeLessThanOrEqual(LIMIT / 4); // three others seen at once: at most a quarter to start with
     s.answered({ at: t0 + 1_100, refused: true, remaining: 0, aloneFloor: null, phase: null });
     expect(s.rate(t0 + 1_100)).toBeCloseTo(r0 * 0.5, 5);
     s.answered({ at: t0 + 1_200, refused: true, remaining: 0, aloneFloor: null, phase: null });
@@ -246,8 +247,8 @@ describe('fair-share estimator and AIMD pacing', () => {
     s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.5 });
     s.answered({ at: t0 + 10, refused: false, remaining: 15, aloneFloor: 18, phase: 0.51 });
     const r0 = s.rate(t0 + 10);
-    // 11 of 20 spent by 0.6 of the second: about 92% of the limit over the whole second.
-    s.answered({ at: t0 + 1_100, refused: false, remaining: 8, aloneFloor: 8, phase: 0.6 });
+    // 11 of 20 spent by 0.556 of the second: about 99% of the limit over the whole second.
+    s.answered({ at: t0 + 1_100, refused: false, remaining: 8, aloneFloor: 8, phase: 0.556 });
     expect(s.rate(t0 + 1_100)).toBe(r0);
     // A calm second after it: additive increase again.
     s.answered({ at: t0 + 2_200, refused: false, remaining: 15, aloneFloor: 15, phase: 0.6 });
