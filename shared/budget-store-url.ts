@@ -4,6 +4,7 @@
  * the URL may carry a password (redis://:secret@host).
  */
 import { z } from 'zod';
+import { baseUrlProblem } from './base-url';
 
 /** What is wrong with a budget store URL, or null when it is fine. Never repeats the URL (it may hold a password). */
 export function budgetStoreProblem(url: string): string | null {
@@ -15,6 +16,9 @@ export function budgetStoreProblem(url: string): string | null {
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must be a redis://host:port/db URL, not ${parsed.protocol}`;
   if (parsed.hostname === '') return 'needs a host';
+  // The base URL's rule for hosts: never a link-local or cloud-metadata address (only an attacker points there).
+  const hostProblem = baseUrlProblem(`http://${parsed.host}/`);
+  if (hostProblem) return hostProblem;
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db)) return `has a database "${db.slice(0, 20)}" that is not a number`;
   return null;

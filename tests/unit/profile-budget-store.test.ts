@@ -32,6 +32,9 @@ describe('profile budget store field', () => {
     ['http://10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL, not http:/],
     ['10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL/],
     [`redis://ops:${SECRET}@10.0.0.5:6379/cache`, /database "cache" that is not a number/],
+    ['redis://169.254.169.254:6379/0', /link-local address \(169\.254\.169\.254\)/],
+    ['redis://[fe80::1]:6379/0', /link-local address/],
+    [`redis://ops:${SECRET}@metadata.google.internal/0`, /cloud metadata service/],
   ])('refuses %s in words, never repeating a password', (url, words) => {
     const parsed = profileInputSchema.safeParse({ ...base, budgetStore: url });
     expect(parsed.success).toBe(false);
