@@ -255,6 +255,45 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 2_200)).toBeGreaterThan(r0);
   });
 
+  it('one answer showing many others at once paces at once (a fleet that starts together); a clean answer after one of ours clears it', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // Our first request was the 16th of the second: 15 others went just before it.
+    s.answered({ at: t0, refused: false, remaining: 4, aloneFloor: 19, phase: 0.34 });
+    expect(s.active(t0)).toBe(true);
+    expect(s.rate(t0)).toBeLessThanOrEqual(LIMIT / 16);
+    // Nobody else after our next one in the same window: it was not a crowd after all.
+    s.answered({ at: t0 + 50, refused: false, remaining: 18, aloneFloor: 18, phase: 0.39 });
+    expect(s.active(t0 + 60)).toBe(false);
+    expect(s.rate(t0 + 60)).toBe(LIMIT);
+  });
+
+  it('others spread over the second (a steady competitor): the first pace is what they leave, not limit / (1 + their requests)', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // 3 requests of others by half the second: about 6/s of the 20.
+    s.answered({ at: t0, refused: false, remaining: 16, aloneFloor: 19, phase: 0.48 });
+    expect(s.rate(t0)).toBeGreaterThan(LIMIT / 2);
+    expect(s.rate(t0)).toBeLessThan(LIMIT - 6);
+  });
+
+  it('a request that would find the budget of the server second gone waits for the next second, spread over one interval', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.sent(t0 - 2);
+    s.answered({ at: t0, refused: false, remaining: 10, aloneFloor: 19, phase: 0.1 });
+    s.sent(t0 + 15);
+    s.answered({ at: t0 + 20, refused: false, remaining: 6, aloneFloor: 18, phase: 0.12 });
+    const interval = 1000 / s.rate(t0 + 20);
+    const paced = t0 + 15 + interval;
+    // At the fleet's pace, 6 left at 0.12 of the second are gone long before our next turn.
+    const secondEnds = t0 + 20 + 880;
+    expect(paced).toBeLessThan(secondEnds);
+    const at = s.earliest(t0 + 20);
+    expect(at).toBeGreaterThan(secondEnds);
+    expect(at).toBeLessThanOrEqual(secondEnds + 10 + interval);
+    // Plenty left: the pace alone decides.
+    s.answered({ at: t0 + 30, refused: false, remaining: 17, aloneFloor: 17, phase: 0.13 });
+    expect(s.earliest(t0 + 30)).toBeCloseTo(t0 + 15 + 1000 / s.rate(t0 + 30), 6);
+  });
+
   it('one garbled Remaining is not a crowd', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
