@@ -50,6 +50,8 @@ interface Entry {
   session: ActiveSession | null;
   /** While offline with an open session: the next probe. */
   probeTimer: unknown;
+  /** The session whose probe (its retries included) is under way: one at a time. */
+  probing: ActiveSession | null;
 }
 
 /** How often an offline profile is asked again (one cheap request), so that it comes back by itself. */
@@ -64,9 +66,7 @@ function notConnected(id: string | undefined, name?: string): PartnerError {
     : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${name ?? id}" is not connected.`, hint: 'Connect it first.', retryable: false });
 }
 
-function probe(session: ActiveSession): void {
-  void session.client.request('categories', { priority: 'background' }).catch(() => undefined);
-}
+
 
 export class SessionPool {
   private readonly entries = new Map<string, Entry>();
@@ -216,23 +216,33 @@ export class SessionPool {
     }
     if (this.activeId === id) this.deps.activated(id);
     // One cheap request, so that the state moves from "connecting" without waiting for a click.
-    probe(session);
+    this.probe(entry, session);
     return entry;
   }
 
   /**
    * Offline only changes with an answer: with nothing else sent (demo traffic stopped with requests in
-   * flight, the service back after an outage) it would stay offline. Asks again while it is.
+   * flight, the service back after an outage) it would stay offline. Asks again while it is, 5 s after the
+   * last probe settled (its retries included), so that probes never pile up on a service that does not answer.
    */
   private watchOffline(entry: Entry): void {
-    if (entry.probeTimer !== null || entry.tracker.current().state !== 'offline' || !entry.session) return;
+    if (entry.probing || entry.probeTimer !== null || entry.tracker.current().state !== 'offline' || !entry.session) return;
     entry.probeTimer = this.deps.clock.setTimeout(() => {
       entry.probeTimer = null;
       const session = entry.session;
       if (!session || session.isClosed || entry.tracker.current().state !== 'offline') return;
-      probe(session);
-      this.watchOffline(entry);
+      this.probe(entry, session);
     }, OFFLINE_PROBE_MS);
+  }
+
+  /** One cheap request (with the client's retries); when it settles, the next is scheduled if still offline. */
+  private probe(entry: Entry, session: ActiveSession): void {
+    entry.probing = session;
+    const settled = (): void => {
+      if (entry.probing === session) entry.probing = null;
+      if (entry.session === session && !session.isClosed) this.watchOffline(entry);
+    };
+    session.client.request('categories', { priority: 'background' }).then(settled, settled);
   }
 
   private add(id: string, target: PoolTarget): Entry {
@@ -240,6 +250,7 @@ export class SessionPool {
       target,
       session: null,
       probeTimer: null,
+      probing: null,
       tracker: new ConnectionTracker({
         clock: this.deps.clock,
         onChange: (view) => {

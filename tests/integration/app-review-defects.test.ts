@@ -4,12 +4,14 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { DEFAULT_RETRY_POLICY } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { hasRedisServer, startRedisServer } from '../helpers/redis-server';
@@ -113,6 +115,36 @@ describe('the active profile failed to open while another is connected', () => {
     expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(answer.ok ? '' : answer.error.message).toBe('The profile "Sealed by an earlier run" is not connected.');
   });
+});
+
+describe('an offline profile asked again every 5 s', () => {
+  it('asks with one probe at a time: the next waits until the one still retrying is done', async () => {
+    // A service that accepts and never answers: every attempt times out (1 s), the profile is offline.
+    const accepted: Socket[] = [];
+    let requests = 0;
+    const server = createServer((socket) => {
+      accepted.push(socket);
+      socket.on('error', () => undefined);
+      socket.on('data', (d: Buffer) => (requests += d.toString('latin1').match(/^GET /gm)?.length ?? 0));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { app } = await openApp();
+      await call(app, 'saveSettings', { timeoutMs: 1000 });
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const p = await call(app, 'saveProfile', { name: 'silent', vendor: 'acme', baseUrl: url, addTokens: ['acme-token-1'] });
+      await call(app, 'selectProfile', { id: p.id });
+      await waitFor(async () => (await call(app, 'connection', {})).state === 'offline', 5000);
+      // The first probe's attempts (at most DEFAULT_RETRY_POLICY.maxAttempts, 1 s each plus backoff) run past the 5 s mark.
+      await new Promise((r) => setTimeout(r, 10_000));
+      expect(requests).toBeGreaterThan(0);
+      expect(requests).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxAttempts);
+      await call(app, 'disconnectProfile', { id: p.id });
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  }, 30_000);
 });
 
 describe('dispose while a demo profile opens', () => {
