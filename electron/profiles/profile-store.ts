@@ -282,10 +282,10 @@ export class ProfileStore {
    */
   private keptBudgetStore(input: string | undefined, existing: StoredProfile | undefined): Pick<StoredProfile, 'budgetStore' | 'budgetStoreSealed'> {
     const stored = existing?.budgetStore;
-    if (input === undefined || (stored !== undefined && input === maskStoreUrl(stored))) {
-      return { ...(stored ? { budgetStore: stored } : {}), ...(existing?.budgetStoreSealed ? { budgetStoreSealed: existing.budgetStoreSealed } : {}) };
-    }
-    const url = input.trim();
+    const keep = input === undefined || (stored !== undefined && input === maskStoreUrl(stored));
+    if (keep && existing?.budgetStoreSealed) return { budgetStore: stored, budgetStoreSealed: existing.budgetStoreSealed };
+    // Kept as it is, or sealed now when an earlier version wrote its password in plain.
+    const url = keep ? (stored ?? '') : input.trim();
     if (!url) return {};
     return withoutCredentials(url) === url ? { budgetStore: url } : { budgetStore: maskStoreUrl(url), budgetStoreSealed: this.seal(url) };
   }

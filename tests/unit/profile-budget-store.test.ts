@@ -3,7 +3,7 @@
  * words; credentials sealed with the vault (never in the settings file), shown masked; the masked form
  * sent back keeps the stored URL, '' removes it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,21 @@ describe('profile budget store field', () => {
     const plain = again.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: 'redis://10.0.0.6:6379/1' }));
     expect(again.openBudgetStore(plain.id)).toBe('redis://10.0.0.6:6379/1');
     expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
+  });
+
+  it('seals a password written in plain by an earlier version the next time the profile is saved', () => {
+    const vault = createSafeStorageVault(safeStorage as never, 'linux');
+    const url = `redis://ops:${SECRET}@10.0.0.5:6379/2`;
+    const view = new ProfileStore({ dataDir: dir, vault }).save(profileInputSchema.parse({ ...base, budgetStore: 'redis://10.0.0.5:6379/2' }));
+    // As the earlier version wrote it: the whole URL in the file.
+    const file = join(dir, SETTINGS_FILE_NAME);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"redis://10.0.0.5:6379/2"', JSON.stringify(url)));
+    const store = new ProfileStore({ dataDir: dir, vault });
+    expect(store.openBudgetStore(view.id)).toBe(url);
+    // The form sends back the masked form it showed.
+    store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: store.view(view.id).budgetStore }));
+    expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+    expect(new ProfileStore({ dataDir: dir, vault }).openBudgetStore(view.id)).toBe(url);
   });
 
   it('masks user names and passwords, and spells out the default port', () => {
