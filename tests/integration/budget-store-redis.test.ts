@@ -4,7 +4,7 @@
  * once, and the store comes back by itself when Redis does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisBudgetStore } from '../../electron/client/budget-store';
+import { ARRIVAL_SPREAD_MS, RedisBudgetStore } from '../../electron/client/budget-store';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
 const hasRedis = hasRedisServer();
@@ -44,6 +44,28 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     // In any second of slot times, at most 20.
     const absolute = slots.map((w) => w);
     for (const s of absolute) expect(absolute.filter((x) => x >= s && x < s + 1000).length).toBeLessThanOrEqual(20 + 1);
+  });
+
+  it('a store still connecting is not down: a reservation made right after start waits for the connection and gets a slot', async () => {
+    // A fleet started together: falling back here would send every worker on headers alone at once.
+    const fresh = store();
+    expect(fresh.status().state).toBe('connecting');
+    const wait = await fresh.reserve(`test:first:${Date.now()}`, 20);
+    expect(wait).toBe(0);
+    expect(fresh.status().state).toBe('connected');
+  });
+
+  it('slots leave room for arrivals spread by ARRIVAL_SPREAD_MS: no second of late arrivals holds more than the limit', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:spread:${Date.now()}`;
+    const t0 = Date.now();
+    const slots = (await Promise.all(Array.from({ length: 41 }, () => w.reserve(key, 20)))) as number[];
+    const asked = Date.now() - t0;
+    slots.sort((a, b) => a - b);
+    // Slot k + 20 is at least a second and the spread after slot k: one slot late by the spread
+    // and the next on time never share a second with 20 others.
+    for (let k = 0; k + 20 < slots.length; k++) expect(slots[k + 20]! - slots[k]!).toBeGreaterThanOrEqual(1000 + ARRIVAL_SPREAD_MS - asked - 1);
   });
 
   it('an idle key does not bank a burst: after a pause the next slot is now, then spaced again', async () => {
