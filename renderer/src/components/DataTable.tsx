@@ -5,9 +5,10 @@
  * the table has (fit-columns.ts): cells end in an ellipsis with the full text as a tooltip, and the
  * least important columns give way on narrow windows instead of a sideways scroll.
  */
-import { createRow, flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
 import type { ColumnDef, Row, RowData, SortingState, Table, Updater } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { RowsInSight } from './rows-in-sight';
 import type { HTMLAttributes, KeyboardEvent, ReactNode, RefObject } from 'react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
@@ -157,16 +158,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const ordered = useMemo(() => (virtual ? sortRows(data, sorting, table) : null), [virtual, data, sorting, table]);
   const modelRows = virtual ? null : table.getRowModel().rows;
   const ids = useMemo(() => (ordered ? ordered.map(getRowId) : modelRows!.map((r) => r.id)), [ordered, modelRows]);
-  const rowCache = useRef(new WeakMap<object, Row<T>>());
-  const rowAt = (index: number): Row<T> | undefined => {
-    if (modelRows) return modelRows[index];
-    const original = ordered![index];
-    if (original === undefined) return undefined;
-    const key = original as object;
-    let row = rowCache.current.get(key);
-    if (!row) rowCache.current.set(key, (row = createRow(table, ids[index]!, original, index, 0)));
-    return row;
-  };
+  const inSight = useMemo(() => new RowsInSight(table), [table]);
+  const rowAt = (index: number): Row<T> | undefined => (modelRows ? modelRows[index] : inSight.row(ordered!, index, ids[index]!));
   const nav = useRowNavigation(ids, scrollRef, virtual?.rowHeight, selectedId);
   // Set by VirtualRows: keyboard moves scroll the virtual list to the row first.
   const scrollToIndex = useRef<((index: number) => void) | undefined>(undefined);
