@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * A live virtual list (the Requests view) must not keep entries the log let go: rows made for the
  * entries in sight hold the table options (and so the data) of the update that made them.
