@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallName, CallResponse } from '../../shared/bridge/contract';
+import type { CallResponse } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server';
+import { callApp } from '../helpers/app-calls';
 
 const hasRedis = hasRedisServer();
 const dirs: string[] = [];
@@ -26,11 +27,7 @@ async function openApp(budgetStore?: string): Promise<AppServices> {
   return app;
 }
 
-async function call<N extends CallName>(app: AppServices, name: N, request: unknown): Promise<CallResponse<N>> {
-  const result = await app.dispatch(name, request);
-  if (!result.ok) throw Object.assign(new Error(`${name} failed: ${result.error.message}`), { code: result.error.code });
-  return result.value as CallResponse<N>;
-}
+const call = callApp;
 
 const sum = (use: CallResponse<'fleetUse'>, endpoint: string) => use.endpoints.find((e) => e.endpoint === endpoint)!.granted.reduce((a, b) => a + b, 0);
 

@@ -6,6 +6,7 @@ import { events as eventSchemas } from '../../shared/bridge/contract';
 import type { CallName, CallResponse, EventName } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { callApp, sleep, until } from '../helpers/app-calls';
 
 type Got = { at: number; name: EventName; payload: unknown };
 
@@ -14,21 +15,7 @@ let app: AppServices;
 const got: Got[] = [];
 const opened: string[] = [];
 
-async function call<N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> {
-  const result = await app.dispatch(name, request);
-  if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
-  return result.value as CallResponse<N>;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
+const call = <N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> => callApp(app, name, request);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'app-it-'));

@@ -11,6 +11,7 @@ import { events as eventSchemas } from '../../shared/bridge/contract';
 import type { CallName, CallResponse, EventName } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { callApp, sleep, until } from '../helpers/app-calls';
 import { OFFLINE_PROBE_MS } from '../../electron/app/session-pool';
 import { startSimulator } from '../../electron/simulator';
 
@@ -21,21 +22,7 @@ let dir: string;
 let app: AppServices;
 const got: Got[] = [];
 
-async function call<N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> {
-  const result = await app.dispatch(name, request);
-  if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
-  return result.value as CallResponse<N>;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
+const call = <N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> => callApp(app, name, request);
 
 const sessionEvents = (since = 0): Sessions[] => got.filter((g) => g.name === 'sessions' && g.at >= since).map((g) => g.payload as Sessions);
 const requestsOf = async (vendor: string, sinceMs: number): Promise<number> =>
