@@ -34,6 +34,18 @@ export async function fleetModelBench(refills: RefillModel[], seconds = 60): Pro
   rows.push(...beside);
   console.log(`| 1 + competitor ${COMPETITOR_RPS}/s | ${beside.map(cell).join(' | ')} |`);
   console.log(`\nBeside the competitor: goodput over what it leaves (${20 - COMPETITOR_RPS}/s), 429s of the vendor's every request (ours and its).`);
+  // Fixed work, as the real fleet bench: every copy downloads the same catalog, copies finish at
+  // different times, and goodput runs until the last one finished (the tail counts).
+  const fixedSeconds = Number(process.env.FLEET_RUN_SECONDS) > 0 ? Number(process.env.FLEET_RUN_SECONDS) : 12;
+  console.log(`\nFixed work (each copy the same catalog, ${fixedSeconds} s at the limit; goodput until the last copy finished, Jain over the copies' rates):\n`);
+  console.log(`| copies | ${refills.join(' | ')} |`);
+  console.log(`|---:|${refills.map(() => '---').join('|')}|`);
+  for (const copies of COPIES.filter((c) => c > 1)) {
+    const fixed: FleetModelResult[] = [];
+    for (const refill of refills) fixed.push(await runFleetModel({ copies, refill, seconds: fixedSeconds, fixedWork: true }));
+    rows.push(...fixed);
+    console.log(`| ${copies} | ${fixed.map(cell).join(' | ')} |`);
+  }
   const early = rows.filter((r) => r.share429 > 0).map((r) => `${r.copies}${r.competitorRps > 0 ? ' + competitor' : ''}/${r.refill} ${(r.early429 * 100).toFixed(0)}%`);
   if (early.length > 0) console.log(`\nShare of the 429s in the first 15 s: ${early.join(', ')}`);
   writeFileSync('bench-results/fleet-model.json', JSON.stringify(rows, null, 2));

@@ -103,6 +103,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     const rates = tallies.map((t) => (t.finishedAt > t.startedAt ? t.pages / ((t.finishedAt - t.startedAt) / 1000) : 0));
     const jain = rates.reduce((a, b) => a + b, 0) ** 2 / (rates.length * rates.reduce((a, b) => a + b * b, 0) || 1);
     for (const t of tallies) if (t.gaveUp) console.error(`    gave up after ${t.pages} pages: ${t.error}`);
+    if (process.env.FLEET_TIMELINE) printTimeline(tallies, startAt);
     return {
       ...s,
       goodput: seconds > 0 ? total / seconds / available : 0,
@@ -116,6 +117,15 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     await sim.control('PUT', '/_sim/competitors', { competitors: [] }).catch(() => undefined);
     await sim.stop();
   }
+}
+
+/** Pages per second of each worker and of the fleet, from the common start (FLEET_TIMELINE=1): where a run loses its goodput. */
+function printTimeline(tallies: FleetTally[], startAt: number): void {
+  const seconds = Math.ceil((Math.max(...tallies.map((t) => t.finishedAt)) - startAt) / 1000);
+  const perSecond = (times: number[]) => Array.from({ length: seconds }, (_, s) => times.filter((at) => at - startAt >= s * 1000 && at - startAt < (s + 1) * 1000).length);
+  const cells = (row: number[]) => row.map((n) => String(n).padStart(3)).join('');
+  console.error(`    fleet ${cells(perSecond(tallies.flatMap((t) => t.pageTimes)))}`);
+  tallies.forEach((t, i) => console.error(`    ${String(i + 1).padStart(5)} ${cells(perSecond(t.pageTimes))}`));
 }
 
 /** Issue 10's goals per scenario. */

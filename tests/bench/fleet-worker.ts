@@ -27,6 +27,8 @@ export interface FleetTally {
   finishedAt: number;
   gaveUp: boolean;
   error?: string;
+  /** Epoch ms of every page (for the per-second timeline, FLEET_TIMELINE=1). */
+  pageTimes: number[];
 }
 
 const args = JSON.parse(process.argv[2]!) as FleetWorkerArgs;
@@ -55,7 +57,7 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
 const client: BenchClient & { closeAsync?: () => Promise<void> } =
   args.kind === 'partner-console' ? partnerConsole() : args.kind === 'naive' ? naiveClient(args.url) : bottleneckRedisClient(args.url, args.redis!, args.vendor);
 await new Promise((r) => setTimeout(r, Math.max(0, args.startAt - Date.now())));
-const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false };
+const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [] };
 let lastId: number | null = null;
 for (;;) {
   const query: Record<string, string | number> = { 'per-page': args.pageSize };
@@ -68,6 +70,7 @@ for (;;) {
   }
   tally.pages++;
   tally.finishedAt = Date.now();
+  tally.pageTimes.push(tally.finishedAt);
   const body = outcome.body as { items: { id: number }[]; has_more: boolean };
   const last = body.items.at(-1);
   if (!body.has_more || !last) break;

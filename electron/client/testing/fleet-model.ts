@@ -18,6 +18,12 @@ export interface FleetModelOptions {
   seed?: number;
   /** Another consumer of the vendor spends this many slots per second, evenly, never backing off (the simulator's competitor). Default 0. */
   competitorRps?: number;
+  /**
+   * Each copy has the same fixed work (what the limit serves in `seconds`, shared out), as the
+   * catalog downloads of the fleet bench: copies then finish at different times, and goodput is
+   * over the time until the last one finished. Default false: every copy works for `seconds`.
+   */
+  fixedWork?: boolean;
 }
 
 export interface FleetModelResult {
@@ -35,6 +41,8 @@ export interface FleetModelResult {
   early429: number;
   /** Jain's fairness over the copies' successes. */
   jain: number;
+  /** Successes per second of each copy (from the start). */
+  timeline: number[][];
   /** Calls that failed (a background call should never). */
   gaveUp: number;
 }
@@ -63,12 +71,21 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     };
     h.clock.setTimeout(() => take(0), 1000 / competitorRps);
   }
-  const { failed } = await runFor(h.clock, end, copies, async (i) => {
+  const work = Math.round(((LIMIT - competitorRps) * seconds) / copies);
+  const finished = new Array<number>(copies).fill(start);
+  const timeline = Array.from({ length: copies }, () => [] as number[]);
+  const { failed } = await runFor(h.clock, options.fixedWork ? Infinity : end, copies, async (i) => {
     await clients[i]!.request('listAssets', { priority: 'background' });
     perCopy[i]!++;
-  });
+    finished[i] = h.clock.now();
+    const second = Math.floor((h.clock.now() - start) / 1000);
+    timeline[i]![second] = (timeline[i]![second] ?? 0) + 1;
+  }, (i) => options.fixedWork === true && perCopy[i]! >= work);
   for (const c of clients) c.close();
   const total = perCopy.reduce((a, b) => a + b, 0);
+  // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took.
+  const rates = options.fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start)) : perCopy;
+  const finishedAt = Math.max(...finished);
   // The fake's clock has no offset here: server time is local time.
   const refusals = h.fake.records.filter((r) => r.status === 429);
   const refused = refusals.length;
@@ -78,10 +95,11 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     seconds,
     competitorRps,
     perCopy,
-    goodput: total / (seconds * (LIMIT - competitorRps)),
+    goodput: total / ((options.fixedWork ? (finishedAt - start) / 1000 : seconds) * (LIMIT - competitorRps)),
     share429: refused / Math.max(1, h.fake.records.length),
     early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
-    jain: total === 0 ? 0 : total ** 2 / (copies * perCopy.reduce((a, b) => a + b * b, 0)),
+    jain: total === 0 ? 0 : rates.reduce((a, b) => a + b, 0) ** 2 / (copies * rates.reduce((a, b) => a + b * b, 0)),
+    timeline: timeline.map((row) => Array.from(row, (n) => n ?? 0)),
     gaveUp: failed.length,
   };
 }

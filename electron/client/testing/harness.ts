@@ -40,11 +40,17 @@ export function harness(options: Partial<Omit<FakePartnerOptions, 'clock'>> & { 
   };
 }
 
-/** Runs `loops` callers that each repeat `call` until the clock passes `untilMs`; resolves when all stop. */
-export async function runFor(clock: ManualClock, untilMs: number, loops: number, call: (loop: number) => Promise<unknown>): Promise<{ ok: number; failed: unknown[] }> {
+/** Runs `loops` callers that each repeat `call` until the clock passes `untilMs` (or `loopDone` says so); resolves when all stop. */
+export async function runFor(
+  clock: ManualClock,
+  untilMs: number,
+  loops: number,
+  call: (loop: number) => Promise<unknown>,
+  loopDone: (loop: number) => boolean = () => false,
+): Promise<{ ok: number; failed: unknown[] }> {
   const result = { ok: 0, failed: [] as unknown[] };
   const runners = Array.from({ length: loops }, async (_, i) => {
-    while (clock.now() < untilMs) {
+    while (clock.now() < untilMs && !loopDone(i)) {
       try {
         await call(i);
         result.ok++;
