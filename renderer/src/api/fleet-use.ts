@@ -1,27 +1,35 @@
 /**
- * The active profile's fleet budget store (issue 10 §2) for the header badge and the Budget table:
- * the same query (key, call and polling) as the Overview's useFleetUse, so one poll serves all
- * three, but idle until a profile is connected.
+ * The fleet's use of a profile's budget as its Redis store counts it (issue 10 §2): one query per
+ * profile, shared by the Overview's cards, the header badge and the Budget table (one poll serves
+ * all). A local call: polling spends no budget.
  */
 import { useQuery } from '@tanstack/react-query';
 import type { CallResponse } from '../../../shared/bridge/contract';
 import { useApi } from './context';
 import { useConnection } from './queries';
-import { sessionKeys } from '../views/overview/session-queries';
 
 export type FleetUse = CallResponse<'fleetUse'>;
 
+export const fleetUseKey = (profileId: string) => ['fleetUse', profileId] as const;
+
 /** Seconds asked (the Overview's minute); the Budget table averages the last few of them. */
 const FLEET_SECONDS = 60;
+const FLEET_POLL_MS = 2_000;
+const NO_STORE_POLL_MS = 30_000;
 
-export function useActiveFleetUse() {
+/** A profile's fleet use; idle while `profileId` is null (nothing connected yet). */
+export function useFleetUse(profileId: string | null) {
   const api = useApi();
-  const profileId = useConnection().data?.profileId ?? null;
   return useQuery({
-    queryKey: sessionKeys.fleet(profileId ?? ''),
+    queryKey: fleetUseKey(profileId ?? ''),
     queryFn: () => api.fleetUse({ profileId: profileId!, seconds: FLEET_SECONDS }),
     enabled: profileId !== null,
-    // Every 2 s while a store counts; seldom while none is set (main answers 'none' without Redis).
-    refetchInterval: (q) => (q.state.data?.store.kind === 'redis' ? 2_000 : 30_000),
+    // Often while a store counts; seldom while none is set (one may be configured meanwhile).
+    refetchInterval: (q) => (q.state.data?.store.kind === 'redis' ? FLEET_POLL_MS : NO_STORE_POLL_MS),
   });
+}
+
+/** The active profile's fleet use (header badge, Budget table). */
+export function useActiveFleetUse() {
+  return useFleetUse(useConnection().data?.profileId ?? null);
 }

@@ -14,7 +14,8 @@ import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
 import { cellName, overviewCell, percentOf, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
-import { useDisconnectProfile, useFleetUse } from './session-queries';
+import { useFleetUse } from '../../api/fleet-use';
+import { useDisconnectProfile } from './session-queries';
 import { ErrorCallout } from '../../components/states';
 
 const GROUPS = [

@@ -1,6 +1,6 @@
 /**
- * The connected profiles (several at once; one active) and the fleet's use of each one's budget:
- * react-query state kept current by the `sessions` event, and the calls that change the set.
+ * The connected profiles (several at once; one active): react-query state kept current by the
+ * `sessions` event, and the calls that change the set.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -11,7 +11,6 @@ export type ConnectedProfile = CallResponse<'connectedProfiles'>['items'][number
 
 export const sessionKeys = {
   connected: ['sessions'] as const,
-  fleet: (profileId: string) => ['fleetUse', profileId] as const,
 };
 
 /** Every connected profile, the active one marked; the event replaces the list whenever it changes. */
@@ -49,19 +48,5 @@ export function useDisconnectProfile() {
     mutationFn: (id: string) => api.disconnectProfile({ id }),
     // Closing the active one makes another active: the `connection` event refreshes the views then.
     onSuccess: (list) => client.setQueryData(sessionKeys.connected, list),
-  });
-}
-
-const FLEET_POLL_MS = 2_000;
-const NO_STORE_POLL_MS = 30_000;
-
-/** The fleet's use of a profile's budget as its Redis store counts it (a local call: polling spends no budget). */
-export function useFleetUse(profileId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: sessionKeys.fleet(profileId),
-    queryFn: () => api.fleetUse({ profileId, seconds: 60 }),
-    // Often while a store counts; seldom while none is set (one may be configured meanwhile).
-    refetchInterval: (q) => (q.state.data?.store.kind === 'redis' ? FLEET_POLL_MS : NO_STORE_POLL_MS),
   });
 }
