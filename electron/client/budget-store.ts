@@ -8,8 +8,9 @@
  * The header model still runs in every worker and corrects for consumers outside the store.
  *
  * Redis unreachable or slow: the reservation answers "unavailable" within the timeout, the caller
- * goes on with headers only (nothing is lost or failed), the state says 'fallback', and ioredis
- * reconnects by itself; the next reservation after it is back uses Redis again.
+ * goes on with headers only (nothing is lost or failed), the state says 'fallback' (at once when
+ * unreachable; when slow, once slow answers are frequent), and ioredis reconnects by itself; the
+ * next reservation after it is back uses Redis again.
  */
 import { Redis } from 'ioredis';
 import type { Result } from 'ioredis';
@@ -125,6 +126,13 @@ export const STORE_TIMEOUT_MS = 100;
 export const FIRST_ANSWER_MS = 1_000;
 /** A read for the views may take longer without anyone waiting on it. */
 const READ_TIMEOUT_MS = 1_000;
+/** Hysteresis of the state (see note()): this many slow of the last ANSWERS_KEPT, back after BACK_AFTER timely in a row. */
+export const SLOW_TO_FALL_BACK = 3;
+const ANSWERS_KEPT = 10;
+export const BACK_AFTER = 5;
+
+type Outcome = 'timely' | 'slow' | 'garbage' | 'failed';
+type Answer<T> = { value: T } | { problem: Exclude<Outcome, 'timely'>; detail: string };
 
 export class RedisBudgetStore implements BudgetStore {
   private readonly redis: Redis;
@@ -134,6 +142,8 @@ export class RedisBudgetStore implements BudgetStore {
   private closed = false;
   /** Whether a reservation was answered yet (until then the first-answer allowance applies). */
   private answeredOnce = false;
+  /** Outcomes of the last ANSWERS_KEPT reservations, oldest first. */
+  private recent: Outcome[] = [];
 
   constructor(
     url: string,
@@ -167,9 +177,31 @@ export class RedisBudgetStore implements BudgetStore {
     if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
     const interval = (1000 + ARRIVAL_SPREAD_MS) / Math.max(1, limit);
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
-    const wait = await this.answer(this.redis.reserveSlot(key, String(interval), String(COUNT_KEEP_MS)), timeout, (w) => Number.isFinite(Number(w)) && Number(w) >= 0);
-    if (wait !== null) this.answeredOnce = true;
-    return wait === null ? null : Number(wait);
+    const got = await this.answer(this.redis.reserveSlot(key, String(interval), String(COUNT_KEEP_MS)), timeout, (w) => Number.isFinite(Number(w)) && Number(w) >= 0);
+    this.note(got, timeout);
+    if (!('value' in got)) return null;
+    this.answeredOnce = true;
+    return Number(got.value);
+  }
+
+  /**
+   * The state after a reservation, with hysteresis: a failure, an answer that is not our script's,
+   * or a store that never answered yet means fallback at once; slow answers mean fallback once they
+   * are SLOW_TO_FALL_BACK of the last ANSWERS_KEPT (one slow answer only sends that request on the
+   * headers); back from slowness after BACK_AFTER timely answers in a row. A Redis slow now and then
+   * no longer flips the state (and the log and the header badge) with every other request.
+   */
+  private note(got: Answer<unknown>, timeoutMs: number): void {
+    this.recent.push('value' in got ? 'timely' : got.problem);
+    if (this.recent.length > ANSWERS_KEPT) this.recent.shift();
+    if ('value' in got) {
+      const timely = this.recent.slice(-BACK_AFTER);
+      if (this.current.state !== 'fallback' || (timely.length === BACK_AFTER && timely.every((o) => o === 'timely'))) this.set({ state: 'connected', where: this.where });
+      return;
+    }
+    const slow = this.recent.filter((o) => o === 'slow').length;
+    if (got.problem !== 'slow' || this.current.state === 'connecting') this.fallback(got.detail);
+    else if (slow >= SLOW_TO_FALL_BACK) this.fallback(`${slow} of the last ${this.recent.length} reservations took longer than ${timeoutMs} ms`);
   }
 
   /** Resolves true once the connection is ready, false after `ms` or when it fails first. */
@@ -198,8 +230,9 @@ export class RedisBudgetStore implements BudgetStore {
       READ_TIMEOUT_MS,
       (v) => Array.isArray(v) && v.length === 1 + keys.length * n && v.every((x) => Number.isFinite(Number(x))),
     );
-    if (flat === null) return null;
-    const [first, ...rest] = flat.map(Number);
+    // A read for the views leaves the state to the reservations.
+    if (!('value' in flat)) return null;
+    const [first, ...rest] = flat.value.map(Number);
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
 
@@ -219,25 +252,21 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   /**
-   * The command's answer, or null (and 'fallback') when it failed, took longer than `ms`, or is not what
-   * our script returns (something speaking Redis's protocol without running it): never trusted as a slot.
+   * The command's answer, or why there is none: it failed, took longer than `ms`, or is not what our
+   * script returns (something speaking Redis's protocol without running it): never trusted as a slot.
    */
-  private async answer<T>(command: Promise<T>, ms: number, valid: (value: T) => boolean): Promise<T | null> {
+  private async answer<T>(command: Promise<T>, ms: number, valid: (value: T) => boolean): Promise<Answer<T>> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slow = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), ms);
     });
     try {
       const value = await Promise.race([command, slow]);
-      if (value === null || !valid(value)) {
-        this.fallback(value === null ? `no answer within ${ms} ms` : 'an unexpected answer: is it a Redis that runs Lua scripts?');
-        return null;
-      }
-      this.set({ state: 'connected', where: this.where });
-      return value;
+      if (value === null) return { problem: 'slow', detail: `no answer within ${ms} ms` };
+      if (!valid(value)) return { problem: 'garbage', detail: 'an unexpected answer: is it a Redis that runs Lua scripts?' };
+      return { value };
     } catch (e) {
-      this.fallback(e instanceof Error ? e.message : String(e));
-      return null;
+      return { problem: 'failed', detail: e instanceof Error ? e.message : String(e) };
     } finally {
       clearTimeout(timer);
       command.catch(() => undefined); // a late failure after the timeout is already accounted for

@@ -4,7 +4,8 @@
  * once, and the store comes back by itself when Redis does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARRIVAL_SPREAD_MS, RedisBudgetStore } from '../../electron/client/budget-store';
+import { Redis } from 'ioredis';
+import { ARRIVAL_SPREAD_MS, BACK_AFTER, RedisBudgetStore, SLOW_TO_FALL_BACK } from '../../electron/client/budget-store';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
 const hasRedis = hasRedisServer();
@@ -95,5 +96,42 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     await until(() => w.status().state === 'connected', 15_000);
     expect(await w.reserve(key, 20)).not.toBeNull();
     expect(states).toEqual(expect.arrayContaining(['fallback', 'connected']));
+  });
+
+  it('a Redis slow now and then: that request goes on the headers and the state holds; slow often: one fallback, back after timely answers, no flapping', async () => {
+    const w = store();
+    const admin = new Redis(redis.url(0));
+    try {
+      await until(() => w.status().state === 'connected');
+      const key = `test:slow:${Date.now()}`;
+      expect(await w.reserve(key, 20)).not.toBeNull();
+      const states: string[] = [];
+      w.onStatus((s) => states.push(s.state));
+      const logged = lines.length;
+      // Redis holds every client's commands for 250 ms: the reservation misses its 100 ms.
+      const slowOnce = async () => {
+        await admin.call('CLIENT', 'PAUSE', '250', 'ALL');
+        const wait = await w.reserve(key, 20);
+        await new Promise((r) => setTimeout(r, 300));
+        return wait;
+      };
+      expect(await slowOnce()).toBeNull();
+      expect(w.status().state).toBe('connected');
+      // Every other answer slow: the state falls back once, and stays there while it goes on.
+      for (let i = 0; i < 6; i++) {
+        expect(await slowOnce()).toBeNull();
+        expect(await w.reserve(key, 20)).not.toBeNull();
+      }
+      expect(SLOW_TO_FALL_BACK).toBeLessThanOrEqual(7);
+      expect(states).toEqual(['fallback']);
+      expect(w.status().detail).toMatch(/of the last \d+ reservations took longer than 100 ms/);
+      // Timely again: back after BACK_AFTER in a row.
+      for (let i = 0; i < BACK_AFTER; i++) expect(await w.reserve(key, 20)).not.toBeNull();
+      expect(states).toEqual(['fallback', 'connected']);
+      expect(lines.slice(logged).filter((l) => /unreachable/.test(l))).toHaveLength(1);
+      expect(lines.slice(logged).filter((l) => /is back;/.test(l))).toHaveLength(1);
+    } finally {
+      admin.disconnect();
+    }
   });
 });
