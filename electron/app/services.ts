@@ -180,7 +180,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     currentSession: () => pool.active(),
     select: (id) => pool.select(id),
     async profileChanged(profileId, removed) {
-      if (!removed) return pool.reconnect(profileId);
+      if (!removed) {
+        // Saved either way: a reconnect that fails shows in that profile's connection state, not as a failed save.
+        return pool.reconnect(profileId).catch((e) => log('warn', `The profile was saved; reconnecting it failed: ${toErrorData(e).message}`));
+      }
       const wasActive = pool.connection().profileId === profileId;
       await pool.disconnect(profileId);
       // The active one removed and none other connected: fall back as at start (the demo, else the first saved).

@@ -89,24 +89,28 @@ describe('the embedded simulator', () => {
   });
 });
 
+/** A second run of the app whose memory vault has forgotten the token of a profile saved by the first run: it cannot open. */
+async function appWithALostToken(s: RunningSimulator): Promise<{ app: AppServices; lostId: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
+  dirs.push(dir);
+  const open = async (): Promise<AppServices> => {
+    const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+    apps.push(app);
+    return app;
+  };
+  const first = await open();
+  const lost = await call(first, 'saveProfile', { name: 'Sealed by an earlier run', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
+  await first.dispose();
+  return { app: await open(), lostId: lost.id };
+}
+
 describe('the active profile failed to open while another is connected', () => {
   it('the detailed views say the active one is not connected, not that none is', async () => {
     const s = await sim();
-    const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
-    dirs.push(dir);
-    const open = async (): Promise<AppServices> => {
-      const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
-      apps.push(app);
-      return app;
-    };
-    const first = await open();
-    const lost = await call(first, 'saveProfile', { name: 'Sealed by an earlier run', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
-    await first.dispose();
-    // A new run: the memory vault has forgotten that profile's token, so it cannot open.
-    const app = await open();
+    const { app, lostId } = await appWithALostToken(s);
     const fine = await call(app, 'saveProfile', { name: 'Fine', vendor: 'acme', baseUrl: s.url, addTokens: ['acme-token-1'] });
     await call(app, 'selectProfile', { id: fine.id });
-    expect((await app.dispatch('selectProfile', { id: lost.id })).ok).toBe(false);
+    expect((await app.dispatch('selectProfile', { id: lostId })).ok).toBe(false);
     expect((await call(app, 'connectedProfiles', {})).items.map((p) => [p.name, p.active]).sort()).toEqual([
       ['Fine', false],
       ['Sealed by an earlier run', true],
@@ -114,6 +118,19 @@ describe('the active profile failed to open while another is connected', () => {
     const answer = await app.dispatch('categories', {});
     expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(answer.ok ? '' : answer.error.message).toBe('The profile "Sealed by an earlier run" is not connected.');
+  });
+});
+
+describe('saving a connected profile whose reconnect fails', () => {
+  it('answers with the saved profile (its connection state says why it is not connected), not with an error', async () => {
+    const s = await sim();
+    const { app, lostId } = await appWithALostToken(s);
+    expect((await app.dispatch('selectProfile', { id: lostId })).ok).toBe(false);
+    const saved = await app.dispatch('saveProfile', { id: lostId, name: 'Renamed', vendor: 'acme', baseUrl: s.url });
+    expect(saved).toMatchObject({ ok: true, value: { id: lostId, name: 'Renamed' } });
+    expect((await call(app, 'listProfiles', {})).items.find((p) => p.id === lostId)?.name).toBe('Renamed');
+    const entry = (await call(app, 'connectedProfiles', {})).items.find((p) => p.profileId === lostId);
+    expect(entry?.connection).toMatchObject({ state: 'offline', message: expect.stringMatching(/\S/) });
   });
 });
 
