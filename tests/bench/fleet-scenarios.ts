@@ -36,12 +36,13 @@ export interface FleetResult extends FleetScenario {
 const VENDOR = 'fleet';
 const LIMIT = 20;
 const PAGE_SIZE = 10;
-/** Each run lasts about this long at the limit. */
 /**
  * How long a run lasts at the available rate (FLEET_RUN_SECONDS, default 12): short runs weigh the
  * first seconds (copies finding each other) and the tail (copies finishing at different times) heavily.
  */
 const RUN_SECONDS = Number(process.env.FLEET_RUN_SECONDS) > 0 ? Number(process.env.FLEET_RUN_SECONDS) : 12;
+/** FLEET_PAGES: pages per process instead (the run then lasts longer with more processes). */
+const PAGES_PER_PROCESS = Number(process.env.FLEET_PAGES) > 0 ? Number(process.env.FLEET_PAGES) : undefined;
 
 export { hasRedisServer } from '../helpers/redis-server';
 
@@ -81,8 +82,9 @@ async function vendorCounts(sim: SimProcess): Promise<{ requests: number; rateLi
 
 export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Promise<FleetResult> {
   const available = LIMIT - s.competitorRps;
-  // Enough pages that the run lasts about RUN_SECONDS at the available rate.
-  const pages = Math.max(10, Math.round((available * RUN_SECONDS) / s.processes));
+  // Enough pages that the run lasts about RUN_SECONDS at the available rate; or FLEET_PAGES per process
+  // (250: the issue's own measurement, every process downloading a catalog of 2,500 items in pages of 10).
+  const pages = PAGES_PER_PROCESS ?? Math.max(10, Math.round((available * RUN_SECONDS) / s.processes));
   const tokens = Array.from({ length: s.processes }, (_, i) => `fleet-token-${i + 1}`);
   const sim = await startSimProcess(['--refill', s.refill, '--catalog-size', String(pages * PAGE_SIZE), ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
   try {
