@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertService } from '../../electron/alerts/alert-service';
 import type { DesktopNotice } from '../../electron/alerts/alert-service';
 import { NOTIFY_INTERVAL_MS } from '../../electron/alerts/notify-gate';
+import { QUIET_MS } from '../../electron/alerts/rule-engine';
 import { ManualClock } from '../../electron/client/testing/manual-clock';
 import { LocalStore } from '../../electron/store';
 import type { AlertEvent } from '../../shared/bridge/alert-schemas';
@@ -80,6 +81,28 @@ describe('alert service', () => {
     expect(endedAt).toBe(start + 2 * 60_000);
     const again = open();
     expect(again.list({ profileId: 'demo' })).toEqual([{ ...firing[0], endedAt, acknowledgedAt: ack.acknowledgedAt }]);
+  });
+
+  it("a use-above alert ends by the service's own tick a quiet minute after traffic stops, stored, with one notification", async () => {
+    const service = open();
+    service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
+    const use = service.rulesOf('demo', true).find((r) => r.kind === 'use-above')!;
+    service.saveRule({ ...use, endpoint: 'listAssets', thresholdPct: 30, minutes: 0 });
+    // Two seconds with samples at 80% of the limit, then none: the first second's end fires it.
+    for (let s = 0; s < 2; s++) {
+      service.sample({ ...throttled(), status: 200, remaining: 2 }, 0);
+      await clock.advance(1000);
+    }
+    expect(events.map((e) => e.change)).toEqual(['fired']);
+    const lastHigh = Math.floor(clock.now() / 1000) * 1000;
+    await clock.advance(QUIET_MS - 3000);
+    expect(events.map((e) => e.change)).toEqual(['fired']);
+    await clock.advance(5000);
+    expect(events.map((e) => e.change)).toEqual(['fired', 'cleared']);
+    const [alert] = service.list({});
+    expect(alert).toMatchObject({ kind: 'use-above', endpoint: 'listAssets', endedAt: expect.any(Number) });
+    expect(alert!.endedAt! - lastHigh).toBeGreaterThanOrEqual(QUIET_MS);
+    expect(notices).toHaveLength(1);
   });
 
   it('what a previous run left firing is ended when the store opens again', async () => {

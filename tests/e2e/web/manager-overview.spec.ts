@@ -4,6 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { startBrowserMode } from '../browser-mode';
 import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
 
 const ACME = 'demo-acme';
@@ -35,11 +36,22 @@ const FITS = `(() => {
 })()`;
 
 test('an account manager sees two vendors at a glance, opens one at an endpoint, and disconnects it', async ({ page }) => {
-  // The cells are a mean over the last minute: after earlier specs' quiet seconds, demo's takes most of a minute to reach its level.
-  test.setTimeout(150_000);
+  // The cells are a mean over the last minute, or over the seconds the app has data for just after it
+  // started (tests/unit/renderer/overview-cell-model.test.ts proves both on fixed seconds). On the shared
+  // server, earlier specs' quiet seconds keep demo's mean low for most of a minute; an app of its own,
+  // started here, has only this spec's traffic to average, so the band is reached in seconds.
+  const app = await startBrowserMode();
+  try {
+    await watchTwoVendors(page, app.url);
+  } finally {
+    await app.stop();
+  }
+});
+
+async function watchTwoVendors(page: Page, url: string): Promise<void> {
   // The demo vendor runs near its limit on two endpoints; acme's built-in background load (20% on three) starts when it connects.
-  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets', 'purchaseInfo'] });
-  await openApp(page, 'Budget');
+  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets', 'purchaseInfo'] }, url);
+  await openApp(page, 'Budget', url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   await expect(grid(page).locator('tbody tr')).toHaveCount(1);
@@ -78,7 +90,7 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
 
   // The Overview is a mean over the last minute: demo's busy endpoints reach the warning band (about 90% of the limit).
-  await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/, { timeout: 75_000 });
+  await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/, { timeout: 30_000 });
   expect(await useOf(page, 'demo', 'listAssets')).toBeGreaterThanOrEqual(0.795);
   // Different colours for different bands.
   const background = (profile: string, endpoint: string) =>
@@ -125,7 +137,7 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   await expect(grid(page).locator('tr[data-profile="demo"]')).toHaveAttribute('aria-current', 'true');
   await expect(switcher).toHaveCount(0);
   await expect(page.getByRole('status', { name: /Connection:/ })).toContainText('demo');
-});
+}
 
 test('a connected profile whose service does not answer is greyed with the reason, the others unaffected', async ({ page }) => {
   // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
