@@ -68,6 +68,33 @@ const HORIZONTAL_PROBLEMS = `(() => {
   return out;
 })()`;
 
+/**
+ * What the view looks like now: empty while anything says it is loading, else its size, rows, scroll and
+ * opened detail. The view has settled when two reads 100 ms apart agree (data in, smooth scrolls ended).
+ */
+const LOOK = `(() => {
+  if (document.querySelector('main .state-loading, main .spinner, main [aria-busy="true"]')) return '';
+  const main = document.querySelector('main');
+  const detail = document.querySelector('main aside.detail');
+  const box = detail ? detail.getBoundingClientRect() : null;
+  return [main.scrollWidth, main.scrollHeight, main.querySelectorAll('tr').length, window.scrollX, window.scrollY, box ? [box.top, box.left, box.width, box.height].join(' ') : ''].join('|');
+})()`;
+
+async function settled(page: Page): Promise<void> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const look = await page.evaluate<string>(LOOK);
+        const same = look !== '' && look === last;
+        last = look;
+        return same;
+      },
+      { intervals: [100] },
+    )
+    .toBe(true);
+}
+
 async function horizontalProblems(page: Page): Promise<Overflow[]> {
   return page.evaluate<Overflow[]>(HORIZONTAL_PROBLEMS);
 }
@@ -80,7 +107,7 @@ async function openFirstDetail(page: Page): Promise<{ top: number; bottom: numbe
   const detail = page.locator('main aside.detail').first();
   if ((await detail.count()) === 0) return null;
   await expect(detail).toBeVisible();
-  await page.waitForTimeout(300); // smooth scrolls end
+  await settled(page); // smooth scrolls end
   const box = await detail.boundingBox(); // relative to the viewport
   return box ? { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width } : null;
 }
@@ -126,7 +153,7 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
           const heading = page.locator('main h1').first();
           await expect(heading).toBeVisible();
           const view = (await heading.innerText()).trim();
-          await page.waitForTimeout(view === 'Catalog' || view === 'Requests' ? 1200 : 500);
+          await settled(page);
           const name = `layout-${view.toLowerCase().replace(/\W+/g, "-")}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
           for (const p of await horizontalProblems(page)) failures.push(`${view}: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
           await screenshot(page, name);
