@@ -8,9 +8,10 @@ export interface ListRequestOptions {
   query: Record<string, string | number | undefined>;
   signal?: AbortSignal;
   priority?: 'interactive' | 'background';
+  /** Each attempt's sample of this request (429s included). */
+  onSample?: (sample: BudgetSample) => void;
 }
 
 export interface CatalogClient {
   request(endpoint: 'listAssets', options: ListRequestOptions): Promise<{ status: number; body: unknown }>;
-  onSample(listener: (sample: BudgetSample) => void): () => void;
 }

@@ -167,7 +167,6 @@ export class CatalogDownload {
 
   private async run(resume: boolean, signal: AbortSignal): Promise<CatalogProgress> {
     let output: OutputFile | null = null;
-    let unsubscribe: (() => void) | null = null;
     let fresh = false;
     let checkpoint: Checkpoint | null = null;
     let lock: FileLock | null = null;
@@ -184,20 +183,17 @@ export class CatalogDownload {
 
       output = await OutputFile.open(this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
       const encoder = createEncoder(this.format, checkpoint.columns ?? this.options.columns ?? null, checkpoint.columns !== null);
-      let inFlight = false;
-      unsubscribe = this.options.client.onSample((sample: BudgetSample) => {
-        // The client is shared with the app: count only this download's requests.
-        if (!inFlight || sample.endpoint !== 'listAssets' || sample.vendor !== this.settings.vendor) return;
+      // The client is shared with the app (the Catalog view, demo traffic): count only this download's requests.
+      const countSample = (sample: BudgetSample): void => {
         this.tracker.addSample(sample);
         this.emitter.notify();
-      });
+      };
 
       const seenCursors = new Set<string>(checkpoint.cursor === null ? [] : [String(checkpoint.cursor)]);
       let emptyPages = 0;
       for (;;) {
         if (this.cancelRequested) return this.finish('cancelled');
         if (this.pauseRequested) return this.finish('paused');
-        inFlight = true;
         const page = await readPage(this.options.client, {
           ...this.shape,
           lastId: checkpoint.cursor,
@@ -205,8 +201,7 @@ export class CatalogDownload {
           pageSizeParam: this.settings.pageSizeParam,
           signal,
           priority: 'background',
-        }).finally(() => {
-          inFlight = false;
+          onSample: countSample,
         });
         for (const warning of page.warnings) this.pageWarnings.add(warning);
         if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items)) {
@@ -231,7 +226,6 @@ export class CatalogDownload {
     } catch (e) {
       return this.cancelRequested ? this.finish('cancelled') : this.finish('failed', toErrorData(e));
     } finally {
-      unsubscribe?.();
       await output?.close().catch(() => undefined);
       // A fresh download that stopped before its first page leaves nothing worth resuming: no files either.
       if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {

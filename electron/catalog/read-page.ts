@@ -3,6 +3,7 @@ import { listRequest } from '../../shared/service-map/requests';
 import { verifyPage } from '../../shared/service-map/verify';
 import { assertPageUsable, parsePage } from './page';
 import type { Cursor, ParsedPage } from './page';
+import type { BudgetSample } from '../../shared/rate-limit';
 import type { CatalogClient } from './client-port';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, badSetting, pageShape, validatePageSize, validatePageSizeParam } from './settings';
 import type { PageShape } from './settings';
@@ -19,6 +20,8 @@ export interface ReadPageOptions extends Partial<PageShape> {
   priority?: 'interactive' | 'background';
   /** Return what could be read instead of INVALID_RESPONSE when items or the cursor are unreadable (the dashboard). */
   tolerant?: boolean;
+  /** Each attempt's sample of this page's request (the download's progress counts its own requests only). */
+  onSample?: (sample: BudgetSample) => void;
 }
 
 /** Reads one page. Throws PartnerError: the client's errors, BAD_REQUEST for bad settings, INVALID_RESPONSE (unless tolerant). */
@@ -35,6 +38,7 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
     query: parts.query ?? {},
     priority: options.priority ?? 'interactive',
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onSample ? { onSample: options.onSample } : {}),
   });
   const page = parsePage(response.body, { map });
   if (!options.tolerant) assertPageUsable(page, { map });

@@ -185,8 +185,8 @@ export class PartnerClient {
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
       const next =
         outcome.kind === 'response'
-          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, priority)
-          : this.onFailure(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt);
+          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, priority, opts.onSample)
+          : this.onFailure(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
@@ -226,13 +226,14 @@ export class PartnerClient {
     attemptNo: number,
     startedAt: number,
     priority: Priority,
+    own: RequestOptions['onSample'],
   ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
     const rate = parseRateLimitHeaders(outcome.header);
     const dateMs = parseServerDate(outcome.header('Date'));
     const { status } = outcome;
     bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
     const consumers = bucket.model.consumers(outcome.receivedAt);
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, dateMs, consumers);
+    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, dateMs, consumers, own);
     const body = parseBody(outcome.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
@@ -279,10 +280,11 @@ export class PartnerClient {
     waitedMs: number,
     attemptNo: number,
     startedAt: number,
+    own: RequestOptions['onSample'],
   ): { error: PartnerError } | { sleepMs: number } {
     const { failure } = outcome;
     bucket.failed(ticket, reachOf(failure));
-    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo);
+    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, null, undefined, own);
     if (failure === 'aborted' || failure === 'closed') {
       const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
       if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
@@ -297,7 +299,19 @@ export class PartnerClient {
 
   // ---- helpers ----
 
-  private emit(endpoint: EndpointId, at: number, status: number, rate: RateLimitHeaders | null, latencyMs: number, waitedMs: number, attemptNo: number, dateMs: number | null = null, consumers?: number): BudgetSample {
+  /** Builds an attempt's sample and hands it to every subscriber, then to the request's own listener (`own`). */
+  private emit(
+    endpoint: EndpointId,
+    at: number,
+    status: number,
+    rate: RateLimitHeaders | null,
+    latencyMs: number,
+    waitedMs: number,
+    attemptNo: number,
+    dateMs: number | null = null,
+    consumers?: number,
+    own?: (sample: BudgetSample) => void,
+  ): BudgetSample {
     const sample: BudgetSample = {
       vendor: this.vendor,
       endpoint,
@@ -313,7 +327,7 @@ export class PartnerClient {
       headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
     };
     if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
-    for (const listener of [...this.listeners]) {
+    for (const listener of own ? [...this.listeners, own] : [...this.listeners]) {
       try {
         listener(sample);
       } catch {

@@ -67,6 +67,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** A specific token of the vendor (must be one of `tokens`). */
   token?: string;
+  /** Each attempt's sample of this request (429s and failures included), beside the client's subscribers. */
+  onSample?: (sample: BudgetSample) => void;
 }
 
 export interface ApiResponse<T = unknown> {

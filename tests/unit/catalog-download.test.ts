@@ -59,16 +59,18 @@ class FakeCatalogClient implements CatalogClient {
     const body = this.options.shapeBody
       ? this.options.shapeBody(page, lastIdOut, hasMore, this.items.length)
       : { items: page, last_id: lastIdOut, has_more: hasMore, total: this.items.length };
-    this.emit(200);
+    this.emit(200, 5, 'listAssets', options);
     return { status: 200, body };
   }
 
-  emit(status: number, waitedMs = 5, endpoint: BudgetSample['endpoint'] = 'listAssets'): void {
+  /** A sample to every subscriber (as PartnerClient does) and, for an attempt of a request, to that request's own listener. */
+  emit(status: number, waitedMs = 5, endpoint: BudgetSample['endpoint'] = 'listAssets', request?: ListRequestOptions): void {
     const sample: BudgetSample = {
       vendor: 'demo', endpoint, at: Date.now(), status, limit: 20, remaining: 10, reset: 0,
       latencyMs: 1, waitedMs, attempt: 1, headerProblems: [],
     };
     for (const l of this.listeners) l(sample);
+    request?.onSample?.(sample);
   }
 }
 
@@ -338,10 +340,11 @@ describe('CatalogDownload', () => {
   it('counts only its own requests and reports 429s, statuses and time waited', async () => {
     const client = new FakeCatalogClient({
       size: 20,
-      before: (call) => {
+      before: (call, options) => {
         if (call === 1) {
-          client.emit(429, 300);
+          client.emit(429, 300, 'listAssets', options); // its own first attempt, refused
           client.emit(200, 0, 'purchaseInfo');
+          client.emit(200, 0, 'listAssets'); // the Catalog view's page while the download's is in flight: not counted
         }
       },
     });

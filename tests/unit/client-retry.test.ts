@@ -84,6 +84,23 @@ describe('429: the whole bucket pauses', () => {
     });
   });
 
+  it("hands each attempt's sample to the request's own listener, and no other request's", async () => {
+    const h = harness({ latencyMs: 2, action: firstN(1, { kind: 'rate-limited' }) });
+    const client = h.client();
+    const own: [string, number, number][] = [];
+    const everyone: string[] = [];
+    client.onSample((s) => everyone.push(s.endpoint));
+    const mine = client.request('listAssets', { onSample: (s) => own.push([s.endpoint, s.status, s.attempt]) });
+    const other = client.request('listAssets');
+    const third = client.request('categories');
+    await drive(h.clock, Promise.all([mine, other, third]));
+    expect(own).toEqual([
+      ['listAssets', 429, 1],
+      ['listAssets', 200, 2],
+    ]);
+    expect(everyone).toHaveLength(4);
+  });
+
   it('gives up after maxAttempts with RATE_LIMITED carrying the 429 body', async () => {
     const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
     const client = h.client({ retry: { maxAttempts: 3 } });
