@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests own loopback ports and real clocks: keep files in parallel, tests in order.
     pool: 'forks',
+    // Two files at a time. The default (cores - 1) is ONE on a 2-core machine (CI's), which ran every
+    // file in turn: most of the integration files wait on real time, not on the CPU.
+    maxWorkers: 2,
   },
 });
