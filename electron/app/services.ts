@@ -2,7 +2,7 @@
  * The composition root: builds the services both shells serve (IPC in the desktop app, a WebSocket
  * in browser mode) and exposes them as one dispatch function and one event stream.
  */
-import { profileInputSchema } from '../../shared/bridge/schemas';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES, profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { BudgetRegistry } from '../client';
@@ -110,6 +110,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       fetch: recordingFetch,
       budgets,
       timeoutMs: () => store.settings().timeoutMs,
+      stallLimitMs: () => (store.settings().giveUpAfterMinutes ?? DEFAULT_GIVE_UP_AFTER_MINUTES) * 60_000,
       clock: timerClock,
       onSample: (s) => {
         recordSample(id, s);

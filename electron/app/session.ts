@@ -34,6 +34,8 @@ export interface SessionDeps {
   budgets: BudgetRegistry;
   /** Read on each attempt, so the timeout setting applies to a connected session. */
   timeoutMs: () => number;
+  /** Background work's give-up time, read each time as the timeout. */
+  stallLimitMs: () => number;
   clock: Clock;
   onSample: (sample: BudgetSample) => void;
 }
@@ -60,6 +62,7 @@ export class ActiveSession {
       fetch: deps.fetch,
       budgets: deps.budgets,
       timeoutMs: deps.timeoutMs,
+      stallLimitMs: deps.stallLimitMs,
       tokenPresentation: profile.tokenPresentation,
       pageSize: { param: profile.pageSizeParam },
     });

@@ -9,6 +9,7 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
 import { budgetStoreProblem } from '../client/budget-store';
+import { DEFAULT_STALL_LIMIT_MS } from '../client/partner-client';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
 
@@ -33,6 +34,8 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
   --budget-store URL      share the vendor's budget with other workers through Redis
                           (redis://host:port/db; default: none, pacing from the headers alone)
   --max-response-mib N    largest answer accepted, in MiB (default 64); a bigger one fails the run
+  --give-up-after MIN     wait through a shared budget's 429s until nothing of the vendor went
+                          through for this many minutes (default ${DEFAULT_STALL_LIMIT_MS / 60_000})
   -h, --help              this text
 
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
@@ -62,6 +65,8 @@ export interface CliOptions {
   budgetStore?: string;
   /** --max-response-mib: the response-size cap (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseMiB?: number;
+  /** --give-up-after: minutes without any success before the download gives up (default: the client's). */
+  giveUpAfterMinutes?: number;
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -108,6 +113,7 @@ function parse(argv: string[]) {
       detect: { type: 'boolean' },
       'budget-store': { type: 'string' },
       'max-response-mib': { type: 'string' },
+      'give-up-after': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -148,6 +154,11 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
     const mib = Number(values['max-response-mib']);
     if (!/^\d+$/.test(values['max-response-mib'].trim()) || mib < 1 || mib > 4096) throw new Error(`--max-response-mib must be a whole number from 1 to 4096, got ${JSON.stringify(values['max-response-mib'])}.`);
     options.maxResponseMiB = mib;
+  }
+  if (values['give-up-after'] !== undefined) {
+    const minutes = Number(values['give-up-after']);
+    if (!/^\d+$/.test(values['give-up-after'].trim()) || minutes < 1 || minutes > 1440) throw new Error(`--give-up-after must be a whole number of minutes from 1 to 1440, got ${JSON.stringify(values['give-up-after'])}.`);
+    options.giveUpAfterMinutes = minutes;
   }
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');

@@ -45,7 +45,15 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
     const budgets = store ? new BudgetRegistry({ store }) : undefined;
     const fetch = createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 });
-    client = new PartnerClient({ baseUrl: options.baseUrl, vendor: options.vendor, tokens: options.tokens, pageSize: { param: options.pageSizeParam }, fetch, ...(budgets ? { budgets } : {}) });
+    client = new PartnerClient({
+      baseUrl: options.baseUrl,
+      vendor: options.vendor,
+      tokens: options.tokens,
+      pageSize: { param: options.pageSizeParam },
+      fetch,
+      ...(budgets ? { budgets } : {}),
+      ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
+    });
   } catch (e) {
     await store?.close();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);

@@ -69,7 +69,7 @@ export class PartnerClient {
   private readonly presentation: TokenPresentation;
   private readonly registry: BudgetRegistry;
   private readonly pageSize: PageSizeRule;
-  private readonly stallLimitMs: number;
+  private readonly stallLimit: number | (() => number);
   private readonly maxQueueMs: number;
   private readonly listeners = new Set<(sample: BudgetSample) => void>();
   /** One controller per attempt in flight, aborted by close() (no listener piles up on a shared signal). */
@@ -96,7 +96,7 @@ export class PartnerClient {
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
-    if (!validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
+    if (typeof stallLimitMs !== 'function' && !validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
     const maxQueueMs = options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS;
     if (!validTimeout(maxQueueMs)) throw badRequest('maxQueueMs must be a positive number');
     if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
@@ -105,7 +105,7 @@ export class PartnerClient {
     this.tokens = [...options.tokens];
     this.presentation = { ...presentation };
     this.timeoutMs = timeoutMs;
-    this.stallLimitMs = stallLimitMs;
+    this.stallLimit = stallLimitMs;
     this.maxQueueMs = maxQueueMs;
     this.policy = retryPolicy(options.retry);
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
@@ -204,14 +204,12 @@ export class PartnerClient {
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */
   private attemptTimeoutMs(): number {
-    if (typeof this.timeoutMs === 'number') return this.timeoutMs;
-    let value: unknown;
-    try {
-      value = this.timeoutMs();
-    } catch {
-      return DEFAULT_TIMEOUT_MS;
-    }
-    return validTimeout(value) ? value : DEFAULT_TIMEOUT_MS;
+    return readSetting(this.timeoutMs, DEFAULT_TIMEOUT_MS);
+  }
+
+  /** How long background work waits without any success for anyone (read each time, as the timeout). */
+  private get stallLimitMs(): number {
+    return readSetting(this.stallLimit, DEFAULT_STALL_LIMIT_MS);
   }
 
   // ---- one answer ----
@@ -397,4 +395,16 @@ function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
   if (failure === 'refused') return 'no';
   if (failure === 'network') return 'before-now';
   return 'maybe-later';
+}
+
+/** A duration given as a number or read from a function each time; a bad or throwing one gives the default. */
+function readSetting(setting: number | (() => number), fallback: number): number {
+  if (typeof setting === 'number') return setting;
+  let value: unknown;
+  try {
+    value = setting();
+  } catch {
+    return fallback;
+  }
+  return validTimeout(value) ? value : fallback;
 }

@@ -47,9 +47,10 @@ export interface ClientOptions {
   /**
    * Background calls (downloads, background pages, demo traffic) wait through 429s for as long as
    * the budget makes progress for anyone; they give up only when nothing of their endpoint has gone
-   * through for anyone for this long (ms). Default 600000 (10 min).
+   * through for anyone for this long (ms). Default 600000 (10 min). A function is read each time (a
+   * setting that changes while connected).
    */
-  stallLimitMs?: number;
+  stallLimitMs?: number | (() => number);
   /** Longest time an interactive call waits in its bucket's queue before it fails RATE_LIMITED, nothing sent (ms). Default 60000. */
   maxQueueMs?: number;
 }

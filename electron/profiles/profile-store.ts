@@ -240,6 +240,7 @@ export class ProfileStore {
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Absent means the default (DEFAULT_MAX_RESPONSE_MIB), read where the cap is applied.
       ...(s.maxResponseMiB === undefined ? {} : { maxResponseMiB: s.maxResponseMiB }),
+      ...(s.giveUpAfterMinutes === undefined ? {} : { giveUpAfterMinutes: s.giveUpAfterMinutes }),
       ...(s.usageHistory === undefined ? {} : { usageHistory: s.usageHistory }),
     };
   }

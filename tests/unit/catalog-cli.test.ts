@@ -28,9 +28,9 @@ describe('catalog CLI flags', () => {
 
   it('reads every flag', () => {
     const o = run([...base, '--token', 't2', '--vendor', 'acme', '--out', 'x/cat.csv', '--page-size', '25', '--page-size-param', 'limit',
-      '--id-field', 'uuid', '--cursor-field', 'next', '--cursor-field', 'after', '--columns', 'uuid, title', '--resume']);
+      '--id-field', 'uuid', '--cursor-field', 'next', '--cursor-field', 'after', '--columns', 'uuid, title', '--resume', '--give-up-after', '30']);
     expect(o).toMatchObject({ tokens: ['t1', 't2'], vendor: 'acme', out: '/work/dir/x/cat.csv', defaultOut: false, format: 'csv', pageSize: 25,
-      pageSizeParam: 'limit', idField: 'uuid', cursorFields: ['next', 'after'], columns: ['uuid', 'title'], resume: true });
+      pageSizeParam: 'limit', idField: 'uuid', cursorFields: ['next', 'after'], columns: ['uuid', 'title'], resume: true, giveUpAfterMinutes: 30 });
     expect(run([...base, '--out', 'a.data', '--format', 'csv']).format).toBe('csv');
   });
 
@@ -53,6 +53,7 @@ describe('catalog CLI flags', () => {
     expect(errorOf([...base, '--bogus'])).toMatch(/bogus/);
     expect(errorOf([...base, 'positional'])).toMatch(/positional/i);
     expect(errorOf([...base, '--vendor', ''])).toMatch(/--vendor/);
+    for (const bad of ['0', '1441', '2.5', 'ten', '']) expect(errorOf([...base, '--give-up-after', bad])).toMatch(/--give-up-after must be a whole number of minutes from 1 to 1440/);
   });
 
   it('answers --help', () => {

@@ -142,6 +142,20 @@ describe('background work never gives up on a shared budget', () => {
     expect(h.fake.received.length).toBeGreaterThan(6);
   });
 
+  it('reads a stall limit given as a function each time: a setting changed while it waits applies to it', async () => {
+    const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
+    let limitMs = 600_000;
+    const client = h.client({ stallLimitMs: () => limitMs });
+    const started = h.clock.now();
+    const waiting = client.request('listAssets', { priority: 'background' }).catch((e: unknown) => e);
+    await h.clock.advance(30_000);
+    expect(h.fake.received.length).toBeGreaterThan(6); // still waiting through 429s
+    limitMs = 40_000;
+    const error = await drive(h.clock, waiting);
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect(h.clock.now() - started).toBeLessThan(60_000);
+  });
+
   it('a crowd shows in the bucket snapshot as consumers sharing it', async () => {
     const h = harness({ latencyMs: 2 });
     // Another consumer spends 15 of the 20 each second.

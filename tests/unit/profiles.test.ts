@@ -42,11 +42,13 @@ describe('ProfileStore', () => {
     expect(view.tokens.map((t) => t.masked)).toEqual(['acme…AA', 'acme…BB']);
     store.setActive(view.id);
     store.saveSettings({ theme: 'dark', pageSize: 50 });
+    expect(store.settings().giveUpAfterMinutes).toBeUndefined(); // absent: the default (DEFAULT_GIVE_UP_AFTER_MINUTES)
+    store.saveSettings({ giveUpAfterMinutes: 30 });
 
     const again = new ProfileStore({ dataDir: dir, vault });
     expect(again.list()).toEqual([view]);
     expect(again.activeId).toBe(view.id);
-    expect(again.settings()).toEqual({ theme: 'dark', pageSize: 50, timeoutMs: 15_000, downloadDir: join(dir, 'downloads') });
+    expect(again.settings()).toEqual({ theme: 'dark', pageSize: 50, timeoutMs: 15_000, downloadDir: join(dir, 'downloads'), giveUpAfterMinutes: 30 });
     expect(again.openTokens(view.id)).toEqual([TOKEN_A, TOKEN_B]);
   });
 

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../../api/context';
 import type { Settings } from '../../api/queries';
 import { keys, useSettings } from '../../api/queries';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../../../shared/bridge/schemas';
 import { ErrorCallout, Loading } from '../../components/states';
 
 export function PreferencesPanel() {
@@ -76,6 +77,17 @@ export function PreferencesPanel() {
             max={120}
             value={Math.round(draft.timeoutMs / 1000)}
             onChange={(e) => setDraft({ ...draft, timeoutMs: Number(e.target.value) * 1000 })}
+          />
+        </label>
+        <label className="field" title="Downloads and background pages wait through 429s while the vendor's budget moves for anyone; they stop only when nothing went through for this long.">
+          <span className="field-label">Give up background work after (min)</span>
+          <input
+            className="input"
+            type="number"
+            min={1}
+            max={1440}
+            value={draft.giveUpAfterMinutes ?? DEFAULT_GIVE_UP_AFTER_MINUTES}
+            onChange={(e) => setDraft({ ...draft, giveUpAfterMinutes: Number(e.target.value) })}
           />
         </label>
         <label className="field">
