@@ -169,7 +169,11 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
   await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['listAssets', 'searchAssets', 'categories', 'purchaseInfo'] });
   await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 5 }] });
   await openApp(page, 'Budget');
-  await sleep(8000);
+  // Shots once every busy endpoint shows its traffic in the table (above half its limit over its 5 s window).
+  for (const endpoint of ['listAssets', 'searchAssets', 'categories', 'purchaseInfo']) {
+    const util = page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="utilisation"]`);
+    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000 }).toBeGreaterThan(50);
+  }
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [
@@ -177,9 +181,18 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
       [1024, 700],
     ] as const) {
       await page.setViewportSize({ width: w, height: h });
-      await sleep(1200);
-      // Hover one chart: one tooltip, crosshairs elsewhere.
       const chart = page.getByRole('region', { name: 'GET /assets/categories chart' }).locator('svg');
+      // The charts have redrawn at the new width: two reads 100 ms apart agree.
+      let width = -1;
+      await expect
+        .poll(async () => {
+          const now = (await chart.boundingBox())?.width ?? -1;
+          const same = now === width && now > 0;
+          width = now;
+          return same;
+        }, { intervals: [100] })
+        .toBe(true);
+      // Hover one chart: one tooltip, crosshairs elsewhere.
       await chart.scrollIntoViewIfNeeded();
       const box = (await chart.boundingBox())!;
       await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
