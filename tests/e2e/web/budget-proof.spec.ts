@@ -169,10 +169,11 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
   await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['listAssets', 'searchAssets', 'categories', 'purchaseInfo'] });
   await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 5 }] });
   await openApp(page, 'Budget');
-  // Shots once every busy endpoint shows its traffic in the table (above half its limit over its 5 s window).
+  // Shots once every busy endpoint shows its traffic in the table (above a quarter of its limit over its 5 s
+  // window: categories, shared with the competitor, climbs slower than the rest).
   for (const endpoint of ['listAssets', 'searchAssets', 'categories', 'purchaseInfo']) {
     const util = page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="utilisation"]`);
-    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000 }).toBeGreaterThan(50);
+    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000 }).toBeGreaterThan(25);
   }
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
