@@ -7,7 +7,7 @@ const NAME = 'Acme QA (e2e)';
 test.afterEach(async () => {
   const { items } = await bridgeCall('listProfiles', {});
   for (const p of items) if (p.name.startsWith('Acme QA')) await bridgeCall('removeProfile', { id: p.id });
-  await bridgeCall('saveSettings', { theme: 'system' });
+  await bridgeCall('saveSettings', { theme: 'system', giveUpAfterMinutes: 10 });
 });
 
 test('a profile is added with a masked token, tested, edited and removed', async ({ page }) => {
@@ -84,4 +84,16 @@ test('the theme setting overrides the system theme', async ({ page }) => {
   await screenshot(page, 'settings-dark');
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'system');
+});
+
+test('how long background work waits without any success is a preference, kept across a reload', async ({ page }) => {
+  await openApp(page, 'Settings');
+  const field = page.getByLabel('Give up background work after (min)');
+  await expect(field).toHaveValue('10');
+  await field.fill('30');
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await bridgeCall('getSettings', {})).giveUpAfterMinutes).toBe(30);
+  await page.reload();
+  await expect(page.getByLabel('Give up background work after (min)')).toHaveValue('30');
 });

@@ -90,7 +90,7 @@ export function PreferencesPanel() {
             onChange={(e) => setDraft({ ...draft, giveUpAfterMinutes: Number(e.target.value) })}
           />
         </label>
-        <label className="field">
+        <label className="field field-wide prefs-folder">
           <span className="field-label">Download folder</span>
           <input className="input mono" value={draft.downloadDir} onChange={(e) => setDraft({ ...draft, downloadDir: e.target.value })} />
         </label>
