@@ -165,7 +165,7 @@ export class RedisBudgetStore implements BudgetStore {
     // defineCommand runs EVALSHA and loads the script again after a Redis restart (NOSCRIPT).
     this.redis.defineCommand('reserveSlot', { numberOfKeys: 1, lua: GCRA_SCRIPT });
     this.redis.defineCommand('grantedCounts', { lua: GRANTED_SCRIPT });
-    this.redis.on('ready', () => this.set({ state: 'connected', where: this.where }));
+    this.redis.on('ready', () => this.back());
     this.redis.on('error', (e: Error) => this.fallback(e.message));
     this.redis.on('close', () => {
       if (this.current.state !== 'fallback') this.fallback('connection closed'); // keep the error's own words
@@ -188,20 +188,28 @@ export class RedisBudgetStore implements BudgetStore {
    * The state after a reservation, with hysteresis: a failure, an answer that is not our script's,
    * or a store that never answered yet means fallback at once; slow answers mean fallback once they
    * are SLOW_TO_FALL_BACK of the last ANSWERS_KEPT (one slow answer only sends that request on the
-   * headers); back from slowness after BACK_AFTER timely answers in a row. A Redis slow now and then
-   * no longer flips the state (and the log and the header badge) with every other request.
+   * headers); back from slowness after BACK_AFTER timely answers in a row, counted afresh from then
+   * on. A Redis slow now and then no longer flips the state (and the log and the header badge) with
+   * every other request.
    */
   private note(got: Answer<unknown>, timeoutMs: number): void {
     this.recent.push('value' in got ? 'timely' : got.problem);
     if (this.recent.length > ANSWERS_KEPT) this.recent.shift();
     if ('value' in got) {
       const timely = this.recent.slice(-BACK_AFTER);
-      if (this.current.state !== 'fallback' || (timely.length === BACK_AFTER && timely.every((o) => o === 'timely'))) this.set({ state: 'connected', where: this.where });
+      if (this.current.state !== 'fallback') this.set({ state: 'connected', where: this.where });
+      else if (timely.length === BACK_AFTER && timely.every((o) => o === 'timely')) this.back();
       return;
     }
     const slow = this.recent.filter((o) => o === 'slow').length;
-    if (got.problem !== 'slow' || this.current.state === 'connecting') this.fallback(got.detail);
+    if (got.problem !== 'slow' || !this.answeredOnce) this.fallback(got.detail);
     else if (slow >= SLOW_TO_FALL_BACK) this.fallback(`${slow} of the last ${this.recent.length} reservations took longer than ${timeoutMs} ms`);
+  }
+
+  /** Connected again: earlier slow answers no longer count. */
+  private back(): void {
+    this.recent = [];
+    this.set({ state: 'connected', where: this.where });
   }
 
   /** Resolves true once the connection is ready, false after `ms` or when it fails first. */
@@ -225,13 +233,16 @@ export class RedisBudgetStore implements BudgetStore {
   async granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null> {
     if (this.redis.status !== 'ready' || keys.length === 0) return null;
     const n = Math.max(1, Math.min(Math.floor(seconds), Math.floor(COUNT_KEEP_MS / 1000) - 10));
+    const startedAt = Date.now();
     const flat = await this.answer(
       this.redis.grantedCounts(keys.length, ...keys, String(n)),
       READ_TIMEOUT_MS,
       (v) => Array.isArray(v) && v.length === 1 + keys.length * n && v.every((x) => Number.isFinite(Number(x))),
     );
-    // A read for the views leaves the state to the reservations.
+    // A read for the views takes no state away; while slowness holds the store in fallback, a read that
+    // answers within a reservation's time counts toward coming back (an idle app makes no reservation).
     if (!('value' in flat)) return null;
+    if (this.current.state === 'fallback' && Date.now() - startedAt <= this.timeoutMs) this.note(flat, this.timeoutMs);
     const [first, ...rest] = flat.value.map(Number);
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
