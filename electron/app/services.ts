@@ -2,7 +2,8 @@
  * The composition root: builds the services both shells serve (IPC in the desktop app, a WebSocket
  * in browser mode) and exposes them as one dispatch function and one event stream.
  */
-import { DEFAULT_GIVE_UP_AFTER_MINUTES, profileInputSchema } from '../../shared/bridge/schemas';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
+import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { BudgetRegistry } from '../client';

@@ -10,6 +10,7 @@
  *   timeout, reset, 5xx   unknown outcome: retried with backoff only where the endpoint table says
  *                  safeToResend; otherwise UNKNOWN_OUTCOME at once (registration is never resent).
  */
+import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
@@ -40,7 +41,7 @@ import { requestProblem } from './validation';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
-export const DEFAULT_STALL_LIMIT_MS = 600_000;
+export const DEFAULT_STALL_LIMIT_MS = DEFAULT_GIVE_UP_AFTER_MINUTES * 60_000;
 export const DEFAULT_MAX_QUEUE_MS = 60_000;
 /** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
 const SECOND_GUARD_MS = 20;
@@ -164,10 +165,11 @@ export class PartnerClient {
     const priority: Priority = opts.priority ?? 'interactive';
     const startedAt = this.clock.now();
     const order = nextQueueOrder();
-    // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall.
-    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
+      // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
+      // for each attempt: the setting may change while a call waits).
+      const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
       await this.reserveInStore(bucket, endpoint, opts.signal);
       const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order, maxWaitMs });
       if (opts.signal?.aborted || this.closed) {

@@ -119,9 +119,6 @@ export const connectionTestSchema = z.object({
   error: errorDataSchema.nullable(),
 });
 
-/** Background work waits through a shared budget's 429s this long without any success before it gives up (issue 10). */
-export const DEFAULT_GIVE_UP_AFTER_MINUTES = 10;
-
 export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   downloadDir: z.string(),
@@ -131,7 +128,7 @@ export const settingsSchema = z.object({
   timeoutMs: z.number().int().min(1000).max(120_000),
   /** Response-size cap in MiB (default 64): a bigger answer fails with RESPONSE_TOO_LARGE. */
   maxResponseMiB: z.number().int().min(1).max(4096).optional(),
-  /** Background work (downloads, background pages) gives up after this long without any success for anyone (default DEFAULT_GIVE_UP_AFTER_MINUTES). */
+  /** Background work (downloads, background pages) gives up after this long without any success for anyone (default: shared/background-work.ts). */
   giveUpAfterMinutes: z.number().int().min(1).max(1440).optional(),
   /** Usage history: retention per level, on or off (shared/bridge/usage-schemas.ts). */
   usageHistory: usageHistorySettingsSchema.optional(),

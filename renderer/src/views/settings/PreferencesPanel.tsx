@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../../api/context';
 import type { Settings } from '../../api/queries';
 import { keys, useSettings } from '../../api/queries';
-import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../../../shared/bridge/schemas';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../../../shared/background-work';
 import { ErrorCallout, Loading } from '../../components/states';
 
 export function PreferencesPanel() {
