@@ -1,7 +1,8 @@
 /**
  * The settings file, through `conf` (atomic writes: a crash mid-write never corrupts it).
  * Read and validated by us first: a file that is not valid JSON or not our shape is moved aside
- * (config.json.corrupt-<timestamp>) and reported, never silently replaced or cleared.
+ * (config.json.corrupt-<timestamp>) and reported, never silently replaced or cleared; a file whose only
+ * faults are preferences keeps its profiles, and those preferences go back to their defaults (reported).
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,8 +29,8 @@ function timestampForFileName(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
 
-/** Why the file cannot be used, or null when it is fine; the parsed state when it is. */
-function readState(path: string): { state: PersistedState | null; reason: string | null } {
+/** Why the file cannot be used, or null when it is fine; the parsed state when it is (`dropped`: preferences back to their defaults). */
+function readState(path: string): { state: PersistedState | null; reason: string | null; dropped?: string[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -46,6 +47,8 @@ function readState(path: string): { state: PersistedState | null; reason: string
   }
   const parsed = persistedStateSchema.safeParse(json);
   if (!parsed.success) {
+    const repaired = withoutBadPreferences(json, parsed.error.issues);
+    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped };
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : 'the top level';
     return { state: null, reason: `it does not hold valid settings (${where}: ${first?.message ?? 'invalid'})` };
@@ -53,10 +56,33 @@ function readState(path: string): { state: PersistedState | null; reason: string
   return { state: parsed.data, reason: null };
 }
 
+/**
+ * A file whose only faults are preferences (a hand-edited value out of range, say): those go back to their
+ * defaults, named in the problem with the value that was there, and the profiles and other settings are
+ * kept. Anything else wrong (a profile, the shape) is not repaired here: the whole file is set aside.
+ */
+function withoutBadPreferences(json: unknown, issues: readonly { path: readonly PropertyKey[]; message: string }[]): { state: PersistedState; dropped: string[] } | null {
+  if (typeof json !== 'object' || json === null || !issues.every((i) => i.path[0] === 'settings' && typeof i.path[1] === 'string')) return null;
+  const source = json as { settings?: unknown };
+  if (typeof source.settings !== 'object' || source.settings === null) return null;
+  const settings = { ...(source.settings as Record<string, unknown>) };
+  const dropped: string[] = [];
+  for (const issue of issues) {
+    const key = issue.path[1] as string;
+    if (!(key in settings)) continue;
+    dropped.push(`settings.${key} = ${JSON.stringify(settings[key])?.slice(0, 60)} (${issue.message})`);
+    delete settings[key];
+  }
+  const again = persistedStateSchema.safeParse({ ...source, settings });
+  return again.success ? { state: again.data, dropped } : null;
+}
+
 export function loadSettingsFile(dataDir: string, now: () => number = Date.now): LoadedSettingsFile {
   const path = join(dataDir, SETTINGS_FILE_NAME);
-  let problem: string | null = null;
   const read = readState(path);
+  let problem: string | null = read.dropped?.length
+    ? `Some preferences in the settings file were invalid and are back to their defaults: ${read.dropped.join('; ')}. Profiles and the other settings are kept.`
+    : null;
   let state = read.state;
   const reason = read.reason;
   if (reason !== null && existsSync(path)) {

@@ -124,6 +124,21 @@ describe('ProfileStore', () => {
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(garbage);
   });
 
+  it('puts invalid preferences of a hand-edited file back to their defaults, names them, and keeps the profiles', () => {
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const view = store.save(input({ name: 'Acme', vendor: 'acme', baseUrl: 'https://x.example', addTokens: [TOKEN_A] }));
+    store.saveSettings({ theme: 'dark', pageSize: 50 });
+    const file = JSON.parse(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8'));
+    writeFileSync(join(dir, SETTINGS_FILE_NAME), JSON.stringify({ ...file, settings: { ...file.settings, giveUpAfterMinutes: 0, timeoutMs: 'soon' } }));
+    const again = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    expect(again.list().map((p) => p.id)).toEqual([view.id]);
+    expect(again.settings()).toMatchObject({ theme: 'dark', pageSize: 50, timeoutMs: 15_000 });
+    expect(again.settings().giveUpAfterMinutes).toBeUndefined();
+    expect(again.settingsProblem).toContain('settings.giveUpAfterMinutes = 0 (Too small');
+    expect(again.settingsProblem).toContain('settings.timeoutMs = "soon" (Invalid input');
+    expect(readdirSync(dir).some((f) => f.startsWith('config.json.corrupt-'))).toBe(false);
+  });
+
   it('treats valid JSON of the wrong shape as corrupt and names the field', () => {
     writeFileSync(join(dir, SETTINGS_FILE_NAME), JSON.stringify({ version: 1, profiles: [{ id: 'p1' }], activeId: null, settings: {} }));
     const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
