@@ -5,6 +5,7 @@
  * (the naive client, Bottleneck clustered through Redis). Vendor-wide 429s are counted by the server.
  */
 import { spawn } from 'node:child_process';
+import { jainIndex } from '../../electron/client/testing/fleet-model';
 import { startRedisServer } from '../helpers/redis-server';
 import type { RefillModel } from './client-scenarios';
 import type { FleetTally, FleetWorkerArgs } from './fleet-worker';
@@ -103,7 +104,6 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     const seconds = (Math.max(...tallies.map((t) => t.finishedAt)) - Math.min(...tallies.map((t) => t.startedAt))) / 1000;
     const total = tallies.reduce((n, t) => n + t.pages, 0);
     const rates = tallies.map((t) => (t.finishedAt > t.startedAt ? t.pages / ((t.finishedAt - t.startedAt) / 1000) : 0));
-    const jain = rates.reduce((a, b) => a + b, 0) ** 2 / (rates.length * rates.reduce((a, b) => a + b * b, 0) || 1);
     for (const t of tallies) if (t.gaveUp) console.error(`    gave up after ${t.pages} pages: ${t.error}`);
     if (process.env.FLEET_TIMELINE) printTimeline(tallies, startAt);
     return {
@@ -111,7 +111,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
       goodput: seconds > 0 ? total / seconds / available : 0,
       vendor429Share: counts.requests === 0 ? 0 : counts.rateLimited / counts.requests,
       vendorRequests: counts.requests,
-      jain,
+      jain: jainIndex(rates),
       gaveUp: tallies.filter((t) => t.gaveUp).length,
       seconds,
     };

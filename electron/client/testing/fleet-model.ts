@@ -39,7 +39,7 @@ export interface FleetModelResult {
   share429: number;
   /** Share of the 429s that came in the first 15 s. */
   early429: number;
-  /** Jain's fairness over the copies' successes. */
+  /** Jain's fairness over the copies' successes (with fixed work: over their rates). */
   jain: number;
   /** Successes per second of each copy (from the start). */
   timeline: number[][];
@@ -49,6 +49,12 @@ export interface FleetModelResult {
 
 const LIMIT = 20; // listAssets in the endpoint table
 const EARLY_MS = 15_000;
+
+/** Jain's fairness index of shares: 1 when all are equal, 1/n when one takes everything; 0 when none has any. */
+export function jainIndex(values: readonly number[]): number {
+  const squares = values.reduce((a, b) => a + b * b, 0);
+  return squares === 0 ? 0 : values.reduce((a, b) => a + b, 0) ** 2 / (values.length * squares);
+}
 
 export async function runFleetModel(options: FleetModelOptions): Promise<FleetModelResult> {
   const { copies, refill } = options;
@@ -98,7 +104,7 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     goodput: total / ((options.fixedWork ? (finishedAt - start) / 1000 : seconds) * (LIMIT - competitorRps)),
     share429: refused / Math.max(1, h.fake.records.length),
     early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
-    jain: total === 0 ? 0 : rates.reduce((a, b) => a + b, 0) ** 2 / (copies * rates.reduce((a, b) => a + b * b, 0)),
+    jain: jainIndex(rates),
     timeline: timeline.map((row) => Array.from(row, (n) => n ?? 0)),
     gaveUp: failed.length,
   };
