@@ -187,17 +187,20 @@ describe('a catalog download whose profile is disconnected mid-run', () => {
     await call(app, 'selectProfile', { id: 'demo-acme' });
     await call(app, 'downloadStart', { format: 'jsonl', resume: false });
     await waitFor(async () => (await call(app, 'downloadStatus', {})).items >= 2, 15_000);
-    const stopped = (await call(app, 'downloadStatus', {})).items;
     await call(app, 'disconnectProfile', { id: 'demo-acme' });
     expect((await call(app, 'downloadStatus', {})).state).toBe('idle');
     await call(app, 'selectProfile', { id: 'demo-acme' });
     const before = await call(app, 'downloadResume', {});
     expect(before.state).toBe('running');
-    await waitFor(async () => (await call(app, 'downloadStatus', {})).items > 0, 15_000);
+    // Read the figures once the run has paused: a response is counted as a request when it arrives and its page
+    // only once written and checkpointed, so a figure read while a page is in flight has one request too many.
+    await waitFor(async () => (await call(app, 'downloadStatus', {})).requests >= 2, 15_000);
+    await call(app, 'downloadPause', {});
+    await waitFor(async () => (await call(app, 'downloadStatus', {})).state === 'paused', 15_000);
     const resumed = await call(app, 'downloadStatus', {});
-    // From the checkpoint: the pages before the disconnect are not asked again.
-    expect(resumed.items).toBeGreaterThanOrEqual(stopped);
-    expect(resumed.pages, JSON.stringify({ stopped, resumed })).toBeGreaterThan(resumed.requests);
+    // From the checkpoint: the pages before the disconnect are counted, not asked again; this run's pages are
+    // at most its answered requests, so more pages than that came from the checkpoint.
+    expect(resumed.pages, JSON.stringify(resumed)).toBeGreaterThan(resumed.requests - resumed.rateLimited);
     await call(app, 'downloadCancel', { deleteFiles: true });
   }, 30_000);
 });
