@@ -9,7 +9,7 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
 import { budgetStoreProblem } from '../client/budget-store';
-import { DEFAULT_STALL_LIMIT_MS } from '../client/partner-client';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
 
@@ -35,7 +35,7 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
                           (redis://host:port/db; default: none, pacing from the headers alone)
   --max-response-mib N    largest answer accepted, in MiB (default 64); a bigger one fails the run
   --give-up-after MIN     wait through a shared budget's 429s until nothing of the vendor went
-                          through for this many minutes (default ${DEFAULT_STALL_LIMIT_MS / 60_000})
+                          through for this many minutes (default ${DEFAULT_GIVE_UP_AFTER_MINUTES})
   -h, --help              this text
 
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
@@ -157,7 +157,7 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   }
   if (values['give-up-after'] !== undefined) {
     const minutes = Number(values['give-up-after']);
-    if (!/^\d+$/.test(values['give-up-after'].trim()) || minutes < 1 || minutes > 1440) throw new Error(`--give-up-after must be a whole number of minutes from 1 to 1440, got ${JSON.stringify(values['give-up-after'])}.`);
+    if (!/^\d+$/.test(values['give-up-after'].trim()) || minutes < GIVE_UP_AFTER_MINUTES.min || minutes > GIVE_UP_AFTER_MINUTES.max) throw new Error(`--give-up-after must be a whole number of minutes from ${GIVE_UP_AFTER_MINUTES.min} to ${GIVE_UP_AFTER_MINUTES.max}, got ${JSON.stringify(values['give-up-after'])}.`);
     options.giveUpAfterMinutes = minutes;
   }
   if (values['id-field'] !== undefined) {

@@ -10,6 +10,7 @@ import { WAIT_BIN_COUNT } from '../wait-bins';
 import { usageHistorySettingsSchema } from './usage-schemas';
 import { alertSettingsSchema } from './alert-schemas';
 import { budgetStoreInputSchema } from '../budget-store-url';
+import { GIVE_UP_AFTER_MINUTES } from '../background-work';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -129,7 +130,7 @@ export const settingsSchema = z.object({
   /** Response-size cap in MiB (default 64): a bigger answer fails with RESPONSE_TOO_LARGE. */
   maxResponseMiB: z.number().int().min(1).max(4096).optional(),
   /** Background work (downloads, background pages) gives up after this long without any success for anyone (default: shared/background-work.ts). */
-  giveUpAfterMinutes: z.number().int().min(1).max(1440).optional(),
+  giveUpAfterMinutes: z.number().int().min(GIVE_UP_AFTER_MINUTES.min).max(GIVE_UP_AFTER_MINUTES.max).optional(),
   /** Usage history: retention per level, on or off (shared/bridge/usage-schemas.ts). */
   usageHistory: usageHistorySettingsSchema.optional(),
   /** Alerts: quiet mode (shared/bridge/alert-schemas.ts). */

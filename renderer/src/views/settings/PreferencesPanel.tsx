@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../../api/context';
 import type { Settings } from '../../api/queries';
 import { keys, useSettings } from '../../api/queries';
-import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../../../shared/background-work';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../../../shared/background-work';
 import { ErrorCallout, Loading } from '../../components/states';
 
 export function PreferencesPanel() {
@@ -84,8 +84,8 @@ export function PreferencesPanel() {
           <input
             className="input"
             type="number"
-            min={1}
-            max={1440}
+            min={GIVE_UP_AFTER_MINUTES.min}
+            max={GIVE_UP_AFTER_MINUTES.max}
             value={draft.giveUpAfterMinutes ?? DEFAULT_GIVE_UP_AFTER_MINUTES}
             onChange={(e) => setDraft({ ...draft, giveUpAfterMinutes: Number(e.target.value) })}
           />
