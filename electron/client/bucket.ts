@@ -110,6 +110,8 @@ export class BucketModel {
    * answers (the four bounds still follow the headers, for consumers outside the store).
    */
   coordinated = false;
+  /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
+  private refusalUntold = false;
 
   constructor(options: BucketModelOptions) {
     this.documentedLimit = Math.max(1, Math.floor(options.limit));
@@ -155,6 +157,13 @@ export class BucketModel {
     return this.lastProgressAt;
   }
 
+  /** Whether a 429 came back on a store's slot since the last call (the store widens its spacing on it). */
+  takeRefusal(): boolean {
+    const told = this.refusalUntold;
+    this.refusalUntold = false;
+    return told;
+  }
+
   /** Consecutive 429s (reset by any other answer). */
   get rateLimitStreak(): number {
     return this.streak;
@@ -186,6 +195,7 @@ export class BucketModel {
     if (info.status === 429) {
       this.streak++;
       this.rateLimitedAt.push(t);
+      if (this.coordinated) this.refusalUntold = true;
     } else {
       this.streak = 0;
     }

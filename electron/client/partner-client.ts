@@ -199,7 +199,7 @@ export class PartnerClient {
   private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<void> {
     const store = this.registry.storeFor(this.baseUrl, this.vendor);
     if (!store) return;
-    const wait = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit);
+    const wait = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
     bucket.model.coordinated = wait !== null;
     if (wait !== null && wait > 0) await this.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), endpoint, signal);
   }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { ARRIVAL_SPREAD_MS, BACK_AFTER, RedisBudgetStore } from '../../electron/client/budget-store';
+import { BACK_AFTER, DEFAULT_SPACING, RedisBudgetStore, type Spacing } from '../../electron/client/budget-store';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
 const hasRedis = hasRedisServer();
@@ -15,8 +15,8 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   let redis: RedisServer;
   const stores: RedisBudgetStore[] = [];
   const lines: string[] = [];
-  const store = (): RedisBudgetStore => {
-    const s = new RedisBudgetStore(redis.url(0), (l) => lines.push(l));
+  const store = (spacing?: Spacing): RedisBudgetStore => {
+    const s = new RedisBudgetStore(redis.url(0), (l) => lines.push(l), undefined, spacing);
     stores.push(s);
     return s;
   };
@@ -56,17 +56,51 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     expect(fresh.status().state).toBe('connected');
   });
 
-  it('slots leave room for arrivals spread by ARRIVAL_SPREAD_MS: no second of late arrivals holds more than the limit', async () => {
-    const w = store();
-    await until(() => w.status().state === 'connected');
-    const key = `test:spread:${Date.now()}`;
+  /** 21 slots reserved at once under `key`: slot 20 less slot 0, and how long asking took. */
+  const secondOf = async (w: RedisBudgetStore, key: string, refusedFirst = false): Promise<{ span: number; asked: number }> => {
     const t0 = Date.now();
-    const slots = (await Promise.all(Array.from({ length: 41 }, () => w.reserve(key, 20)))) as number[];
+    const slots = (await Promise.all(Array.from({ length: 21 }, (_, i) => w.reserve(key, 20, refusedFirst && i === 0)))) as number[];
     const asked = Date.now() - t0;
     slots.sort((a, b) => a - b);
-    // Slot k + 20 is at least a second and the spread after slot k: one slot late by the spread
-    // and the next on time never share a second with 20 others.
-    for (let k = 0; k + 20 < slots.length; k++) expect(slots[k + 20]! - slots[k]!).toBeGreaterThanOrEqual(1000 + ARRIVAL_SPREAD_MS - asked - 1);
+    return { span: slots[20]! - slots[0]!, asked };
+  };
+
+  it('slots leave room for late arrivals: a new key spaces 20 slots over 1000 ms + the starting spread, so no second of late arrivals holds more than the limit', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const { span, asked } = await secondOf(w, `test:spread:${Date.now()}`);
+    // One slot late by the spread and the next on time never share a second with 20 others.
+    expect(span).toBeGreaterThanOrEqual(1000 + DEFAULT_SPACING.startMs - asked - 1);
+    expect(span).toBeLessThanOrEqual(1000 + DEFAULT_SPACING.startMs + 1);
+  });
+
+  it('the spread narrows while nobody is refused, down to its floor', async () => {
+    const w = store({ ...DEFAULT_SPACING, narrowMsPerSecond: 1_000 }); // 1 ms per ms: the floor within 20 ms
+    await until(() => w.status().state === 'connected');
+    const key = `test:narrow:${Date.now()}`;
+    expect(await w.reserve(key, 20)).toBe(0);
+    await new Promise((r) => setTimeout(r, 60));
+    const { span, asked } = await secondOf(w, key);
+    expect(span).toBeGreaterThanOrEqual(1000 + DEFAULT_SPACING.floorMs - asked - 1);
+    expect(span).toBeLessThanOrEqual(1000 + DEFAULT_SPACING.floorMs + 1);
+  });
+
+  it('a reported 429 doubles the spread (at least to the start, at most to the widest), once a second however many report it', async () => {
+    const w = store({ startMs: 20, floorMs: 5, mostMs: 60, narrowMsPerSecond: 0 });
+    await until(() => w.status().state === 'connected');
+    const key = `test:widen:${Date.now()}`;
+    const before = await secondOf(w, key);
+    expect(before.span).toBeLessThanOrEqual(1020 + 1);
+    // Three workers report the same late slot's 429s: one widening, 20 -> 40.
+    await Promise.all([w.reserve(key, 20, true), w.reserve(key, 20, true), w.reserve(key, 20, true)]);
+    const after = await secondOf(w, key);
+    expect(after.span).toBeGreaterThanOrEqual(1040 - after.asked - 1);
+    expect(after.span).toBeLessThanOrEqual(1040 + 1);
+    // A second later another report widens again, capped at the widest (60, not 80).
+    await new Promise((r) => setTimeout(r, 1_050));
+    const capped = await secondOf(w, key, true);
+    expect(capped.span).toBeGreaterThanOrEqual(1060 - capped.asked - 1);
+    expect(capped.span).toBeLessThanOrEqual(1060 + 1);
   });
 
   it('an idle key does not bank a burst: after a pause the next slot is now, then spaced again', async () => {

@@ -9,7 +9,7 @@ import { BudgetRegistry } from '../../electron/client/budget-registry';
 import { PartnerClient } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
 import { seededRandom } from '../../electron/client/testing';
-import { storeKey } from '../../electron/client/budget-store';
+import { DEFAULT_SPACING, storeKey } from '../../electron/client/budget-store';
 import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
@@ -158,6 +158,36 @@ describe.skipIf(!hasRedis)('a client reserves in its own scope\'s store (real si
       const use = await budgets.fleetUse(scope, 5);
       expect(use.endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0)).toBe(7);
     } finally {
+      client.close();
+      budgets.dispose();
+      await sim.stop();
+      await redis.stop();
+    }
+  });
+});
+
+describe.skipIf(!hasRedis)('a 429 on a slot of the store widens the fleet\'s spacing (real simulator and redis-server)', () => {
+  it('a client refused on its slot (another consumer took the second) tells the store with its next reservation', async () => {
+    const redis = await startRedisServer();
+    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(6) });
+    const budgets = new BudgetRegistry();
+    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    const inspect = new Redis(redis.url(6));
+    try {
+      const scope = { baseUrl: sim.url, vendor: 'demo' };
+      budgets.useStore(scope, redis.url(6));
+      await until(() => budgets.storeState(scope).state === 'connected');
+      const spread = async () => Number(await inspect.hget(`${storeKey(sim.url, 'demo', 'categories')}:spread`, 'ms'));
+      // Another consumer of the vendor, outside the store, spends the second's 20; our request then goes on its slot.
+      let attempts = 1;
+      for (let round = 0; round < 5 && attempts === 1; round++) {
+        await Promise.all(Array.from({ length: 20 }, () => fetch(`${sim.url}/assets/categories`, { headers: { Authorization: 'Bearer demo-token-2', Accept: 'application/json' } })));
+        attempts = (await client.request('categories')).attempts;
+      }
+      expect(attempts).toBeGreaterThan(1); // refused once, then sent again on a new slot
+      expect(await spread()).toBeGreaterThanOrEqual(2 * DEFAULT_SPACING.startMs - 1);
+    } finally {
+      inspect.disconnect();
       client.close();
       budgets.dispose();
       await sim.stop();

@@ -251,6 +251,19 @@ describe('BucketModel', () => {
     m.answered(m.send(second + 2_000), { receivedAt: second + 2_000, status: 200, rate: rate(19), dateMs: second + 2_000 });
     expect(m.rateLimitStreak).toBe(0);
   });
+
+  it('a 429 on a budget store\'s slot is told to the store once; one on headers alone is not the store\'s', () => {
+    const { m } = model(20);
+    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
+    expect(m.takeRefusal()).toBe(false);
+    m.coordinated = true;
+    m.answered(m.send(second), { receivedAt: second, status: 200, rate: rate(3), dateMs: second });
+    expect(m.takeRefusal()).toBe(false);
+    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
+    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
+    expect(m.takeRefusal()).toBe(true);
+    expect(m.takeRefusal()).toBe(false);
+  });
 });
 
 describe('BucketModel snapshot figures', () => {
