@@ -40,10 +40,11 @@ export interface GrantedCounts {
 export interface BudgetStore {
   /**
    * Reserves one slot of `limit` per second under `key`: resolves with the ms to wait before
-   * sending (0: now), or null when the store is unavailable (go on with headers only). `refused`:
-   * the caller's last request under this key was answered 429 (the fleet's slots were too close).
+   * sending (0: now) and the grace for sending late, or null when the store is unavailable (go on
+   * with headers only). `refused`: the caller's last request under this key was answered 429 (the
+   * fleet's slots were too close).
    */
-  reserve(key: string, limit: number, refused?: boolean): Promise<number | null>;
+  reserve(key: string, limit: number, refused?: boolean): Promise<Slot | null>;
   /** The slots granted under each key in the last `seconds` complete seconds, or null when unavailable. */
   granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null>;
   status(): BudgetStoreStatus;
@@ -60,7 +61,7 @@ export const COUNT_KEEP_MS = 310_000;
  * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
  * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
  * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
- * (at least to ARGV[7], at most ARGV[5]). Returns the wait.
+ * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread } in whole ms.
  * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
  * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
  * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
@@ -93,8 +94,17 @@ local second = math.floor(tat / 1000)
 local n = KEYS[1] .. ':n:' .. second
 redis.call('INCR', n)
 redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
-return tat - now
+return { math.floor(tat - now), math.floor(spread) }
 `;
+
+/**
+ * A reserved slot: send after `waitMs`; sent more than `graceMs` later than that, the request may land in
+ * a second the fleet's other slots have already filled (the spread the slots were spaced by).
+ */
+export interface Slot {
+  waitMs: number;
+  graceMs: number;
+}
 
 /**
  * The counts of the last ARGV[1] complete seconds of Redis's clock for every key, in one round
@@ -116,8 +126,8 @@ return out
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: the wait in ms for the slot granted under key. */
-    reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number, Context>;
+    /** GCRA_SCRIPT: [the wait, the spread] in ms for the slot granted under key. */
+    reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number[], Context>;
     /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
     grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
   }
@@ -208,17 +218,17 @@ export class RedisBudgetStore implements BudgetStore {
     });
   }
 
-  async reserve(key: string, limit: number, refused = false): Promise<number | null> {
+  async reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
     const first = !this.answeredOnce && this.current.state !== 'fallback';
     if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const reply = this.redis.reserveSlot(key, String(Math.max(1, limit)), String(COUNT_KEEP_MS), refused ? '1' : '0', String(floorMs), String(mostMs), String(narrowMsPerSecond), String(startMs));
-    const got = await this.answer(reply, timeout, (w) => Number.isFinite(Number(w)) && Number(w) >= 0);
+    const got = await this.answer(reply, timeout, (v) => Array.isArray(v) && v.length === 2 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0));
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
-    return Number(got.value);
+    return { waitMs: Number(got.value[0]), graceMs: Number(got.value[1]) };
   }
 
   /**

@@ -20,7 +20,7 @@ import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit'
 import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
 import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterMs, retryPolicy } from './backoff';
-import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
+import type { AcquireOptions, BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
 import { storeKey } from './budget-store';
@@ -45,6 +45,8 @@ export const DEFAULT_STALL_LIMIT_MS = DEFAULT_GIVE_UP_AFTER_MINUTES * 60_000;
 export const DEFAULT_MAX_QUEUE_MS = 60_000;
 /** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
 const SECOND_GUARD_MS = 20;
+/** Slots of the budget store given up in a row for being sent too late, before one is used anyway. */
+export const MAX_MISSED_SLOTS = 2;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII only: no spaces, no control characters (a newline would split the header).
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
@@ -170,8 +172,7 @@ export class PartnerClient {
       // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
       // for each attempt: the setting may change while a call waits).
       const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
-      await this.reserveInStore(bucket, endpoint, opts.signal);
-      const ticket = await bucket.acquire({ priority, signal: opts.signal, owner: this, order, maxWaitMs });
+      const ticket = await this.acquireOnSlot(bucket, endpoint, { priority, signal: opts.signal, owner: this, order, maxWaitMs });
       if (opts.signal?.aborted || this.closed) {
         bucket.failed(ticket, 'no');
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
@@ -195,13 +196,35 @@ export class PartnerClient {
     }
   }
 
-  /** With a budget store: wait for this attempt's slot of the fleet; without one (or it is down): nothing. */
-  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * The go to send: the fleet's slot (with a budget store), then the header model's. A send later than
+   * the slot's grace (the headers held it past its slot, or the process was too busy to keep time) gives
+   * the slot up and takes another: sent late, it could land in a second the fleet's other slots have
+   * filled already (a 429 for one of us). After MAX_MISSED_SLOTS in a row it goes anyway.
+   */
+  private async acquireOnSlot(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<Ticket> {
+    const startedAt = this.clock.now();
+    const { maxWaitMs } = acquire;
+    for (let missed = 0; ; missed++) {
+      const slotAt = await this.reserveInStore(bucket, endpoint, acquire.signal);
+      // One queue wait in all, however many slots it takes (an interactive call's bound holds).
+      const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
+      const ticket = await bucket.acquire({ ...acquire, maxWaitMs: left });
+      if (slotAt === null || ticket.sentAt <= slotAt.at + slotAt.graceMs || missed >= MAX_MISSED_SLOTS || acquire.signal?.aborted || this.closed) return ticket;
+      bucket.failed(ticket, 'no');
+    }
+  }
+
+  /** With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once. */
+  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<{ at: number; graceMs: number } | null> {
     const store = this.registry.storeFor(this.baseUrl, this.vendor);
-    if (!store) return;
-    const wait = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
-    bucket.model.coordinated = wait !== null;
-    if (wait !== null && wait > 0) await this.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), endpoint, signal);
+    if (!store) return null;
+    const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
+    bucket.model.coordinated = slot !== null;
+    if (slot === null) return null;
+    const at = this.clock.now() + slot.waitMs;
+    if (slot.waitMs > 0) await this.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS), endpoint, signal);
+    return { at, graceMs: slot.graceMs };
   }
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */

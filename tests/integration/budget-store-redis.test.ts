@@ -21,6 +21,9 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     return s;
   };
 
+  /** The wait of one reservation (null: unavailable). */
+  const waitOf = async (w: RedisBudgetStore, key: string, refused = false): Promise<number | null> => (await w.reserve(key, 20, refused))?.waitMs ?? null;
+
   beforeAll(async () => {
     redis = await startRedisServer();
   });
@@ -35,7 +38,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     await until(() => workers.every((w) => w.status().state === 'connected'));
     const key = `test:gcra:${Date.now()}`;
     const t0 = Date.now();
-    const waits = await Promise.all(Array.from({ length: 60 }, (_, i) => workers[i % 3]!.reserve(key, 20)));
+    const waits = await Promise.all(Array.from({ length: 60 }, (_, i) => waitOf(workers[i % 3]!, key)));
     const asked = Date.now() - t0;
     expect(waits.every((w) => typeof w === 'number')).toBe(true);
     const slots = (waits as number[]).sort((a, b) => a - b);
@@ -51,7 +54,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     // A fleet started together: falling back here would send every worker on headers alone at once.
     const fresh = store();
     expect(fresh.status().state).toBe('connecting');
-    const wait = await fresh.reserve(`test:first:${Date.now()}`, 20);
+    const wait = await waitOf(fresh, `test:first:${Date.now()}`);
     expect(wait).toBe(0);
     expect(fresh.status().state).toBe('connected');
   });
@@ -59,7 +62,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   /** 21 slots reserved at once under `key`: slot 20 less slot 0, and how long asking took. */
   const secondOf = async (w: RedisBudgetStore, key: string, refusedFirst = false): Promise<{ span: number; asked: number }> => {
     const t0 = Date.now();
-    const slots = (await Promise.all(Array.from({ length: 21 }, (_, i) => w.reserve(key, 20, refusedFirst && i === 0)))) as number[];
+    const slots = (await Promise.all(Array.from({ length: 21 }, (_, i) => waitOf(w, key, refusedFirst && i === 0)))) as number[];
     const asked = Date.now() - t0;
     slots.sort((a, b) => a - b);
     return { span: slots[20]! - slots[0]!, asked };
@@ -78,7 +81,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const w = store({ ...DEFAULT_SPACING, narrowMsPerSecond: 1_000 }); // 1 ms per ms: the floor within 20 ms
     await until(() => w.status().state === 'connected');
     const key = `test:narrow:${Date.now()}`;
-    expect(await w.reserve(key, 20)).toBe(0);
+    expect(await waitOf(w, key)).toBe(0);
     await new Promise((r) => setTimeout(r, 60));
     const { span, asked } = await secondOf(w, key);
     expect(span).toBeGreaterThanOrEqual(1000 + DEFAULT_SPACING.floorMs - asked - 1);
@@ -91,9 +94,11 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const key = `test:widen:${Date.now()}`;
     const before = await secondOf(w, key);
     expect(before.span).toBeLessThanOrEqual(1020 + 1);
+    expect((await w.reserve(key, 20))?.graceMs).toBe(20); // a slot's grace for sending late is the spread
     // Three workers report the same late slot's 429s: one widening, 20 -> 40.
-    await Promise.all([w.reserve(key, 20, true), w.reserve(key, 20, true), w.reserve(key, 20, true)]);
+    await Promise.all([waitOf(w, key, true), waitOf(w, key, true), waitOf(w, key, true)]);
     const after = await secondOf(w, key);
+    expect((await w.reserve(key, 20))?.graceMs).toBe(40);
     expect(after.span).toBeGreaterThanOrEqual(1040 - after.asked - 1);
     expect(after.span).toBeLessThanOrEqual(1040 + 1);
     // A second later another report widens again, capped at the widest (60, not 80).
@@ -107,10 +112,10 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const w = store();
     await until(() => w.status().state === 'connected');
     const key = `test:idle:${Date.now()}`;
-    expect(await w.reserve(key, 20)).toBe(0);
+    expect(await waitOf(w, key)).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
-    expect(await w.reserve(key, 20)).toBe(0);
-    expect(await w.reserve(key, 20)).toBeGreaterThan(40);
+    expect(await waitOf(w, key)).toBe(0);
+    expect(await waitOf(w, key)).toBeGreaterThan(40);
   });
 
   it('Redis killed: reservations answer "unavailable" at once (headers only), a line is logged; it comes back by itself', async () => {
