@@ -4,7 +4,7 @@
  * when Redis dies, connected when it is back), and the fleet's use as the store counts it.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetRegistry } from '../../electron/client/budget-registry';
 import { PartnerClient } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
@@ -142,86 +142,65 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
   });
 });
 
-describe.skipIf(!hasRedis)('a client reserves in its own scope\'s store (real simulator and redis-server)', () => {
+describe.skipIf(!hasRedis)('a client and the store of its scope (real simulator and redis-server)', () => {
+  let redis: RedisServer;
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  let budgets: BudgetRegistry;
+  let client: PartnerClient;
+  let inspect: Redis;
+  let scope: { baseUrl: string; vendor: string };
+  /** Slots the store granted for categories in the last 5 complete seconds (waits for the last slot's second to complete). */
+  const grantedCategories = async (): Promise<number> => {
+    await new Promise((res) => setTimeout(res, 1_100));
+    return (await budgets.fleetUse(scope, 5)).endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0);
+  };
+
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(5) });
+    budgets = new BudgetRegistry();
+    client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    inspect = new Redis(redis.url(5));
+    scope = { baseUrl: sim.url, vendor: 'demo' };
+    budgets.useStore(scope, redis.url(5));
+    await until(() => budgets.storeState(scope).state === 'connected');
+  });
+
+  afterEach(async () => {
+    inspect.disconnect();
+    client.close();
+    budgets.dispose();
+    await sim.stop();
+    await redis.stop();
+  });
+
   it('requests of the scope given a store are counted there; the registry has no default store', async () => {
-    const redis = await startRedisServer();
-    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(5) });
-    const budgets = new BudgetRegistry();
-    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
-    try {
-      const scope = { baseUrl: sim.url, vendor: 'demo' };
-      budgets.useStore(scope, redis.url(5));
-      await until(() => budgets.storeState(scope).state === 'connected');
-      expect(budgets.store).toBeNull();
-      for (let i = 0; i < 7; i++) await client.request('categories');
-      await new Promise((res) => setTimeout(res, 1_100)); // the last slot's second completes
-      const use = await budgets.fleetUse(scope, 5);
-      expect(use.endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0)).toBe(7);
-    } finally {
-      client.close();
-      budgets.dispose();
-      await sim.stop();
-      await redis.stop();
-    }
+    expect(budgets.store).toBeNull();
+    for (let i = 0; i < 7; i++) await client.request('categories');
+    expect(await grantedCategories()).toBe(7);
   });
-});
 
-describe.skipIf(!hasRedis)('a 429 on a slot of the store widens the fleet\'s spacing (real simulator and redis-server)', () => {
-  it('a client refused on its slot (another consumer took the second) tells the store with its next reservation', async () => {
-    const redis = await startRedisServer();
-    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(6) });
-    const budgets = new BudgetRegistry();
-    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
-    const inspect = new Redis(redis.url(6));
-    try {
-      const scope = { baseUrl: sim.url, vendor: 'demo' };
-      budgets.useStore(scope, redis.url(6));
-      await until(() => budgets.storeState(scope).state === 'connected');
-      const spread = async () => Number(await inspect.hget(`${storeKey(sim.url, 'demo', 'categories')}:spread`, 'ms'));
-      // Another consumer of the vendor, outside the store, spends the second's 20; our request then goes on its slot.
-      let attempts = 1;
-      for (let round = 0; round < 5 && attempts === 1; round++) {
-        await Promise.all(Array.from({ length: 20 }, () => fetch(`${sim.url}/assets/categories`, { headers: { Authorization: 'Bearer demo-token-2', Accept: 'application/json' } })));
-        attempts = (await client.request('categories')).attempts;
-      }
-      expect(attempts).toBeGreaterThan(1); // refused once, then sent again on a new slot
-      // Doubled from the start (25 -> 50), less its narrowing (1 ms a second) since.
-      expect(await spread()).toBeGreaterThanOrEqual(2 * DEFAULT_SPACING.startMs - 5);
-    } finally {
-      inspect.disconnect();
-      client.close();
-      budgets.dispose();
-      await sim.stop();
-      await redis.stop();
+  it('a client refused on its slot (another consumer took the second) tells the store with its next reservation, which widens the spacing', async () => {
+    const spread = async () => Number(await inspect.hget(`${storeKey(sim.url, 'demo', 'categories')}:spread`, 'ms'));
+    // Another consumer of the vendor, outside the store, spends the second's 20; our request then goes on its slot.
+    let attempts = 1;
+    for (let round = 0; round < 5 && attempts === 1; round++) {
+      await Promise.all(Array.from({ length: 20 }, () => fetch(`${sim.url}/assets/categories`, { headers: { Authorization: 'Bearer demo-token-2', Accept: 'application/json' } })));
+      attempts = (await client.request('categories')).attempts;
     }
+    expect(attempts).toBeGreaterThan(1); // refused once, then sent again on a new slot
+    // Doubled from the start (25 -> 50), less its narrowing (1 ms a second) since.
+    expect(await spread()).toBeGreaterThanOrEqual(2 * DEFAULT_SPACING.startMs - 5);
   });
-});
 
-describe.skipIf(!hasRedis)('a slot sent too late is given up (real simulator and redis-server)', () => {
   it('a request the headers hold past its slot\'s grace takes another slot instead of landing late in a second the fleet has filled', async () => {
-    const redis = await startRedisServer();
-    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(7) });
-    const budgets = new BudgetRegistry();
-    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
-    try {
-      const scope = { baseUrl: sim.url, vendor: 'demo' };
-      budgets.useStore(scope, redis.url(7));
-      await until(() => budgets.storeState(scope).state === 'connected');
-      // The header model holds the bucket for 300 ms (as after a 429, or another consumer's burst): the
-      // slot reserved at once is 300 ms behind when the request could go, far past its grace (25 ms).
-      budgets.bucket(sim.url, 'demo', 'categories').pauseUntil(Date.now() + 300);
-      const answer = await client.request('categories');
-      expect(answer.attempts).toBe(1);
-      await new Promise((res) => setTimeout(res, 1_100)); // the last slot's second completes
-      const granted = (await budgets.fleetUse(scope, 5)).endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0);
-      const sent = sim.control.counters().filter((c) => c.endpoint === 'categories').reduce((n, c) => n + c.count, 0);
-      expect({ granted, sent }).toEqual({ granted: 2, sent: 1 }); // the late slot given up, the request sent on the next
-    } finally {
-      client.close();
-      budgets.dispose();
-      await sim.stop();
-      await redis.stop();
-    }
+    // The header model holds the bucket for 300 ms (as after a 429, or another consumer's burst): the
+    // slot reserved at once is 300 ms behind when the request could go, far past its grace (25 ms).
+    budgets.bucket(sim.url, 'demo', 'categories').pauseUntil(Date.now() + 300);
+    expect((await client.request('categories')).attempts).toBe(1);
+    const granted = await grantedCategories();
+    const sent = sim.control.counters().filter((c) => c.endpoint === 'categories').reduce((n, c) => n + c.count, 0);
+    expect({ granted, sent }).toEqual({ granted: 2, sent: 1 }); // the late slot given up, the request sent on the next
   });
 });
 
