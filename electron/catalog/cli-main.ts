@@ -4,9 +4,10 @@
  */
 import { createTransport } from '../client/transport';
 import { BudgetRegistry, createBudgetStore, PartnerClient } from '../client';
-import type { BudgetStore } from '../client';
+import type { BudgetStore, ClientOptions } from '../client';
 import { toErrorData } from '../../shared/errors';
 import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
+import type { CliOptions } from './cli-args';
 import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
 import type { ProgressStream } from './cli-output';
 import { CatalogDownload } from './download';
@@ -26,6 +27,19 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
 
+/** The client's options from the command line's; the budget store is made (and closed) by the caller. */
+export function clientOptionsFor(options: CliOptions, store: BudgetStore | null): ClientOptions {
+  return {
+    baseUrl: options.baseUrl,
+    vendor: options.vendor,
+    tokens: options.tokens,
+    pageSize: { param: options.pageSizeParam },
+    fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
+    ...(store ? { budgets: new BudgetRegistry({ store }) } : {}),
+    ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
+  };
+}
+
 export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCliArgs(argv, io.env, io.cwd);
   if (parsed.kind === 'help') {
@@ -43,17 +57,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     // The client checks the page size before sending too: tell it the parameter's name.
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
     store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
-    const budgets = store ? new BudgetRegistry({ store }) : undefined;
-    const fetch = createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 });
-    client = new PartnerClient({
-      baseUrl: options.baseUrl,
-      vendor: options.vendor,
-      tokens: options.tokens,
-      pageSize: { param: options.pageSizeParam },
-      fetch,
-      ...(budgets ? { budgets } : {}),
-      ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
-    });
+    client = new PartnerClient(clientOptionsFor(options, store));
   } catch (e) {
     await store?.close();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);

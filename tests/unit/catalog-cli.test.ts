@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultOutName, parseCliArgs, resumeCommand } from '../../electron/catalog/cli-args';
 import type { CliOptions } from '../../electron/catalog/cli-args';
+import { clientOptionsFor } from '../../electron/catalog/cli-main';
 import { failureMessage, formatDuration, formatProgressBar, formatProgressLine, ProgressReporter, summaryJson } from '../../electron/catalog/cli-output';
 import type { CatalogProgress } from '../../electron/catalog/progress';
 
@@ -137,5 +138,19 @@ describe('catalog CLI output', () => {
     }
     expect(lines).toHaveLength(3);
     expect(lines.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
+  });
+});
+
+describe('catalog CLI flags reach the client', () => {
+  it('--give-up-after becomes the client\'s stall limit; without it the client keeps its own default', () => {
+    expect(clientOptionsFor(run([...base, '--give-up-after', '30']), null).stallLimitMs).toBe(30 * 60_000);
+    expect(clientOptionsFor(run(base), null)).not.toHaveProperty('stallLimitMs');
+  });
+
+  it('the vendor, tokens and page-size parameter go as given; no store, no registry of its own', () => {
+    const o = clientOptionsFor(run([...base, '--token', 't2', '--vendor', 'acme', '--page-size-param', 'limit']), null);
+    expect(o).toMatchObject({ baseUrl: 'http://127.0.0.1:8080', vendor: 'acme', tokens: ['t1', 't2'], pageSize: { param: 'limit' } });
+    expect(typeof o.fetch).toBe('function');
+    expect(o).not.toHaveProperty('budgets');
   });
 });
