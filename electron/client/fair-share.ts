@@ -16,7 +16,10 @@
  *   plus our part of the room left. The target is the limit less a margin that grows with how much
  *   the projected use varies from second to second: many small consumers send in uneven counts per
  *   second and need room for that, while one steady competitor needs almost none;
- * - a 429 cuts harder.
+ * - a 429 cuts harder;
+ * - under a whole-second budget (Remaining comes back at a second's start by more than a continuous
+ *   refill could add), a projection far under the recent mean means a consumer left: our part of
+ *   its room at once, not over several seconds (the fleet's tail, as downloads finish one by one).
  * Within the second, a request that would probably find the budget gone (Remaining, less what the
  * fleet spends until we would send, is under one) waits for the next server second, at a point
  * spread over our own interval so that the copies that wait do not all come at once.
@@ -57,6 +60,15 @@ const FIRST_FILL = 0.95;
 const DEFER_USE = 1.1;
 /** Remaining at least half the limit seen this recently: the budget comes back whole each second. */
 const WHOLE_SECOND_MEMORY_MS = 3_000;
+/** A rise of Remaining between two answers by more than this beyond what a continuous refill adds: the budget came back whole. */
+const WHOLE_RISE = 3;
+/**
+ * A projection this far under the recent mean (LEFT_MIN of the limit, or LEFT_SD standard
+ * deviations if more) says a consumer left; our rate grows at most LEFT_MAX_FACTOR-fold at once.
+ */
+const LEFT_MIN = 0.1;
+const LEFT_SD = 2;
+const LEFT_MAX_FACTOR = 2;
 /** A deferred request goes this long after the server second surely changed, plus its spread. */
 const NEXT_SECOND_GUARD_MS = 10;
 const OWN_RATE_WINDOW_MS = 5_000;
@@ -111,6 +123,9 @@ export class FairShare {
   private useVar = 0;
   private reading: Reading | null = null;
   private highAt = -Infinity;
+  /** Remaining rose more than a continuous refill could explain: the server's budget is whole-second. */
+  private wholeAt = -Infinity;
+  private lastRead: { at: number; remaining: number } | null = null;
   private spreadFor = NaN;
   private spreadMs = 0;
 
@@ -189,6 +204,7 @@ export class FairShare {
     const readable = a.remaining !== null && !a.refused;
     const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
     const seen = foreign >= 1 && this.foreignBefore;
+    if (readable) this.noteRise(a.at, a.remaining!, a.phase, limit);
     if (readable && a.phase !== null) this.reading = { at: a.at, phase: a.phase, remaining: a.remaining! };
     if (readable && a.remaining! >= limit / 2) this.highAt = a.at;
     if (readable) this.foreignBefore = foreign >= 1;
@@ -246,8 +262,10 @@ export class FairShare {
     if (this.bestUse >= 1 - margin) this.congested = true;
     if (this.bestUse >= 1 - margin - NEAR_GAP) this.near = true;
     if (a.at - this.lastDecisionAt < DECISION_MS) return;
+    let left = false;
     if (this.bestPhase > 0) {
       const d = Math.min(this.bestUse, 2) - this.useMean;
+      left = a.at - this.wholeAt < WHOLE_SECOND_MEMORY_MS && this.bestUse >= LEFT_MIN && -d > Math.max(LEFT_MIN, LEFT_SD * Math.sqrt(this.useVar));
       this.useMean += USE_EWMA * d;
       this.useVar = (1 - USE_EWMA) * (this.useVar + USE_EWMA * d * d);
     }
@@ -256,11 +274,14 @@ export class FairShare {
     else if (!this.congested) {
       // Additive, growing with each calm decision in a row; where the projection leaves room under
       // the target, our part of it (in proportion to our rate; a use under half the limit is taken
-      // as half, so that one quiet second does not multiply the pace) at once.
+      // as half, so that one quiet second does not multiply the pace) at once. A consumer that left a
+      // whole-second budget (its download finished): all of our part of its room at once, since every
+      // copy sees the same fall (the projections of a continuous budget are too noisy for that).
       this.calm = Math.min(MAX_CALM, this.calm + 1);
       const target = 1 - margin - NEAR_GAP;
       const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, 0.5) / 2 : 0;
-      const step = Math.max(GROWTH * Math.sqrt(limit * this.rateNow) * this.calm, room) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
+      const regained = left ? this.rateNow * (target / Math.max(this.bestUse, target / LEFT_MAX_FACTOR) - 1) : 0;
+      const step = Math.max(GROWTH * Math.sqrt(limit * this.rateNow) * this.calm, room, regained) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
       this.rateNow = Math.min(limit, this.rateNow + step);
     }
     this.endDecision(a.at);
@@ -284,6 +305,17 @@ export class FairShare {
       this.tentative = false;
       this.contendedAt = -Infinity;
     }
+  }
+
+  /**
+   * A rise of Remaining across a server second's start that no continuous refill explains (our
+   * answers come back within a few places of their order): a whole-second budget.
+   */
+  private noteRise(at: number, remaining: number, phase: number | null, limit: number): void {
+    const p = this.lastRead;
+    const newSecond = p !== null && phase !== null && at - p.at > phase * 1000;
+    if (newSecond && remaining <= limit && remaining - p.remaining > (limit * (at - p.at)) / 1000 + WHOLE_RISE) this.wholeAt = at;
+    this.lastRead = { at, remaining };
   }
 
   /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */

@@ -308,6 +308,28 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.earliest(t0 + 30)).toBeCloseTo(t0 + 15 + 1000 / s.rate(t0 + 30), 6);
   });
 
+  it('a consumer that leaves a whole-second budget: its room is taken back in one decision, not over several', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // Each second we send at our pace, evenly; the others spend `others` a second, evenly; the budget
+    // comes back whole at each second.
+    const second = (k: number, others: number): void => {
+      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
+      for (let j = 0; j < n; j++) {
+        const phase = (j + 0.5) / n;
+        const at = t0 + k * 1000 + phase * 1000;
+        s.sent(at - 5);
+        s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
+      }
+    };
+    for (let k = 0; k < 20; k++) second(k, 15); // settles near the limit: about 4/s of ours
+    second(20, 5); // two of the others finished: this second's projection falls to about half the limit
+    const before = s.rate(t0 + 21_000);
+    second(21, 5); // its decision, early in the next second
+    // Before: half of our part of the room per decision (x1.55 here); now all of it at once (x2).
+    expect(s.rate(t0 + 22_000)).toBeGreaterThan(before * 1.8);
+    expect(s.rate(t0 + 22_000)).toBeLessThanOrEqual(before * 2 + 1e-9);
+  });
+
   it('one garbled Remaining is not a crowd', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
