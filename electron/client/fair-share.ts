@@ -60,7 +60,7 @@ const FIRST_FILL = 0.95;
 const DEFER_USE = 1.1;
 /** Remaining at least half the limit seen this recently: the budget comes back whole each second. */
 const WHOLE_SECOND_MEMORY_MS = 3_000;
-/** A rise of Remaining between two answers by more than this beyond what a continuous refill adds: the budget came back whole. */
+/** A rise of Remaining across a server second's start by more than this beyond what a continuous refill adds: the budget came back whole. */
 const WHOLE_RISE = 3;
 /**
  * A projection this far under the recent mean (LEFT_MIN of the limit, or LEFT_SD standard
