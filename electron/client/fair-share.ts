@@ -14,15 +14,19 @@
  *   second (Remaining at a known phase), says whether together we ask for too much: at or above
  *   the target, a multiplicative cut; just under it, hold; well under it, an additive increase
  *   plus our part of the room left. The target is the limit less a margin that grows with how much
- *   the projected use varies from second to second: many small consumers send in uneven counts per
- *   second and need room for that, while one steady competitor needs almost none;
+ *   the projected use varies from second to second (many small consumers send in uneven counts per
+ *   second and need room for that, while one steady competitor needs almost none), plus a little
+ *   more than the limit where a crowd shares a whole-second budget (OVERASK): copies like us defer
+ *   what would not fit the second, so the AIMD's sawtooth then runs around the limit, not under it;
  * - a 429 cuts harder;
  * - under a whole-second budget (Remaining comes back at a second's start by more than a continuous
  *   refill could add), a projection far under the recent mean means a consumer left: our part of
  *   its room at once, not over several seconds (the fleet's tail, as downloads finish one by one).
  * Within the second, a request that would probably find the budget gone (Remaining, less what the
- * fleet spends until we would send, is under one) waits for the next server second, at a point
- * spread over our own interval so that the copies that wait do not all come at once.
+ * others spend until we would send and a margin for how that count varies, is under one) waits for
+ * the next server second, at a point spread over our own interval so that the copies that wait do
+ * not all come at once. Deferring is what fills each second to its end when the fleet asks for more.
+ * A projection well above the target still defers the rest of our second.
  * Nobody seen for a while: the rate is the whole limit again (a lone copy is never slowed).
  *
  * Pure: every method takes the local time.
@@ -56,8 +60,29 @@ const STARTUP_MS = 2_000;
 const STARTUP_ANSWERS = 4;
 /** First guess when others' requests are spread over the second: what they leave of this share of the limit. */
 const FIRST_FILL = 0.95;
-/** A projection this far above the limit defers the rest of our second, whatever the other estimates say. */
-const DEFER_USE = 1.1;
+/**
+ * Where a crowd shares a whole-second budget (4 or more consumers; less in proportion down to 1), the
+ * target of the projected use is this much above the limit. Each second's excess is deferred by the copies to
+ * the next, so what the fleet gets is the limit, where a target under it left 1-2 of 20 slots unused
+ * per second. Beside one steady consumer the target stays near the limit: that consumer does not
+ * defer, and our excess would be its 429s. The same for every size of crowd, so that copies whose
+ * estimates of the crowd differ still aim alike (fairness); 0.1 brought 16 copies over 2% 429s.
+ */
+const OVERASK = 0.05;
+const CROWD = 4;
+/** A projection this far above the target defers the rest of our second, whatever the other estimates say. */
+const DEFER_EXCESS = 0.1;
+/**
+ * For this long after others show up, the mean use is still a guess: the forecast of the others'
+ * requests is at least what this second's use so far suggests (copies that start together ask for
+ * more than the limit until they have found each other).
+ */
+const SETTLING_MS = 5_000;
+/**
+ * A request is deferred unless Remaining covers the others' requests until it would go, plus this
+ * many standard deviations of their count (about its square root: they come from many copies).
+ */
+const OTHERS_SPREAD = 0.25;
 /** Remaining at least half the limit seen this recently: the budget comes back whole each second. */
 const WHOLE_SECOND_MEMORY_MS = 3_000;
 /** A rise of Remaining across a server second's start by more than this beyond what a continuous refill adds: the budget came back whole. */
@@ -72,6 +97,8 @@ const LEFT_MAX_FACTOR = 2;
 /** A deferred request goes this long after the server second surely changed, plus its spread. */
 const NEXT_SECOND_GUARD_MS = 10;
 const OWN_RATE_WINDOW_MS = 5_000;
+/** Our sends this long before a server second's start may be processed in it. */
+const SEND_SLACK_MS = 5;
 /** The golden ratio's fraction: spreads deferred requests from their arrival times (deterministic, differs per copy). */
 const SPREAD_STEP = 0.618_033_988_75;
 
@@ -182,11 +209,22 @@ export class FairShare {
     if (paced >= secondEnds) return paced;
     const limit = this.limit();
     // Whole-second budget (a continuous one never shows half the limit while shared): what the
-    // fleet spends until we would send leaves none.
-    const expected = r.remaining - (this.useMean * limit * (paced - r.at)) / 1000;
+    // others spend until we would send leaves none. Between our reading and our next request only
+    // the others send, so our own rate is not part of the forecast (counting it kept one slot of
+    // every copy's last interval unused).
+    const others = this.othersForecast(r, paced, now);
+    const expected = r.remaining - others - OTHERS_SPREAD * Math.sqrt(others);
     if (r.at - this.highAt < WHOLE_SECOND_MEMORY_MS && expected < 1) return secondEnds + NEXT_SECOND_GUARD_MS + this.spread(r.at);
-    if (r.phase >= PROJECT_FROM_PHASE && (limit - r.remaining - 1) / r.phase >= limit * DEFER_USE) return secondEnds + NEXT_SECOND_GUARD_MS;
+    if (r.phase >= PROJECT_FROM_PHASE && (limit - r.remaining - 1) / r.phase >= limit * (this.aim(now) + DEFER_EXCESS)) return secondEnds + NEXT_SECOND_GUARD_MS;
     return paced;
+  }
+
+  /** The others' requests expected between reading `r` and `at`: the fleet's mean use less our own pace (while settling, at least this second's use so far). */
+  private othersForecast(r: Reading, at: number, now: number): number {
+    const limit = this.limit();
+    let fleet = this.useMean * limit;
+    if (now - this.activeSince < SETTLING_MS && r.phase >= MIN_PHASE) fleet = Math.max(fleet, (limit - r.remaining) / r.phase);
+    return (Math.max(0, fleet - this.rate(now)) * (at - r.at)) / 1000;
   }
 
   /** Where in our own interval a deferred request goes: the same for one reading, different per copy. */
@@ -220,6 +258,9 @@ export class FairShare {
     // A 429 just after some of ours went through, fewer than the limit: others spent the rest (a
     // strong signal at once, no need for a second one).
     const crowded = a.refused && (this.foreignBefore || (got > 0 && got < limit) || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS);
+    // Others' requests per one of ours this server second: each copy of a fleet that starts together
+    // sends several requests before it sees the others, so its first answers show several per copy.
+    const perOwn = a.phase === null ? foreign : foreign / Math.max(1, this.sends.filter((t) => t >= a.at - a.phase! * 1000 - SEND_SLACK_MS).length);
     this.noteEvidence(a, readable, foreign, seen || crowded, wasActive, limit);
     if (a.refused) this.lastRefusedAt = a.at;
     else this.noteOk(a.at);
@@ -228,11 +269,11 @@ export class FairShare {
       return;
     }
     if (!wasActive) {
-      // Newly shared: start at the fair share the estimate suggests, counting each request of others
-      // seen so far as one consumer (a fleet that starts together), never at the whole limit; where
+      // Newly shared: start at the fair share the estimate suggests, counting the others' requests per
+      // one of ours so far as consumers (a fleet that starts together), never at the whole limit; where
       // others' requests are spread over the second, what they leave. A 429 first: what we got
       // through in the second before it is about our share of the limit.
-      const guess = Math.max(this.consumers(a.at), 1 + foreign, a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
+      const guess = Math.max(this.consumers(a.at), 1 + perOwn, a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
       this.rateNow = Math.max(minRate(limit), limit / guess, a.refused ? 0 : this.leftBy(foreign, a.phase, a.at));
       this.activeSince = a.at;
       this.startupLeft = STARTUP_ANSWERS;
@@ -242,16 +283,19 @@ export class FairShare {
       return;
     }
     if (readable && foreign >= 1 && (a.phase === null || a.phase >= MIN_PHASE) && a.at - this.activeSince < STARTUP_MS && this.startupLeft > 0) {
-      // Copies that start together find each other over their first answers: the later ones see more.
+      // Copies that start together find each other over their first answers: the later ones see more
+      // (others' requests per one of ours: counting each as one consumer took 4 copies that had sent
+      // 5 each for 16, and the fleet's second second ran at half the limit).
       // (Not from the start of a second, where a continuous budget still low looks like many others.)
       this.startupLeft--;
-      this.rateNow = Math.max(minRate(limit), Math.min(this.rateNow, Math.max(limit / (1 + foreign), this.leftBy(foreign, a.phase, a.at))));
+      this.rateNow = Math.max(minRate(limit), Math.min(this.rateNow, Math.max(limit / (1 + perOwn), this.leftBy(foreign, a.phase, a.at))));
     }
     if (a.refused && a.at - this.lastCutAt >= DECISION_MS) {
       this.cut(BETA_REFUSED, a.at);
       return;
     }
     const margin = USE_SPREAD * Math.sqrt(this.useVar);
+    const aim = this.aim(a.at);
     // Without Date (no phase): the budget nearly gone is all we can tell.
     if (readable && (a.remaining === 0 || (a.phase === null && a.remaining! <= Math.max(1, Math.ceil(limit * 0.1))))) this.congested = true;
     // The answer latest in its server second projects the whole second best.
@@ -259,8 +303,8 @@ export class FairShare {
       this.bestPhase = a.phase;
       this.bestUse = (limit - a.remaining! - 1) / (limit * a.phase);
     }
-    if (this.bestUse >= 1 - margin) this.congested = true;
-    if (this.bestUse >= 1 - margin - NEAR_GAP) this.near = true;
+    if (this.bestUse >= aim - margin) this.congested = true;
+    if (this.bestUse >= aim - margin - NEAR_GAP) this.near = true;
     if (a.at - this.lastDecisionAt < DECISION_MS) return;
     let left = false;
     if (this.bestPhase > 0) {
@@ -278,7 +322,7 @@ export class FairShare {
       // whole-second budget (its download finished): all of our part of its room at once, since every
       // copy sees the same fall (the projections of a continuous budget are too noisy for that).
       this.calm = Math.min(MAX_CALM, this.calm + 1);
-      const target = 1 - margin - NEAR_GAP;
+      const target = aim - margin - NEAR_GAP;
       const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, 0.5) / 2 : 0;
       const regained = left ? this.rateNow * (target / Math.max(this.bestUse, target / LEFT_MAX_FACTOR) - 1) : 0;
       const step = Math.max(GROWTH * Math.sqrt(limit * this.rateNow) * this.calm, room, regained) * Math.min(1, (a.at - this.lastDecisionAt) / 1000);
@@ -316,6 +360,15 @@ export class FairShare {
     const newSecond = p !== null && phase !== null && at - p.at > phase * 1000;
     if (newSecond && remaining <= limit && remaining - p.remaining > (limit * (at - p.at)) / 1000 + WHOLE_RISE) this.wholeAt = at;
     this.lastRead = { at, remaining };
+  }
+
+  /**
+   * Projected use we aim at, as a share of the limit: a little above it where a crowd shares a
+   * whole-second budget (OVERASK), where deferring takes the excess to the next second.
+   */
+  private aim(now: number): number {
+    if (now - this.highAt >= WHOLE_SECOND_MEMORY_MS) return 1;
+    return 1 + OVERASK * Math.min(1, (this.consumers(now) - 1) / (CROWD - 1));
   }
 
   /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */

@@ -330,6 +330,43 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 22_000)).toBeLessThanOrEqual(before * 2 + 1e-9);
   });
 
+  it('a fleet that starts together: five of ours among twenty count as about four consumers, not sixteen', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    // Four copies send back to back from 0.2 of the second: three of the others' requests per one of ours.
+    for (let k = 1; k <= 5; k++) {
+      const at = t0 + 200 + 10 * k;
+      s.sent(at - 2);
+      s.answered({ at, refused: false, remaining: LIMIT - 4 * k, aloneFloor: LIMIT - k, phase: (200 + 10 * k) / 1000 });
+    }
+    // Counting each of the others' 15 requests as one consumer paced at 20/16 = 1.25/s.
+    expect(s.rate(t0 + 260)).toBeGreaterThanOrEqual(LIMIT / 4 - 0.5);
+    expect(s.rate(t0 + 260)).toBeLessThanOrEqual(LIMIT / 4 + 0.5);
+  });
+
+  it('a crowd aims a little above the limit: a second projected at the limit grows the pace; one steady competitor does not', () => {
+    // `ours` requests a second, evenly to 0.9 of it; each answer shows the second used at exactly the
+    // limit's pace, one slot left at 0.9 (the rest of the second is for the requests that wait).
+    const atTheLimit = (ours: number): FairShare => {
+      const s = new FairShare(() => LIMIT, t0);
+      for (let i = 0; i < 12 * ours; i++) {
+        const j = i % ours;
+        const phase = (0.9 * (j + 1)) / ours;
+        const at = t0 + Math.floor(i / ours) * 1000 + phase * 1000;
+        s.sent(at - 2);
+        s.answered({ at, refused: false, remaining: LIMIT - 1 - Math.round(LIMIT * phase), aloneFloor: LIMIT - (j + 1), phase });
+      }
+      return s;
+    };
+    // Ours 5 of the 20: a crowd. Aiming at the limit cut the pace under a quarter at every second.
+    const crowd = atTheLimit(5);
+    expect(crowd.consumers(t0 + 11_950)).toBeGreaterThan(3);
+    expect(crowd.rate(t0 + 11_950)).toBeGreaterThan(LIMIT / 4);
+    // Ours 12 of the 20, beside one steady consumer: the pace does not grow past what it leaves.
+    const beside = atTheLimit(12);
+    expect(beside.consumers(t0 + 11_950)).toBeLessThan(2);
+    expect(beside.rate(t0 + 11_950)).toBeLessThanOrEqual(12.5);
+  });
+
   it('one garbled Remaining is not a crowd', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.answered({ at: t0, refused: false, remaining: 0, aloneFloor: 19, phase: 0.1 });
