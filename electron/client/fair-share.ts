@@ -65,11 +65,14 @@ const FIRST_FILL = 0.95;
  * target of the projected use is this much above the limit. Each second's excess is deferred by the copies to
  * the next, so what the fleet gets is the limit, where a target under it left 1-2 of 20 slots unused
  * per second. Beside one steady consumer the target stays near the limit: that consumer does not
- * defer, and our excess would be its 429s. The same for every size of crowd, so that copies whose
- * estimates of the crowd differ still aim alike (fairness); 0.1 brought 16 copies over 2% 429s.
+ * defer, and our excess would be its 429s. Half of it from LARGE_CROWD consumers on: each of many
+ * small copies reads Remaining less often, so its forecast errs more and the excess comes back as
+ * 429s (16 copies: over 2%). The change is gentle, so that copies whose estimates of the crowd differ
+ * still aim nearly alike (fairness).
  */
-const OVERASK = 0.05;
+const OVERASK = 0.1;
 const CROWD = 4;
+const LARGE_CROWD = 8;
 /** A projection this far above the target defers the rest of our second, whatever the other estimates say. */
 const DEFER_EXCESS = 0.1;
 /**
@@ -368,7 +371,8 @@ export class FairShare {
    */
   private aim(now: number): number {
     if (now - this.highAt >= WHOLE_SECOND_MEMORY_MS) return 1;
-    return 1 + OVERASK * Math.min(1, (this.consumers(now) - 1) / (CROWD - 1));
+    const c = this.consumers(now);
+    return 1 + OVERASK * Math.min(1, (c - 1) / (CROWD - 1)) * (c <= LARGE_CROWD ? 1 : Math.max(0.5, LARGE_CROWD / c));
   }
 
   /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */
