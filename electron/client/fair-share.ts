@@ -62,9 +62,9 @@ const STARTUP_ANSWERS = 4;
 const FIRST_FILL = 0.95;
 /**
  * Where a crowd shares a whole-second budget (4 or more consumers; less in proportion down to 1), the
- * target of the projected use is this much above the limit. Each second's excess is deferred by the copies to
- * the next, so what the fleet gets is the limit, where a target under it left 1-2 of 20 slots unused
- * per second. Beside one steady consumer the target stays near the limit: that consumer does not
+ * target of the projected use is this much above the limit. Each second's excess is deferred by the
+ * copies to the next, so what the fleet gets is the limit, where a target under it left 1-2 of 20
+ * slots unused per second. Beside one steady consumer the target stays near the limit: that consumer does not
  * defer, and our excess would be its 429s. Half of it from LARGE_CROWD consumers on: each of many
  * small copies reads Remaining less often, so its forecast errs more and the excess comes back as
  * 429s (16 copies: over 2%). The change is gentle, so that copies whose estimates of the crowd differ
@@ -217,7 +217,7 @@ export class FairShare {
     // every copy's last interval unused).
     const others = this.othersForecast(r, paced, now);
     const expected = r.remaining - others - OTHERS_SPREAD * Math.sqrt(others);
-    if (r.at - this.highAt < WHOLE_SECOND_MEMORY_MS && expected < 1) return secondEnds + NEXT_SECOND_GUARD_MS + this.spread(r.at);
+    if (this.wholeSecondLikely(r.at) && expected < 1) return secondEnds + NEXT_SECOND_GUARD_MS + this.spread(r.at);
     if (r.phase >= PROJECT_FROM_PHASE && (limit - r.remaining - 1) / r.phase >= limit * (this.aim(now) + DEFER_EXCESS)) return secondEnds + NEXT_SECOND_GUARD_MS;
     return paced;
   }
@@ -261,9 +261,6 @@ export class FairShare {
     // A 429 just after some of ours went through, fewer than the limit: others spent the rest (a
     // strong signal at once, no need for a second one).
     const crowded = a.refused && (this.foreignBefore || (got > 0 && got < limit) || a.at - this.lastRefusedAt < CONTENTION_MEMORY_MS);
-    // Others' requests per one of ours this server second: each copy of a fleet that starts together
-    // sends several requests before it sees the others, so its first answers show several per copy.
-    const perOwn = a.phase === null ? foreign : foreign / Math.max(1, this.sends.filter((t) => t >= a.at - a.phase! * 1000 - SEND_SLACK_MS).length);
     this.noteEvidence(a, readable, foreign, seen || crowded, wasActive, limit);
     if (a.refused) this.lastRefusedAt = a.at;
     else this.noteOk(a.at);
@@ -276,7 +273,7 @@ export class FairShare {
       // one of ours so far as consumers (a fleet that starts together), never at the whole limit; where
       // others' requests are spread over the second, what they leave. A 429 first: what we got
       // through in the second before it is about our share of the limit.
-      const guess = Math.max(this.consumers(a.at), 1 + perOwn, a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
+      const guess = Math.max(this.consumers(a.at), 1 + this.othersPerOurs(foreign, a), a.refused ? Math.max(2, got > 0 ? limit / got : 2) : 1);
       this.rateNow = Math.max(minRate(limit), limit / guess, a.refused ? 0 : this.leftBy(foreign, a.phase, a.at));
       this.activeSince = a.at;
       this.startupLeft = STARTUP_ANSWERS;
@@ -291,7 +288,7 @@ export class FairShare {
       // 5 each for 16, and the fleet's second second ran at half the limit).
       // (Not from the start of a second, where a continuous budget still low looks like many others.)
       this.startupLeft--;
-      this.rateNow = Math.max(minRate(limit), Math.min(this.rateNow, Math.max(limit / (1 + perOwn), this.leftBy(foreign, a.phase, a.at))));
+      this.rateNow = Math.max(minRate(limit), Math.min(this.rateNow, Math.max(limit / (1 + this.othersPerOurs(foreign, a)), this.leftBy(foreign, a.phase, a.at))));
     }
     if (a.refused && a.at - this.lastCutAt >= DECISION_MS) {
       this.cut(BETA_REFUSED, a.at);
@@ -365,12 +362,28 @@ export class FairShare {
     this.lastRead = { at, remaining };
   }
 
+  /** Remaining of at least half the limit seen lately: the budget comes back whole each second (where deferring acts). */
+  private wholeSecondLikely(at: number): boolean {
+    return at - this.highAt < WHOLE_SECOND_MEMORY_MS;
+  }
+
+  /**
+   * Others' requests per one of ours in the answer's server second (without Date: all the others'):
+   * each copy of a fleet that starts together sends several requests before it sees the others, so
+   * its first answers show several per copy. Only the start needs it, not every answer.
+   */
+  private othersPerOurs(foreign: number, a: ShareAnswer): number {
+    if (a.phase === null) return foreign;
+    const secondStart = a.at - a.phase * 1000 - SEND_SLACK_MS;
+    return foreign / Math.max(1, this.sends.filter((t) => t >= secondStart).length);
+  }
+
   /**
    * Projected use we aim at, as a share of the limit: a little above it where a crowd shares a
    * whole-second budget (OVERASK), where deferring takes the excess to the next second.
    */
   private aim(now: number): number {
-    if (now - this.highAt >= WHOLE_SECOND_MEMORY_MS) return 1;
+    if (!this.wholeSecondLikely(now)) return 1;
     const c = this.consumers(now);
     return 1 + OVERASK * Math.min(1, (c - 1) / (CROWD - 1)) * (c <= LARGE_CROWD ? 1 : Math.max(0.5, LARGE_CROWD / c));
   }
