@@ -71,7 +71,8 @@ export function redactValue(value: unknown, tokens: Iterable<string>): unknown {
     if (depth > MAX_DEPTH) return null;
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(v)) out[text(k)] = walk(item, depth + 1);
+    // Defined, not assigned: an answer's own `__proto__` key stays a data key, never a prototype.
+    for (const [k, item] of Object.entries(v)) Object.defineProperty(out, text(k), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   };
   return walk(value, 0);

@@ -15,6 +15,18 @@ export interface Found {
 const NOT_FOUND: Found = Object.freeze({ found: false, value: undefined });
 const MAX_STEPS = 32;
 
+/**
+ * Keys that reach an object's prototype when assigned (`__proto__`) or name its machinery: a map
+ * that writes `__proto__.body` would set Object.prototype.body for the whole process.
+ */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The first unsafe key among the segments of a name or path (`a.b`, `a|b`, `a[].b`), or null. */
+export function unsafeSegment(text: string): string | null {
+  for (const segment of text.split(/[.|[\]]/)) if (UNSAFE_KEYS.has(segment.trim())) return segment.trim();
+  return null;
+}
+
 /** The steps of one path (no alternatives); null when it cannot be a path. */
 export function parsePath(path: string): Step[] | null {
   const text = path.trim();
@@ -23,6 +35,7 @@ export function parsePath(path: string): Step[] | null {
   for (const part of text.split('.')) {
     const m = /^([^[\]]*)((?:\[\d*\])*)$/.exec(part);
     if (!m) return null;
+    if (UNSAFE_KEYS.has(m[1]!)) return null;
     if (m[1] !== '') steps.push({ kind: 'key', name: m[1]! });
     for (const b of m[2]!.match(/\[\d*\]/g) ?? []) {
       steps.push(b === '[]' ? { kind: 'each' } : { kind: 'index', at: Number(b.slice(1, -1)) });
@@ -111,15 +124,30 @@ export function topKey(path: string): string | null {
   return first?.kind === 'key' ? first.name : null;
 }
 
-/** Sets a value at a simple dotted path (keys only), creating objects: builds request bodies. */
+/** An object with no prototype: a key written into it is only ever its own data. */
+export function bareRecord(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+/** Sets an own data key (defined, not assigned): an answer's `__proto__` key stays data, never a prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Sets a value at a simple dotted path (keys only), creating objects without prototypes: builds
+ * request bodies. Throws on a `__proto__`, `constructor` or `prototype` segment (never written).
+ */
 export function writePath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const unsafe = unsafeSegment(path);
+  if (unsafe !== null) throw new Error(`refused field name "${path}": "${unsafe}" is not allowed in a field name`);
   const keys = path.split('.').filter((k) => k !== '');
   let node = target;
   for (let i = 0; i < keys.length - 1; i++) {
     const key = keys[i]!;
-    const next = node[key];
+    const next = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
     if (isRecord(next)) node = next;
-    else node = node[key] = {};
+    else node = node[key] = bareRecord();
   }
   const last = keys[keys.length - 1];
   if (last !== undefined) node[last] = value;

@@ -4,7 +4,7 @@
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
 import type { Asset, Category, HistoryEntry } from '../catalog';
-import { readPath, topKey } from './field-path';
+import { readPath, setOwn, topKey } from './field-path';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
@@ -86,8 +86,8 @@ function otherFields(item: Record<string, unknown>, { used, parents }: NamedKeys
     if (used.has(key)) continue;
     const inner = parents.get(key);
     if (inner && isRecord(value)) {
-      for (const [k, v] of Object.entries(value)) if (!inner.has(k)) out[`${key}.${k}`] = v;
-    } else if (!inner) out[key] = value;
+      for (const [k, v] of Object.entries(value)) if (!inner.has(k)) setOwn(out, `${key}.${k}`, v);
+    } else if (!inner) setOwn(out, key, value);
   }
   return out;
 }
@@ -128,7 +128,7 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
   }
   if (currency !== null) asset.currency = currency;
   const others = otherFields(item, namedKeys(m));
-  for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) asset[key] = value;
+  for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) setOwn(asset, key, value);
   return asset;
 }
 

@@ -2,7 +2,7 @@
  * Requests built from a service map: the query and body of each call. The only place, with the
  * readers, that turns the dashboard's arguments into a service's parameter and field names.
  */
-import { writePath } from './field-path';
+import { bareRecord, writePath } from './field-path';
 import type { Placement, ServiceMap } from './schema';
 import type { Id } from './values';
 
@@ -11,16 +11,24 @@ export interface RequestParts {
   body?: Record<string, unknown>;
 }
 
+/**
+ * Queries and bodies are objects without prototypes: a name from a map or an answer is only ever
+ * an own key (writePath refuses `__proto__` and the like anyway).
+ */
 function place(placement: Placement, value: unknown): RequestParts {
-  if (placement.in === 'query') return { query: { [placement.name]: value as string | number } };
-  const body: Record<string, unknown> = {};
+  if (placement.in === 'query') {
+    const query = bareRecord() as Record<string, string | number>;
+    query[placement.name] = value as string | number;
+    return { query };
+  }
+  const body = bareRecord();
   writePath(body, placement.name, value);
   return { body };
 }
 
 /** A page of the list: the page size (where the map names its parameter) and the cursor. */
 export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null): RequestParts {
-  const query: Record<string, string | number> = {};
+  const query = bareRecord() as Record<string, string | number>;
   if (map.list.pageSizeParam !== null) query[map.list.pageSizeParam] = Math.min(pageSize, map.list.pageSizeMax);
   if (cursor !== null) query[map.list.cursorParam] = cursor;
   return { query };
@@ -32,7 +40,7 @@ function writeEach(body: Record<string, unknown>, names: string, value: unknown)
 }
 
 export function searchRequest(map: ServiceMap, text: string, category: string | null, limit: number): RequestParts {
-  const body: Record<string, unknown> = {};
+  const body = bareRecord();
   writeEach(body, map.search.textField, text);
   if (category !== null && category !== '' && map.search.categoryField !== null) {
     const numeric = map.search.categoryType === 'number' && /^-?\d+$/.test(category.trim());
@@ -43,13 +51,13 @@ export function searchRequest(map: ServiceMap, text: string, category: string | 
 }
 
 export function historyRequest(map: ServiceMap, assetId: Id): RequestParts {
-  const body: Record<string, unknown> = {};
+  const body = bareRecord();
   writePath(body, map.history.assetIdField, assetId);
   return { body };
 }
 
 export function registerRequest(map: ServiceMap, assetId: Id, reference: string): RequestParts {
-  const body: Record<string, unknown> = {};
+  const body = bareRecord();
   writePath(body, map.register.assetIdField, assetId);
   if (map.register.referenceField !== null) writePath(body, map.register.referenceField, reference);
   return { body };

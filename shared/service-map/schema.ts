@@ -5,14 +5,28 @@
  * Paths are shared/service-map/path.ts's (`data[].attributes.title`, `a|b` alternatives).
  */
 import { z } from 'zod';
-import { isPath } from './field-path';
+import { isPath, unsafeSegment } from './field-path';
 
 export const SERVICE_MAP_VERSION = 1;
 
-const path = z.string().trim().max(300).refine(isPath, 'not a field path (e.g. items, meta.total, data[].attributes.title)');
+/** `__proto__`, `constructor`, `prototype` would reach the process's prototypes when a body is built. */
+const UNSAFE_MESSAGE = 'must not use __proto__, constructor or prototype as a field name';
+const path = z
+  .string()
+  .trim()
+  .max(300)
+  .superRefine((p, ctx) => {
+    if (unsafeSegment(p) !== null) ctx.addIssue({ code: 'custom', message: UNSAFE_MESSAGE });
+    else if (!isPath(p)) ctx.addIssue({ code: 'custom', message: 'not a field path (e.g. items, meta.total, data[].attributes.title)' });
+  });
 /** null: not in this service's answers (or "the answer itself" where said). */
 const optionalPath = path.nullable();
-const name = z.string().trim().min(1, 'a name is required').max(400);
+const name = z
+  .string()
+  .trim()
+  .min(1, 'a name is required')
+  .max(400)
+  .refine((n) => unsafeSegment(n) === null, UNSAFE_MESSAGE);
 
 /** Where a purchase id (or another argument) goes: a query parameter or a JSON body field. */
 export const placementSchema = z.object({ in: z.enum(['query', 'body']), name });
