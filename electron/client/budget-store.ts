@@ -15,6 +15,7 @@
 import { Redis } from 'ioredis';
 import type { Result } from 'ioredis';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
+import { MAX_RETRY_AFTER_MS } from './backoff';
 
 export { budgetStoreProblem } from '../../shared/budget-store-url';
 
@@ -61,12 +62,17 @@ export const COUNT_KEEP_MS = 310_000;
  * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
  * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
  * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
- * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread } in whole ms.
+ * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below) } in whole ms.
  * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
  * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
  * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
  * (The count key is derived in the script from that clock, so it cannot be passed in KEYS: this
  * needs a single Redis, not a cluster, as the TAT key's script does.)
+ * A stored TAT ahead of Redis's clock is trusted only as a backlog of our own slots: one was counted
+ * in the widest interval before it; otherwise (another writer, a key from a host whose clock was
+ * ahead) it is reset to now and the third value says by how many ms. When Redis's clock is behind
+ * the one the key's last slot was granted on (a clock step back, a failover), the TAT moves back by
+ * as much, so the fleet does not wait out the difference.
  */
 export const GCRA_SCRIPT = `
 local t = redis.call('TIME')
@@ -76,6 +82,7 @@ local keep = tonumber(ARGV[2])
 local floor, most, narrow, start = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local sk = KEYS[1] .. ':spread'
 local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
+local before = tonumber(s[2])
 local spread = tonumber(s[1]) or start
 local widened = tonumber(s[3]) or 0
 spread = math.max(floor, spread - math.max(0, now - (tonumber(s[2]) or now)) * narrow / 1000)
@@ -86,7 +93,22 @@ end
 redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', tostring(widened))
 redis.call('PEXPIRE', sk, keep)
 local interval = (1000 + spread) / limit
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local reset = 0
+if tat > now then
+  -- A TAT ahead of now is a backlog of our own slots only if one was granted in the widest interval before it.
+  local names = {}
+  for sec = math.floor((tat - 1 - (1000 + most)) / 1000), math.floor((tat - 1) / 1000) do names[#names + 1] = KEYS[1] .. ':n:' .. sec end
+  local led = false
+  for _, c in ipairs(redis.call('MGET', unpack(names))) do if c then led = true end end
+  if not led then
+    reset = tat - now
+    tat = now
+  elseif before and before > now then
+    -- Redis's clock went back (a step, a failover to a host behind): the schedule moves back with it.
+    tat = tat - (before - now)
+  end
+end
 if tat < now then tat = now end
 local after = tat + interval
 redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
@@ -94,7 +116,7 @@ local second = math.floor(tat / 1000)
 local n = KEYS[1] .. ':n:' .. second
 redis.call('INCR', n)
 redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
-return { math.floor(tat - now), math.floor(spread) }
+return { math.floor(tat - now), math.floor(spread), math.floor(reset) }
 `;
 
 /**
@@ -126,7 +148,7 @@ return out
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: [the wait, the spread] in ms for the slot granted under key. */
+    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none)] in ms for the slot granted under key. */
     reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number[], Context>;
     /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
     grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
@@ -159,6 +181,12 @@ export interface Spacing {
 }
 
 export const DEFAULT_SPACING: Spacing = { startMs: 25, floorMs: 5, mostMs: 250, narrowMsPerSecond: 1 };
+
+/**
+ * A wait longer than a caller ever sleeps for a slot (partner-client caps it at MAX_RETRY_AFTER_MS)
+ * is not a schedule anyone keeps: garbage, headers only.
+ */
+export const MAX_SLOT_WAIT_MS = MAX_RETRY_AFTER_MS;
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
 export const STORE_TIMEOUT_MS = 100;
@@ -224,11 +252,20 @@ export class RedisBudgetStore implements BudgetStore {
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const reply = this.redis.reserveSlot(key, String(Math.max(1, limit)), String(COUNT_KEEP_MS), refused ? '1' : '0', String(floorMs), String(mostMs), String(narrowMsPerSecond), String(startMs));
-    const got = await this.answer(reply, timeout, (v) => Array.isArray(v) && v.length === 2 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0));
+    const answered = await this.answer(reply, timeout, (v) => Array.isArray(v) && v.length === 3 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0));
+    const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
     return { waitMs: Number(got.value[0]), graceMs: Number(got.value[1]) };
+  }
+
+  /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */
+  private plausible(key: string, got: { value: number[] }): Answer<number[]> {
+    const [wait, , reset] = got.value.map(Number);
+    if (reset! > 0) this.log(`budget store: the slot time stored under ${key} was ${formatAhead(reset!)} ahead of ${this.where}'s clock with no slot of the fleet before it (a clock step, a failover or another writer?); reset to now`);
+    if (wait! > MAX_SLOT_WAIT_MS) return { problem: 'garbage', detail: `a slot ${formatAhead(wait!)} away (longer than anyone waits: a clock step, a failover or another writer?)` };
+    return got;
   }
 
   /**
@@ -355,6 +392,13 @@ export class RedisBudgetStore implements BudgetStore {
       }
     }
   }
+}
+
+/** "1.5 s", "3 h": how far ahead a stored time was, for the log. */
+function formatAhead(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return ms < 172_800_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 86_400_000)} days`;
 }
 
 /** `--budget-store` / the profile's budgetStore: undefined or '' means local (headers only). */

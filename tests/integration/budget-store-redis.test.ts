@@ -118,6 +118,75 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     expect(await waitOf(w, key)).toBeGreaterThan(40);
   });
 
+  /** Redis's own clock, in ms (the script's `now`). */
+  const redisNow = async (admin: Redis): Promise<number> => {
+    const [sec, micro] = (await admin.call('TIME')) as [string, string];
+    return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+  };
+
+  it('a stored time far ahead of Redis\'s clock with no slot before it (another writer, a clock step) is reset: the request goes at once, and the log says so', async () => {
+    const w = store();
+    const admin = new Redis(redis.url(0));
+    try {
+      await until(() => w.status().state === 'connected');
+      const key = `test:ahead:${Date.now()}`;
+      await admin.set(key, String((await redisNow(admin)) + 86_400_000));
+      const t = Date.now();
+      const slot = await w.reserve(key, 20);
+      expect(slot?.waitMs).toBe(0);
+      expect(Date.now() - t).toBeLessThan(1_000);
+      expect(w.status().state).toBe('connected');
+      expect(lines.some((l) => l.includes(key) && /was 24 h ahead .*reset to now/.test(l))).toBe(true);
+      // The schedule goes on from now: the next slot is one interval later, not a day.
+      const next = (await w.reserve(key, 20))!.waitMs;
+      expect(next).toBeGreaterThan(30);
+      expect(next).toBeLessThanOrEqual(60);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('Redis\'s clock an hour behind the one the key\'s slots were granted on (a failover, a step back): the backlog keeps its length, not the hour', async () => {
+    const w = store();
+    const admin = new Redis(redis.url(0));
+    try {
+      await until(() => w.status().state === 'connected');
+      const key = `test:behind:${Date.now()}`;
+      // As the script left it on a host whose clock was an hour ahead: a backlog of 500 ms, its last slot counted.
+      const then = (await redisNow(admin)) + 3_600_000;
+      await admin.set(key, String(then + 500));
+      await admin.set(`${key}:n:${Math.floor((then + 450) / 1000)}`, '1');
+      await admin.hset(`${key}:spread`, 'ms', '25', 'at', String(then), 'widened', '0');
+      const slot = await w.reserve(key, 20);
+      expect(slot).not.toBeNull();
+      expect(slot!.waitMs).toBeLessThanOrEqual(500);
+      expect(slot!.waitMs).toBeGreaterThan(400);
+      expect(w.status().state).toBe('connected');
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('a slot further off than anyone waits is garbage: headers only, and the status says why', async () => {
+    const w = store();
+    const admin = new Redis(redis.url(0));
+    try {
+      await until(() => w.status().state === 'connected');
+      const key = `test:garbage-wait:${Date.now()}`;
+      // A writer that also forged the count of a slot before its time: the script keeps it; the client must not.
+      const far = (await redisNow(admin)) + 86_400_000;
+      await admin.set(key, String(far));
+      await admin.set(`${key}:n:${Math.floor((far - 50) / 1000)}`, '1');
+      await admin.hset(`${key}:spread`, 'ms', '25', 'at', String(far - 86_400_000), 'widened', '0');
+      const t = Date.now();
+      expect(await w.reserve(key, 20)).toBeNull();
+      expect(Date.now() - t).toBeLessThan(1_000);
+      expect(w.status()).toMatchObject({ state: 'fallback', detail: expect.stringMatching(/a slot 24 h away \(longer than anyone waits/) });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('Redis killed: reservations answer "unavailable" at once (headers only), a line is logged; it comes back by itself', async () => {
     const w = store();
     const states: string[] = [];
