@@ -41,5 +41,6 @@ export function baseUrlProblem(raw: string): string | null {
 
 /** The text with any `scheme://user:password@` credentials replaced, for messages and logs. */
 export function hideUrlCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]*@/gi, '$1***@');
+  // A password in a query (`?password=`, which ioredis honours) is one too.
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]*@/gi, '$1***@').replace(/([?&](?:password|pass)=)[^&#\s"'<>]*/gi, '$1***');
 }

@@ -6,6 +6,30 @@
 import { z } from 'zod';
 import { baseUrlProblem } from './base-url';
 
+/**
+ * ioredis takes every query option of the URL as a connection option: `?path=` (a Unix socket) or
+ * `?host=` would skip the host check, `?password=` would be kept in plain where a userinfo password
+ * is sealed. Only these harmless ones are accepted.
+ */
+export const STORE_QUERY_OPTIONS: Readonly<Record<string, RegExp>> = Object.freeze({
+  family: /^(0|4|6)$/,
+  connectionName: /^[\w.:-]{1,64}$/,
+});
+const QUERY_CREDENTIALS = new Set(['password', 'username', 'user', 'pass']);
+
+/** What is wrong with the URL's query, or null. Names the option, never its value (it may be a password). */
+function queryProblem(query: URLSearchParams): string | null {
+  for (const [key, value] of query) {
+    if (QUERY_CREDENTIALS.has(key.toLowerCase())) {
+      return `carries a ${key.toLowerCase()} in its query: write credentials before the host (redis://user:password@host:6379/0), where they are stored sealed`;
+    }
+    const allowed = Object.prototype.hasOwnProperty.call(STORE_QUERY_OPTIONS, key) ? STORE_QUERY_OPTIONS[key] : undefined;
+    if (allowed === undefined) return `has a query option "${key.slice(0, 20)}" that is not accepted (only ${Object.keys(STORE_QUERY_OPTIONS).join(', ')})`;
+    if (!allowed.test(value)) return `has a query option ${key} whose value is not accepted`;
+  }
+  return null;
+}
+
 /** What is wrong with a budget store URL, or null when it is fine. Never repeats the URL (it may hold a password). */
 export function budgetStoreProblem(url: string): string | null {
   let parsed: URL;
@@ -21,7 +45,7 @@ export function budgetStoreProblem(url: string): string | null {
   if (hostProblem) return hostProblem;
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db)) return `has a database "${db.slice(0, 20)}" that is not a number`;
-  return null;
+  return queryProblem(parsed.searchParams);
 }
 
 /** The URL as views and logs show it: any user name or password replaced by *** (as hideUrlCredentials does in free text), default port spelt out. */

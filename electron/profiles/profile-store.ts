@@ -357,9 +357,12 @@ export function toView(profile: StoredProfile, demo = false): ProfileView {
 function withoutCredentials(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
+    // An earlier version kept `?password=` as written: it is a credential too (now refused on use).
+    const inQuery = [...parsed.searchParams.keys()].filter((k) => /^(password|pass|username|user)$/i.test(k));
+    if (parsed.username === '' && parsed.password === '' && inQuery.length === 0) return url;
     parsed.username = '';
     parsed.password = '';
+    for (const k of inQuery) parsed.searchParams.delete(k);
     return parsed.toString();
   } catch {
     return url;

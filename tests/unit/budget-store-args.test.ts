@@ -1,7 +1,7 @@
 /** The budget store setting: checked before anything is sent, the same words for the CLI and browser mode. */
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../electron/catalog/cli-args';
-import { budgetStoreProblem } from '../../electron/client/budget-store';
+import { budgetStoreProblem, RedisBudgetStore } from '../../electron/client/budget-store';
 
 describe('--budget-store', () => {
   it('accepts redis://host:port/db and keeps it', () => {
@@ -27,6 +27,18 @@ describe('--budget-store', () => {
   it('a refused URL with credentials does not echo them', () => {
     const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', 'redis://user:s3cret@x:6379/abc'], {}, '/tmp');
     expect(parsed.kind === 'error' && parsed.message).not.toContain('s3cret');
+  });
+
+  it('refuses a password in the query (it would be stored and shown in plain) and a ?path= that skips the host check, in the CLI and the store', () => {
+    for (const [url, words] of [
+      ['redis://x:6379/0?password=s3cret', /carries a password in its query/],
+      ['redis://x:6379/0?path=/tmp/redis.sock', /query option "path" that is not accepted/],
+    ] as const) {
+      const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', url], {}, '/tmp');
+      expect(parsed.kind === 'error' && parsed.message).toMatch(words);
+      expect(parsed.kind === 'error' && parsed.message).not.toContain('s3cret');
+      expect(() => new RedisBudgetStore(url)).toThrow(words);
+    }
   });
 
   it('budgetStoreProblem is null for a good URL', () => {

@@ -92,6 +92,36 @@ describe('profile budget store field', () => {
     expect(new ProfileStore({ dataDir: dir, vault }).openBudgetStore(view.id)).toBe(url);
   });
 
+  it.each([
+    [`redis://10.0.0.5:6379/0?password=${SECRET}`, /carries a password in its query: write credentials before the host \(redis:\/\/user:password@host:6379\/0\), where they are stored sealed/],
+    [`redis://10.0.0.5:6379/0?username=ops&password=${SECRET}`, /carries a username in its query/],
+    ['redis://10.0.0.5:6379/0?path=/var/run/redis.sock', /query option "path" that is not accepted \(only family, connectionName\)/],
+    ['redis://10.0.0.5:6379/0?host=169.254.169.254', /query option "host" that is not accepted/],
+    ['redis://10.0.0.5:6379/0?family=5', /query option family whose value is not accepted/],
+  ])('refuses query credentials and options beyond the short list: %s', (url, words) => {
+    const parsed = profileInputSchema.safeParse({ ...base, budgetStore: url });
+    expect(parsed.success).toBe(false);
+    const message = parsed.error!.issues.map((i) => i.message).join(' ');
+    expect(message).toMatch(words);
+    expect(message).not.toContain(SECRET);
+  });
+
+  it('accepts the short list of query options', () => {
+    expect(profileInputSchema.safeParse({ ...base, budgetStore: 'redis://10.0.0.5:6379/0?family=6&connectionName=console-1' }).success).toBe(true);
+  });
+
+  it('a ?password= an earlier version wrote in plain leaves the settings file the next time the profile is saved', () => {
+    const vault = createSafeStorageVault(safeStorage as never, 'linux');
+    const url = `redis://10.0.0.5:6379/2?password=${SECRET}`;
+    const view = new ProfileStore({ dataDir: dir, vault }).save(profileInputSchema.parse({ ...base, budgetStore: 'redis://10.0.0.5:6379/2' }));
+    const file = join(dir, SETTINGS_FILE_NAME);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"redis://10.0.0.5:6379/2"', JSON.stringify(url)));
+    const store = new ProfileStore({ dataDir: dir, vault });
+    expect(store.view(view.id).budgetStore).not.toContain(SECRET);
+    store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: store.view(view.id).budgetStore }));
+    expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+  });
+
   it('masks user names and passwords, and spells out the default port', () => {
     expect(maskStoreUrl('redis://:pw@h/3')).toBe('redis://***@h:6379/3');
     expect(maskStoreUrl('rediss://h:6380')).toBe('rediss://h:6380');
