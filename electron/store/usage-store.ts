@@ -10,6 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { secondOf } from '../telemetry/aggregate';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
 import { LATENCY_BOUNDS_MS, addSample, emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from './usage-aggregate';
@@ -132,8 +133,9 @@ export class UsageStore {
   record(profileId: string, sample: BudgetSample, foreign = 0): void {
     if (this.closed) return;
     const key = { profileId, vendor: sample.vendor, endpoint: sample.endpoint };
-    // The second the server counted it in, where its Date said so.
-    const startMs = sample.serverSecond ?? Math.floor(sample.at / 1000) * 1000;
+    // The live figures' rule: the server's second where its Date is believable, else the arrival's
+    // (a service clock years off would file the traffic years away, out of every report and roll-up).
+    const startMs = secondOf(sample);
     const id = keyText(key, startMs);
     let entry = this.pending.get(id);
     if (!entry) {
