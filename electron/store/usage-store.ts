@@ -25,6 +25,9 @@ export interface UsageRetention {
   hourMs: number;
 }
 
+/** A row this far ahead of our clock was filed under a skewed Date (samples now use the live figures' rule). */
+export const FUTURE_ROW_MS = 86_400_000;
+
 export const DEFAULT_USAGE_RETENTION: UsageRetention = { secondMs: 3_600_000, minuteMs: 14 * 86_400_000, hourMs: 400 * 86_400_000 };
 
 export interface UsageStoreOptions {
@@ -210,6 +213,9 @@ export class UsageStore {
       this.stmt(`DELETE FROM ${LEVEL.second.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.secondMs, minuteDone));
       this.stmt(`DELETE FROM ${LEVEL.minute.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.minuteMs, hourDone));
       this.stmt(`DELETE FROM ${LEVEL.hour.table} WHERE start_ms < ?`).run(now - this.retention.hourMs);
+      // Rows no believable Date can file (an earlier version took a service clock years off at its
+      // word): never rolled up nor expired otherwise.
+      for (const level of USAGE_LEVELS) this.stmt(`DELETE FROM ${level.table} WHERE start_ms >= ?`).run(now + FUTURE_ROW_MS);
     })();
   }
 

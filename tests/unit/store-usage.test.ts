@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStore, openDatabase } from '../../electron/store';
 import { UsageStore } from '../../electron/store';
 import type { UsageLevel, UsageRow } from '../../electron/store';
+import { emptyAggregate } from '../../electron/store/usage-aggregate';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { Clock } from '../../shared/clock';
 import type { EndpointId } from '../../shared/endpoints';
@@ -191,5 +192,22 @@ describe('usage history', () => {
     local.close(); // flushes the usage history first
     const reopened = open(clock);
     expect(sum(all(reopened.store, 'second'), 'requests')).toBe(1);
+  });
+
+  it('files a sample whose Date is 3 years off at its arrival, and drops the rows an earlier version filed years ahead', () => {
+    const clock = new ManualClock(T0);
+    const { store } = open(clock);
+    const ahead = T0 + 3 * 365 * DAY;
+    store.record('prof', sample('categories', T0 + 200, { serverSecond: ahead }));
+    // As an earlier version left it: traffic filed three years ahead.
+    store.recordAggregate({ profileId: 'prof', vendor: 'acme', endpoint: 'categories' }, ahead, { ...emptyAggregate(), requests: 5 });
+    clock.advance(1_000);
+    expect(all(store, 'second').map((r) => [r.startMs, r.requests])).toEqual([
+      [T0, 1],
+      [ahead, 5],
+    ]);
+    clock.advance(2 * MIN); // roll-up and retention ran
+    expect([...all(store, 'second'), ...all(store, 'minute'), ...all(store, 'hour')].filter((r) => r.startMs > T0 + DAY)).toEqual([]);
+    expect(sum(all(store, 'minute'), 'requests')).toBe(1);
   });
 });
