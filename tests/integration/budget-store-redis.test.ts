@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { BACK_AFTER, DEFAULT_SPACING, RedisBudgetStore, type Spacing } from '../../electron/client/budget-store';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
+import { BudgetRegistry, PartnerClient } from '../../electron/client';
+import { startSimulator } from '../../electron/simulator';
+import { seededRandom } from '../../electron/client/testing';
 
 const hasRedis = hasRedisServer();
 if (!hasRedis) console.warn('budget-store-redis: skipped, redis-server is not installed (apt-get install redis-server)');
@@ -145,6 +148,28 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       admin.disconnect();
     }
   });
+
+  it('through the client: with the key a day ahead, an interactive request goes at once, not after the 60 s cap', async () => {
+    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(9) });
+    const budgets = new BudgetRegistry();
+    const admin = new Redis(redis.url(0));
+    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    try {
+      budgets.useStore(redis.url(0), (l) => lines.push(l));
+      await client.request('categories'); // connected, and the key exists
+      const [key] = await admin.keys('partner-console:budget:*:categories');
+      expect(key).toBeDefined();
+      await admin.set(key!, String((await redisNow(admin)) + 86_400_000));
+      const t = Date.now();
+      await client.request('categories', { priority: 'interactive' });
+      expect(Date.now() - t).toBeLessThan(2_000);
+    } finally {
+      client.close();
+      budgets.dispose();
+      admin.disconnect();
+      await sim.stop();
+    }
+  }, 15_000);
 
   it('Redis\'s clock an hour behind the one the key\'s slots were granted on (a failover, a step back): the backlog keeps its length, not the hour', async () => {
     const w = store();
