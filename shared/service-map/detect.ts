@@ -5,7 +5,7 @@
  * any case style (names.ts); values are checked by type (ids unique, prices numeric, ...).
  */
 import { NAMES, PROBE_PAGE_SIZES, STATE_SYNONYMS, norm } from './names';
-import { readPath } from './field-path';
+import { readPath, UNSAFE_KEYS } from './field-path';
 import { DEFAULT_SERVICE_MAP } from './schema';
 import type { ServiceMap, StateWord } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asText, asTimeMs, asWebUrl } from './values';
@@ -71,7 +71,8 @@ function leaves(value: unknown, depth = 3): Leaf[] {
   const walk = (v: unknown, path: string, d: number): void => {
     if (++nodes > MAX_NODES) return;
     if (isRecord(v) && d < depth) {
-      for (const [k, child] of Object.entries(v)) walk(child, joinPath(path, k), d + 1);
+      // A `__proto__`-like key never becomes a path: the map's schema refuses it.
+      for (const [k, child] of Object.entries(v)) if (!UNSAFE_KEYS.has(k)) walk(child, joinPath(path, k), d + 1);
     } else if (path !== '') out.push({ path, value: v });
   };
   walk(value, '', 0);
@@ -112,7 +113,7 @@ function arraysIn(body: unknown, allowScalars: boolean): ArrayCandidate[] {
       found.push({ path, items: v, score: scoreArray(path, v, allowScalars) });
       return;
     }
-    if (isRecord(v)) for (const [k, child] of Object.entries(v)) walk(child, joinPath(path, k), d + 1);
+    if (isRecord(v)) for (const [k, child] of Object.entries(v)) if (!UNSAFE_KEYS.has(k)) walk(child, joinPath(path, k), d + 1);
   };
   walk(body, '', 0);
   return found.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.path.length - b.path.length);

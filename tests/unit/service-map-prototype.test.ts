@@ -9,6 +9,7 @@ import { serviceMapCalls } from '../../shared/service-map/bridge';
 import { writePath } from '../../shared/service-map/field-path';
 import { historyRequest, registerRequest, searchRequest, validateRequest } from '../../shared/service-map/requests';
 import { readAsset } from '../../shared/service-map/read';
+import { pickItems } from '../../shared/service-map/detect';
 import { redactValue } from '../../electron/client/redact';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
@@ -102,5 +103,11 @@ describe("an answer's own __proto__ key", () => {
     expect(Object.getOwnPropertyDescriptor(asset, '__proto__')?.value).toEqual({ price: 999, x: 1 });
     expect(asset.price).toBeUndefined();
     expect(({} as { x?: unknown }).x).toBeUndefined();
+  });
+
+  it('never becomes a path that detection proposes (the schema would refuse the detected map)', () => {
+    const body = JSON.parse('{"__proto__": {"items": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]}, "constructor": {"data": [{"id": 3}]}}') as unknown;
+    const pick = pickItems(body, 'list');
+    expect(pick.path ?? '').not.toMatch(/__proto__|constructor/);
   });
 });
