@@ -137,7 +137,7 @@ describe('IPC bridge', () => {
     await import('../../electron/preload');
     const api = toPartnerApi(contextBridge.exposed.get('partner') as PartnerBridge);
     const controller = new AbortController();
-    const search = api.searchAssets({ query: 'x', category: null, limit: 5 }, { signal: controller.signal });
+    const search = api.searchAssets({ profileId: 'demo', query: 'x', category: null, limit: 5 }, { signal: controller.signal });
     await until(() => services.signals.length === 1);
     controller.abort();
     await expect(search).rejects.toMatchObject({ code: 'CANCELLED' });
