@@ -35,12 +35,12 @@ export const calls = {
     z.object({ query: z.string().max(200), category: z.string().max(100).nullable(), limit: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
     s.searchResultSchema,
   ),
-  categories: call(profileScoped, s.categoriesSchema),
+  categories: call(none.extend(profileScoped.shape), s.categoriesSchema),
   assetHistory: call(z.object({ assetId }).extend(profileScoped.shape), s.historySchema),
   // whole-catalog download
   downloadStart: call(z.object({ format: s.downloadFormatSchema, resume: z.boolean() }).extend(profileScoped.shape), s.downloadProgressSchema),
   downloadPause: call(none, s.downloadProgressSchema),
-  downloadResume: call(profileScoped, s.downloadProgressSchema),
+  downloadResume: call(none.extend(profileScoped.shape), s.downloadProgressSchema),
   downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
   downloadStatus: call(none, s.downloadProgressSchema),
   /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
