@@ -55,6 +55,9 @@ type Outcome =
   | { kind: 'url'; action: Action; result: UrlResult }
   | { kind: 'error'; action: Action; error: unknown };
 
+/** What the page showed when the person acted: the profile and the purchase (read then, never after an await). */
+type Shown = { profileShown: string | null | undefined; purchaseId: string };
+
 const blockingRecordsSchema = z.object({ records: z.array(ledgerRecordSchema) });
 
 /**
@@ -88,8 +91,8 @@ export function PurchaseActions({
   const ledger = useAssetLedger(assetId);
   // The profile whose ledger and asset are on screen: taken when a button is clicked or a dialog opens.
   const profile = useProfile();
-  /** The profile shown when the open dialog (Register or Cancel) was opened: its confirmation acts on that one. */
-  const [askedFor, setAskedFor] = useState<typeof profile>(undefined);
+  /** What was on screen when the open dialog (Register or Cancel) opened: its confirmation acts on that. */
+  const [askedFor, setAskedFor] = useState<Shown>({ profileShown: undefined, purchaseId: '' });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** Register's dialog, with the records it must name (none: a first registration). */
   const [confirmRegister, setConfirmRegister] = useState<LedgerRecord[] | null>(null);
@@ -108,8 +111,7 @@ export function PurchaseActions({
   const allowed = current ? actionsAllowed(current, lastAnswer) : [];
 
   const run = useMutation({
-    mutationFn: async ({ action, seen, profileShown }: { action: Action; seen?: string[]; profileShown: typeof profile }): Promise<Outcome> => {
-      const id = current?.purchaseId ?? '';
+    mutationFn: async ({ action, seen, profileShown, purchaseId: id }: { action: Action; seen?: string[] } & Shown): Promise<Outcome> => {
       const profileId = shownProfile(profileShown);
       switch (action) {
         case 'registerPurchase':
@@ -133,7 +135,7 @@ export function PurchaseActions({
       // Main's guard found records this page did not show yet: ask, naming them (for the same profile).
       const blocking = data.code === 'CONFIRMATION_REQUIRED' ? blockingRecordsSchema.safeParse(data.body) : null;
       if (blocking?.success) {
-        setAskedFor(profileShown);
+        setAskedFor({ profileShown, purchaseId: '' });
         setConfirmRegister(blocking.data.records);
         return;
       }
@@ -157,10 +159,11 @@ export function PurchaseActions({
       disabled={!enabled(action)}
       aria-busy={run.isPending && run.variables.action === action}
       onClick={() => {
-        if (action === 'registerPurchase' || action === 'cancelPurchase') setAskedFor(profile);
+        const shown: Shown = { profileShown: profile, purchaseId: current?.purchaseId ?? '' };
+        if (action === 'registerPurchase' || action === 'cancelPurchase') setAskedFor(shown);
         if (action === 'registerPurchase') setConfirmRegister(records.filter(blocksRegistration));
         else if (action === 'cancelPurchase') setConfirmCancel(true);
-        else run.mutate({ action, profileShown: profile });
+        else run.mutate({ action, ...shown });
       }}
     >
       {run.isPending && run.variables.action === action ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
@@ -241,7 +244,7 @@ export function PurchaseActions({
         confirmLabel={again ? 'Register again' : 'Register purchase'}
         danger={again}
         onClose={() => setConfirmRegister(null)}
-        onConfirm={() => run.mutate({ action: 'registerPurchase', seen: again ? confirmRegister.map(confirmationName) : undefined, profileShown: askedFor })}
+        onConfirm={() => run.mutate({ action: 'registerPurchase', seen: again ? confirmRegister.map(confirmationName) : undefined, ...askedFor })}
       >
         {again ? (
           <>
@@ -270,9 +273,9 @@ export function PurchaseActions({
         cancelLabel="Keep purchase"
         danger
         onClose={() => setConfirmCancel(false)}
-        onConfirm={() => run.mutate({ action: 'cancelPurchase', profileShown: askedFor })}
+        onConfirm={() => run.mutate({ action: 'cancelPurchase', ...askedFor })}
       >
-        Purchase <span className="mono">{current?.purchaseId}</span> will be cancelled. A cancelled purchase cannot be validated or downloaded.
+        Purchase <span className="mono">{askedFor.purchaseId}</span> will be cancelled. A cancelled purchase cannot be validated or downloaded.
       </ConfirmDialog>
     </div>
   );
