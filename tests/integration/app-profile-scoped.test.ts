@@ -56,7 +56,7 @@ describe('a call goes to the profile the page showed', () => {
     const atDemo = await call('purchaseInfo', { profileId: 'demo', purchaseId: purchase.id });
     expect(atDemo).toMatchObject({ id: purchase.id, client_reference: purchase.client_reference });
     const atAcme = await app.dispatch('purchaseInfo', { profileId: 'demo-acme', purchaseId: purchase.id });
-    if (atAcme.ok) expect(atAcme.value.client_reference).not.toBe(purchase.client_reference);
+    if (atAcme.ok) expect((atAcme.value as CallResponse<'purchaseInfo'>).client_reference).not.toBe(purchase.client_reference);
     else expect(atAcme.error.code).toBe('NOT_FOUND');
     // The request went out on demo's client.
     const sent = (await call('requestLog', { endpoint: 'registerPurchase', status: null, limit: 50 })).entries;
