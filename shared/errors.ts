@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'CONFIRMATION_REQUIRED', // the ledger holds a purchase (or an unresolved registration) of this asset: confirm first
   'LEDGER_UNAVAILABLE', // the purchase ledger cannot be opened: registrations are refused
   'RESPONSE_TOO_LARGE', // the answer went over the response-size cap; never retried
+  'PROFILE_NOT_CONNECTED', // the call named a profile (the one the page showed) that is not connected: nothing was sent
   'INTERNAL', // a bug of ours; never a crash
 ] as const;
 

@@ -177,7 +177,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     recordSample,
     openable,
     settings: () => store.settings(),
-    session: () => pool.sessionFor(),
+    session: (profileId) => pool.sessionOf(profileId),
     sessionFor: (profileId) => pool.sessionFor(profileId),
     currentSession: () => pool.active(),
     select: (id) => pool.select(id),

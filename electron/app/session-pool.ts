@@ -67,6 +67,15 @@ function notConnected(id: string | undefined, name?: string): PartnerError {
 }
 
 
+/** A vendor-scoped call named a profile that is not connected: refused, never run on another profile. */
+function profileNotConnected(name: string): PartnerError {
+  return new PartnerError({
+    code: 'PROFILE_NOT_CONNECTED',
+    message: `Profile "${name}" is not connected: nothing was sent.`,
+    hint: 'Connect it (Settings), then try again; the page may show another profile now.',
+    retryable: false,
+  });
+}
 
 export class SessionPool {
   private readonly entries = new Map<string, Entry>();
@@ -97,6 +106,13 @@ export class SessionPool {
     const id = profileId ?? this.activeId ?? undefined;
     const session = id === undefined ? null : this.openSession(id);
     if (!session) throw notConnected(id, id === undefined ? undefined : this.entries.get(id)?.target.name);
+    return session;
+  }
+
+  /** The session of the profile a page showed; PROFILE_NOT_CONNECTED when it is not connected (never the active one instead). */
+  sessionOf(profileId: string): ActiveSession {
+    const session = this.openSession(profileId);
+    if (!session) throw profileNotConnected(this.nameOf(profileId));
     return session;
   }
 
@@ -166,6 +182,16 @@ export class SessionPool {
   private openSession(id: string): ActiveSession | null {
     const session = this.entries.get(id)?.session ?? null;
     return session && !session.isClosed ? session : null;
+  }
+
+  private nameOf(id: string): string {
+    const listed = this.entries.get(id)?.target.name;
+    if (listed) return listed;
+    try {
+      return this.deps.describe(id).name;
+    } catch {
+      return id; // not a profile here (removed, or never saved)
+    }
   }
 
   private describeEntry(id: string, e: Entry): ConnectedProfile {

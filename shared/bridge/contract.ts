@@ -9,6 +9,7 @@ import { purchaseSchema } from '../catalog';
 import { budgetSampleSchema } from '../rate-limit';
 import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
+import { profileScoped } from './profile-scoped';
 import * as s from './schemas';
 import { usageCalls } from './usage-schemas';
 import { reportCalls } from './report-schemas';
@@ -17,7 +18,7 @@ import { sessionCalls, sessionEvents } from './session-schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
-const purchaseId = z.object({ purchaseId: z.string().trim().min(1, 'a purchase id is required').max(200) });
+const purchaseId = z.object({ purchaseId: z.string().trim().min(1, 'a purchase id is required').max(200) }).extend(profileScoped.shape);
 const assetId = z.union([z.number().int().nonnegative(), z.string().trim().min(1).max(200)]);
 /** A purchase as read through the service map (missing fields, warnings, state kind and actions). */
 const purchaseRead = purchaseSchema.extend(purchaseReadShape);
@@ -27,33 +28,36 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, respon
 export const calls = {
   // catalog
   listAssets: call(
-    z.object({ lastId: z.union([z.string().min(1), z.number()]).nullable(), pageSize: z.number().int().min(1).max(100) }),
+    z.object({ lastId: z.union([z.string().min(1), z.number()]).nullable(), pageSize: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
     s.pageSchema,
   ),
   searchAssets: call(
-    z.object({ query: z.string().max(200), category: z.string().max(100).nullable(), limit: z.number().int().min(1).max(100) }),
+    z.object({ query: z.string().max(200), category: z.string().max(100).nullable(), limit: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
     s.searchResultSchema,
   ),
-  categories: call(none, s.categoriesSchema),
-  assetHistory: call(z.object({ assetId }), s.historySchema),
+  categories: call(none.extend(profileScoped.shape), s.categoriesSchema),
+  assetHistory: call(z.object({ assetId }).extend(profileScoped.shape), s.historySchema),
   // whole-catalog download
-  downloadStart: call(z.object({ format: s.downloadFormatSchema, resume: z.boolean() }), s.downloadProgressSchema),
+  downloadStart: call(z.object({ format: s.downloadFormatSchema, resume: z.boolean() }).extend(profileScoped.shape), s.downloadProgressSchema),
   downloadPause: call(none, s.downloadProgressSchema),
-  downloadResume: call(none, s.downloadProgressSchema),
+  downloadResume: call(none.extend(profileScoped.shape), s.downloadProgressSchema),
   downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
   downloadStatus: call(none, s.downloadProgressSchema),
   /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
   downloadReveal: call(z.object({ action: z.enum(['show', 'open']) }), ok),
   // purchases
   purchaseInfo: call(purchaseId, purchaseRead),
-  registerPurchase: call(z.object({ assetId, assetTitle: z.string().max(300).nullable(), confirmDuplicate: confirmDuplicateSchema.optional() }), purchaseRead),
+  registerPurchase: call(
+    z.object({ assetId, assetTitle: z.string().max(300).nullable(), confirmDuplicate: confirmDuplicateSchema.optional() }).extend(profileScoped.shape),
+    purchaseRead,
+  ),
   /** assetId: for services whose validate takes the asset (the service map says); else looked up. */
   validatePurchase: call(purchaseId.extend({ assetId: assetId.optional() }), purchaseRead),
   downloadUrl: call(purchaseId, s.urlResultSchema),
   viewUrl: call(purchaseId, s.urlResultSchema),
   cancelPurchase: call(purchaseId, purchaseRead),
   /** Purchases registered with this client reference, where the service map configures a lookup. */
-  findPurchases: call(z.object({ reference: z.string().trim().min(1).max(200) }), z.object({ items: z.array(purchaseRead), ...s.readInfo })),
+  findPurchases: call(z.object({ reference: z.string().trim().min(1).max(200) }).extend(profileScoped.shape), z.object({ items: z.array(purchaseRead), ...s.readInfo })),
   // the purchase ledger (every session's registrations; the guard against registering twice)
   ...ledgerCalls,
   /** Opens a download or view URL the user chose in the system browser (https only). */

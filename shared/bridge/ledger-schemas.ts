@@ -3,6 +3,7 @@
  * (spread into contract.ts's `calls`). The ledger itself lives in main (electron/store/).
  */
 import { z } from 'zod';
+import { profileScoped } from './profile-scoped';
 
 /**
  * A registration's state in the ledger (the service's own state word is `purchaseState`):
@@ -84,7 +85,7 @@ export const ledgerCalls = {
       action: z.enum(['lookup', 'markChecked']),
       /** lookup: a purchase id the person found (verified with purchase info before it is recorded). */
       purchaseId: z.string().trim().min(1).max(200).optional(),
-    }),
+    }).extend(profileScoped.shape),
     response: z.object({ record: ledgerRecordSchema, message: z.string() }),
   },
 } as const;

@@ -19,3 +19,10 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await sleep(20);
   }
 }
+
+/** The profile a page would show now (the active one): what a vendor-scoped call names as its `profileId`. */
+export async function shownProfile(app: AppServices): Promise<string> {
+  const { profileId } = await callApp(app, 'connection', {});
+  if (profileId === null) throw new Error('no profile is active');
+  return profileId;
+}

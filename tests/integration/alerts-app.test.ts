@@ -59,11 +59,11 @@ describe('alerts in the app', () => {
     const before = notices.length;
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline && !events.some((e) => e.change === 'fired' && e.alert.kind === 'use-above')) {
-      await Promise.all(Array.from({ length: 12 }, () => call('categories', {}).catch(() => undefined)));
+      await Promise.all(Array.from({ length: 12 }, () => call('categories', { profileId: 'demo' }).catch(() => undefined)));
       await new Promise((r) => setTimeout(r, 300));
     }
     // More traffic in later seconds: still one alert.
-    for (let i = 0; i < 3; i++) await Promise.all(Array.from({ length: 12 }, () => call('categories', {}).catch(() => undefined)));
+    for (let i = 0; i < 3; i++) await Promise.all(Array.from({ length: 12 }, () => call('categories', { profileId: 'demo' }).catch(() => undefined)));
     const fired = events.filter((e) => e.change === 'fired' && e.alert.kind === 'use-above');
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ notify: true, alert: { endpoint: 'categories', message: 'GET /assets/categories above 20% of its limit', endedAt: null } });

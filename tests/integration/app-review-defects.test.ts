@@ -115,9 +115,9 @@ describe('the active profile failed to open while another is connected', () => {
       ['Fine', false],
       ['Sealed by an earlier run', true],
     ]);
-    const answer = await app.dispatch('categories', {});
-    expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    expect(answer.ok ? '' : answer.error.message).toBe('The profile "Sealed by an earlier run" is not connected.');
+    const answer = await app.dispatch('categories', { profileId: lostId });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'PROFILE_NOT_CONNECTED' } });
+    expect(answer.ok ? '' : answer.error.message).toBe('Profile "Sealed by an earlier run" is not connected: nothing was sent.');
   });
 });
 
@@ -185,13 +185,13 @@ describe('a catalog download whose profile is disconnected mid-run', () => {
     const { app, dir } = await openApp(true);
     await call(app, 'saveSettings', { downloadDir: join(dir, 'downloads') });
     await call(app, 'selectProfile', { id: 'demo-acme' });
-    await call(app, 'downloadStart', { format: 'jsonl', resume: false });
+    await call(app, 'downloadStart', { profileId: 'demo-acme', format: 'jsonl', resume: false });
     await waitFor(async () => (await call(app, 'downloadStatus', {})).items >= 2, 15_000);
     const stopped = (await call(app, 'downloadStatus', {})).items;
     await call(app, 'disconnectProfile', { id: 'demo-acme' });
     expect((await call(app, 'downloadStatus', {})).state).toBe('idle');
     await call(app, 'selectProfile', { id: 'demo-acme' });
-    const before = await call(app, 'downloadResume', {});
+    const before = await call(app, 'downloadResume', { profileId: 'demo-acme' });
     expect(before.state).toBe('running');
     // Read the figures once the run has paused: a response is counted as a request when it arrives and its page
     // only once written and checkpointed, so a figure read while a page is in flight has one request too many.

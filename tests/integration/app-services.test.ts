@@ -47,36 +47,36 @@ describe('app services on the embedded simulator', () => {
   });
 
   it('reads pages, searches and lists categories', async () => {
-    const first = await call('listAssets', { lastId: null, pageSize: 5 });
+    const first = await call('listAssets', { profileId: 'demo', lastId: null, pageSize: 5 });
     expect(first.items).toHaveLength(5);
     expect(first.done).toBe(false);
     expect(first.total).toBe(5000);
-    const second = await call('listAssets', { lastId: first.cursor, pageSize: 5 });
+    const second = await call('listAssets', { profileId: 'demo', lastId: first.cursor, pageSize: 5 });
     expect(Number(second.items[0]!.id)).toBeGreaterThan(Number(first.items[4]!.id));
-    const found = await call('searchAssets', { query: 'castle', category: null, limit: 3 });
+    const found = await call('searchAssets', { profileId: 'demo', query: 'castle', category: null, limit: 3 });
     expect(found.items.length).toBeGreaterThan(0);
     for (const item of found.items) expect(String(item.title).toLowerCase()).toContain('castle');
-    const categories = await call('categories', {});
+    const categories = await call('categories', { profileId: 'demo' });
     expect(categories.items.length).toBeGreaterThan(3);
-    const history = await call('assetHistory', { assetId: first.items[0]!.id });
+    const history = await call('assetHistory', { profileId: 'demo', assetId: first.items[0]!.id });
     expect(history.items.length).toBeGreaterThan(0);
-    const bad = await app.dispatch('listAssets', { lastId: '', pageSize: 5 });
+    const bad = await app.dispatch('listAssets', { profileId: 'demo', lastId: '', pageSize: 5 });
     expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST', message: expect.stringContaining('lastId') } });
   });
 
   it('runs the purchase flow to a download URL, opens only that URL, and cancels', async () => {
-    const page = await call('listAssets', { lastId: null, pageSize: 1 });
+    const page = await call('listAssets', { profileId: 'demo', lastId: null, pageSize: 1 });
     const asset = page.items[0]!;
-    const registered = await call('registerPurchase', { assetId: asset.id, assetTitle: asset.title ?? null });
+    const registered = await call('registerPurchase', { profileId: 'demo', assetId: asset.id, assetTitle: asset.title ?? null });
     expect(registered.state).toBe('registered');
-    expect((await call('validatePurchase', { purchaseId: registered.id })).state).toBe('validated');
-    const url = await call('downloadUrl', { purchaseId: registered.id });
+    expect((await call('validatePurchase', { profileId: 'demo', purchaseId: registered.id })).state).toBe('validated');
+    const url = await call('downloadUrl', { profileId: 'demo', purchaseId: registered.id });
     expect(url.url).toMatch(/^https:\/\//);
     await call('openExternal', { url: url.url });
     expect(opened).toEqual([url.url]);
     expect(await app.dispatch('openExternal', { url: 'https://elsewhere.example/x' })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
-    expect((await call('cancelPurchase', { purchaseId: registered.id })).state).toBe('cancelled');
-    const again = await app.dispatch('validatePurchase', { purchaseId: registered.id });
+    expect((await call('cancelPurchase', { profileId: 'demo', purchaseId: registered.id })).state).toBe('cancelled');
+    const again = await app.dispatch('validatePurchase', { profileId: 'demo', purchaseId: registered.id });
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', status: 409 } });
     const ledger = await call('ledgerList', { limit: 10 });
     expect(ledger.items[0]).toMatchObject({ purchaseId: registered.id, state: 'registered', purchaseState: 'cancelled', assetTitle: asset.title ?? null });
@@ -125,11 +125,11 @@ describe('app services on the embedded simulator', () => {
   });
 
   it('downloads the catalog with progress events, pauses and cancels deleting the file', async () => {
-    const started = await call('downloadStart', { format: 'jsonl', resume: false });
+    const started = await call('downloadStart', { profileId: 'demo', format: 'jsonl', resume: false });
     expect(started.state).toBe('running');
     expect(started.outPath).toBe(join(dir, 'downloads', 'catalog-demo.jsonl'));
     await until(() => got.some((g) => g.name === 'downloadProgress' && (g.payload as { items: number }).items > 0));
-    expect((await app.dispatch('downloadStart', { format: 'csv', resume: false })).ok).toBe(false);
+    expect((await app.dispatch('downloadStart', { profileId: 'demo', format: 'csv', resume: false })).ok).toBe(false);
     await call('downloadPause', {});
     await until(async () => (await call('downloadStatus', {})).state === 'paused');
     const paused = await call('downloadStatus', {});
@@ -166,7 +166,7 @@ describe('app services on the embedded simulator', () => {
     await app.dispose(); // idempotent
     const count = got.length;
     await expect(fetch(`${url}/assets/categories`)).rejects.toThrow();
-    expect(await app.dispatch('categories', {})).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(await app.dispatch('categories', { profileId: 'demo' })).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     await sleep(150);
     expect(got.length).toBe(count);
   });

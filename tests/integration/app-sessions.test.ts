@@ -94,7 +94,7 @@ describe('several profiles connected at once', () => {
     const since = Date.now();
     await sleep(1200);
     expect(await requestsOf('demo', since)).toBeGreaterThan(5);
-    const page = await call('listAssets', { lastId: null, pageSize: 3 });
+    const page = await call('listAssets', { profileId: 'demo-acme', lastId: null, pageSize: 3 });
     expect(page.items).toHaveLength(3);
     const log = await call('requestLog', { endpoint: 'listAssets', status: null, limit: 1 });
     expect(log.entries[0]!.vendor).toBe('acme');
@@ -121,7 +121,7 @@ describe('several profiles connected at once', () => {
       await until(async () => (await call('connection', {})).state === 'connected');
       await service.stop();
       // Its retries spent, the call fails: offline, and nothing of ours is under way any more.
-      expect(await app.dispatch('categories', {})).toMatchObject({ ok: false });
+      expect(await app.dispatch('categories', { profileId: saved.id })).toMatchObject({ ok: false });
       expect(await call('connection', {})).toMatchObject({ state: 'offline' });
       service = await startSimulator({ host: '127.0.0.1', port });
       // No call of ours: the pool asks again every OFFLINE_PROBE_MS while the profile is offline.
@@ -136,7 +136,7 @@ describe('several profiles connected at once', () => {
   it('disconnecting the active profile stops its download and makes the next one active; the last demo profile stops the simulator', async () => {
     const url = (await call('simState', {}))!.url;
     // acme's catalog download goes with it.
-    expect(await call('downloadStart', { format: 'jsonl', resume: false })).toMatchObject({ state: 'running', outPath: expect.stringMatching(/catalog-acme\.jsonl$/) });
+    expect(await call('downloadStart', { profileId: 'demo-acme', format: 'jsonl', resume: false })).toMatchObject({ state: 'running', outPath: expect.stringMatching(/catalog-acme\.jsonl$/) });
     const since = Date.now();
     const left = await call('disconnectProfile', { id: 'demo-acme' });
     expect((await call('downloadStatus', {})).state).toBe('idle');
@@ -166,7 +166,7 @@ describe('several profiles connected at once', () => {
     expect((await call('disconnectProfile', { id: 'demo' })).items).toEqual([]);
     await expect(fetch(`${url}/assets/categories`)).rejects.toThrow();
     expect(await call('connection', {})).toMatchObject({ state: 'offline', profileId: null, message: 'No profile connected.' });
-    expect(await app.dispatch('categories', {})).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await app.dispatch('categories', { profileId: 'demo' })).toMatchObject({ ok: false, error: { code: 'PROFILE_NOT_CONNECTED' } });
     expect(await app.dispatch('connectProfile', { id: 'nobody' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 });

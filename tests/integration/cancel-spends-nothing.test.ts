@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { shownProfile } from '../helpers/app-calls';
 
 describe('a cancelled call spends nothing', () => {
   let dir: string;
@@ -46,13 +47,13 @@ describe('a cancelled call spends nothing', () => {
   });
 
   it('a search superseded while it waits for budget is cancelled and never sent', async () => {
-    const first = await app.dispatch('searchAssets', { query: 'a', category: null, limit: 5 });
+    const first = await app.dispatch('searchAssets', { profileId: await shownProfile(app), query: 'a', category: null, limit: 5 });
     expect(first.ok).toBe(true);
     const searches = () => seen.filter((p) => p === '/assets/search').length;
     expect(searches()).toBe(1);
 
     const controller = new AbortController();
-    const second = app.dispatch('searchAssets', { query: 'ab', category: null, limit: 5 }, controller.signal);
+    const second = app.dispatch('searchAssets', { profileId: await shownProfile(app), query: 'ab', category: null, limit: 5 }, controller.signal);
     await new Promise((r) => setTimeout(r, 200)); // queued: the bucket is empty until the reset
     controller.abort();
     await expect(second).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });

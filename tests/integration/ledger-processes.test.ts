@@ -21,6 +21,7 @@ import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { shownProfile } from '../helpers/app-calls';
 import { STORE_FILE_NAME } from '../../electron/store';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
@@ -178,20 +179,20 @@ describe('the ledger across processes', () => {
     ]);
 
     // Register asks first, naming the unresolved registration; nothing is sent.
-    const refused = await app.dispatch('registerPurchase', { assetId: asset, assetTitle: `Asset ${asset}` });
+    const refused = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: `Asset ${asset}` });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED', body: { records: [{ reference: bought.client_reference, state: 'unknown' }] } } });
     expect(proxy.registered).toHaveLength(1);
 
     // A lookup by the reference finds the purchase the simulator made.
-    const resolved = await call('ledgerResolve', { id: listed.items[0]!.id, action: 'lookup' });
+    const resolved = await call('ledgerResolve', { profileId: await shownProfile(app), id: listed.items[0]!.id, action: 'lookup' });
     expect(resolved.record).toMatchObject({ state: 'registered', purchaseId: bought.id, purchaseState: 'registered' });
     expect(resolved.message).toBe(`Found purchase ${bought.id} (registered).`);
     expect((await call('ledgerList', { limit: 50 })).unresolved).toBe(0);
 
     // Still bought: asking again names the purchase; confirming it registers a second one, once.
-    const again = await app.dispatch('registerPurchase', { assetId: asset, assetTitle: null });
+    const again = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: null });
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED', message: `This asset is already bought: purchase ${bought.id}. Registering again buys it a second time.` } });
-    const second = await call('registerPurchase', { assetId: asset, assetTitle: null, confirmDuplicate: { seen: [bought.client_reference] } });
+    const second = await call('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: null, confirmDuplicate: { seen: [bought.client_reference] } });
     expect(second.id).not.toBe(bought.id);
     expect(proxy.registered).toHaveLength(2);
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { shownProfile } from '../helpers/app-calls';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
@@ -61,15 +62,15 @@ describe('service maps in the app', () => {
     const view = await call('serviceMapGet', { profileId: activeId! });
     expect(view.source).toBe('saved');
     expect(view.map.list.pageSizeParam).toBe('limit');
-    const page = await call('listAssets', { lastId: null, pageSize: 7 });
+    const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.items).toHaveLength(7);
     expect(page.warnings).toEqual([]);
     expect(page.missing).toEqual([]);
     expect(typeof page.items[0]!.price).toBe('number');
     expect(page.items[0]!.currency).toBe('USD');
-    const next = await call('listAssets', { lastId: page.cursor, pageSize: 7 });
+    const next = await call('listAssets', { profileId: await shownProfile(app!), lastId: page.cursor, pageSize: 7 });
     expect(next.items[0]!.id).not.toBe(page.items[0]!.id);
-    const categories = await call('categories', {});
+    const categories = await call('categories', { profileId: await shownProfile(app!) });
     expect(categories.items.length).toBeGreaterThan(1);
     expect(categories.items.every((c) => typeof c.count === 'number')).toBe(true);
   }, 30_000);
@@ -81,10 +82,10 @@ describe('service maps in the app', () => {
     // Read its items by hand, but keep the default request names (per-page, category): the service ignores both.
     const map = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, title: 'name', category: 'categoryId', price: 'priceCents', priceUnit: 'minor' as const, currency: 'currencyCode' } };
     await call('serviceMapSave', { profileId: activeId!, map });
-    const page = await call('listAssets', { lastId: null, pageSize: 7 });
+    const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.warnings?.join(' ')).toContain('The page-size parameter `per-page` seems ignored');
-    const categories = await call('categories', {});
-    const found = await call('searchAssets', { query: 'a', category: String(categories.items[0]!.id), limit: 5 });
+    const categories = await call('categories', { profileId: await shownProfile(app!) });
+    const found = await call('searchAssets', { profileId: await shownProfile(app!), query: 'a', category: String(categories.items[0]!.id), limit: 5 });
     expect(found.warnings?.join(' ')).toContain('The category filter `category` seems ignored');
   }, 30_000);
 
@@ -100,10 +101,10 @@ describe('service maps in the app', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise((r) => server.close(() => r())));
     const call = await start(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, token);
-    const page = await call('listAssets', { lastId: null, pageSize: 5 });
+    const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 5 });
     expect(JSON.stringify(page)).not.toContain(token);
     expect(page.items[0]!.created_by_token).toMatch(/…/);
-    const purchase = await call('registerPurchase', { assetId: 1, assetTitle: 'One' });
+    const purchase = await call('registerPurchase', { profileId: await shownProfile(app!), assetId: 1, assetTitle: 'One' });
     expect(purchase.unresolved).toBe(true);
     expect(purchase.id).toBe('');
     expect(purchase.stateKind).toBe('registered');

@@ -15,6 +15,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { shownProfile } from '../helpers/app-calls';
 import { PartnerClient } from '../../electron/client';
 import { BudgetRegistry } from '../../electron/client/budget-registry';
 import { createTransport, mayReuseConnection } from '../../electron/client/transport';
@@ -123,9 +124,9 @@ describe('a purchase is never sent twice (item 2)', () => {
     // The connect probe (categories) leaves a kept-alive connection in net.fetch's pool.
     const deadline = Date.now() + 5000;
     while (!service.counts.requests.some((r) => r.path === '/assets/categories') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    await app.dispatch('listAssets', { lastId: null, pageSize: 3 });
+    await app.dispatch('listAssets', { profileId: await shownProfile(app), lastId: null, pageSize: 3 });
 
-    await app.dispatch('registerPurchase', { assetId: 1, assetTitle: 'One' });
+    await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: 1, assetTitle: 'One' });
 
     expect(service.counts.purchases).toBe(1);
     expect(netFetchSaw.filter((r) => r.includes('/purchase/register'))).toEqual([]);

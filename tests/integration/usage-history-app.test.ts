@@ -39,10 +39,10 @@ describe('usage history in the app', () => {
   it('stores the samples of the client against the simulator, written on shutdown at the latest', async () => {
     app = await start();
     for (let i = 0; i < 7; i++) {
-      await call('listAssets', { lastId: null, pageSize: 5 });
+      await call('listAssets', { profileId: 'demo', lastId: null, pageSize: 5 });
       sent += 1;
     }
-    await call('categories', {});
+    await call('categories', { profileId: 'demo' });
     // Shut down before the once-a-second flush could run: closing writes what gathered.
     await app.dispose();
     app = null;

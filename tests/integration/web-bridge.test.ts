@@ -155,14 +155,14 @@ describe('browser mode server', () => {
 
   it('round-trips a call to the services', async () => {
     const client = await open();
-    const answer = await client.call(1, 'listAssets', { lastId: null, pageSize: 20 });
+    const answer = await client.call(1, 'listAssets', { profileId: 'demo', lastId: null, pageSize: 20 });
     expect(answer).toEqual({ t: 'result', id: 1, result: { ok: true, value: { echo: 'listAssets' } } });
-    expect(services.dispatched).toEqual([{ name: 'listAssets', request: { lastId: null, pageSize: 20 } }]);
+    expect(services.dispatched).toEqual([{ name: 'listAssets', request: { profileId: 'demo', lastId: null, pageSize: 20 } }]);
   });
 
   it('answers invalid calls with BAD_REQUEST results and malformed messages with errors, and keeps the socket open', async () => {
     const client = await open();
-    const badRequest = await client.call(2, 'listAssets', { lastId: null, pageSize: 1000 });
+    const badRequest = await client.call(2, 'listAssets', { profileId: 'demo', lastId: null, pageSize: 1000 });
     expect(badRequest.result).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     expect(badRequest.result?.error?.message).toMatch(/pageSize/);
     const unknown = await client.call(3, 'dropTables', {});
@@ -177,7 +177,7 @@ describe('browser mode server', () => {
 
     expect(services.dispatched).toEqual([]);
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
-    expect((await client.call(4, 'categories', {})).result).toEqual({ ok: true, value: { echo: 'categories' } });
+    expect((await client.call(4, 'categories', { profileId: 'demo' })).result).toEqual({ ok: true, value: { echo: 'categories' } });
   });
 
   it('sends every service event to every connected page', async () => {

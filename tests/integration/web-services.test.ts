@@ -73,10 +73,10 @@ describe('browser mode with the real services', () => {
     client = await Client.open(server);
     const info = await client.call('appInfo', {});
     expect(info).toMatchObject({ ok: true, value: { shell: 'web', tokenStorage: 'memory' } });
-    const page = await client.call('listAssets', { lastId: null, pageSize: 5 });
+    const page = await client.call('listAssets', { profileId: 'demo', lastId: null, pageSize: 5 });
     expect(page.ok).toBe(true);
     expect((page.value as { items: unknown[] }).items).toHaveLength(5);
-    const refused = await client.call('listAssets', { lastId: '', pageSize: 5 });
+    const refused = await client.call('listAssets', { profileId: 'demo', lastId: '', pageSize: 5 });
     expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     const noBrowser = await client.call('openExternal', { url: 'https://example.com/file' });
     expect(noBrowser.ok).toBe(false);
@@ -122,7 +122,7 @@ describe('browser mode with the real services', () => {
     client = await Client.open(server);
     const connection = await client.call('connection', {});
     expect(connection).toMatchObject({ ok: true, value: { vendor: 'acme', demo: false } });
-    const page = await client.call('listAssets', { lastId: null, pageSize: 3 });
+    const page = await client.call('listAssets', { profileId: (connection.value as { profileId: string }).profileId, lastId: null, pageSize: 3 });
     expect(page.ok).toBe(true);
     const profiles = await client.call('listProfiles', {});
     expect(profiles.ok).toBe(true);

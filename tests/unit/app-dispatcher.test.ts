@@ -66,7 +66,7 @@ describe('dispatch: requests', () => {
 
   it('names the field and the rule in the message', async () => {
     const { dispatch, seen } = setup();
-    expect(errorOf(await dispatch('listAssets', { lastId: null, pageSize: 500 }))).toBe(
+    expect(errorOf(await dispatch('listAssets', { profileId: 'demo', lastId: null, pageSize: 500 }))).toBe(
       'Invalid request for listAssets: pageSize: Too big: expected number to be <=100.',
     );
     const missing = errorOf(await dispatch('searchAssets', { query: 'x' }));
@@ -92,12 +92,12 @@ describe('dispatch: requests', () => {
         pageSizeParam: 'per-page',
         idField: 'id',
       }),
-      categories: () => ({ items: [] }),
+      connectedProfiles: () => ({ items: [] }),
     });
     const saved = await dispatch('saveProfile', { name: ' Acme ', vendor: 'acme', baseUrl: 'https://x.example' });
     expect(saved.ok).toBe(true);
     expect(seen[0]!.req).toMatchObject({ name: 'Acme', addTokens: [], removeTokenIds: [], pageSizeParam: 'per-page', tokenPresentation: { header: 'Authorization', scheme: 'Bearer' } });
-    expect((await dispatch('categories', undefined)).ok).toBe(true);
+    expect((await dispatch('connectedProfiles', undefined)).ok).toBe(true);
   });
 });
 
@@ -113,7 +113,7 @@ describe('dispatch: answers and errors', () => {
         throw new PartnerError({ code: 'NOT_FOUND', message: 'No purchase for sekrit-token-123', status: 404, retryable: false, body: { echo: 'sekrit-token-123' } });
       },
     });
-    const result = await dispatch('purchaseInfo', { purchaseId: 'p_1' });
+    const result = await dispatch('purchaseInfo', { profileId: 'demo', purchaseId: 'p_1' });
     expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for sekr…23', status: 404, retryable: false, body: { echo: 'sekr…23' } } });
     expect(log).not.toHaveBeenCalled();
   });
@@ -125,7 +125,7 @@ describe('dispatch: answers and errors', () => {
         throw new PartnerError({ code: 'NOT_FOUND', message: `No purchase for ${token}`, status: 404, retryable: false, body: { echo: [token, { [token]: 1 }] } });
       },
     });
-    const result = await dispatch('purchaseInfo', { purchaseId: 'p_1' });
+    const result = await dispatch('purchaseInfo', { profileId: 'demo', purchaseId: 'p_1' });
     expect(JSON.stringify(result)).not.toContain('te\\\\token');
     expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for quo"…-9', status: 404, retryable: false, body: { echo: ['quo"…-9', { 'quo"…-9': 1 }] } } });
   });
@@ -139,7 +139,7 @@ describe('dispatch: answers and errors', () => {
         throw 'a string';
       },
     });
-    expect(await dispatch('categories', {})).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error: x is undefined', retryable: false } });
+    expect(await dispatch('categories', { profileId: 'demo' })).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error: x is undefined', retryable: false } });
     expect(await dispatch('connection', {})).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error: a string', retryable: false } });
     expect(log).toHaveBeenCalledTimes(2);
     expect(log.mock.calls[0]![0]).toBe('error');
@@ -147,7 +147,7 @@ describe('dispatch: answers and errors', () => {
 
   it('reports a handler answer outside the contract as INTERNAL and logs it', async () => {
     const { dispatch, log } = setup({ categories: () => ({ items: [{ id: 7 }] }) });
-    const result = await dispatch('categories', {});
+    const result = await dispatch('categories', { profileId: 'demo' });
     expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'The app produced an invalid answer for categories; this is a bug.', retryable: false } });
     expect(log).toHaveBeenCalledWith('error', expect.stringContaining('items.0.id'));
   });

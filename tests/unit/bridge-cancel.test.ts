@@ -72,7 +72,7 @@ describe('WebSocket bridge', () => {
     await new Promise((r) => socket.once('open', r));
     return { socket, results };
   }
-  const call = (socket: WebSocket, id: number) => socket.send(JSON.stringify({ t: 'call', id, name: 'searchAssets', request: { query: 'x', category: null, limit: 5 } }));
+  const call = (socket: WebSocket, id: number) => socket.send(JSON.stringify({ t: 'call', id, name: 'searchAssets', request: { profileId: 'demo', query: 'x', category: null, limit: 5 } }));
 
   it('a cancel message aborts that call only', async () => {
     const { socket, results } = await open();
@@ -118,7 +118,7 @@ describe('IPC bridge', () => {
   afterEach(() => dispose());
 
   const from = () => ({ sender: window.webContents, senderFrame: window.webContents.mainFrame });
-  const call = (callId: number) => ipcMain.invoke(callChannel('searchAssets'), from(), { query: 'x', category: null, limit: 5 }, callId);
+  const call = (callId: number) => ipcMain.invoke(callChannel('searchAssets'), from(), { profileId: 'demo', query: 'x', category: null, limit: 5 }, callId);
 
   it('cancels a call on the page\u2019s word, and all of them when the page reloads', async () => {
     const first = call(1);
@@ -137,7 +137,7 @@ describe('IPC bridge', () => {
     await import('../../electron/preload');
     const api = toPartnerApi(contextBridge.exposed.get('partner') as PartnerBridge);
     const controller = new AbortController();
-    const search = api.searchAssets({ query: 'x', category: null, limit: 5 }, { signal: controller.signal });
+    const search = api.searchAssets({ profileId: 'demo', query: 'x', category: null, limit: 5 }, { signal: controller.signal });
     await until(() => services.signals.length === 1);
     controller.abort();
     await expect(search).rejects.toMatchObject({ code: 'CANCELLED' });

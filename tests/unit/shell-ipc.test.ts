@@ -38,23 +38,23 @@ describe('IPC bridge', () => {
   });
 
   it('passes a valid call from our page to the services and returns their result', async () => {
-    const result = await call('listAssets', { lastId: null, pageSize: 20 });
+    const result = await call('listAssets', { profileId: 'demo', lastId: null, pageSize: 20 });
     expect(result).toEqual({ ok: true, value: { echo: 'listAssets' } });
-    expect(services.dispatched).toEqual([{ name: 'listAssets', request: { lastId: null, pageSize: 20 } }]);
+    expect(services.dispatched).toEqual([{ name: 'listAssets', request: { profileId: 'demo', lastId: null, pageSize: 20 } }]);
   });
 
   it('refuses bad payloads with a clear BAD_REQUEST and never dispatches them', async () => {
-    const outOfRange = await call('listAssets', { lastId: null, pageSize: 0 });
+    const outOfRange = await call('listAssets', { profileId: 'demo', lastId: null, pageSize: 0 });
     expect(outOfRange.ok).toBe(false);
     expect(outOfRange.error?.code).toBe('BAD_REQUEST');
     expect(outOfRange.error?.message).toMatch(/listAssets/);
     expect(outOfRange.error?.message).toMatch(/pageSize/);
 
-    const wrongType = await call('purchaseInfo', { purchaseId: 42 });
+    const wrongType = await call('purchaseInfo', { profileId: 'demo', purchaseId: 42 });
     expect(wrongType.error?.code).toBe('BAD_REQUEST');
     expect(wrongType.error?.message).toMatch(/purchaseId/);
 
-    const extraField = await call('categories', { sneaky: true });
+    const extraField = await call('categories', { profileId: 'demo', sneaky: true });
     expect(extraField.error?.code).toBe('BAD_REQUEST');
 
     const notAnObject = await call('saveSettings', 'dark');
@@ -68,14 +68,14 @@ describe('IPC bridge', () => {
   });
 
   it('treats a missing request as an empty one', async () => {
-    const result = await ipcMain.invoke(callChannel('categories'), fromOurPage());
-    expect(result).toEqual({ ok: true, value: { echo: 'categories' } });
+    const result = await ipcMain.invoke(callChannel('connectedProfiles'), fromOurPage());
+    expect(result).toEqual({ ok: true, value: { echo: 'connectedProfiles' } });
   });
 
   it('refuses a call from another window', async () => {
     const other = new BrowserWindow({});
     await other.loadURL(APP_ENTRY_URL);
-    const result = await call('categories', {}, { sender: other.webContents, senderFrame: other.webContents.mainFrame });
+    const result = await call('categories', { profileId: 'demo' }, { sender: other.webContents, senderFrame: other.webContents.mainFrame });
     expect(result.ok).toBe(false);
     expect(result.error?.code).toBe('UNAUTHORIZED');
     expect(result.error?.message).toMatch(/another window/);
@@ -84,7 +84,7 @@ describe('IPC bridge', () => {
 
   it('refuses a call from a sub-frame of our window, even one showing app://partner', async () => {
     const iframe = new FakeWebFrameMain(APP_ENTRY_URL, { processId: 1, routingId: 999 });
-    const result = await call('categories', {}, { sender: window.webContents, senderFrame: iframe });
+    const result = await call('categories', { profileId: 'demo' }, { sender: window.webContents, senderFrame: iframe });
     expect(result.error?.code).toBe('UNAUTHORIZED');
     expect(result.error?.message).toMatch(/sub-frame/);
     expect(services.dispatched).toEqual([]);
@@ -94,7 +94,7 @@ describe('IPC bridge', () => {
     'refuses a call when our main frame shows %s',
     async (url) => {
       window.webContents.mainFrame.url = url;
-      const result = await call('categories', {});
+      const result = await call('categories', { profileId: 'demo' });
       expect(result.error?.code).toBe('UNAUTHORIZED');
       expect(result.error?.message).toMatch(/not app:\/\/partner/);
       expect(services.dispatched).toEqual([]);
@@ -103,10 +103,10 @@ describe('IPC bridge', () => {
   );
 
   it('refuses a call when the frame is gone or the window is closed', async () => {
-    const gone = await call('categories', {}, { sender: window.webContents, senderFrame: null as never });
+    const gone = await call('categories', { profileId: 'demo' }, { sender: window.webContents, senderFrame: null as never });
     expect(gone.error?.code).toBe('UNAUTHORIZED');
     window.destroy();
-    const closed = await call('categories', {});
+    const closed = await call('categories', { profileId: 'demo' });
     expect(closed.error?.code).toBe('UNAUTHORIZED');
     expect(services.dispatched).toEqual([]);
   });
@@ -117,7 +117,7 @@ describe('IPC bridge', () => {
       throw new Error('boom');
     });
     bridge = registerIpcBridge({ services: throwing, getWindow: () => window as never, log: () => {} });
-    const result = await call('categories', {});
+    const result = await call('categories', { profileId: 'demo' });
     expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
     expect(result.error?.message).toMatch(/boom/);
   });

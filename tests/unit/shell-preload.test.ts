@@ -36,9 +36,9 @@ describe('preload', () => {
   });
 
   it('invokes the call’s own channel with the request alone', async () => {
-    const result = await exposed.listAssets({ lastId: null, pageSize: 50 });
+    const result = await exposed.listAssets({ profileId: 'demo', lastId: null, pageSize: 50 });
     expect(result).toEqual({ ok: true, value: { channel: 'partner:call:listAssets' } });
-    expect(invoked).toEqual([{ channel: 'partner:call:listAssets', args: [{ lastId: null, pageSize: 50 }] }]);
+    expect(invoked).toEqual([{ channel: 'partner:call:listAssets', args: [{ profileId: 'demo', lastId: null, pageSize: 50 }] }]);
   });
 
   it('turns a failed invoke (no handler yet) into a CallResult error, never a rejection', async () => {

@@ -25,27 +25,27 @@ function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'> & { 
 
 export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 'searchAssets' | 'categories' | 'assetHistory'> {
   return {
-    async listAssets({ lastId, pageSize }, call) {
-      const session = ctx.session();
+    async listAssets({ profileId, lastId, pageSize }, call) {
+      const session = ctx.session(profileId);
       const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true, signal: call?.signal });
       return maskedAnswer(ctx, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total, ...readInfo(page) });
     },
-    async searchAssets({ query, category, limit }, call) {
-      const session = ctx.session();
+    async searchAssets({ profileId, query, category, limit }, call) {
+      const session = ctx.session(profileId);
       const map = session.map;
       const res = await session.client.request('searchAssets', { ...searchRequest(map, query, category, limit), priority: 'interactive', signal: call?.signal });
       const read = readSearch(res.body, map);
       const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
       return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
     },
-    async categories(_request, call) {
-      const session = ctx.session();
+    async categories({ profileId }, call) {
+      const session = ctx.session(profileId);
       const res = await session.client.request('categories', { priority: 'interactive', signal: call?.signal });
       const read = readCategories(res.body, session.map);
       return maskedAnswer(ctx, { items: read.value, ...readInfo(read) });
     },
-    async assetHistory({ assetId }, call) {
-      const session = ctx.session();
+    async assetHistory({ profileId, assetId }, call) {
+      const session = ctx.session(profileId);
       const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive', signal: call?.signal });
       // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.
       const read = readHistoryOrDetect(res.body, session.map);

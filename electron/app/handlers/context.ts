@@ -40,8 +40,11 @@ export interface AppContext {
   /** URLs that downloadUrl/viewUrl returned in this session: the only ones openExternal opens. */
   openable: Set<string>;
   settings(): Settings;
-  /** The active session; throws NOT_FOUND when no profile is connected. */
-  session(): ActiveSession;
+  /**
+   * The session of the profile the page showed (every vendor-scoped call names it); throws
+   * PROFILE_NOT_CONNECTED when it is not connected. There is no "the active one" here on purpose.
+   */
+  session(profileId: string): ActiveSession;
   /** A connected profile's session (default: the active one); throws NOT_FOUND when it is not connected. */
   sessionFor(profileId?: string): ActiveSession;
   currentSession(): ActiveSession | null;

@@ -3,17 +3,18 @@ import type { DownloadTarget } from '../download-controller';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
-function targetOf(ctx: AppContext): DownloadTarget {
-  const session = ctx.session();
+/** The download of the profile the page showed (a paused one resumes only for its own profile). */
+function targetOf(ctx: AppContext, profileId: string): DownloadTarget {
+  const session = ctx.session(profileId);
   const p = session.profile;
   return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, pageSizeParam: p.pageSizeParam, idField: p.idField, map: session.map };
 }
 
 export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' | 'downloadPause' | 'downloadResume' | 'downloadCancel' | 'downloadStatus'> {
   return {
-    downloadStart: async ({ format, resume }) => ctx.downloads.start(targetOf(ctx), ctx.settings().downloadDir, { format, resume }),
+    downloadStart: async ({ profileId, format, resume }) => ctx.downloads.start(targetOf(ctx, profileId), ctx.settings().downloadDir, { format, resume }),
     downloadPause: async () => ctx.downloads.pause(),
-    downloadResume: async () => ctx.downloads.resume(targetOf(ctx), ctx.settings().downloadDir),
+    downloadResume: async ({ profileId }) => ctx.downloads.resume(targetOf(ctx, profileId), ctx.settings().downloadDir),
     downloadCancel: async ({ deleteFiles }) => ctx.downloads.cancel(deleteFiles),
     downloadStatus: async () => ctx.downloads.status(),
   };

@@ -28,9 +28,9 @@ export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: Seen
   }
 }
 
-/** The session of the record's service: a lookup elsewhere would ask the wrong service. */
-function sessionFor(ctx: AppContext, record: LedgerRecord): ActiveSession {
-  const session = ctx.session();
+/** The session of the profile the page showed, which must be at the record's service: a lookup elsewhere would ask the wrong service. */
+function sessionFor(ctx: AppContext, profileId: string, record: LedgerRecord): ActiveSession {
+  const session = ctx.session(profileId);
   if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
     throw new PartnerError({
       code: 'BAD_REQUEST',
@@ -50,7 +50,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       return { items: ledger.list({ vendor, baseUrl, assetId, state, limit }), unresolved: ledger.unresolvedCount(), vendors: ledger.vendors(), problem: ctx.local.problem };
     },
 
-    async ledgerResolve({ id, action, purchaseId }) {
+    async ledgerResolve({ profileId, id, action, purchaseId }) {
       const ledger = ctx.local.ledger();
       const record = ledger.get(id);
       if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
@@ -58,7 +58,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         const checked = ledger.markChecked(id);
         return { record: checked, message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.' };
       }
-      const session = sessionFor(ctx, record);
+      const session = sessionFor(ctx, profileId, record);
       const knownId = purchaseId ?? record.purchaseId;
       if (knownId) {
         const purchase = await session.purchases.info(knownId);

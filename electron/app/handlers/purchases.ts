@@ -8,6 +8,7 @@ import type { urlResultSchema } from '../../../shared/bridge/schemas';
 import { PartnerError } from '../../../shared/errors';
 import type { Purchase as ReadPurchase, PurchaseUrl } from '../../purchases';
 import { registerWithLedger } from '../../store';
+import type { ActiveSession } from '../session';
 import type { AppContext } from './context';
 import { ledgerTarget, noteSeen } from './ledger';
 import { maskedAnswer } from './service-map';
@@ -25,22 +26,22 @@ function toUrlResult(answer: PurchaseUrl): UrlResult {
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state in the ledger. */
-  const tracked = async (run: (s: ReturnType<AppContext['session']>) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<ReadPurchase> => {
-    const session = ctx.session();
+  const tracked = async (profileId: string, run: (s: ActiveSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<ReadPurchase> => {
+    const session = ctx.session(profileId);
     const purchase = maskedAnswer(ctx, await run(session));
     noteSeen(ctx, session, purchase, assetTitle);
     return purchase;
   };
-  const remembered = async (purchaseId: string, run: (s: ReturnType<AppContext['session']>) => Promise<PurchaseUrl>): Promise<UrlResult> => {
-    const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session())));
+  const remembered = async (profileId: string, run: (s: ActiveSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
+    const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session(profileId))));
     if (ctx.openable.size >= MAX_OPENABLE) ctx.openable.delete(ctx.openable.values().next().value as string);
     ctx.openable.add(result.url);
     return result;
   };
   return {
-    purchaseInfo: ({ purchaseId }) => tracked((s) => s.purchases.info(purchaseId)),
-    registerPurchase: ({ assetId, assetTitle, confirmDuplicate }) => {
-      const session = ctx.session();
+    purchaseInfo: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.info(purchaseId)),
+    registerPurchase: ({ profileId, assetId, assetTitle, confirmDuplicate }) => {
+      const session = ctx.session(profileId);
       return registerWithLedger(ctx.local.ledger(), {
         target: ledgerTarget(session),
         asset: { id: assetId, title: assetTitle },
@@ -49,12 +50,12 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         send: async (reference) => maskedAnswer(ctx, await session.purchases.register(assetId, { reference })),
       });
     },
-    validatePurchase: ({ purchaseId, assetId }) => tracked((s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId })),
-    cancelPurchase: ({ purchaseId }) => tracked((s) => s.purchases.cancel(purchaseId)),
-    downloadUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.downloadUrl(purchaseId)),
-    viewUrl: ({ purchaseId }) => remembered(purchaseId, (s) => s.purchases.viewUrl(purchaseId)),
-    async findPurchases({ reference }) {
-      const session = ctx.session();
+    validatePurchase: ({ profileId, purchaseId, assetId }) => tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId })),
+    cancelPurchase: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.cancel(purchaseId)),
+    downloadUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.downloadUrl(purchaseId)),
+    viewUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.viewUrl(purchaseId)),
+    async findPurchases({ profileId, reference }) {
+      const session = ctx.session(profileId);
       const found = maskedAnswer(ctx, await session.purchases.findByReference(reference));
       for (const purchase of found.items) if (purchase.id !== '') noteSeen(ctx, session, purchase, null);
       return found;

@@ -7,6 +7,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CallResponse } from '../../../shared/bridge/contract';
+import { PartnerError } from '../../../shared/errors';
 import { useApi } from './context';
 
 export const keys = {
@@ -43,9 +44,18 @@ export function useConnection() {
 }
 
 /** Whose data a vendor query is: the connected profile (the connection event keeps it current). */
-function useProfile(): Profile {
+export function useProfile(): Profile {
   const { data } = useConnection();
   return data === undefined ? undefined : data.profileId;
+}
+
+/**
+ * The profile a vendor call names: the one whose data the page shows (main never falls back to the
+ * active one). Read when the person acts or the query runs, never again after an await.
+ */
+export function shownProfile(profile: Profile): string {
+  if (typeof profile === 'string') return profile;
+  throw new PartnerError({ code: 'PROFILE_NOT_CONNECTED', message: 'No vendor profile is connected.', hint: 'Select or add a profile first.', retryable: false });
 }
 
 export function useAppInfo() {
@@ -72,7 +82,7 @@ export function useCategories() {
   const api = useApi();
   const profile = useProfile();
   // Categories cost budget and change rarely: fetch once per session unless asked.
-  return useQuery({ queryKey: keys.categories(profile), queryFn: ({ signal }) => api.categories({}, { signal }), staleTime: Infinity, enabled: profile !== undefined });
+  return useQuery({ queryKey: keys.categories(profile), queryFn: ({ signal }) => api.categories({ profileId: shownProfile(profile) }, { signal }), staleTime: Infinity, enabled: profile !== undefined });
 }
 
 export function useAssetsPage(lastId: string | number | null, pageSize: number, enabled: boolean) {
@@ -80,7 +90,7 @@ export function useAssetsPage(lastId: string | number | null, pageSize: number, 
   const profile = useProfile();
   return useQuery({
     queryKey: keys.assets(profile, lastId, pageSize),
-    queryFn: ({ signal }) => api.listAssets({ lastId, pageSize }, { signal }),
+    queryFn: ({ signal }) => api.listAssets({ profileId: shownProfile(profile), lastId, pageSize }, { signal }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,
@@ -92,7 +102,7 @@ export function useAssetSearch(query: string, category: string | null, limit: nu
   const profile = useProfile();
   return useQuery({
     queryKey: keys.search(profile, query, category, limit),
-    queryFn: ({ signal }) => api.searchAssets({ query, category, limit }, { signal }),
+    queryFn: ({ signal }) => api.searchAssets({ profileId: shownProfile(profile), query, category, limit }, { signal }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,
@@ -104,7 +114,7 @@ export function useAssetHistory(assetId: string | number | null) {
   const profile = useProfile();
   return useQuery({
     queryKey: keys.history(profile, assetId ?? ''),
-    queryFn: ({ signal }) => api.assetHistory({ assetId: assetId! }, { signal }),
+    queryFn: ({ signal }) => api.assetHistory({ profileId: shownProfile(profile), assetId: assetId! }, { signal }),
     enabled: assetId !== null && profile !== undefined,
     staleTime: 60_000,
   });

@@ -97,6 +97,13 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
         detail: data.message,
         retry: 'Nothing was sent. Fix the data folder (see the message), then restart the app.',
       };
+    case 'PROFILE_NOT_CONNECTED':
+      return {
+        ...base,
+        title: 'That profile is not connected',
+        detail: data.message,
+        retry: 'Nothing was sent. Connect the profile (or go back to it), then try again.',
+      };
     case 'RESPONSE_TOO_LARGE':
       return {
         ...base,

@@ -72,14 +72,14 @@ test.describe('desktop app (Electron)', () => {
             off();
             resolve({ args: args.length, aggregates: (args[0] as { aggregates: unknown[] }).aggregates.length });
           });
-          void partner.categories({});
+          void partner.categories({ profileId: 'demo' });
         }),
     );
     expect(event.args).toBe(1);
     expect(event.aggregates).toBeGreaterThan(0);
 
     // A bad payload is refused by the main side with a clear error.
-    const refused = await page.evaluate(() => (globalThis as unknown as PartnerWindow).partner.listAssets({ lastId: null, pageSize: 0 }));
+    const refused = await page.evaluate(() => (globalThis as unknown as PartnerWindow).partner.listAssets({ profileId: 'demo', lastId: null, pageSize: 0 }));
     expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   });
 });

@@ -126,10 +126,11 @@ for (const dialect of DIALECTS) {
       await expect(page.getByRole('button', { name: 'Next page' })).toBeVisible();
 
       // Asset detail with its price history chart: an asset with at least two prices.
-      const first = await bridgeCall('listAssets', { lastId: null, pageSize: 20 }, web.url);
+      const profileId = (await bridgeCall('connection', {}, web.url)).profileId!;
+      const first = await bridgeCall('listAssets', { profileId, lastId: null, pageSize: 20 }, web.url);
       let index = -1;
       for (const [i, asset] of first.items.entries()) {
-        const history = await bridgeCall('assetHistory', { assetId: asset.id }, web.url);
+        const history = await bridgeCall('assetHistory', { profileId, assetId: asset.id }, web.url);
         if (history.items.filter((e) => typeof e.price === 'number').length >= 2) {
           index = i;
           break;

@@ -4,9 +4,9 @@ import { bridgeCall, openApp, screenshot } from './helpers';
 
 /** Index on the first page of an asset whose history has at least two prices (so it has a chart). */
 async function assetWithPriceHistory(): Promise<number> {
-  const page = await bridgeCall('listAssets', { lastId: null, pageSize: 20 });
+  const page = await bridgeCall('listAssets', { profileId: 'demo', lastId: null, pageSize: 20 });
   for (const [i, asset] of page.items.entries()) {
-    const history = await bridgeCall('assetHistory', { assetId: asset.id });
+    const history = await bridgeCall('assetHistory', { profileId: 'demo', assetId: asset.id });
     if (history.items.filter((e) => typeof e.price === 'number').length >= 2) return i;
   }
   throw new Error('no asset on the first page has two prices in its history');

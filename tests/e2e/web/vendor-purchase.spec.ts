@@ -11,9 +11,9 @@ test.afterEach(async () => {
   await bridgeCall('simSetFaults', { dropRate: 0 });
   const { items } = await bridgeCall('ledgerList', { limit: 1000 });
   for (const r of items) {
-    if (r.state === 'sending' || r.state === 'unknown') await bridgeCall('ledgerResolve', { id: r.id, action: 'markChecked' });
+    if (r.state === 'sending' || r.state === 'unknown') await bridgeCall('ledgerResolve', { profileId: r.profileId, id: r.id, action: 'markChecked' });
     if (r.purchaseId && r.state === 'registered' && r.purchaseStateKind !== 'cancelled') {
-      await bridgeCall('cancelPurchase', { purchaseId: r.purchaseId }).catch(() => undefined);
+      await bridgeCall('cancelPurchase', { profileId: r.profileId, purchaseId: r.purchaseId }).catch(() => undefined);
     }
   }
 });
@@ -68,7 +68,7 @@ test('vendor staff register, validate, get a download URL and cancel a purchase;
   await screenshot(page, 'vendor-purchase-register-again');
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   // Main refuses a registration that does not name it, whatever a page sends.
-  await expect(bridgeCall('registerPurchase', { assetId: Number(id), assetTitle: null })).rejects.toThrow(/CONFIRMATION_REQUIRED .*already bought: purchase p_/);
+  await expect(bridgeCall('registerPurchase', { profileId: 'demo', assetId: Number(id), assetTitle: null })).rejects.toThrow(/CONFIRMATION_REQUIRED .*already bought: purchase p_/);
 
   await button('Validate before payment').click();
   await expect(detail.getByText(/^Validated: p_/)).toBeVisible();

@@ -29,12 +29,12 @@ describe('cancellation across the bridge', () => {
     );
     const api = toPartnerApi(bridge);
     const controller = new AbortController();
-    const search = api.searchAssets({ query: 'a', category: null, limit: 5 }, { signal: controller.signal });
+    const search = api.searchAssets({ profileId: 'demo', query: 'a', category: null, limit: 5 }, { signal: controller.signal });
     controller.abort();
     await expect(search).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(invoked).toHaveLength(1);
     expect(cancelled).toEqual([invoked[0]]);
-    await expect(api.searchAssets({ query: 'b', category: null, limit: 5 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(api.searchAssets({ profileId: 'demo', query: 'b', category: null, limit: 5 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(invoked).toHaveLength(1); // already aborted: nothing sent
   });
 

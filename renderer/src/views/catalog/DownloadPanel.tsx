@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../api/context';
 import type { DownloadProgress } from '../../api/queries';
-import { keys, useAppInfo, useDownloadStatus } from '../../api/queries';
+import { keys, shownProfile, useAppInfo, useDownloadStatus, useProfile } from '../../api/queries';
 import { CopyField } from '../../components/CopyField';
 import { ErrorCallout } from '../../components/states';
 import { Pill } from '../../components/Pill';
@@ -12,6 +12,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { DASH, fmtBytes, fmtDuration, fmtInt, fmtMs, fmtRate } from '../../lib/format';
 
 type Format = DownloadProgress['format'];
+type DownloadAction = 'start' | 'resume-file' | 'pause' | 'resume' | 'cancel';
 
 const STATE_LABEL: Record<DownloadProgress['state'], [string, Tone]> = {
   idle: ['Not started', 'neutral'],
@@ -27,6 +28,7 @@ export function DownloadPanel() {
   const queryClient = useQueryClient();
   const status = useDownloadStatus();
   const info = useAppInfo();
+  const profile = useProfile();
   // null until chosen here: the last download's format shows (also after leaving the view and coming back).
   const [chosen, setFormat] = useState<Format | null>(null);
   const p = status.data;
@@ -34,22 +36,24 @@ export function DownloadPanel() {
   const reveal = useMutation({ mutationFn: (action: 'show' | 'open') => api.downloadReveal({ action }) });
 
   const act = useMutation({
-    mutationFn: (action: 'start' | 'resume-file' | 'pause' | 'resume' | 'cancel') => {
+    // The profile whose catalog the page showed at the click: a download never starts for another one.
+    mutationFn: ({ action, profileShown }: { action: DownloadAction; profileShown: typeof profile }) => {
       switch (action) {
         case 'start':
-          return api.downloadStart({ format, resume: false });
+          return api.downloadStart({ profileId: shownProfile(profileShown), format, resume: false });
         case 'resume-file':
-          return api.downloadStart({ format, resume: true });
+          return api.downloadStart({ profileId: shownProfile(profileShown), format, resume: true });
         case 'pause':
           return api.downloadPause({});
         case 'resume':
-          return api.downloadResume({});
+          return api.downloadResume({ profileId: shownProfile(profileShown) });
         case 'cancel':
           return api.downloadCancel({ deleteFiles: false });
       }
     },
     onSuccess: (progress) => queryClient.setQueryData(keys.download, progress),
   });
+  const run = (action: DownloadAction) => act.mutate({ action, profileShown: profile });
 
   const state = p?.state ?? 'idle';
   const active = state === 'running' || state === 'paused';
@@ -76,27 +80,27 @@ export function DownloadPanel() {
             </select>
           </label>
           {!active ? (
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => act.mutate('start')}>
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('start')}>
               Start download
             </button>
           ) : null}
           {state === 'running' ? (
-            <button type="button" className="btn" disabled={busy} onClick={() => act.mutate('pause')}>
+            <button type="button" className="btn" disabled={busy} onClick={() => run('pause')}>
               Pause
             </button>
           ) : null}
           {state === 'paused' ? (
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => act.mutate('resume')}>
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('resume')}>
               Resume
             </button>
           ) : null}
           {(state === 'failed' || state === 'cancelled') && p && p.pages > 0 ? (
-            <button type="button" className="btn" disabled={busy} onClick={() => act.mutate('resume-file')} title="Continue from the last page written">
+            <button type="button" className="btn" disabled={busy} onClick={() => run('resume-file')} title="Continue from the last page written">
               Resume from last page
             </button>
           ) : null}
           {active ? (
-            <button type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => act.mutate('cancel')}>
+            <button type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => run('cancel')}>
               Cancel download
             </button>
           ) : null}

@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { CallResponse } from '../../../../shared/bridge/contract';
 import { useApi } from '../../api/context';
+import { shownProfile, useProfile } from '../../api/queries';
 import { ReadNotice } from '../../components/ReadNotice';
 import { ErrorCallout } from '../../components/states';
 import { navigate } from '../../lib/hash-route';
@@ -22,9 +23,12 @@ export function FindPurchase() {
   const [by, setBy] = useState<By>('id');
   const [value, setValue] = useState('');
   const inputId = useId();
+  // The connected profile when Find is pressed: the lookup asks that one's service.
+  const profile = useProfile();
   const find = useMutation({
-    mutationFn: async ({ by, value }: { by: By; value: string }): Promise<Found> => {
-      const answer = by === 'id' ? { items: [await api.purchaseInfo({ purchaseId: value })] } : await api.findPurchases({ reference: value });
+    mutationFn: async ({ by, value, profileShown }: { by: By; value: string; profileShown: typeof profile }): Promise<Found> => {
+      const profileId = shownProfile(profileShown);
+      const answer = by === 'id' ? { items: [await api.purchaseInfo({ profileId, purchaseId: value })] } : await api.findPurchases({ profileId, reference: value });
       return { by, value, answer };
     },
     onSettled: () => invalidateLedger(queryClient),
@@ -37,7 +41,7 @@ export function FindPurchase() {
         className="toolbar"
         onSubmit={(e) => {
           e.preventDefault();
-          if (text) find.mutate({ by, value: text });
+          if (text) find.mutate({ by, value: text, profileShown: profile });
         }}
       >
         <span className="panel-title">Find a purchase</span>

@@ -12,6 +12,7 @@ import type { CallResponse } from '../../../../shared/bridge/contract';
 import { PURCHASE_ACTIONS_BY_STATE } from '../../../../shared/catalog';
 import { useApi, useAppContext } from '../../api/context';
 import type { UrlResult } from '../../api/queries';
+import { shownProfile, useProfile } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
 import { Pill, purchaseTone } from '../../components/Pill';
@@ -54,6 +55,9 @@ type Outcome =
   | { kind: 'url'; action: Action; result: UrlResult }
   | { kind: 'error'; action: Action; error: unknown };
 
+/** What the page showed when the person acted: the profile and the purchase (read then, never after an await). */
+type Shown = { profileShown: string | null | undefined; purchaseId: string };
+
 const blockingRecordsSchema = z.object({ records: z.array(ledgerRecordSchema) });
 
 /**
@@ -85,6 +89,10 @@ export function PurchaseActions({
   const { shell } = useAppContext();
   const queryClient = useQueryClient();
   const ledger = useAssetLedger(assetId);
+  // The profile whose ledger and asset are on screen: taken when a button is clicked or a dialog opens.
+  const profile = useProfile();
+  /** What was on screen when the open dialog (Register or Cancel) opened: its confirmation acts on that. */
+  const [askedFor, setAskedFor] = useState<Shown>({ profileShown: undefined, purchaseId: '' });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** Register's dialog, with the records it must name (none: a first registration). */
   const [confirmRegister, setConfirmRegister] = useState<LedgerRecord[] | null>(null);
@@ -103,30 +111,31 @@ export function PurchaseActions({
   const allowed = current ? actionsAllowed(current, lastAnswer) : [];
 
   const run = useMutation({
-    mutationFn: async ({ action, seen }: { action: Action; seen?: string[] }): Promise<Outcome> => {
-      const id = current?.purchaseId ?? '';
+    mutationFn: async ({ action, seen, profileShown, purchaseId: id }: { action: Action; seen?: string[] } & Shown): Promise<Outcome> => {
+      const profileId = shownProfile(profileShown);
       switch (action) {
         case 'registerPurchase':
-          return { kind: 'purchase', action, purchase: await api.registerPurchase({ assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }) };
+          return { kind: 'purchase', action, purchase: await api.registerPurchase({ profileId, assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }) };
         case 'purchaseInfo':
-          return { kind: 'purchase', action, purchase: await api.purchaseInfo({ purchaseId: id }) };
+          return { kind: 'purchase', action, purchase: await api.purchaseInfo({ profileId, purchaseId: id }) };
         case 'validatePurchase':
-          return { kind: 'purchase', action, purchase: await api.validatePurchase({ purchaseId: id, assetId }) };
+          return { kind: 'purchase', action, purchase: await api.validatePurchase({ profileId, purchaseId: id, assetId }) };
         case 'cancelPurchase':
-          return { kind: 'purchase', action, purchase: await api.cancelPurchase({ purchaseId: id }) };
+          return { kind: 'purchase', action, purchase: await api.cancelPurchase({ profileId, purchaseId: id }) };
         case 'downloadUrl':
-          return { kind: 'url', action, result: await api.downloadUrl({ purchaseId: id }) };
+          return { kind: 'url', action, result: await api.downloadUrl({ profileId, purchaseId: id }) };
         case 'viewUrl':
-          return { kind: 'url', action, result: await api.viewUrl({ purchaseId: id }) };
+          return { kind: 'url', action, result: await api.viewUrl({ profileId, purchaseId: id }) };
       }
     },
     onMutate: () => setOutcome(null),
     onSuccess: (o) => setOutcome(o),
-    onError: (error, { action }) => {
+    onError: (error, { action, profileShown }) => {
       const data = errorData(error);
-      // Main's guard found records this page did not show yet: ask, naming them.
+      // Main's guard found records this page did not show yet: ask, naming them (for the same profile).
       const blocking = data.code === 'CONFIRMATION_REQUIRED' ? blockingRecordsSchema.safeParse(data.body) : null;
       if (blocking?.success) {
+        setAskedFor({ profileShown, purchaseId: '' });
         setConfirmRegister(blocking.data.records);
         return;
       }
@@ -150,9 +159,11 @@ export function PurchaseActions({
       disabled={!enabled(action)}
       aria-busy={run.isPending && run.variables.action === action}
       onClick={() => {
+        const shown: Shown = { profileShown: profile, purchaseId: current?.purchaseId ?? '' };
+        if (action === 'registerPurchase' || action === 'cancelPurchase') setAskedFor(shown);
         if (action === 'registerPurchase') setConfirmRegister(records.filter(blocksRegistration));
         else if (action === 'cancelPurchase') setConfirmCancel(true);
-        else run.mutate({ action });
+        else run.mutate({ action, ...shown });
       }}
     >
       {run.isPending && run.variables.action === action ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
@@ -233,7 +244,7 @@ export function PurchaseActions({
         confirmLabel={again ? 'Register again' : 'Register purchase'}
         danger={again}
         onClose={() => setConfirmRegister(null)}
-        onConfirm={() => run.mutate({ action: 'registerPurchase', seen: again ? confirmRegister.map(confirmationName) : undefined })}
+        onConfirm={() => run.mutate({ action: 'registerPurchase', seen: again ? confirmRegister.map(confirmationName) : undefined, ...askedFor })}
       >
         {again ? (
           <>
@@ -262,9 +273,9 @@ export function PurchaseActions({
         cancelLabel="Keep purchase"
         danger
         onClose={() => setConfirmCancel(false)}
-        onConfirm={() => run.mutate({ action: 'cancelPurchase' })}
+        onConfirm={() => run.mutate({ action: 'cancelPurchase', ...askedFor })}
       >
-        Purchase <span className="mono">{current?.purchaseId}</span> will be cancelled. A cancelled purchase cannot be validated or downloaded.
+        Purchase <span className="mono">{askedFor.purchaseId}</span> will be cancelled. A cancelled purchase cannot be validated or downloaded.
       </ConfirmDialog>
     </div>
   );

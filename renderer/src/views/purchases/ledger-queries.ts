@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { CallRequest, CallResponse } from '../../../../shared/bridge/contract';
 import type { LedgerRecord, LedgerState } from '../../../../shared/bridge/ledger-schemas';
 import { useApi } from '../../api/context';
-import { keys, useConnection } from '../../api/queries';
+import { keys, shownProfile, useConnection, useProfile } from '../../api/queries';
 
 export type { LedgerRecord };
 export type LedgerList = CallResponse<'ledgerList'>;
@@ -41,13 +41,19 @@ export function useAssetLedger(assetId: string | number) {
   });
 }
 
-/** Looks an unresolved registration up at the service, or marks it checked. */
+/**
+ * Looks an unresolved registration up at the service, or marks it checked. The request names the
+ * profile shown when it was clicked (main refuses one that is not at the record's service).
+ */
 export function useResolve(onResolved?: (message: string) => void) {
   const api = useApi();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (request: CallRequest<'ledgerResolve'>) => api.ledgerResolve(request),
+  const profile = useProfile();
+  const resolve = useMutation({
+    mutationFn: ({ profileShown, ...request }: Omit<CallRequest<'ledgerResolve'>, 'profileId'> & { profileShown: typeof profile }) =>
+      api.ledgerResolve({ ...request, profileId: shownProfile(profileShown) }),
     onSuccess: (answer) => onResolved?.(answer.message),
     onSettled: () => invalidateLedger(queryClient),
   });
+  return { ...resolve, mutate: (request: Omit<CallRequest<'ledgerResolve'>, 'profileId'>) => resolve.mutate({ ...request, profileShown: profile }) };
 }

@@ -1,0 +1,10 @@
+/**
+ * The profile a vendor-scoped call works on: the one whose data the page showed when the person
+ * acted. Main runs the call on that profile's session or refuses it (PROFILE_NOT_CONNECTED), never
+ * on whichever profile is active when the call arrives (another page or a switch may have changed it).
+ */
+import { z } from 'zod';
+
+export const profileScoped = z.object({ profileId: z.string().trim().min(1, 'the profile the page showed is required').max(200) });
+
+export type ProfileScoped = z.output<typeof profileScoped>;
