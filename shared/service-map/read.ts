@@ -155,7 +155,7 @@ export interface AssetPage {
 }
 
 /** A cursor given as a next-page link or query (`...?last_id=123`): the parameter's value. */
-function cursorFrom(value: unknown, param: string): Id | null {
+export function cursorFrom(value: unknown, param: string): Id | null {
   if (typeof value === 'string' && /[?&]/.test(value)) {
     const query = value.slice(value.indexOf('?') + 1);
     const found = new URLSearchParams(query).get(param);
