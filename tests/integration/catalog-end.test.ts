@@ -101,17 +101,16 @@ afterEach(async () => {
 });
 
 describe('a catalog ends only when the service agrees', () => {
-  it('(a) a cursor that echoes the request (null on page 1) beside has_more true: all 50 items, from the last item\'s id, with a warning', async () => {
+  it('(a) a cursor that echoes the request (null on page 1) beside has_more true: all 50 items from the last item\'s id, exit 0, done', async () => {
     service = await hostileService('echo', 50);
     const run = io(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '10', '--out', 'cat.jsonl'], run);
     expect(run.err()).toMatch(/done, 50 items/);
     expect(code).toBe(0);
     expect(await fileIds(join(dir, 'cat.jsonl'))).toEqual(range(50));
-    expect(service.lists).toEqual(['-', '10', '20', '30', '40']);
-    const summary = JSON.parse(run.out()) as { state: string; items: number; warnings: string[] };
-    expect(summary).toMatchObject({ state: 'done', items: 50 });
-    expect(summary.warnings.join('\n')).toMatch(/does not advance|more follow/);
+    // The download's requests (a probe of the service, where the CLI detects, comes before them).
+    expect(service.lists.slice(-5)).toEqual(['-', '10', '20', '30', '40']);
+    expect(JSON.parse(run.out())).toMatchObject({ state: 'done', items: 50 });
   });
 
   it('a null cursor while the total says more follow is not an end: all 50 items, then the signals agree', async () => {
@@ -120,25 +119,32 @@ describe('a catalog ends only when the service agrees', () => {
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '10', '--out', 'cat.jsonl'], run);
     expect(code).toBe(0);
     expect(await fileIds(join(dir, 'cat.jsonl'))).toEqual(range(50));
-    expect(service.lists).toEqual(['-', '10', '20', '30', '40']);
+    expect(service.lists.slice(-5)).toEqual(['-', '10', '20', '30', '40']);
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ items: 50, done: true });
   });
 
-  it('a constant cursor is caught by the app\'s download: the page it brought is dropped, every item once, a warning', async () => {
-    service = await hostileService('constant', 50);
-    const client = new PartnerClient({ baseUrl: service.url, vendor: 'v', tokens: ['tok-1'], budgets: new BudgetRegistry() });
-    try {
-      const download = new CatalogDownload({ client, baseUrl: service.url, vendor: 'v', out: join(dir, 'cat.jsonl'), pageSize: 10 });
-      const result = await download.start();
-      expect(result.error).toBeUndefined();
-      expect(result.state).toBe('done');
-      const ids = await fileIds(join(dir, 'cat.jsonl'));
-      expect(ids).toEqual(range(50));
-      // Page 1, the constant sent once (its answer dropped), then by the last item's id.
-      expect(service.lists).toEqual(['-', 'c0ffee', '10', '20', '30', '40']);
-      expect(download.warnings.join('\n')).toMatch(/`cursor` does not advance/);
-    } finally {
-      client.close();
+  it('the app\'s download catches a cursor that does not advance: an echo, and a constant whose page is dropped; every item once, a warning', async () => {
+    const cases = [
+      { mode: 'echo' as const, lists: ['-', '10', '20', '30', '40'], warning: /`last_id` is null while `has_more` says more follow[^]*`last_id` does not advance: it sent back the last_id it was given \(10\)/ },
+      // Page 1, the constant sent once (its answer, page 1 again, dropped), then by the last item's id.
+      { mode: 'constant' as const, lists: ['-', 'c0ffee', '10', '20', '30', '40'], warning: /`cursor` does not advance: it sent back the last_id it was given \(c0ffee\)/ },
+    ];
+    for (const { mode, lists, warning } of cases) {
+      service = await hostileService(mode, 50);
+      const client = new PartnerClient({ baseUrl: service.url, vendor: 'v', tokens: ['tok-1'], budgets: new BudgetRegistry() });
+      try {
+        const download = new CatalogDownload({ client, baseUrl: service.url, vendor: 'v', out: join(dir, `${mode}.jsonl`), pageSize: 10 });
+        const result = await download.start();
+        expect(result.error).toBeUndefined();
+        expect(result.state).toBe('done');
+        expect(await fileIds(join(dir, `${mode}.jsonl`))).toEqual(range(50));
+        expect(service.lists).toEqual(lists);
+        expect(download.warnings.join('\n')).toMatch(warning);
+      } finally {
+        client.close();
+        await service.close();
+        service = null;
+      }
     }
   });
 
