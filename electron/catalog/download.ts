@@ -197,6 +197,7 @@ export class CatalogDownload {
 
       const seenCursors = new Set<string>();
       let emptyPages = 0;
+      let emptyFollowed = 0;
       // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
       let sending = checkpoint.cursor;
       let shape = this.shape;
@@ -215,7 +216,9 @@ export class CatalogDownload {
           onSample: countSample,
         });
         for (const warning of page.warnings) this.pageWarnings.add(warning);
-        if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items)) {
+        // An empty page with a new cursor (a filtered scan's empty stretch) moves on: followed like any page, bounded.
+        const movesOn = page.items.length === 0 && page.cursor !== null && !page.done && !seenCursors.has(String(page.cursor)) && emptyFollowed < MAX_EMPTY_FOLLOWED;
+        if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items) && !movesOn) {
           // Never a truncated catalog reported as done: ask again, then fail (the checkpoint stays where it is).
           emptyPages += 1;
           if (emptyPages > this.emptyPageRetries) throw emptyPageError(page.total, checkpoint.items, emptyPages);
@@ -223,6 +226,8 @@ export class CatalogDownload {
           continue;
         }
         emptyPages = 0;
+        emptyFollowed = movesOn ? emptyFollowed + 1 : 0;
+        if (movesOn) seenCursors.add(String(page.cursor));
         if (page.cursorEchoed) {
           // The cursor field does not advance (an echo, a constant): the rest of this run reads the last item's id.
           shape = byLastItemId(shape);
@@ -338,6 +343,9 @@ export class CatalogDownload {
     return this.tracker.snapshot();
   }
 }
+
+/** Empty pages with a new cursor followed in a row before the run counts them as empty pages that say more follows. */
+const MAX_EMPTY_FOLLOWED = 50;
 
 /** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
 function saysMoreFollows(page: ParsedPage, saved: number): boolean {

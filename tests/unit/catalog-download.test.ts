@@ -262,6 +262,18 @@ describe('CatalogDownload', () => {
     expect(await jsonlIds(dl.out)).toEqual(range(20));
   });
 
+  it('an empty page with a new cursor moves on (a filtered scan\'s empty stretch) rather than fail', async () => {
+    // After item 10, an empty page that names the next cursor 15: items 11-15 are not in this catalog.
+    const skipping = new FakeCatalogClient({
+      size: 30,
+      shapeBody: (items, last, more) => (items[0]?.id === 11 ? { items: [], next_cursor: 15, has_more: true } : { items, next_cursor: more ? last : null, has_more: more }),
+    });
+    const dl = download(skipping, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 25 });
+    expect(await jsonlIds(dl.out)).toEqual([...range(10), ...range(30).slice(15)]);
+    expect(skipping.calls.map((c) => c.query['last_id'])).toEqual([undefined, 10, 15, 25]);
+  });
+
   it('fails with INVALID_RESPONSE on items without an id, writing nothing of that page', async () => {
     const client = new FakeCatalogClient({ size: 30, shapeBody: (items, _l, hasMore) => ({ items: items.map(({ id: _id, ...rest }) => rest), has_more: hasMore }) });
     const dl = download(client);
