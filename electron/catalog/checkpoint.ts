@@ -28,6 +28,8 @@ export interface Checkpoint {
   settings: CheckpointSettings;
   /** last_id for the next page; null before the first page. */
   cursor: Cursor | null;
+  /** The id of the last item written (absent in older checkpoints): where a cursor that does not advance is continued from. */
+  lastItemId?: Cursor | null;
   /** The last page has been written: nothing left to fetch. */
   done: boolean;
   pages: number;
@@ -54,6 +56,7 @@ const checkpointSchema = z.object({
     pageSizeParam: z.string(),
   }),
   cursor: cursorSchema.nullable(),
+  lastItemId: cursorSchema.nullable().optional(),
   done: z.boolean(),
   pages: z.number().int().nonnegative(),
   items: z.number().int().nonnegative(),

@@ -17,6 +17,16 @@ function onInterrupt(handler: () => void): () => void {
   };
 }
 
+let settled = false;
+// Node ends a process whose event loop is empty even while a promise still waits (an unref'd timer):
+// that must never pass for success, with no summary. Say so and fail instead.
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('catalog: internal error: the download stopped waiting on nothing before it finished; the checkpoint is intact, resume with --resume.\n');
+  process.exitCode = 1;
+});
+
 runCatalogCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -25,9 +35,11 @@ runCatalogCli(process.argv.slice(2), {
   onInterrupt,
 }).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (e: unknown) => {
+    settled = true;
     process.stderr.write(`catalog: unexpected error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
   },

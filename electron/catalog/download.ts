@@ -9,10 +9,12 @@
 import { rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { timerClock } from '../../shared/clock';
+import { systemClock } from '../client/clock';
 import type { Clock } from '../../shared/clock';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { foundAlternative } from '../../shared/service-map/field-path';
 import { assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
@@ -20,6 +22,7 @@ import { createEncoder } from './encoder';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
+import { sameCursor } from './page';
 import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ThrottledEmitter } from './progress';
 import type { CatalogProgress } from './progress';
@@ -74,6 +77,8 @@ export class CatalogDownload {
   private pauseRequested = false;
   private cancelRequested = false;
   private readonly clock: Clock;
+  /** The download's own waits (an empty page asked again): a timer that keeps the process alive, unlike progress timers. */
+  private readonly waitClock: Clock;
   private readonly emptyPageRetries: number;
   private readonly emptyPageRetryDelayMs: number;
   /** What the pages showed the service ignores (verification), each said once. */
@@ -98,6 +103,7 @@ export class CatalogDownload {
     }
     const clock = options.clock ?? timerClock;
     this.clock = clock;
+    this.waitClock = options.clock ?? systemClock;
     this.emptyPageRetries = options.emptyPageRetries ?? 2;
     this.emptyPageRetryDelayMs = options.emptyPageRetryDelayMs ?? 1000;
     this.tracker = new ProgressTracker(() => clock.now(), { out: this.out, checkpoint: this.checkpointPath, format: this.format });
@@ -189,14 +195,20 @@ export class CatalogDownload {
         this.emitter.notify();
       };
 
-      const seenCursors = new Set<string>(checkpoint.cursor === null ? [] : [String(checkpoint.cursor)]);
+      const seenCursors = new Set<string>();
       let emptyPages = 0;
+      let emptyFollowed = 0;
+      // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
+      let sending = checkpoint.cursor;
+      let shape = this.shape;
       for (;;) {
         if (this.cancelRequested) return this.finish('cancelled');
         if (this.pauseRequested) return this.finish('paused');
-        const page = await readPage(this.options.client, {
-          ...this.shape,
-          lastId: checkpoint.cursor,
+        if (sending !== null) seenCursors.add(String(sending));
+        const sent = sending;
+        let page = await readPage(this.options.client, {
+          ...shape,
+          lastId: sent,
           pageSize: this.settings.pageSize,
           pageSizeParam: this.settings.pageSizeParam,
           signal,
@@ -204,14 +216,31 @@ export class CatalogDownload {
           onSample: countSample,
         });
         for (const warning of page.warnings) this.pageWarnings.add(warning);
-        if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items)) {
+        // An empty page with a new cursor (a filtered scan's empty stretch) moves on: followed like any page, bounded.
+        const movesOn = page.items.length === 0 && page.cursor !== null && !page.done && !seenCursors.has(String(page.cursor)) && emptyFollowed < MAX_EMPTY_FOLLOWED;
+        if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items) && !movesOn) {
           // Never a truncated catalog reported as done: ask again, then fail (the checkpoint stays where it is).
           emptyPages += 1;
           if (emptyPages > this.emptyPageRetries) throw emptyPageError(page.total, checkpoint.items, emptyPages);
-          await sleepOn(this.clock, this.emptyPageRetryDelayMs * emptyPages, signal);
+          await sleepOn(this.waitClock, this.emptyPageRetryDelayMs * emptyPages, signal);
           continue;
         }
         emptyPages = 0;
+        emptyFollowed = movesOn ? emptyFollowed + 1 : 0;
+        if (movesOn) seenCursors.add(String(page.cursor));
+        if (page.cursorEchoed) {
+          // The cursor field does not advance (an echo, a constant): the rest of this run reads the last item's id.
+          shape = byLastItemId(shape);
+          const after = checkpoint.lastItemId ?? null;
+          if (!sameCursor(sent, after)) {
+            // What was sent came from that field, not from an item: the answer to it may be any page. Drop
+            // it and ask after the last item written; without one, stop rather than guess.
+            if (after === null || seenCursors.has(String(after))) throw nonAdvancingCursorError(foundAlternative(page.raw, this.shape.map.list.cursor) ?? this.shape.map.list.cursor, sent, checkpoint.items);
+            sending = after;
+            continue;
+          }
+        }
+        page = agreedEnd(page, checkpoint.items, (w) => this.pageWarnings.add(w));
         if (page.items.length > 0 && !page.done && page.cursor !== null) {
           // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
           const key = String(page.cursor);
@@ -219,6 +248,7 @@ export class CatalogDownload {
           seenCursors.add(key);
         }
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
+        sending = checkpoint.cursor;
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
         if (checkpoint.done) return this.finish('done');
         this.emitter.notify();
@@ -251,6 +281,7 @@ export class CatalogDownload {
       ...previous,
       // An end marker may come with a null cursor: keep the last real one for the record.
       cursor: page.cursor ?? previous.cursor,
+      lastItemId: page.lastItemId ?? previous.lastItemId ?? null,
       done: page.done,
       pages: previous.pages + 1,
       items: previous.items + page.items.length,
@@ -290,6 +321,7 @@ export class CatalogDownload {
       output: this.out.split(/[\\/]/).pop() ?? this.out,
       settings: { ...this.settings },
       cursor: null,
+      lastItemId: null,
       done: false,
       pages: 0,
       items: 0,
@@ -312,9 +344,39 @@ export class CatalogDownload {
   }
 }
 
+/** Empty pages with a new cursor followed in a row before the run counts them as empty pages that say more follows. */
+const MAX_EMPTY_FOLLOWED = 50;
+
 /** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
 function saysMoreFollows(page: ParsedPage, saved: number): boolean {
   return !page.done || (page.total !== null && saved < page.total);
+}
+
+/**
+ * A non-empty page that ends the catalog short of the total the same answer gives: the signals
+ * disagree, so it is not an end. The next page starts after the last item; an empty answer there
+ * fails loudly (emptyPageError) rather than report a short catalog as done.
+ */
+function agreedEnd(page: ParsedPage, saved: number, warn: (warning: string) => void): ParsedPage {
+  const short = page.total !== null && saved + page.items.length < page.total;
+  if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
+  warn(`A page ended the catalog at ${saved + page.items.length} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
+  return { ...page, done: false, cursor: page.lastItemId };
+}
+
+/** The page shape with the cursor field ignored: the next last_id is the last item's id (the spec's rule). */
+function byLastItemId(shape: PageShape): PageShape {
+  return { ...shape, map: { ...shape.map, list: { ...shape.map.list, cursor: null } } };
+}
+
+function nonAdvancingCursorError(field: string | null, cursor: Cursor | null, saved: number): PartnerError {
+  return new PartnerError({
+    code: 'INVALID_RESPONSE',
+    endpoint: 'GET /assets/list',
+    message: `The cursor field \`${field ?? 'id'}\` does not advance: it sent back the cursor it was given (${String(cursor)}), and no last item's id to continue from is known. ${saved} items are saved and the checkpoint is intact.`,
+    hint: "Set list.cursor to none in the service map (the next page then starts after the last item's id), then resume.",
+    retryable: false,
+  });
 }
 
 function emptyPageError(total: number | null, saved: number, times: number): PartnerError {

@@ -23,6 +23,10 @@ export interface ParsedPage {
   total: number | null;
   /** Items in the answer, readable or not. */
   received: number;
+  /** The id of the page's last item (the spec's next last_id); null when there is none. */
+  lastItemId: Cursor | null;
+  /** The cursor field sent back the last_id it was sent (it does not advance): `cursor` is the last item's id instead. */
+  cursorEchoed?: boolean;
   /** Map fields the answer did not have (e.g. "asset.price"). */
   missing: string[];
   /** Things to fix in the service map (verification), in words. */

@@ -1,7 +1,8 @@
 /** One page of the catalog through the rate-aware client: the download's step and the dashboard's paged table. */
+import { foundAlternative } from '../../shared/service-map/field-path';
 import { listRequest } from '../../shared/service-map/requests';
 import { verifyPage } from '../../shared/service-map/verify';
-import { assertPageUsable, parsePage } from './page';
+import { assertPageUsable, parsePage, sameCursor } from './page';
 import type { Cursor, ParsedPage } from './page';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { CatalogClient } from './client-port';
@@ -40,8 +41,20 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onSample ? { onSample: options.onSample } : {}),
   });
-  const page = parsePage(response.body, { map });
-  if (!options.tolerant) assertPageUsable(page, { map });
+  const parsed = parsePage(response.body, { map });
+  if (!options.tolerant) assertPageUsable(parsed, { map });
+  const page = withoutEcho(parsed, lastId, map.list.cursor);
   const asked = Math.min(pageSize, map.list.pageSizeMax);
   return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: sizeParam, received: page.received, done: page.done })] };
+}
+
+/**
+ * A cursor equal to the one sent never advances (a field that echoes the request, or a constant):
+ * asking with it again would loop. The next page starts after this page's last item (the spec's
+ * rule); whether this page itself can be trusted depends on where the sent cursor came from (the download knows).
+ */
+function withoutEcho(page: ParsedPage, sent: Cursor | null, field: string | null): ParsedPage {
+  if (field === null || page.done || page.items.length === 0 || page.lastItemId === null || !sameCursor(page.cursor, sent)) return page;
+  const warning = `The cursor field \`${foundAlternative(page.raw, field) ?? field}\` does not advance: it sent back the last_id it was given (${String(sent)}). Continuing from the last item's id; set list.cursor to none in the service map.`;
+  return { ...page, cursor: page.lastItemId, cursorEchoed: true, warnings: [...page.warnings, warning] };
 }

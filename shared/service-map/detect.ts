@@ -6,6 +6,7 @@
  */
 import { NAMES, PROBE_PAGE_SIZES, STATE_SYNONYMS, norm } from './names';
 import { readPath, UNSAFE_KEYS } from './field-path';
+import { cursorFrom } from './read';
 import { DEFAULT_SERVICE_MAP } from './schema';
 import type { ServiceMap, StateWord } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asText, asTimeMs, asWebUrl } from './values';
@@ -304,6 +305,29 @@ function bodyField(body: unknown, itemsPath: string | null, candidates: readonly
   return best;
 }
 
+/**
+ * Whether a cursor value on the sampled page (page 1, sent without last_id) can be the next page's
+ * cursor. Null while the page says more follow is an echo of the request (null on page 1); the id of
+ * an item before the last, or 0, is a constant or an echo of a default: following either would loop or
+ * end early. An opaque value passes (the download's verification catches one that does not advance).
+ */
+function cursorFollows(body: unknown, items: readonly unknown[], map: ServiceMap, lastId: string | number | null): (v: unknown) => boolean {
+  const received = items.length;
+  const saysMore = asFlag(readPath(body, map.list.hasMore).value) === true || (asCount(readPath(body, map.list.total).value) ?? 0) > received;
+  const earlier = new Set<string>();
+  for (const item of items.slice(0, -1)) {
+    const id = asId(readPath(item, map.asset.id).value);
+    if (id !== null && String(id) !== String(lastId)) earlier.add(String(id));
+  }
+  return (v) => {
+    if (v === null) return !saysMore;
+    const value = cursorFrom(v, map.list.cursorParam);
+    if (value === null) return false;
+    if (lastId !== null && String(value) === String(lastId)) return true;
+    return !earlier.has(String(value)) && String(value) !== '0';
+  };
+}
+
 function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds: ReadonlySet<string>): ServiceMap {
   const list = samples.list;
   if (!list) {
@@ -328,8 +352,11 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
   });
   next.list.total = total?.path ?? null;
   ev.add('list.total', total?.confidence ?? 0.5, total?.evidence ?? 'no total: progress without an ETA');
-  const cursor = bodyField(list.body, pick.path, NAMES.cursor, (v) => (v === null || asId(v) !== null ? 1 : 0));
-  const cursorValue = cursor ? readPath(list.body, cursor.path).value : undefined;
+  const cursorLike = (v: unknown): number => (v === null || asId(v) !== null ? 1 : 0);
+  const follows = cursorFollows(list.body, pick.items, next, lastId);
+  const cursor = bodyField(list.body, pick.path, NAMES.cursor, (v) => cursorLike(v) * (follows(v) ? 1 : 0));
+  const refused = cursor ? null : bodyField(list.body, pick.path, NAMES.cursor, cursorLike);
+  const cursorValue = cursor ? cursorFrom(readPath(list.body, cursor.path).value, map.list.cursorParam) : undefined;
   if (cursor && cursorValue !== null && lastId !== null && String(cursorValue) === String(lastId)) {
     // Kept: it is the last id now, and its null on the last page ends the catalog without one more request.
     next.list.cursor = cursor.path;
@@ -337,6 +364,9 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
   } else if (cursor) {
     next.list.cursor = cursor.path;
     ev.add('list.cursor', cursor.confidence, `${cursor.evidence} (sent back as \`${map.list.cursorParam}\`)`);
+  } else if (refused) {
+    next.list.cursor = null;
+    ev.add('list.cursor', lastId !== null ? 0.7 : 0, `${refused.evidence} does not follow the last item while more follow (an echo of the request, or a constant): the last item's id is the next last_id (the spec's rule)`);
   } else {
     next.list.cursor = null;
     ev.add('list.cursor', lastId !== null ? 0.7 : 0, "no cursor field: the last item's id is the next last_id (the spec's rule)");

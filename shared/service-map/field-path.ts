@@ -117,6 +117,12 @@ export function readPath(value: unknown, path: string | null | undefined): Found
   return NOT_FOUND;
 }
 
+/** Which of a path's alternatives (`a|b`) the value has, for naming the field in a message; null when none. */
+export function foundAlternative(value: unknown, path: string | null | undefined): string | null {
+  if (path === null || path === undefined) return null;
+  return path.split('|').find((alternative) => readPath(value, alternative).found) ?? null;
+}
+
 /** The first key of a path (for "the other fields" of an object): `attributes.title` -> `attributes`. */
 export function topKey(path: string): string | null {
   const steps = parsePath(path.split('|')[0] ?? '');

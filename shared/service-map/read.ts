@@ -4,7 +4,7 @@
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
 import type { Asset, Category, HistoryEntry } from '../catalog';
-import { readPath, setOwn, topKey } from './field-path';
+import { foundAlternative, readPath, setOwn, topKey } from './field-path';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
@@ -150,10 +150,12 @@ export interface AssetPage {
   total: number | null;
   /** Items in the answer, readable or not (verification compares it with the page size asked). */
   received: number;
+  /** The id of the page's last item, as read (the spec's next last_id); null when there is none. */
+  lastItemId: Id | null;
 }
 
 /** A cursor given as a next-page link or query (`...?last_id=123`): the parameter's value. */
-function cursorFrom(value: unknown, param: string): Id | null {
+export function cursorFrom(value: unknown, param: string): Id | null {
   if (typeof value === 'string' && /[?&]/.test(value)) {
     const query = value.slice(value.indexOf('?') + 1);
     const found = new URLSearchParams(query).get(param);
@@ -187,6 +189,12 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
       cursor = cursorFrom(found.value, l.cursorParam);
       cursorGiven = cursor !== null;
       if (cursor === null) misses.add('list.cursor');
+    } else if (found.found && more === true && lastId !== null) {
+      // A null cursor beside has-more true: the signals disagree (a field that echoes the request's
+      // last_id, null on page 1). Not an end: the next page starts after the last item (the spec's rule).
+      warnings.push(
+        `The cursor field \`${foundAlternative(body, l.cursor) ?? l.cursor}\` is null while \`${foundAlternative(body, l.hasMore) ?? l.hasMore}\` says more follow: continuing from the last item's id. If the service pages by the last item's id, set list.cursor to none in the service map.`,
+      );
     } else if (found.found) {
       cursor = null;
     } else if (more === false) {
@@ -202,7 +210,7 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   // An empty page ends the catalog only when it does not say more follows (has-more true, or a next
   // cursor): otherwise it is a truncated answer, and the download asks again rather than stop short.
   const done = raw.length === 0 ? more !== true && !cursorGiven : more === false || cursor === null;
-  return { value: { items, cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
+  return { value: { items, cursor, done, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
 }
 
 export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[]; total: number | null; received: number }> {

@@ -123,6 +123,17 @@ describe('readPage', () => {
     expect(client.calls[0]?.query).toEqual({ limit: 100 });
   });
 
+  it('a cursor equal to the one sent does not advance: the next cursor is the last item\'s id, said in a warning', async () => {
+    // A constant cursor: 5 on every page.
+    const client = new FakeCatalogClient({ size: 30, shapeBody: (items, _l, more) => ({ items, next_cursor: '5', has_more: more }) });
+    const page = await readPage(client, { lastId: 5, pageSize: 10, tolerant: true });
+    expect(page).toMatchObject({ cursor: 15, cursorEchoed: true, done: false });
+    expect(page.warnings.join()).toMatch(/`next_cursor` does not advance: it sent back the last_id it was given \(5\)/);
+    const other = await readPage(client, { lastId: 3, pageSize: 10 });
+    expect(other.cursor).toBe('5');
+    expect(other.cursorEchoed).toBeUndefined();
+  });
+
   it('refuses a bad page size or an empty cursor before sending anything', async () => {
     const client = new FakeCatalogClient({ size: 5 });
     await expect(readPage(client, { pageSize: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -187,10 +198,80 @@ describe('CatalogDownload', () => {
     const result = await dl.start();
     expect(result.state).toBe('failed');
     expect(result.error?.code).toBe('INVALID_RESPONSE');
-    expect(result.error?.message).toMatch(/same cursor \(same\) twice/);
-    expect(client.calls).toHaveLength(2);
+    // The constant cursor is caught on page 2 (its answer dropped); asked after the last item (2), the page repeats.
+    expect(dl.warnings.join('\n')).toMatch(/`next_cursor` does not advance/);
+    expect(result.error?.message).toMatch(/same cursor \(2\) twice/);
+    expect(client.calls).toHaveLength(3);
     // The first page is kept and resumable.
     expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(2);
+  });
+
+  it('a cursor that echoes the request resumes from the last item written; an older checkpoint without one stops loudly', async () => {
+    // `last_id` sends back the request's last_id (null on page 1) beside has_more true.
+    const echo = (sent: ListRequestOptions['query']) => (items: Item[], _last: number | null, hasMore: boolean, total: number) => ({
+      items,
+      last_id: sent['last_id'] ?? null,
+      has_more: hasMore,
+      total,
+    });
+    let sent: ListRequestOptions['query'] = {};
+    const crashing = new FakeCatalogClient({
+      size: 45,
+      shapeBody: (...a) => echo(sent)(...a),
+      before: (call, options) => {
+        sent = options.query;
+        if (call === 3) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+      },
+    });
+    expect(await download(crashing).start()).toMatchObject({ state: 'failed', items: 20 });
+    expect(await readCheckpoint(join(dir, 'catalog.jsonl.checkpoint.json'))).toMatchObject({ cursor: 20, lastItemId: 20 });
+    const client = new FakeCatalogClient({ size: 45, shapeBody: (...a) => echo(sent)(...a), before: (_c, options) => void (sent = options.query) });
+    const resumed = download(client, { resume: true });
+    expect(await resumed.start()).toMatchObject({ state: 'done', items: 45 });
+    expect(client.calls.map((c) => c.query['last_id'])).toEqual([20, 30, 40]);
+    expect(await jsonlIds(resumed.out)).toEqual(range(45));
+    expect(resumed.warnings.join('\n')).toMatch(/`last_id` does not advance: it sent back the last_id it was given \(20\)/);
+
+    // A checkpoint written before the last item's id was kept: whether its cursor came from an item is unknown.
+    const path = join(dir, 'catalog.jsonl.checkpoint.json');
+    const cp = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    delete cp['lastItemId'];
+    await writeFile(resumed.out, (await readFile(resumed.out, 'utf8')).split('\n').slice(0, 20).join('\n') + '\n');
+    await writeFile(path, JSON.stringify({ ...cp, done: false, cursor: 20, pages: 2, items: 20, bytes: (await stat(resumed.out)).size }));
+    const old = await download(new FakeCatalogClient({ size: 45, shapeBody: (...a) => echo(sent)(...a), before: (_c, o) => void (sent = o.query) }), { resume: true }).start();
+    expect(old).toMatchObject({ state: 'failed', items: 20, error: { code: 'INVALID_RESPONSE' } });
+    expect(old.error?.message).toMatch(/`last_id` does not advance: it sent back the cursor it was given \(20\)/);
+    expect(old.error?.hint).toMatch(/list\.cursor to none/);
+    expect(await jsonlIds(resumed.out)).toEqual(range(20));
+  });
+
+  it('a page that ends the catalog short of its total is not an end; an empty page there fails, never "done"', async () => {
+    // The service drops its last 5 items but still counts them.
+    const client = new FakeCatalogClient({
+      size: 25,
+      shapeBody: (items, last, _more, total) => {
+        const kept = items.filter((i) => (i.id as number) <= 20);
+        return { items: kept, last_id: kept.length > 0 && (last ?? 0) < 20 ? last : null, total };
+      },
+    });
+    const dl = download(client, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
+    const result = await dl.start();
+    expect(result).toMatchObject({ state: 'failed', items: 20, error: { code: 'INVALID_RESPONSE' } });
+    expect(result.error?.message).toMatch(/\(20 of 25 items saved\)/);
+    expect(dl.warnings.join('\n')).toMatch(/ended the catalog at 20 items while the same answer gives a total of 25/);
+    expect(await jsonlIds(dl.out)).toEqual(range(20));
+  });
+
+  it('an empty page with a new cursor moves on (a filtered scan\'s empty stretch) rather than fail', async () => {
+    // After item 10, an empty page that names the next cursor 15: items 11-15 are not in this catalog.
+    const skipping = new FakeCatalogClient({
+      size: 30,
+      shapeBody: (items, last, more) => (items[0]?.id === 11 ? { items: [], next_cursor: 15, has_more: true } : { items, next_cursor: more ? last : null, has_more: more }),
+    });
+    const dl = download(skipping, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 25 });
+    expect(await jsonlIds(dl.out)).toEqual([...range(10), ...range(30).slice(15)]);
+    expect(skipping.calls.map((c) => c.query['last_id'])).toEqual([undefined, 10, 15, 25]);
   });
 
   it('fails with INVALID_RESPONSE on items without an id, writing nothing of that page', async () => {

@@ -89,6 +89,26 @@ describe('detection: convention families', () => {
 });
 
 describe('detection: ambiguous and hostile answers', () => {
+  it('never picks a cursor that does not follow the last item: an echo of the request (null on page 1), an earlier id, 0', () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, title: `Asset ${i + 1}` }));
+    const pageSizes = { 'per-page': 10, limit: 13 };
+    // The probe's page 1 of a service whose `last_id` echoes the request: null, while has_more and the total say more follow.
+    const echo = detectServiceMap({ list: { body: { items, last_id: null, has_more: true, total: 50 }, pageSizes } });
+    expect(echo.map.list).toMatchObject({ cursor: null, hasMore: 'has_more', total: 'total', pageSizeParam: 'per-page' });
+    expect(echo.fields.find((f) => f.field === 'list.cursor')?.evidence).toMatch(/`last_id` = null does not follow the last item/);
+    expect(readAssetPage({ items, last_id: null, has_more: true, total: 50 }, echo.map).value).toMatchObject({ cursor: 10, done: false });
+    // Only the total says more follow: still an echo.
+    expect(detectServiceMap({ list: { body: { items, last_id: null, total: 50 }, pageSizes } }).map.list.cursor).toBeNull();
+    // A constant that is an item's id before the last, or 0.
+    expect(detectServiceMap({ list: { body: { items, cursor: 1, has_more: true }, pageSizes } }).map.list.cursor).toBeNull();
+    expect(detectServiceMap({ list: { body: { items, next_cursor: 0, has_more: true }, pageSizes } }).map.list.cursor).toBeNull();
+    // What follows the last item is kept: its id, a next link to it, an opaque token; and null on a last page.
+    expect(detectServiceMap({ list: { body: { items, next_last_id: 10, has_more: true }, pageSizes } }).map.list.cursor).toBe('next_last_id');
+    expect(detectServiceMap({ list: { body: { items, links: { next: '/assets/list?last_id=10' } }, pageSizes } }).map.list.cursor).toBe('links.next');
+    expect(detectServiceMap({ list: { body: { items, next_page_token: 'eyJvIjoxMH0', has_more: true }, pageSizes } }).map.list.cursor).toBe('next_page_token');
+    expect(detectServiceMap({ list: { body: { items, next_cursor: null, has_more: false }, pageSizes } }).map.list.cursor).toBe('next_cursor');
+  });
+
   it('two equally good arrays: low confidence and a reason', () => {
     const twin = [{ id: 1, title: 'a' }, { id: 2, title: 'b' }];
     const p = detectServiceMap({ list: { body: { items: twin, records: twin.map((x) => ({ ...x })) } } });

@@ -11,7 +11,7 @@ const map = (patch: (m: ServiceMap) => ServiceMap): ServiceMap => patch(structur
 describe('readAssetPage', () => {
   it('reads the simulator page: items, cursor, has-more, total, other fields beside the named ones', () => {
     const r = readAssetPage({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], last_id: 1, has_more: true, total: 9 }, D);
-    expect(r.value).toEqual({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], cursor: 1, done: false, total: 9, received: 1 });
+    expect(r.value).toEqual({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], cursor: 1, done: false, total: 9, received: 1, lastItemId: 1 });
     expect(r.missing).toEqual([]);
   });
 
@@ -43,6 +43,16 @@ describe('readAssetPage', () => {
     expect(readAssetPage({ items: [], nextCursor: null, hasMore: false }, camel).value.done).toBe(true);
     expect(readAssetPage({ items: [], has_more: true, last_id: null }, D).value.done).toBe(false);
     expect(readAssetPage({ items: [] }, D).value.done).toBe(true);
+  });
+
+  it('a null cursor beside has-more true on a non-empty page is not an end: the last item\'s id, and a warning', () => {
+    // A service whose `last_id` echoes the request (null on page 1): the default map reads that field.
+    const r = readAssetPage({ items: [{ id: 1 }, { id: 7 }], last_id: null, has_more: true, total: 50 }, D);
+    expect(r.value).toMatchObject({ done: false, cursor: 7, lastItemId: 7 });
+    expect(r.warnings.join()).toMatch(/`last_id` is null while `has_more` says more follow: continuing from the last item's id/);
+    // The signals agree: an end, with no warning.
+    expect(readAssetPage({ items: [{ id: 1 }], last_id: null, has_more: false }, D)).toMatchObject({ value: { done: true, cursor: null }, warnings: [] });
+    expect(readAssetPage({ items: [{ id: 1 }], last_id: null }, D).value.done).toBe(true);
   });
 
   it('minor units: divided by the currency digits (cents, yen, dinar); currency objects read', () => {
