@@ -13,7 +13,7 @@ import type { Clock } from '../../shared/clock';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
+import { CHECKPOINT_VERSION, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
 import { createEncoder } from './encoder';
@@ -286,7 +286,7 @@ export class CatalogDownload {
     }
     const now = new Date().toISOString();
     const fresh: Checkpoint = {
-      version: 1,
+      version: CHECKPOINT_VERSION,
       output: this.out.split(/[\\/]/).pop() ?? this.out,
       settings: { ...this.settings },
       cursor: null,

@@ -3,7 +3,7 @@
  * total: they never throw. Each returns what it could read (`value`), the map fields it could not
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
-import type { Asset, Category, HistoryEntry } from '../catalog';
+import type { Category, HistoryEntry, ReadAsset } from '../catalog';
 import { readPath, topKey } from './field-path';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
@@ -95,7 +95,7 @@ function otherFields(item: Record<string, unknown>, { used, parents }: NamedKeys
 const ASSET_NAMES = ['id', 'title', 'category', 'price', 'currency'];
 
 /** One asset: the named fields normalised (price in major units), then its other fields beside them. */
-export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): Asset | null {
+export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): ReadAsset | null {
   if (!isRecord(item)) {
     misses.add('asset');
     return null;
@@ -106,7 +106,7 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
     misses.add('asset.id');
     return null;
   }
-  const asset: Asset = { id };
+  const asset: ReadAsset = { id };
   const optional = (field: 'title' | 'category', path: string | null): void => {
     if (path === null) return;
     const text = asText(readPath(item, path).value);
@@ -132,8 +132,8 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
   return asset;
 }
 
-function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): Asset[] {
-  const out: Asset[] = [];
+function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): ReadAsset[] {
+  const out: ReadAsset[] = [];
   for (const item of raw) {
     const asset = readAsset(item, map, misses);
     if (asset !== null) out.push(asset);
@@ -142,7 +142,7 @@ function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): Asset[] {
 }
 
 export interface AssetPage {
-  items: Asset[];
+  items: ReadAsset[];
   /** The cursor for the next page; null when none. */
   cursor: Id | null;
   /** No page follows. */
@@ -205,7 +205,7 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   return { value: { items, cursor, done, total, received: raw.length }, missing: misses.list(), warnings, raw: body };
 }
 
-export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[]; total: number | null; received: number }> {
+export function readSearch(body: unknown, map: ServiceMap): Read<{ items: ReadAsset[]; total: number | null; received: number }> {
   const misses = new Misses();
   const raw = findItems(body, map.search.items, 'search.items', misses);
   const items = readAssets(raw, map, misses);
