@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { purchaseSchema } from '../catalog';
-import { exactIdRequestSchema, exactNumberSchema } from '../ids';
+import { cursorRequestSchema, exactIdRequestSchema } from '../ids';
 import { budgetSampleSchema } from '../rate-limit';
 import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
@@ -28,7 +28,7 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, respon
 export const calls = {
   // catalog
   listAssets: call(
-    z.object({ lastId: z.union([z.string().min(1), exactNumberSchema]).nullable(), pageSize: z.number().int().min(1).max(100) }),
+    z.object({ lastId: cursorRequestSchema.nullable(), pageSize: z.number().int().min(1).max(100) }),
     s.pageSchema,
   ),
   searchAssets: call(
