@@ -16,9 +16,11 @@ function leaf(value: unknown): string | object | undefined {
   }
   switch (typeof value) {
     case 'string':
-    case 'number':
-    case 'boolean':
       return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
     case 'bigint':
       return value.toString();
     case 'object':
