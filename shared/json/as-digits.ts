@@ -36,9 +36,10 @@ function holdsNumberText(value: unknown): boolean {
 
 function copyOf(source: Container): Container {
   if (Array.isArray(source)) return [...source];
-  // An own "__proto__" key of an answer stays data (spread defines, never sets, properties).
-  const copy: Record<string, unknown> = Object.getPrototypeOf(source) === null ? Object.create(null) : {};
-  return Object.assign(copy, { ...source });
+  // An own "__proto__" key of an answer stays data: spread defines properties (assigning would set the prototype).
+  if (Object.getPrototypeOf(source) !== null) return { ...source };
+  // Without Object.prototype in the chain there is no __proto__ setter to hit.
+  return Object.assign(Object.create(null) as Record<string, unknown>, source);
 }
 
 /** `onEach` sees every NumberText replaced (ExactIds remembers which digits were numbers). */
