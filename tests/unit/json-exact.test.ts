@@ -70,3 +70,48 @@ describe('stringifyJsonExact', () => {
     expect(() => stringifyJsonExact(cycle)).toThrow(TypeError);
   });
 });
+
+describe('exact JSON round trip on generated documents', () => {
+  /** A small deterministic generator (the same documents every run). */
+  function rng(seed: number): () => number {
+    let x = seed;
+    return () => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x / 2147483648;
+    };
+  }
+  const PIECES = ['a', '"', '\\', '1234567890123456789', '\u0000', 'é', '\n', ' ', '-', '9007199254740993', '{', ']', ':'];
+
+  /** A value and its compact JSON text, written by hand so that big integers are exact in the text. */
+  function generate(next: () => number, depth: number): { value: unknown; text: string } {
+    const kind = Math.floor(next() * (depth > 4 ? 4 : 7));
+    if (kind === 0) {
+      const s = Array.from({ length: Math.floor(next() * 5) }, () => PIECES[Math.floor(next() * PIECES.length)]!).join('');
+      return { value: s, text: JSON.stringify(s) };
+    }
+    if (kind === 1) {
+      const n = [0, -1, 42, 9007199254740991, -9007199254740991, 12.5, -0.001, 1e21, 2.5e-7][Math.floor(next() * 9)]!;
+      return { value: n, text: JSON.stringify(n) };
+    }
+    if (kind === 2) {
+      const big = (BigInt(Math.floor(next() * 1e9)) * 10_000_000_000n + 9_007_199_254_740_993n) * (next() < 0.3 ? -1n : 1n);
+      return { value: new NumberText(big.toString()), text: big.toString() };
+    }
+    if (kind === 3) return [{ value: null, text: 'null' }, { value: true, text: 'true' }, { value: false, text: 'false' }][Math.floor(next() * 3)]!;
+    const children = Array.from({ length: Math.floor(next() * 4) }, () => generate(next, depth + 1));
+    if (kind === 4) return { value: children.map((c) => c.value), text: `[${children.map((c) => c.text).join(',')}]` };
+    const keys = children.map((_, i) => `k${i}${PIECES[Math.floor(next() * PIECES.length)]}`);
+    const value: Record<string, unknown> = {};
+    children.forEach((c, i) => (value[keys[i]!] = c.value));
+    return { value, text: `{${children.map((c, i) => `${JSON.stringify(keys[i])}:${c.text}`).join(',')}}` };
+  }
+
+  it('reads 2,000 documents as written (big integers as NumberText, all else as JSON.parse) and writes them back byte for byte', () => {
+    const next = rng(21);
+    for (let i = 0; i < 2000; i++) {
+      const { value, text } = generate(next, 0);
+      expect(parseJsonExact(text)).toEqual(value);
+      expect(stringifyJsonExact(parseJsonExact(text))).toBe(text);
+    }
+  });
+});
