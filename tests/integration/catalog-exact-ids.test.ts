@@ -57,6 +57,8 @@ describe('ids past 2^53 (snowflakes) in a catalog download', () => {
     expect(code).toBe(0);
     expect((await lines(out)).map(jsonlIdText)).toEqual(expected);
     expect(service.lastIds).toEqual(['', '9007199254740994', '1234567890123456790']);
+    // The checkpoint keeps the last cursor as the service wrote it (a --resume would send it back exactly).
+    expect(await readFile(`${out}.checkpoint.json`, 'utf8')).toContain('"cursor": 1234567890123456800,');
   });
 
   it('writes exactly those ids to CSV', async () => {
