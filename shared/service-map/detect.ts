@@ -9,6 +9,7 @@ import { readPath } from './field-path';
 import { DEFAULT_SERVICE_MAP } from './schema';
 import type { ServiceMap, StateWord } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asText, asTimeMs, asWebUrl } from './values';
+import { NumberText } from '../json/number-text';
 
 export interface FieldEvidence {
   field: string;
@@ -41,7 +42,8 @@ const MAX_DEPTH = 4;
 const MAX_NODES = 5000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // A NumberText (an integer past 2^53) is a value, not an object to open.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
 }
 
 /** What a body is, in words, when it is not what detection needs. */

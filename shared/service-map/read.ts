@@ -9,6 +9,7 @@ import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
 import type { Id } from './values';
+import { NumberText } from '../json/number-text';
 
 export interface Read<T> {
   value: T;
@@ -18,7 +19,8 @@ export interface Read<T> {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // A NumberText (an integer past 2^53) is a value, not an object to open.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
 }
 
 /** Collects missing field names once each, in the order met. */

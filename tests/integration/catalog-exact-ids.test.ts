@@ -40,10 +40,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function download(format: 'jsonl' | 'csv', pageSize: number): Promise<{ code: number; run: ReturnType<typeof io>; out: string }> {
+async function download(format: 'jsonl' | 'csv', pageSize: number, flags: string[] = []): Promise<{ code: number; run: ReturnType<typeof io>; out: string }> {
   const run = io(dir);
   const out = join(dir, `cat.${format}`);
-  const code = await runCatalogCli(['--base-url', service!.url, '--token', 'tok-1', '--page-size', String(pageSize), '--out', `cat.${format}`], run);
+  const code = await runCatalogCli(['--base-url', service!.url, '--token', 'tok-1', '--page-size', String(pageSize), '--out', `cat.${format}`, ...flags], run);
   return { code, run, out };
 }
 
@@ -59,6 +59,15 @@ describe('ids past 2^53 (snowflakes) in a catalog download', () => {
     expect(service.lastIds).toEqual(['', '9007199254740994', '1234567890123456790']);
     // The checkpoint keeps the last cursor as the service wrote it (a --resume would send it back exactly).
     expect(await readFile(`${out}.checkpoint.json`, 'utf8')).toContain('"cursor": 1234567890123456800,');
+  });
+
+  it('detects the map of such a service (snowflake ids are ids) and downloads it exactly', async () => {
+    service = await startSnowflakeService(SNOWFLAKE_IDS.map((id) => ({ id })));
+    const { code, run, out } = await download('jsonl', 3, ['--detect']);
+    // As for small ids: the ids read as ids, and the cursor field found.
+    expect(run.err()).toMatch(/confidence 0\.\d+\): items at items, id id, page size `per-page`, cursor last_id/);
+    expect(code).toBe(0);
+    expect((await lines(out)).map(jsonlIdText)).toEqual(expected);
   });
 
   it('writes exactly those ids to CSV', async () => {
