@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { DEFAULT_SERVICE_MAP } from './service-map/schema';
+import { exactIdSchema } from './ids';
+import { NumberText } from './json/number-text';
 import type { CanonicalState } from './service-map/schema';
 
 /** The default map's page-size parameter and asset id field (profile defaults). */
@@ -16,13 +18,16 @@ export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
 
 export const assetSchema = z.looseObject({
-  id: z.union([z.number(), z.string()]),
+  id: exactIdSchema,
   title: z.string().optional(),
   category: z.string().optional(),
   price: z.number().optional(),
   currency: z.string().optional(),
 });
 export type Asset = z.infer<typeof assetSchema>;
+/** An asset as main reads it: its id as the service wrote it (NumberText past 2^53). */
+export const readAssetSchema = assetSchema.extend({ id: z.union([z.number(), z.string(), z.instanceof(NumberText)]) });
+export type ReadAsset = z.infer<typeof readAssetSchema>;
 
 export const categorySchema = z.looseObject({
   id: z.string(),
@@ -48,7 +53,7 @@ export type PurchaseState = (typeof PURCHASE_STATES)[number];
 
 export const purchaseSchema = z.looseObject({
   id: z.string(),
-  asset_id: z.union([z.number(), z.string()]),
+  asset_id: exactIdSchema,
   state: z.string(),
   client_reference: z.string().optional(),
 });

@@ -3,6 +3,9 @@
  * Formula injection (OWASP): a cell a spreadsheet would run as a formula (one that starts with =, +, -,
  * @, tab or CR) gets a leading single quote and is quoted, so it is shown as text. A plain number
  * such as -12.5 is no formula and stays as it is. */
+import { NumberText } from './json/number-text';
+import { stringifyJsonExact } from './json/stringify-exact';
+
 export const CSV_EOL = '\r\n';
 
 /** A value as the text of one cell: nested arrays and objects JSON-encoded, null and absent empty. */
@@ -10,8 +13,10 @@ export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof NumberText) return value.text;
   try {
-    return JSON.stringify(value) ?? '';
+    // Nested ids past 2^53 exact too, and any depth.
+    return stringifyJsonExact(value) ?? '';
   } catch {
     return String(value);
   }

@@ -25,6 +25,7 @@ import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
 import { SessionPool } from './session-pool';
+import { ExactIds } from './exact-ids';
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
@@ -176,6 +177,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     fetch: recordingFetch,
     recordSample,
     openable,
+    ids: new ExactIds(),
     settings: () => store.settings(),
     session: (profileId) => pool.sessionOf(profileId),
     sessionFor: (profileId) => pool.sessionFor(profileId),

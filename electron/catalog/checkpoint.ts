@@ -8,9 +8,17 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { PartnerError } from '../../shared/errors';
 import type { Cursor } from './page';
+import { NumberText } from '../../shared/json/number-text';
+import { parseJsonExact } from '../../shared/json/parse-exact';
+import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import type { ExportFormat } from './settings';
 
-export const CHECKPOINT_VERSION = 1;
+/**
+ * 2: the cursor is written as the service wrote it (number text past 2^53 stays exact). Version 1
+ * files are read (migrated) unless their cursor is an integer past 2^53: the version that wrote
+ * them had rounded it already.
+ */
+export const CHECKPOINT_VERSION = 2;
 
 export interface CheckpointSettings {
   baseUrl: string;
@@ -43,9 +51,9 @@ export interface Checkpoint {
   updatedAt: string;
 }
 
-const cursorSchema = z.union([z.string().min(1), z.number()]);
+const cursorSchema = z.union([z.string().min(1), z.number(), z.instanceof(NumberText)]);
 const checkpointSchema = z.object({
-  version: z.literal(CHECKPOINT_VERSION),
+  version: z.union([z.literal(1), z.literal(CHECKPOINT_VERSION)]),
   output: z.string(),
   settings: z.object({
     baseUrl: z.string(),
@@ -95,7 +103,7 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonExact(text);
   } catch {
     throw refused(`The checkpoint ${path} is not valid JSON.`, 'Delete the checkpoint and the output file to start over.');
   }
@@ -103,7 +111,14 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
   if (!parsed.success) {
     throw refused(`The checkpoint ${path} is not a catalog checkpoint this version can read.`, 'Delete the checkpoint and the output file to start over.');
   }
-  return parsed.data as Checkpoint;
+  const { version, ...data } = parsed.data;
+  if (version === 1 && data.cursor instanceof NumberText) {
+    throw refused(
+      `The checkpoint ${path} was written by an older version that rounded ids past 2^53: its cursor ${data.cursor.text} is not the one the service sent, so resuming could skip or repeat items.`,
+      'Delete the checkpoint and the output file to start over.',
+    );
+  }
+  return { ...data, version: CHECKPOINT_VERSION };
 }
 
 /** Temp file, fsync, rename over the old one, fsync the folder so that the rename itself survives a crash. */
@@ -112,7 +127,8 @@ export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Pro
   try {
     const handle = await open(tmp, 'w');
     try {
-      await handle.writeFile(`${JSON.stringify(checkpoint, null, 2)}\n`, 'utf8');
+      // The cursor as number text where the service wrote a number past 2^53.
+      await handle.writeFile(`${stringifyJsonExact(checkpoint, 2)}\n`, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

@@ -15,7 +15,7 @@ import { PartnerError, toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { foundAlternative } from '../../shared/service-map/field-path';
-import { assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
+import { CHECKPOINT_VERSION, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
 import { createEncoder } from './encoder';
@@ -317,7 +317,7 @@ export class CatalogDownload {
     }
     const now = new Date().toISOString();
     const fresh: Checkpoint = {
-      version: 1,
+      version: CHECKPOINT_VERSION,
       output: this.out.split(/[\\/]/).pop() ?? this.out,
       settings: { ...this.settings },
       cursor: null,

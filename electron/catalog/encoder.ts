@@ -1,4 +1,5 @@
 /** Items as the bytes of the export: one JSON object per line, or one CSV row per item under a fixed header. */
+import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import { columnsFromItems, csvItemRow, csvRow } from './csv';
 import type { CatalogItem } from './page';
 import type { ExportFormat } from './settings';
@@ -21,7 +22,8 @@ class JsonLinesEncoder implements RecordEncoder {
     return '';
   }
   encode(item: CatalogItem): string {
-    return `${JSON.stringify(item)}\n`;
+    // Ids past 2^53 as the number text the service wrote; any depth (JSON.stringify overflows near 6,000 levels).
+    return `${stringifyJsonExact(item) ?? 'null'}\n`;
   }
 }
 

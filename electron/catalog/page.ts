@@ -7,14 +7,16 @@ import { PartnerError } from '../../shared/errors';
 import { readPath } from '../../shared/service-map/field-path';
 import { findItems, Misses, readAssetPage } from '../../shared/service-map/read';
 import { asId } from '../../shared/service-map/values';
-import type { Asset } from '../../shared/catalog';
+import type { Id } from '../../shared/service-map/values';
+import type { ReadAsset } from '../../shared/catalog';
 import type { PageShape } from './settings';
 
-export type Cursor = string | number;
+/** As the service wrote it: number text past 2^53 stays NumberText. */
+export type Cursor = Id;
 export type CatalogItem = Record<string, unknown>;
 
 export interface ParsedPage {
-  items: Asset[];
+  items: ReadAsset[];
   /** The last_id for the next page; null when there is none. */
   cursor: Cursor | null;
   /** No page follows this one. */

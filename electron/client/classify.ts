@@ -5,16 +5,19 @@ import type { ErrorCode } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { label } from './errors';
 import { redactText, redactValue } from './redact';
+import { numberTextAsDigits } from '../../shared/json/as-digits';
+import { parseJsonExact } from '../../shared/json/parse-exact';
 import type { FailureKind } from './http';
 
 export const EXCERPT_CHARS = 200;
 
 export type ParsedBody = { json: true; value: unknown } | { json: false; text: string };
 
+/** Integers past 2^53 (snowflake ids) are kept exact, as NumberText; any depth of nesting is read. */
 export function parseBody(text: string): ParsedBody {
   if (text.trim() === '') return { json: false, text };
   try {
-    return { json: true, value: JSON.parse(text) as unknown };
+    return { json: true, value: parseJsonExact(text) };
   } catch {
     return { json: false, text };
   }
@@ -50,7 +53,8 @@ export function codeOfStatus(status: number): ErrorCode {
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
 export function statusError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
   const m = meaningOf(status);
-  const value = body.json ? redactValue(body.value, tokens) : redactText(body.text, tokens);
+  // An error body is for showing: ids past 2^53 as their digits.
+  const value = body.json ? redactValue(numberTextAsDigits(body.value), tokens) : redactText(body.text, tokens);
   const serverMessage =
     body.json && body.value !== null && typeof body.value === 'object' && typeof (body.value as { message?: unknown }).message === 'string'
       ? (body.value as { message: string }).message

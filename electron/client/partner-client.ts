@@ -38,6 +38,7 @@ import type { Priority } from './queue';
 import type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
 import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
+import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
@@ -162,7 +163,8 @@ export class PartnerClient {
       url: this.urlFor(spec, opts.query),
       method: spec.method,
       headers: this.headersFor(token, opts.body !== undefined),
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      // Ids past 2^53 (NumberText) go out as the number text the service wrote.
+      body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
     };
     const priority: Priority = opts.priority ?? 'interactive';
     const startedAt = this.clock.now();

@@ -28,6 +28,8 @@ import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from
 import type { PurchaseEndpoint, RequestParts } from '../../shared/service-map/requests';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
+import type { Id } from '../../shared/service-map/values';
+import { NumberText } from '../../shared/json/number-text';
 import type { ApiResponse, Priority, RequestOptions } from '../client';
 
 /** The part of PartnerClient used here (structural, so tests can pass a fake). */
@@ -59,7 +61,7 @@ export interface PurchaseServiceOptions {
 /** A purchase as read, with what could not be read (asset_id '' when the answer does not say). */
 export interface Purchase extends Omit<PurchaseRead, 'asset_id'> {
   [field: string]: unknown;
-  asset_id: string | number;
+  asset_id: Id;
   missing: string[];
   warnings: string[];
   /** The answer, when part of it could not be read. */
@@ -91,7 +93,8 @@ function checkId(endpoint: EndpointId, name: string, value: unknown): string {
   return value.trim();
 }
 
-function checkAssetId(endpoint: EndpointId, value: unknown): number | string {
+function checkAssetId(endpoint: EndpointId, value: unknown): Id {
+  if (value instanceof NumberText) return value;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_ID_LENGTH) return value.trim();
   throw badArgument(endpoint, 'assetId must be a whole number or a non-empty id');
@@ -158,7 +161,7 @@ export class PurchaseService {
    * Registers a purchase of an asset; sent once, never resent blindly. Any 2xx is a purchase that
    * may exist: returned as registered, `unresolved` (with the raw answer) when its id is unreadable.
    */
-  async register(assetId: number | string, options: RegisterOptions = {}): Promise<Purchase> {
+  async register(assetId: Id, options: RegisterOptions = {}): Promise<Purchase> {
     const asset = checkAssetId('registerPurchase', assetId);
     const reference = options.reference ?? this.newReference();
     const { reference: _chosen, ...callOptions } = options;
@@ -198,11 +201,11 @@ export class PurchaseService {
   }
 
   /** Validates a purchase before payment; sends the purchase's or the asset's id, as the map says. */
-  async validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: number | string } = {}): Promise<Purchase> {
+  async validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id } = {}): Promise<Purchase> {
     const id = checkId('validatePurchase', 'purchaseId', purchaseId);
     const { assetId, ...callOptions } = options;
     const send = async (shape: ServiceMap['validate']): Promise<ApiResponse> => {
-      let asset: number | string = id;
+      let asset: Id = id;
       if (shape.takes === 'asset') {
         // The asset of the purchase: given, or asked for (one purchase info).
         const known = assetId ?? (await this.info(id, callOptions)).asset_id;

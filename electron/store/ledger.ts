@@ -11,6 +11,7 @@ import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schem
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
+import type { Id } from '../../shared/service-map/values';
 
 /** The service a record belongs to: purchases are per vendor and base URL. */
 export interface LedgerTarget {
@@ -22,8 +23,8 @@ export interface LedgerTarget {
 /** What the ledger reads of a purchase answer (a purchase read through the service map). */
 export interface SeenPurchase {
   id: string;
-  /** null: the answer does not say (recorded as ''). */
-  asset_id: string | number | null;
+  /** null: the answer does not say (recorded as ''). Past 2^53 its digits are recorded (NumberText). */
+  asset_id: Id | null;
   state: string;
   client_reference?: string;
   stateKind?: string;

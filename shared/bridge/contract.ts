@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { purchaseSchema } from '../catalog';
+import { cursorRequestSchema, exactIdRequestSchema } from '../ids';
 import { budgetSampleSchema } from '../rate-limit';
 import { purchaseReadShape, serviceMapCalls } from '../service-map/bridge';
 import { confirmDuplicateSchema, ledgerCalls } from './ledger-schemas';
@@ -19,7 +20,7 @@ import { sessionCalls, sessionEvents } from './session-schemas';
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
 const purchaseId = z.object({ purchaseId: z.string().trim().min(1, 'a purchase id is required').max(200) }).extend(profileScoped.shape);
-const assetId = z.union([z.number().int().nonnegative(), z.string().trim().min(1).max(200)]);
+const assetId = exactIdRequestSchema;
 /** A purchase as read through the service map (missing fields, warnings, state kind and actions). */
 const purchaseRead = purchaseSchema.extend(purchaseReadShape);
 
@@ -28,7 +29,7 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, respon
 export const calls = {
   // catalog
   listAssets: call(
-    z.object({ lastId: z.union([z.string().min(1), z.number()]).nullable(), pageSize: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
+    z.object({ lastId: cursorRequestSchema.nullable(), pageSize: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
     s.pageSchema,
   ),
   searchAssets: call(

@@ -11,6 +11,7 @@ import { usageHistorySettingsSchema } from './usage-schemas';
 import { alertSettingsSchema } from './alert-schemas';
 import { budgetStoreInputSchema } from '../budget-store-url';
 import { GIVE_UP_AFTER_MINUTES } from '../background-work';
+import { exactIdSchema } from '../ids';
 
 /** missing / warnings / raw: what a map-read answer could not read. */
 export const readInfo = readInfoShape;
@@ -26,7 +27,7 @@ export const errorDataSchema = z.object({
   body: z.unknown().optional(),
 });
 
-const cursorSchema = z.union([z.string(), z.number()]);
+const cursorSchema = exactIdSchema;
 
 export const pageSchema = z.object({
   items: z.array(assetSchema),

@@ -10,6 +10,8 @@ import { cursorFrom } from './read';
 import { DEFAULT_SERVICE_MAP } from './schema';
 import type { ServiceMap, StateWord } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asText, asTimeMs, asWebUrl } from './values';
+import type { Id } from './values';
+import { NumberText } from '../json/number-text';
 
 export interface FieldEvidence {
   field: string;
@@ -42,7 +44,8 @@ const MAX_DEPTH = 4;
 const MAX_NODES = 5000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // A NumberText (an integer past 2^53) is a value, not an object to open.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
 }
 
 /** What a body is, in words, when it is not what detection needs. */
@@ -311,7 +314,7 @@ function bodyField(body: unknown, itemsPath: string | null, candidates: readonly
  * an item before the last, or 0, is a constant or an echo of a default: following either would loop or
  * end early. An opaque value passes (the download's verification catches one that does not advance).
  */
-function cursorFollows(body: unknown, items: readonly unknown[], map: ServiceMap, lastId: string | number | null): (v: unknown) => boolean {
+function cursorFollows(body: unknown, items: readonly unknown[], map: ServiceMap, lastId: Id | null): (v: unknown) => boolean {
   const received = items.length;
   const saysMore = asFlag(readPath(body, map.list.hasMore).value) === true || (asCount(readPath(body, map.list.total).value) ?? 0) > received;
   const earlier = new Set<string>();

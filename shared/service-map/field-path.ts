@@ -4,6 +4,7 @@
  * (the first that is present wins). `[]` maps the rest of the path over an array's elements.
  * Reading never throws: a hostile value (a cycle, a getter, a huge array) gives "not found".
  */
+import { NumberText } from '../json/number-text';
 
 export type Step = { kind: 'key'; name: string } | { kind: 'each' } | { kind: 'index'; at: number };
 
@@ -51,7 +52,8 @@ export function isPath(path: string): boolean {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // A NumberText (an integer past 2^53) is a value, not an object to open.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
 }
 
 function own(record: Record<string, unknown>, name: string): Found {

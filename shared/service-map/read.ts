@@ -3,12 +3,13 @@
  * total: they never throw. Each returns what it could read (`value`), the map fields it could not
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
-import type { Asset, Category, HistoryEntry } from '../catalog';
+import type { Category, HistoryEntry, ReadAsset } from '../catalog';
 import { foundAlternative, readPath, setOwn, topKey } from './field-path';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
 import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
 import type { Id } from './values';
+import { NumberText } from '../json/number-text';
 
 export interface Read<T> {
   value: T;
@@ -18,7 +19,8 @@ export interface Read<T> {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // A NumberText (an integer past 2^53) is a value, not an object to open.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
 }
 
 /** Collects missing field names once each, in the order met. */
@@ -95,7 +97,7 @@ function otherFields(item: Record<string, unknown>, { used, parents }: NamedKeys
 const ASSET_NAMES = ['id', 'title', 'category', 'price', 'currency'];
 
 /** One asset: the named fields normalised (price in major units), then its other fields beside them. */
-export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): Asset | null {
+export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): ReadAsset | null {
   if (!isRecord(item)) {
     misses.add('asset');
     return null;
@@ -106,7 +108,7 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
     misses.add('asset.id');
     return null;
   }
-  const asset: Asset = { id };
+  const asset: ReadAsset = { id };
   const optional = (field: 'title' | 'category', path: string | null): void => {
     if (path === null) return;
     const text = asText(readPath(item, path).value);
@@ -132,8 +134,8 @@ export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new M
   return asset;
 }
 
-function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): Asset[] {
-  const out: Asset[] = [];
+function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): ReadAsset[] {
+  const out: ReadAsset[] = [];
   for (const item of raw) {
     const asset = readAsset(item, map, misses);
     if (asset !== null) out.push(asset);
@@ -142,7 +144,7 @@ function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): Asset[] {
 }
 
 export interface AssetPage {
-  items: Asset[];
+  items: ReadAsset[];
   /** The cursor for the next page; null when none. */
   cursor: Id | null;
   /** No page follows. */
@@ -213,7 +215,7 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   return { value: { items, cursor, done, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
 }
 
-export function readSearch(body: unknown, map: ServiceMap): Read<{ items: Asset[]; total: number | null; received: number }> {
+export function readSearch(body: unknown, map: ServiceMap): Read<{ items: ReadAsset[]; total: number | null; received: number }> {
   const misses = new Misses();
   const raw = findItems(body, map.search.items, 'search.items', misses);
   const items = readAssets(raw, map, misses);

@@ -5,6 +5,7 @@
 import { bareRecord, writePath } from './field-path';
 import type { Placement, ServiceMap } from './schema';
 import type { Id } from './values';
+import { NumberText } from '../json/number-text';
 
 export interface RequestParts {
   query?: Record<string, string | number>;
@@ -18,7 +19,7 @@ export interface RequestParts {
 function place(placement: Placement, value: unknown): RequestParts {
   if (placement.in === 'query') {
     const query = bareRecord() as Record<string, string | number>;
-    query[placement.name] = value as string | number;
+    query[placement.name] = value instanceof NumberText ? value.text : (value as string | number);
     return { query };
   }
   const body = bareRecord();
@@ -30,7 +31,8 @@ function place(placement: Placement, value: unknown): RequestParts {
 export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null): RequestParts {
   const query = bareRecord() as Record<string, string | number>;
   if (map.list.pageSizeParam !== null) query[map.list.pageSizeParam] = Math.min(pageSize, map.list.pageSizeMax);
-  if (cursor !== null) query[map.list.cursorParam] = cursor;
+  // A query is text: number text past 2^53 goes as its digits, exactly as the service wrote it.
+  if (cursor !== null) query[map.list.cursorParam] = cursor instanceof NumberText ? cursor.text : cursor;
   return { query };
 }
 

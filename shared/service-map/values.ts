@@ -1,9 +1,12 @@
 /** Value conversions for the readers: ids, text, counts, money, times. Total functions: null when unusable. */
+import { NumberText } from '../json/number-text';
 
-export type Id = string | number;
+/** An id as the service wrote it: an integer past 2^53 stays its number text (NumberText). */
+export type Id = string | number | NumberText;
 
-/** An id as given: a finite number or a non-empty string. */
+/** An id as given: a finite number (exact past 2^53) or a non-empty string. */
 export function asId(value: unknown): Id | null {
+  if (value instanceof NumberText) return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '') return value;
   return null;
@@ -11,12 +14,14 @@ export function asId(value: unknown): Id | null {
 
 export function asText(value: unknown): string | null {
   if (typeof value === 'string') return value;
+  if (value instanceof NumberText) return value.text;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 }
 
 /** A decimal number: a finite number or an exact decimal string ("12.30", "-4", "1e3" is refused). */
 export function asDecimal(value: unknown): number | null {
+  if (value instanceof NumberText) return Number(value.text);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   return null;

@@ -2,7 +2,7 @@
  * Verification instead of trust: when an answer shows that the service ignored what was asked,
  * say which service-map setting to fix. Pure; used by the app's views, the download and the CLI.
  */
-import type { Asset } from '../catalog';
+import type { ReadAsset } from '../catalog';
 
 export interface PageCheck {
   /** The page size asked for, and the parameter it was sent as (null: none sent). */
@@ -32,7 +32,7 @@ export interface SearchCheck {
   /** How many the search asked for, and the field it was sent as. */
   limit: number;
   limitField: string | null;
-  items: readonly Asset[];
+  items: readonly ReadAsset[];
 }
 
 /** Items outside the category asked for, or more items than the limit: that search field is not honoured. */

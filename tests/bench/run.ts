@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model] [--clients partner-console,naive] [--scenarios 1,2]`
+ * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json] [--clients partner-console,naive] [--scenarios 1,2]`
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
  * bench-results/*.json for the README.
  */
@@ -94,6 +94,10 @@ async function main(): Promise<void> {
   if (only.has('history')) {
     const { historyBench } = await import('./history');
     await historyBench();
+  }
+  if (only.has('json')) {
+    const { jsonBench } = await import('./json-parse');
+    jsonBench();
   }
   if (only.has('dashboard')) {
     const { main: dashboardBench } = await import('./dashboard-perf');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CHECKPOINT_VERSION,
   assertResumable,
   checkpointPathFor,
   readCheckpoint,
@@ -11,6 +12,7 @@ import {
   writeCheckpoint,
 } from '../../electron/catalog/checkpoint';
 import type { Checkpoint } from '../../electron/catalog/checkpoint';
+import { NumberText } from '../../shared/json/number-text';
 
 let dir: string;
 beforeEach(async () => {
@@ -22,7 +24,7 @@ afterEach(async () => {
 
 function checkpoint(patch: Partial<Checkpoint> = {}): Checkpoint {
   return {
-    version: 1,
+    version: CHECKPOINT_VERSION,
     output: 'out.jsonl',
     settings: { baseUrl: 'http://127.0.0.1:1', vendor: 'demo', format: 'jsonl', idField: 'id', pageSize: 100, pageSizeParam: 'per-page' },
     cursor: 200,
@@ -77,6 +79,26 @@ describe('checkpoint file', () => {
     await expect(readCheckpoint(path)).rejects.toThrow(/not valid JSON/);
     await writeFile(path, JSON.stringify({ version: 99 }));
     await expect(readCheckpoint(path)).rejects.toThrow(/not a catalog checkpoint/);
+  });
+});
+
+describe('checkpoint cursor past 2^53 (version 2)', () => {
+  it('writes the cursor as the number text the service sent and reads it back exact', async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    await writeCheckpoint(path, checkpoint({ cursor: new NumberText('1234567890123456789') }));
+    expect(await readFile(path, 'utf8')).toContain('"cursor": 1234567890123456789,');
+    const read = await readCheckpoint(path);
+    expect(read?.version).toBe(2);
+    expect(read?.cursor).toEqual(new NumberText('1234567890123456789'));
+  });
+
+  it('reads a version 1 checkpoint with a safe cursor, and refuses one whose cursor an older version rounded', async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    const v1 = (cursor: string): string => JSON.stringify({ ...checkpoint(), version: 1, cursor: 0 }).replace('"cursor":0', `"cursor":${cursor}`);
+    await writeFile(path, v1('200'));
+    expect(await readCheckpoint(path)).toMatchObject({ version: 2, cursor: 200 });
+    await writeFile(path, v1('1234567890123456800'));
+    await expect(readCheckpoint(path)).rejects.toThrow(/rounded ids past 2\^53/);
   });
 });
 

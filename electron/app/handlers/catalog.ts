@@ -46,7 +46,7 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     },
     async assetHistory({ profileId, assetId }, call) {
       const session = ctx.session(profileId);
-      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, assetId), priority: 'interactive', signal: call?.signal });
+      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, ctx.ids.fromBridge(assetId)), priority: 'interactive', signal: call?.signal });
       // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.
       const read = readHistoryOrDetect(res.body, session.map);
       return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(read) });

@@ -14,6 +14,7 @@ import type { ProfileSource } from '../profile-source';
 import type { LocalStore } from '../../store';
 import type { UsageService } from '../../usage/usage-service';
 import type { AlertService } from '../../alerts/alert-service';
+import type { ExactIds } from '../exact-ids';
 
 export interface AppContext {
   env: AppEnvironment;
@@ -37,6 +38,8 @@ export interface AppContext {
   budgets: BudgetRegistry;
   /** The recording fetch every client uses. */
   fetch: typeof fetch;
+  /** Ids past 2^53: their digits for the page, and back as the service wrote them. */
+  ids: ExactIds;
   /** URLs that downloadUrl/viewUrl returned in this session: the only ones openExternal opens. */
   openable: Set<string>;
   settings(): Settings;

@@ -13,6 +13,7 @@ import type { AppContext } from './context';
 import { ledgerTarget, noteSeen } from './ledger';
 import { maskedAnswer } from './service-map';
 import type { HandlerGroup } from './types';
+import type { Digits } from '../../../shared/json/as-digits';
 
 type Names = 'purchaseInfo' | 'registerPurchase' | 'validatePurchase' | 'downloadUrl' | 'viewUrl' | 'cancelPurchase' | 'findPurchases' | 'openExternal';
 
@@ -26,7 +27,7 @@ function toUrlResult(answer: PurchaseUrl): UrlResult {
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state in the ledger. */
-  const tracked = async (profileId: string, run: (s: ActiveSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<ReadPurchase> => {
+  const tracked = async (profileId: string, run: (s: ActiveSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<Digits<ReadPurchase>> => {
     const session = ctx.session(profileId);
     const purchase = maskedAnswer(ctx, await run(session));
     noteSeen(ctx, session, purchase, assetTitle);
@@ -47,10 +48,10 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         asset: { id: assetId, title: assetTitle },
         seen: confirmDuplicate?.seen,
         // Masked before the ledger keeps it or the page shows it: services echo tokens.
-        send: async (reference) => maskedAnswer(ctx, await session.purchases.register(assetId, { reference })),
+        send: async (reference) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference })),
       });
     },
-    validatePurchase: ({ profileId, purchaseId, assetId }) => tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId })),
+    validatePurchase: ({ profileId, purchaseId, assetId }) => tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
     cancelPurchase: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.viewUrl(purchaseId)),

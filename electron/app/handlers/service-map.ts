@@ -8,6 +8,7 @@ import type { ServiceMap } from '../../../shared/service-map/schema';
 import { DEFAULT_SERVICE_MAP } from '../../../shared/service-map/schema';
 import { PartnerClient } from '../../client';
 import { redactValue } from '../../client/redact';
+import type { Digits } from '../../../shared/json/as-digits';
 import { probeService } from '../../service-map/probe';
 import type { ProbeClient } from '../../service-map/probe';
 import { profileServiceMap } from '../../service-map/profile-map';
@@ -17,8 +18,9 @@ import type { HandlerGroup } from './types';
 type Names = 'serviceMapGet' | 'serviceMapSave' | 'serviceMapDetect';
 
 /** Tokens masked in whatever the app shows of a service's answer (services echo them). */
-export function maskedAnswer<T>(ctx: AppContext, value: T): T {
-  return redactValue(value, [...ctx.store.knownTokens(), ...ctx.demo.tokens()]) as T;
+export function maskedAnswer<T>(ctx: AppContext, value: T): Digits<T> {
+  // Ids past 2^53 leave as their digits (remembered, to go back as the service wrote them).
+  return redactValue(ctx.ids.toBridge(value), [...ctx.store.knownTokens(), ...ctx.demo.tokens()]) as Digits<T>;
 }
 
 function noProfile(id: string): PartnerError {

@@ -13,4 +13,9 @@ describe('request body as shown', () => {
     // Escapes a round trip writes back the same way do not stop pretty-printing.
     expect(shownBody('{"t":"say \\"hi\\"\\n"}')).toBe('{\n  "t": "say \\"hi\\"\\n"\n}');
   });
+  it('shows ids past 2^53 as sent (issue 21 item 6), and a body nested 6,000 deep', () => {
+    expect(shownBody('{"id":1234567890123456789}')).toBe('{\n  "id": 1234567890123456789\n}');
+    const deep = `${'['.repeat(6000)}1${']'.repeat(6000)}`;
+    expect(shownBody(deep).replace(/\s/g, '')).toBe(deep);
+  });
 });

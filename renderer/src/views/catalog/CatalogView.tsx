@@ -71,7 +71,8 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const shown = selected && assetParam !== null && String(selected.id) === assetParam ? selected : null;
   const fromUrl = !shown && assetParam !== null ? items.find((a) => String(a.id) === assetParam) ?? null : null;
   // Linked from elsewhere (#/catalog/ID) to an asset not on this page: open it by id alone.
-  const byId: Asset | null = assetParam !== null ? { id: /^\d+$/.test(assetParam) ? Number(assetParam) : assetParam } : null;
+  // Digits past 2^53 stay a string: as a number they would name another asset.
+  const byId: Asset | null = assetParam !== null ? { id: /^\d+$/.test(assetParam) && Number.isSafeInteger(Number(assetParam)) ? Number(assetParam) : assetParam } : null;
   const detail = shown ?? fromUrl ?? byId;
   const detailKey = detail === null ? null : String(detail.id);
   const detailRef = useRef<HTMLElement>(null);

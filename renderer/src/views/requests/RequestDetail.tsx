@@ -5,6 +5,8 @@ import { Pill, statusTone } from '../../components/Pill';
 import { ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtClock, fmtMs } from '../../lib/format';
 import { toCurl } from './curl';
+import { parseJsonExact } from '../../../../shared/json/parse-exact';
+import { stringifyJsonExact } from '../../../../shared/json/stringify-exact';
 
 /** Copies the request as a curl command; the headers are the logged ones, so the token stays masked. */
 function CopyAsCurl({ detail }: { detail: LogDetail }) {
@@ -67,7 +69,8 @@ const UNDONE_BY_PARSING = /\\(\/|u[0-9a-fA-F]{4})/;
 export function shownBody(body: string): string {
   if (UNDONE_BY_PARSING.test(body)) return body;
   try {
-    return JSON.stringify(JSON.parse(body), null, 2);
+    // Exact: an id past 2^53 is shown as sent, not rounded; any depth.
+    return stringifyJsonExact(parseJsonExact(body), 2) ?? body;
   } catch {
     return body; // not JSON (or cut short): as sent
   }
