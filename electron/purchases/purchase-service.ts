@@ -110,6 +110,24 @@ function serviceWords(e: PartnerError): string {
   return typeof body?.message === 'string' ? body.message : e.message.replace(/^.*?answered \d+[^:]*:/, '');
 }
 
+/**
+ * The items of a lookup that are this registration's: its reference read and equal (no readable
+ * reference is no match), and its asset equal where both are known. The rest is named in a warning.
+ */
+function matchingReference(items: Purchase[], reference: string, assetId: number | string | undefined): { items: Purchase[]; warnings: string[] } {
+  const asset = assetId === undefined ? '' : String(assetId);
+  const unreadable = items.filter((p) => p.client_reference === undefined).length;
+  const otherRef = items.filter((p) => p.client_reference !== undefined && p.client_reference !== reference).length;
+  const sameRef = items.filter((p) => p.client_reference === reference);
+  const kept = sameRef.filter((p) => asset === '' || p.asset_id === '' || String(p.asset_id) === asset);
+  const otherAsset = sameRef.length - kept.length;
+  const warnings: string[] = [];
+  if (unreadable > 0) warnings.push(`${unreadable} item(s) of the lookup's answer carry no readable reference (service map: purchase.reference): not taken as reference ${reference}.`);
+  if (otherRef > 0) warnings.push(`${otherRef} item(s) of the lookup's answer carry another reference than ${reference}: the service seems to ignore the lookup's filter; they were left out.`);
+  if (otherAsset > 0) warnings.push(`${otherAsset} item(s) with reference ${reference} are of another asset than ${asset}: left out.`);
+  return { items: kept, warnings };
+}
+
 export class PurchaseService {
   readonly map: ServiceMap;
   /** How validate is sent, once a 400 showed the map's way wrong (this session only; the warning says what to save). */
@@ -136,9 +154,17 @@ export class PurchaseService {
     return this.act('purchaseInfo', purchaseId, options);
   }
 
-  /** Purchases registered with a client reference (how to find out what an unknown outcome did). */
-  async findByReference(reference: string, options: PurchaseCallOptions = {}): Promise<{ items: Purchase[]; missing: string[]; warnings: string[]; raw?: unknown }> {
+  /**
+   * Purchases registered with a client reference (how to find out what an unknown outcome did).
+   * Only items whose readable reference is this one (and asset, where both are known) are returned:
+   * a service that ignores the filter must not make another registration's purchase look like this one.
+   */
+  async findByReference(
+    reference: string,
+    options: PurchaseCallOptions & { assetId?: number | string } = {},
+  ): Promise<{ items: Purchase[]; missing: string[]; warnings: string[]; raw?: unknown }> {
     const ref = checkId('purchaseInfo', 'reference', reference);
+    const { assetId, ...callOptions } = options;
     const parts = lookupRequest(this.map, ref);
     if (parts === null) {
       throw new PartnerError({
@@ -148,10 +174,13 @@ export class PurchaseService {
         retryable: false,
       });
     }
-    const res = await this.client.request('purchaseInfo', { ...options, ...parts });
+    const res = await this.client.request('purchaseInfo', { ...callOptions, ...parts });
     const read = readPurchaseList(res.body, this.map);
-    const items = read.value.map((p) => withReadInfo({ value: p, missing: [], warnings: [], raw: undefined }));
-    return { items, missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
+    const answered = read.value.map((p) => withReadInfo({ value: p, missing: [], warnings: [], raw: undefined }));
+    const { items, warnings } = matchingReference(answered, ref, assetId);
+    const all = [...read.warnings, ...warnings];
+    const keepRaw = read.missing.length > 0 || warnings.length > 0;
+    return { items, missing: read.missing, warnings: all, ...(keepRaw ? { raw: read.raw } : {}) };
   }
 
   /**

@@ -182,8 +182,19 @@ export class PurchaseLedger {
         this.update(id, 'unknown', 'The service accepted the registration (2xx) but its answer could not be read.', purchase.raw);
         return this.get(id)!;
       }
-      // A lookup may have recorded this purchase already (another row): one row per purchase.
-      this.db.prepare('DELETE FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ? AND id <> ?').run(record.vendor, record.baseUrl, purchase.id, id);
+      const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
+      if (asset !== '' && asset !== record.assetId) {
+        this.update(id, 'unknown', `The service named purchase ${purchase.id} of asset ${asset}, not of asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        return this.get(id)!;
+      }
+      const other = this.byPurchaseId(record, purchase.id);
+      if (other && other.id !== id && other.assetId !== '' && other.assetId !== record.assetId) {
+        // Another asset's purchase (a service that answered with the wrong one): never taken over; this stays unresolved.
+        this.update(id, 'unknown', `The service named purchase ${purchase.id}, which the ledger holds for asset ${other.assetId}, not asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        return this.get(id)!;
+      }
+      // A lookup may have recorded this purchase already (another row of this asset): one row per purchase.
+      if (other && other.id !== id) this.db.prepare('DELETE FROM purchase_ledger WHERE id = ?').run(other.id);
       this.db
         .prepare(
           `UPDATE purchase_ledger SET state = 'registered', purchase_id = ?, purchase_state = ?, purchase_state_kind = ?, note = NULL, raw = NULL, updated_at = ? WHERE id = ?`,

@@ -62,19 +62,27 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       const knownId = purchaseId ?? record.purchaseId;
       if (knownId) {
         const purchase = await session.purchases.info(knownId);
-        if (purchase.asset_id !== null && String(purchase.asset_id) !== record.assetId) {
+        if (purchase.asset_id !== null && purchase.asset_id !== '' && String(purchase.asset_id) !== record.assetId) {
           throw new PartnerError({
             code: 'BAD_REQUEST',
             message: `Purchase ${purchase.id} is of asset ${String(purchase.asset_id)}, not of asset ${record.assetId}: not recorded.`,
             retryable: false,
           });
         }
-        return { record: ledger.finishRegistration(id, purchase), message: `Purchase ${purchase.id} is ${purchase.state}.` };
+        const settled = ledger.finishRegistration(id, purchase);
+        return { record: settled, message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.') };
       }
       if (!record.reference) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
       // NOT_FOUND in words when the service map has no lookup by reference.
-      const found = await session.purchases.findByReference(record.reference);
+      // Only items of this reference and asset come back (findByReference checks): anything else is not this registration.
+      const found = await session.purchases.findByReference(record.reference, { assetId: record.assetId });
       const [first, ...others] = found.items;
+      if (!first && found.warnings.length > 0) {
+        return {
+          record,
+          message: `No purchase in the service's answer has reference ${record.reference} for asset ${record.assetId}, but the answer held other purchases: ${found.warnings.join(' ')} The registration stays unresolved: check with the vendor, or enter its purchase id.`,
+        };
+      }
       if (!first) {
         return {
           record,
@@ -83,6 +91,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       }
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
       const settled = ledger.finishRegistration(id, first);
+      if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };
       const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';
       return { record: settled, message: `Found purchase ${first.id} (${first.state})${more}.` };
     },
