@@ -11,6 +11,13 @@ import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schem
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
+import { LedgerWriteRetry } from './ledger-retry';
+import type { Landing } from './ledger-retry';
+
+/** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
+export const SETTLE_WAIT_MS = 1_000;
+/** A background retry's wait for the lock: short, since better-sqlite3 waits on the main thread. */
+export const RETRY_WAIT_MS = 50;
 
 /** The service a record belongs to: purchases are per vendor and base URL. */
 export interface LedgerTarget {
@@ -27,6 +34,8 @@ export interface SeenPurchase {
   state: string;
   client_reference?: string;
   stateKind?: string;
+  /** Set when the ledger could not be written at once: it will be, and this says so to the user. */
+  ledgerWarning?: string;
   /** A 2xx registration answer whose purchase could not be read: it may exist. */
   unresolved?: boolean;
   raw?: unknown;
@@ -103,6 +112,7 @@ export interface LedgerOptions {
   /** This process, and how to tell whether another one still runs (tests pass their own). */
   pid?: number;
   alive?: (pid: number) => boolean;
+  log?: (message: string) => void;
 }
 
 export class PurchaseLedger {
@@ -110,6 +120,7 @@ export class PurchaseLedger {
   private readonly redact: (text: string) => string;
   private readonly pid: number;
   private readonly alive: (pid: number) => boolean;
+  private readonly retry: LedgerWriteRetry;
 
   constructor(
     private readonly db: Database,
@@ -119,6 +130,38 @@ export class PurchaseLedger {
     this.redact = options.redact ?? ((text) => text);
     this.pid = options.pid ?? process.pid;
     this.alive = options.alive ?? processAlive;
+    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: options.log });
+  }
+
+  /**
+   * A write of what the service already did: now, or (the store cannot take it now: locked, full,
+   * read-only) retried in the background, in order, until it lands. Not landed: the reason, for the
+   * warning the user sees.
+   */
+  settle<T>(what: string, write: () => T): Landing<T> {
+    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write));
+  }
+
+  /** Ledger writes still waiting for the store. */
+  get pendingWrites(): number {
+    return this.retry.pending;
+  }
+
+  /** Stops the background retries (the store closes). */
+  close(): void {
+    this.retry.close();
+  }
+
+  /** Runs with the lock wait at most `ms` (never longer than the connection's own). */
+  private waitingAtMost<T>(ms: number, run: () => T): T {
+    const before = Number(this.db.pragma('busy_timeout', { simple: true }));
+    if (before <= ms) return run();
+    this.db.pragma(`busy_timeout = ${ms}`);
+    try {
+      return run();
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
+    }
   }
 
   get(id: number): LedgerRecord | null {
@@ -142,10 +185,13 @@ export class PurchaseLedger {
 
   /**
    * The write-ahead: checks the guard and records the registration as "sending", durably, before it
-   * is sent. Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
+   * is sent (resuming the newest confirmed "unknown" record of the asset and its reference, else a
+   * new record with `reference`). Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
    * blocking record is named in `seen`.
    */
   beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
+    // What earlier answers left to write first, so that the guard reads it.
+    this.retry.drain();
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
       const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
@@ -162,6 +208,12 @@ export class PurchaseLedger {
         });
       }
       const at = this.now();
+      // One reference per purchase intent: registering again after an unknown outcome resends its key.
+      const resumed = blocking.find((r) => r.state === 'unknown' && r.reference !== null);
+      if (resumed) {
+        this.db.prepare(`UPDATE purchase_ledger SET state = 'sending', owner_pid = ?, note = NULL, updated_at = ? WHERE id = ?`).run(this.pid, at, resumed.id);
+        return this.get(resumed.id)!;
+      }
       const info = this.db
         .prepare(
           `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, state, owner_pid, created_at, updated_at)

@@ -4,6 +4,7 @@
  */
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import { PartnerError } from '../../../shared/errors';
+import { ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
 import type { ActiveSession } from '../session';
 import type { AppContext } from './context';
@@ -17,14 +18,18 @@ export function ledgerTarget(session: ActiveSession): LedgerTarget {
 
 /**
  * Records a purchase an action answered with. The action already happened at the service, so a
- * ledger that cannot take it is logged, not thrown (registrations alone refuse without a ledger).
+ * ledger that cannot take it now gets it later (retried until it lands), and the warning for the
+ * user says so; never thrown (registrations alone refuse without a ledger).
  */
-export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): void {
-  if (!ctx.local.available || purchase.unresolved || purchase.id === '') return;
+export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): string | null {
+  if (!ctx.local.available || purchase.unresolved || purchase.id === '') return null;
   try {
-    ctx.local.ledger().recordSeen(ledgerTarget(session), purchase, assetTitle);
+    const ledger = ctx.local.ledger();
+    const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(ledgerTarget(session), purchase, assetTitle));
+    return landed.landed ? null : ledgerPendingWords(`purchase ${purchase.id} is ${purchase.state || 'as shown'}`, landed.reason);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
   }
 }
 

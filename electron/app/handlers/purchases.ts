@@ -28,8 +28,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   const tracked = async (run: (s: ReturnType<AppContext['session']>) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<ReadPurchase> => {
     const session = ctx.session();
     const purchase = maskedAnswer(ctx, await run(session));
-    noteSeen(ctx, session, purchase, assetTitle);
-    return purchase;
+    const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
+    return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
   };
   const remembered = async (purchaseId: string, run: (s: ReturnType<AppContext['session']>) => Promise<PurchaseUrl>): Promise<UrlResult> => {
     const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session())));
