@@ -161,7 +161,7 @@ export class PartnerClient {
     const request = {
       url: this.urlFor(spec, opts.query),
       method: spec.method,
-      headers: this.headersFor(token, opts.body !== undefined),
+      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     };
     const priority: Priority = opts.priority ?? 'interactive';

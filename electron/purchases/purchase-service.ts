@@ -15,6 +15,9 @@
  * exist, so it is returned as registered, `unresolved` when its id could not be read. If the
  * outcome is unknown, the error names the reference and how to look it up before registering again,
  * and carries it as body.client_reference (the service's own body, if any, as body.response).
+ * The reference also travels as an idempotency key header (map: idempotencyHeader): a service that
+ * honours it answers a resend the user confirms with the first answer; the client still never
+ * resends on its own. A 409 to a keyed registration is "still in progress or already done: look it up".
  */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINTS } from '../../shared/endpoints';
@@ -206,6 +209,7 @@ export class PurchaseService {
           body: { client_reference: reference, ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
         });
       }
+      if (isPartnerError(e) && e.code === 'CONFLICT' && this.map.idempotencyHeader !== null) throw this.keyConflict(e, reference);
       throw e;
     }
     const read = readPurchaseOrDetect(res.body, this.map);
@@ -267,6 +271,22 @@ export class PurchaseService {
   /** Cancels a purchase. */
   async cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
     return this.act('cancelPurchase', purchaseId, options);
+  }
+
+  /**
+   * A 409 to a keyed registration: the service holds a registration with this key, in flight or
+   * done. Its outcome is not known here (never "failed": that would let the asset be bought again).
+   */
+  private keyConflict(e: PartnerError, reference: string): PartnerError {
+    const lookup = this.canFindByReference ? `look it up by its reference ${reference} (Find a purchase)` : `check with the vendor (reference ${reference})`;
+    return new PartnerError({
+      ...e.data,
+      code: 'UNKNOWN_OUTCOME',
+      message: `Registration ${reference} is still in progress or already done at the service (it answered 409 to its ${this.map.idempotencyHeader} ${reference}): look it up. Service said: ${serviceWords(e).trim()}`,
+      hint: `Before registering again, ${lookup}.`,
+      retryable: false,
+      body: { client_reference: reference, idempotency: 'in-progress-or-done', ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
+    });
   }
 
   private actionsOf(word: string): Purchase['actions'] {

@@ -260,7 +260,12 @@ export class PurchaseLedger {
   /** The registration failed: "failed" after a definite refusal, otherwise "unknown". */
   failRegistration(id: number, error: ErrorData): LedgerRecord {
     const definite = DEFINITE_REFUSALS.has(error.code);
-    const note = definite ? error.message : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
+    const keyHeld = error.status === 409 && error.code === 'UNKNOWN_OUTCOME';
+    const note = definite
+      ? error.message
+      : keyHeld
+        ? 'The service holds a registration with this reference as its idempotency key (409): still in progress or already done. Look it up.'
+        : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
     this.update(id, definite ? 'failed' : 'unknown', note, { error: error.message, ...(error.body !== undefined ? { body: error.body } : {}) });
     return this.get(id)!;
   }

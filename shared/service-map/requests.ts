@@ -9,6 +9,7 @@ import type { Id } from './values';
 export interface RequestParts {
   query?: Record<string, string | number>;
   body?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 function place(placement: Placement, value: unknown): RequestParts {
@@ -52,7 +53,9 @@ export function registerRequest(map: ServiceMap, assetId: Id, reference: string)
   const body: Record<string, unknown> = {};
   writePath(body, map.register.assetIdField, assetId);
   if (map.register.referenceField !== null) writePath(body, map.register.referenceField, reference);
-  return { body };
+  // The reference is the idempotency key too: a service that honours it answers a resend the user confirms with the first answer.
+  const key = map.idempotencyHeader ?? null;
+  return key === null ? { body } : { body, headers: { [key]: reference } };
 }
 
 export type PurchaseEndpoint = keyof ServiceMap['purchaseId'];
