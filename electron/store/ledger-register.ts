@@ -23,8 +23,8 @@ export function newClientReference(): string {
 }
 
 /** What the user reads when the service did it and the ledger has yet to be written. */
-export function ledgerPendingWords(purchase: string, reason: string): string {
-  return `The service did it (${purchase}), but the purchase ledger could not be written just now (${reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
+export function ledgerPendingWords(done: string, reason: string): string {
+  return `${done}, but the purchase ledger could not be written just now (${reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
 }
 
 export async function registerWithLedger<P extends SeenPurchase>(ledger: PurchaseLedger, registration: LedgerRegistration<P>): Promise<P> {
@@ -39,5 +39,5 @@ export async function registerWithLedger<P extends SeenPurchase>(ledger: Purchas
     throw e;
   }
   const landed = ledger.settle(`registration ${reference}: purchase ${purchase.id}`, () => ledger.finishRegistration(record.id, purchase));
-  return landed.landed ? purchase : { ...purchase, ledgerWarning: ledgerPendingWords(`purchase ${purchase.id || `reference ${reference}`} registered`, landed.reason) };
+  return landed.landed ? purchase : { ...purchase, ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason) };
 }

@@ -26,7 +26,7 @@ export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: Seen
   try {
     const ledger = ctx.local.ledger();
     const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(ledgerTarget(session), purchase, assetTitle));
-    return landed.landed ? null : ledgerPendingWords(`purchase ${purchase.id} is ${purchase.state || 'as shown'}`, landed.reason);
+    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed.reason);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -74,7 +74,9 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
             retryable: false,
           });
         }
-        const settled = ledger.finishRegistration(id, purchase);
+        const landed = ledger.settle(`lookup of record ${id}: purchase ${purchase.id}`, () => ledger.finishRegistration(id, purchase));
+        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
+        const settled = landed.value;
         return { record: settled, message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.') };
       }
       if (!record.reference) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
@@ -95,7 +97,9 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         };
       }
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      const settled = ledger.finishRegistration(id, first);
+      const landed = ledger.settle(`lookup of record ${id}: purchase ${first.id}`, () => ledger.finishRegistration(id, first));
+      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
+      const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };
       const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';
       return { record: settled, message: `Found purchase ${first.id} (${first.state})${more}.` };
