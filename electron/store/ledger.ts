@@ -287,6 +287,9 @@ export class PurchaseLedger {
               | undefined)
           : undefined);
       const at = this.now();
+      const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
+      // An answer that names another asset than the record's never rewrites it (a service mixing up purchases).
+      if (byRef && byRef.asset_id !== '' && asset !== '' && byRef.asset_id !== asset) return toRecord(byRef);
       if (byRef) {
         this.db
           .prepare(

@@ -50,10 +50,11 @@ describe('a ledger that cannot be written after the service answered', () => {
     const asset = (await callApp(app, 'listAssets', { lastId: null, pageSize: 1 })).items[0]!;
     locker = new Sqlite(join(dir, STORE_FILE_NAME));
     // Slow answers, so that the lock is taken between the write-ahead and the answer.
-    sim.control.setFaults({ latencyMs: 400 });
+    sim.control.setFaults({ latencyMs: 1000 });
     const registering = callApp(app, 'registerPurchase', { assetId: asset.id, assetTitle: 'Locked' });
     await until(() => (locker!.prepare(`SELECT COUNT(*) AS n FROM purchase_ledger WHERE state = 'sending'`).get() as { n: number }).n === 1);
     locker.exec('BEGIN IMMEDIATE');
+    sim.control.setFaults({ latencyMs: 0 });
 
     const registered = await registering;
     expect(registered.id).toMatch(/^p_/);

@@ -93,6 +93,9 @@ describe("another asset's record", () => {
       expect(settled.note).toMatch(/not recorded here/);
       ledger.markChecked(b.id);
     }
+    // Nor by an answer seen later that names another asset for its purchase id or its reference.
+    ledger.recordSeen(target, bought('P-1', 9, 'ref-x'));
+    ledger.recordSeen(target, bought('P-2', 9, 'ref-a'));
     expect(ledger.get(a.id)).toMatchObject({ state: 'registered', purchaseId: 'P-1', assetId: '7', reference: 'ref-a' });
     expect(ledger.blockers(target, 7)).toHaveLength(1);
   });
