@@ -1,6 +1,6 @@
 /** The ledger's write retry: in order, bounded backoff, passing store failures only. */
 import { describe, expect, it } from 'vitest';
-import { LedgerWriteRetry, RETRY_MAX_MS } from '../../electron/store/ledger-retry';
+import { LedgerWriteRetry, RETRY_MAX_MS, isPassingStoreFailure } from '../../electron/store/ledger-retry';
 
 const busy = (): never => {
   throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
@@ -41,6 +41,15 @@ describe('LedgerWriteRetry', () => {
       fire();
     }
     expect(delays).toEqual([250, 500, 1000, 2000, 4000, 4000, 4000]);
+  });
+
+  it('waits out a lock, a full disk, a read-only file or an I/O error; never a constraint or a bug', () => {
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    for (const code of ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN']) {
+      expect(isPassingStoreFailure(failure(code))).toBe(true);
+    }
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_MISMATCH']) expect(isPassingStoreFailure(failure(code))).toBe(false);
+    expect(isPassingStoreFailure(new Error('plain'))).toBe(false);
   });
 
   it('throws what is not a passing store failure, and keeps nothing for it', () => {
