@@ -162,7 +162,7 @@ export class PartnerClient {
     const request = {
       url: this.urlFor(spec, opts.query),
       method: spec.method,
-      headers: this.headersFor(token, opts.body !== undefined),
+      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
       // Ids past 2^53 (NumberText) go out as the number text the service wrote.
       body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
     };

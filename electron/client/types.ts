@@ -68,6 +68,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** A specific token of the vendor (must be one of `tokens`). */
   token?: string;
+  /** More headers (e.g. an idempotency key); the client's own (authorization, accept, content type) win. */
+  headers?: Record<string, string>;
   /** Each attempt's sample of this request (429s and failures included), beside the client's subscribers. */
   onSample?: (sample: BudgetSample) => void;
 }

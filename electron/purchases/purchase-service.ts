@@ -15,6 +15,9 @@
  * exist, so it is returned as registered, `unresolved` when its id could not be read. If the
  * outcome is unknown, the error names the reference and how to look it up before registering again,
  * and carries it as body.client_reference (the service's own body, if any, as body.response).
+ * The reference also travels as an idempotency key header (map: idempotencyHeader): a service that
+ * honours it answers a resend the user confirms with the first answer; the client still never
+ * resends on its own. A 409 to a keyed registration is "still in progress or already done: look it up".
  */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINTS } from '../../shared/endpoints';
@@ -113,6 +116,24 @@ function serviceWords(e: PartnerError): string {
   return typeof body?.message === 'string' ? body.message : e.message.replace(/^.*?answered \d+[^:]*:/, '');
 }
 
+/**
+ * The items of a lookup that are this registration's: its reference read and equal (no readable
+ * reference is no match), and its asset equal where both are known. The rest is named in a warning.
+ */
+function matchingReference(items: Purchase[], reference: string, assetId: number | string | undefined): { items: Purchase[]; warnings: string[] } {
+  const asset = assetId === undefined ? '' : String(assetId);
+  const unreadable = items.filter((p) => p.client_reference === undefined).length;
+  const otherRef = items.filter((p) => p.client_reference !== undefined && p.client_reference !== reference).length;
+  const sameRef = items.filter((p) => p.client_reference === reference);
+  const kept = sameRef.filter((p) => asset === '' || p.asset_id === '' || String(p.asset_id) === asset);
+  const otherAsset = sameRef.length - kept.length;
+  const warnings: string[] = [];
+  if (unreadable > 0) warnings.push(`${unreadable} item(s) of the lookup's answer carry no readable reference (service map: purchase.reference): not taken as reference ${reference}.`);
+  if (otherRef > 0) warnings.push(`${otherRef} item(s) of the lookup's answer carry another reference than ${reference}: the service seems to ignore the lookup's filter; they were left out.`);
+  if (otherAsset > 0) warnings.push(`${otherAsset} item(s) with reference ${reference} are of another asset than ${asset}: left out.`);
+  return { items: kept, warnings };
+}
+
 export class PurchaseService {
   readonly map: ServiceMap;
   /** How validate is sent, once a 400 showed the map's way wrong (this session only; the warning says what to save). */
@@ -139,9 +160,17 @@ export class PurchaseService {
     return this.act('purchaseInfo', purchaseId, options);
   }
 
-  /** Purchases registered with a client reference (how to find out what an unknown outcome did). */
-  async findByReference(reference: string, options: PurchaseCallOptions = {}): Promise<{ items: Purchase[]; missing: string[]; warnings: string[]; raw?: unknown }> {
+  /**
+   * Purchases registered with a client reference (how to find out what an unknown outcome did).
+   * Only items whose readable reference is this one (and asset, where both are known) are returned:
+   * a service that ignores the filter must not make another registration's purchase look like this one.
+   */
+  async findByReference(
+    reference: string,
+    options: PurchaseCallOptions & { assetId?: number | string } = {},
+  ): Promise<{ items: Purchase[]; missing: string[]; warnings: string[]; raw?: unknown }> {
     const ref = checkId('purchaseInfo', 'reference', reference);
+    const { assetId, ...callOptions } = options;
     const parts = lookupRequest(this.map, ref);
     if (parts === null) {
       throw new PartnerError({
@@ -151,10 +180,13 @@ export class PurchaseService {
         retryable: false,
       });
     }
-    const res = await this.client.request('purchaseInfo', { ...options, ...parts });
+    const res = await this.client.request('purchaseInfo', { ...callOptions, ...parts });
     const read = readPurchaseList(res.body, this.map);
-    const items = read.value.map((p) => withReadInfo({ value: p, missing: [], warnings: [], raw: undefined }));
-    return { items, missing: read.missing, warnings: read.warnings, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
+    const answered = read.value.map((p) => withReadInfo({ value: p, missing: [], warnings: [], raw: undefined }));
+    const { items, warnings } = matchingReference(answered, ref, assetId);
+    const all = [...read.warnings, ...warnings];
+    const keepRaw = read.missing.length > 0 || warnings.length > 0;
+    return { items, missing: read.missing, warnings: all, ...(keepRaw ? { raw: read.raw } : {}) };
   }
 
   /**
@@ -180,6 +212,7 @@ export class PurchaseService {
           body: { client_reference: reference, ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
         });
       }
+      if (isPartnerError(e) && e.code === 'CONFLICT' && this.map.idempotencyHeader !== null) throw this.keyConflict(e, reference);
       throw e;
     }
     const read = readPurchaseOrDetect(res.body, this.map);
@@ -241,6 +274,22 @@ export class PurchaseService {
   /** Cancels a purchase. */
   async cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
     return this.act('cancelPurchase', purchaseId, options);
+  }
+
+  /**
+   * A 409 to a keyed registration: the service holds a registration with this key, in flight or
+   * done. Its outcome is not known here (never "failed": that would let the asset be bought again).
+   */
+  private keyConflict(e: PartnerError, reference: string): PartnerError {
+    const lookup = this.canFindByReference ? `look it up by its reference ${reference} (Find a purchase)` : `check with the vendor (reference ${reference})`;
+    return new PartnerError({
+      ...e.data,
+      code: 'UNKNOWN_OUTCOME',
+      message: `Registration ${reference} is still in progress or already done at the service (it answered 409 to its ${this.map.idempotencyHeader} ${reference}): look it up. Service said: ${serviceWords(e).trim()}`,
+      hint: `Before registering again, ${lookup}.`,
+      retryable: false,
+      body: { client_reference: reference, idempotency: 'in-progress-or-done', ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
+    });
   }
 
   private actionsOf(word: string): Purchase['actions'] {

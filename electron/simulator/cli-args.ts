@@ -23,6 +23,7 @@ export const USAGE = `Usage: npm run sim -- [flags]
   --error-rate R           share 0..1 answered 500/503
   --drop-rate R            share 0..1 whose connection is dropped after the action ran
   --garble-rate R          share 0..1 with garbled X-Rate-Limit-* headers
+  --idempotency            honour an Idempotency-Key header on registration (replay, 409 in flight)
   --compete VENDOR:ENDPOINT:RPS   another consumer of VENDOR's budget (ENDPOINT: id like
                            listAssets or a path like /assets/list); repeat for more
   --help                   this text`;
@@ -82,6 +83,7 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
         'drop-rate': { type: 'string' },
         'garble-rate': { type: 'string' },
         compete: { type: 'string', multiple: true },
+        idempotency: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -142,6 +144,7 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
       ...(catalogSize !== undefined ? { catalogSize } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(tokens ? { tokens } : {}),
+      ...(values.idempotency ? { idempotencyKeys: true } : {}),
       faults,
       competitors: (values.compete ?? []).map(competitorOf),
     },

@@ -12,6 +12,7 @@ import { CounterBook } from './counters';
 import { dialectNamed } from './dialects';
 import type { Dialect } from './dialects';
 import { NO_FAULTS, applyFaultPatch } from './faults';
+import { IdempotencyBook } from './idempotency';
 import { PurchaseBook } from './purchases';
 import { DEFAULT_TOKENS, normaliseTokens } from './tokens';
 import type { CompetitorConfig, FaultConfig, SimulatorControl, SimulatorOptions, SimulatorState, VendorToken } from './types';
@@ -24,6 +25,8 @@ export interface SimulatorCore {
   readonly random: () => number;
   readonly catalog: AssetCatalog;
   readonly purchases: PurchaseBook;
+  /** Idempotency keys on registration (answers nothing unless the mode is on). */
+  readonly idempotency: IdempotencyBook;
   readonly budgets: BudgetBook;
   readonly counters: CounterBook;
   readonly tokens: VendorToken[];
@@ -62,6 +65,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
   let dialect = dialectNamed(options.dialect ?? 'default');
   const initialCompetitors = checkCompetitors(options.competitors ?? [], vendors);
   const purchases = new PurchaseBook();
+  const idempotency = new IdempotencyBook(options.idempotencyKeys === true);
   const counters = new CounterBook();
   const pending = new Set<ReturnType<typeof setTimeout>>();
   let stopped = false;
@@ -106,6 +110,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
     resetAll(): void {
       budgets.reset();
       purchases.reset();
+      idempotency.clear();
       counters.reset();
     },
     counters: () => counters.list(),
@@ -116,6 +121,7 @@ export function createCore(options: SimulatorOptions = {}): SimulatorCore {
     random,
     catalog,
     purchases,
+    idempotency,
     budgets,
     counters,
     tokens,

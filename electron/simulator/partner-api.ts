@@ -7,7 +7,7 @@
  * written from the very clock reading the budget check used.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ENDPOINT_LIST, findEndpoint } from '../../shared/endpoints';
+import { ENDPOINTS, ENDPOINT_LIST, findEndpoint } from '../../shared/endpoints';
 import type { EndpointSpec } from '../../shared/endpoints';
 import { RATE_LIMIT_HEADERS } from '../../shared/rate-limit';
 import type { BodyInput } from './actions';
@@ -65,7 +65,10 @@ export function createPartnerHandler(core: SimulatorCore): (req: IncomingMessage
       status = random() < 0.5 ? 500 : 503;
       payload = errorBody(status, status === 500 ? 'Simulated internal server error.' : 'Simulated service unavailable.');
     } else {
-      const r = runInDialect(core.dialect(), { vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
+      const request = body.kind === 'text' ? body.text : '';
+      const keyed = endpoint.id === 'registerPurchase' ? core.idempotency.answerFor(req, vendor, request) : null;
+      const r = keyed ?? runInDialect(core.dialect(), { vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
+      if (keyed === null && endpoint.id === 'registerPurchase') core.idempotency.settle(req, vendor, request, r);
       status = r.status;
       payload = r.body;
     }
@@ -107,6 +110,9 @@ export function createPartnerHandler(core: SimulatorCore): (req: IncomingMessage
 
   /** Entry point: optional latency, then the pipeline. */
   return (req, res, path, rawQuery) => {
+    if (req.method === 'POST' && path === ENDPOINTS.registerPurchase.path) {
+      core.idempotency.arrive(req, res, core.vendorByToken.get(BEARER.exec(req.headers.authorization ?? '')?.[1] ?? ''));
+    }
     const run = (): void => safely(res, () => handle(req, res, path, rawQuery));
     const f = core.faults();
     if (f.latencyMs > 0 || f.jitterMs > 0) core.later(delayFor(f, random), run);

@@ -41,6 +41,8 @@ export interface SimulatorOptions {
   competitors?: CompetitorConfig[];
   /** Payload dialect (default 'default', the built-in demo's shapes); the service behind it is the same. */
   dialect?: SimDialect;
+  /** Honour an Idempotency-Key header on registration (replay the first answer; 409 while it is in flight). Default off. */
+  idempotencyKeys?: boolean;
   /** Epoch ms; default Date.now. Tests inject a controllable clock. */
   clock?: () => number;
   /** 0 <= x < 1; default Math.random. Faults use it. */

@@ -5,7 +5,7 @@ export { migrate, schemaVersion, MIGRATIONS } from './migrations';
 export type { Migration } from './migrations';
 export { PurchaseLedger } from './ledger';
 export type { LedgerOptions, LedgerQuery, LedgerTarget, SeenPurchase } from './ledger';
-export { registerWithLedger, newClientReference } from './ledger-register';
+export { registerWithLedger, newClientReference, ledgerPendingWords } from './ledger-register';
 export type { LedgerRegistration } from './ledger-register';
 export { UsageStore, DEFAULT_USAGE_RETENTION } from './usage-store';
 export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions, UsagePointAggregate } from './usage-store';

@@ -1,7 +1,9 @@
 /**
  * A registration through the ledger: the guard and the write-ahead (one transaction), then the send
  * with the reference just recorded, then the answer recorded. A crash between the write-ahead and
- * the answer leaves the record "sending", which the next start turns into "unknown".
+ * the answer leaves the record "sending", which the next start turns into "unknown". A ledger that
+ * cannot take the answer at once (locked, full, read-only) gets it later (PurchaseLedger.settle): the
+ * purchase is returned with a warning that says so, never shown as a failure.
  */
 import { randomUUID } from 'node:crypto';
 import { toErrorData } from '../../shared/errors';
@@ -20,16 +22,22 @@ export function newClientReference(): string {
   return `pc-${randomUUID()}`;
 }
 
+/** What the user reads when the service did it and the ledger has yet to be written. */
+export function ledgerPendingWords(done: string, reason: string): string {
+  return `${done}, but the purchase ledger could not be written just now (${reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
+}
+
 export async function registerWithLedger<P extends SeenPurchase>(ledger: PurchaseLedger, registration: LedgerRegistration<P>): Promise<P> {
-  const reference = newClientReference();
-  const record = ledger.beginRegistration(registration.target, registration.asset, reference, registration.seen);
+  // A confirmed re-register of an unresolved intent resumes its record and its reference (the idempotency key).
+  const record = ledger.beginRegistration(registration.target, registration.asset, newClientReference(), registration.seen);
+  const reference = record.reference!;
   let purchase: P;
   try {
     purchase = await registration.send(reference);
   } catch (e) {
-    ledger.failRegistration(record.id, toErrorData(e));
+    ledger.settle(`registration ${reference} failed`, () => ledger.failRegistration(record.id, toErrorData(e)));
     throw e;
   }
-  ledger.finishRegistration(record.id, purchase);
-  return purchase;
+  const landed = ledger.settle(`registration ${reference}: purchase ${purchase.id}`, () => ledger.finishRegistration(record.id, purchase));
+  return landed.landed ? purchase : { ...purchase, ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason) };
 }

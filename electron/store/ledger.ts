@@ -12,6 +12,13 @@ import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
+import { LedgerWriteRetry } from './ledger-retry';
+import type { Landing } from './ledger-retry';
+
+/** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
+export const SETTLE_WAIT_MS = 1_000;
+/** A background retry's wait for the lock: short, since better-sqlite3 waits on the main thread. */
+export const RETRY_WAIT_MS = 50;
 
 /** The service a record belongs to: purchases are per vendor and base URL. */
 export interface LedgerTarget {
@@ -28,6 +35,8 @@ export interface SeenPurchase {
   state: string;
   client_reference?: string;
   stateKind?: string;
+  /** Set when the ledger could not be written at once: it will be, and this says so to the user. */
+  ledgerWarning?: string;
   /** A 2xx registration answer whose purchase could not be read: it may exist. */
   unresolved?: boolean;
   raw?: unknown;
@@ -104,6 +113,7 @@ export interface LedgerOptions {
   /** This process, and how to tell whether another one still runs (tests pass their own). */
   pid?: number;
   alive?: (pid: number) => boolean;
+  log?: (message: string) => void;
 }
 
 export class PurchaseLedger {
@@ -111,6 +121,7 @@ export class PurchaseLedger {
   private readonly redact: (text: string) => string;
   private readonly pid: number;
   private readonly alive: (pid: number) => boolean;
+  private readonly retry: LedgerWriteRetry;
 
   constructor(
     private readonly db: Database,
@@ -120,6 +131,38 @@ export class PurchaseLedger {
     this.redact = options.redact ?? ((text) => text);
     this.pid = options.pid ?? process.pid;
     this.alive = options.alive ?? processAlive;
+    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: options.log });
+  }
+
+  /**
+   * A write of what the service already did: now, or (the store cannot take it now: locked, full,
+   * read-only) retried in the background, in order, until it lands. Not landed: the reason, for the
+   * warning the user sees.
+   */
+  settle<T>(what: string, write: () => T): Landing<T> {
+    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write));
+  }
+
+  /** Ledger writes still waiting for the store. */
+  get pendingWrites(): number {
+    return this.retry.pending;
+  }
+
+  /** Stops the background retries (the store closes). */
+  close(): void {
+    this.retry.close();
+  }
+
+  /** Runs with the lock wait at most `ms` (never longer than the connection's own). */
+  private waitingAtMost<T>(ms: number, run: () => T): T {
+    const before = Number(this.db.pragma('busy_timeout', { simple: true }));
+    if (before <= ms) return run();
+    this.db.pragma(`busy_timeout = ${ms}`);
+    try {
+      return run();
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
+    }
   }
 
   get(id: number): LedgerRecord | null {
@@ -143,10 +186,13 @@ export class PurchaseLedger {
 
   /**
    * The write-ahead: checks the guard and records the registration as "sending", durably, before it
-   * is sent. Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
+   * is sent (resuming the newest confirmed "unknown" record of the asset and its reference, else a
+   * new record with `reference`). Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
    * blocking record is named in `seen`.
    */
   beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
+    // What earlier answers left to write first, so that the guard reads it.
+    this.retry.drain();
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
       const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
@@ -163,6 +209,12 @@ export class PurchaseLedger {
         });
       }
       const at = this.now();
+      // One reference per purchase intent: registering again after an unknown outcome resends its key.
+      const resumed = blocking.find((r) => r.state === 'unknown' && r.reference !== null);
+      if (resumed) {
+        this.db.prepare(`UPDATE purchase_ledger SET state = 'sending', owner_pid = ?, note = NULL, updated_at = ? WHERE id = ?`).run(this.pid, at, resumed.id);
+        return this.get(resumed.id)!;
+      }
       const info = this.db
         .prepare(
           `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, state, owner_pid, created_at, updated_at)
@@ -183,8 +235,19 @@ export class PurchaseLedger {
         this.update(id, 'unknown', 'The service accepted the registration (2xx) but its answer could not be read.', purchase.raw);
         return this.get(id)!;
       }
-      // A lookup may have recorded this purchase already (another row): one row per purchase.
-      this.db.prepare('DELETE FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ? AND id <> ?').run(record.vendor, record.baseUrl, purchase.id, id);
+      const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
+      if (asset !== '' && asset !== record.assetId) {
+        this.update(id, 'unknown', `The service named purchase ${purchase.id} of asset ${asset}, not of asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        return this.get(id)!;
+      }
+      const other = this.byPurchaseId(record, purchase.id);
+      if (other && other.id !== id && other.assetId !== '' && other.assetId !== record.assetId) {
+        // Another asset's purchase (a service that answered with the wrong one): never taken over; this stays unresolved.
+        this.update(id, 'unknown', `The service named purchase ${purchase.id}, which the ledger holds for asset ${other.assetId}, not asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        return this.get(id)!;
+      }
+      // A lookup may have recorded this purchase already (another row of this asset): one row per purchase.
+      if (other && other.id !== id) this.db.prepare('DELETE FROM purchase_ledger WHERE id = ?').run(other.id);
       this.db
         .prepare(
           `UPDATE purchase_ledger SET state = 'registered', purchase_id = ?, purchase_state = ?, purchase_state_kind = ?, note = NULL, raw = NULL, updated_at = ? WHERE id = ?`,
@@ -198,7 +261,12 @@ export class PurchaseLedger {
   /** The registration failed: "failed" after a definite refusal, otherwise "unknown". */
   failRegistration(id: number, error: ErrorData): LedgerRecord {
     const definite = DEFINITE_REFUSALS.has(error.code);
-    const note = definite ? error.message : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
+    const keyHeld = error.status === 409 && error.code === 'UNKNOWN_OUTCOME';
+    const note = definite
+      ? error.message
+      : keyHeld
+        ? 'The service holds a registration with this reference as its idempotency key (409): still in progress or already done. Look it up.'
+        : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
     this.update(id, definite ? 'failed' : 'unknown', note, { error: error.message, ...(error.body !== undefined ? { body: error.body } : {}) });
     return this.get(id)!;
   }
@@ -220,6 +288,9 @@ export class PurchaseLedger {
               | undefined)
           : undefined);
       const at = this.now();
+      const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
+      // An answer that names another asset than the record's never rewrites it (a service mixing up purchases).
+      if (byRef && byRef.asset_id !== '' && asset !== '' && byRef.asset_id !== asset) return toRecord(byRef);
       if (byRef) {
         this.db
           .prepare(

@@ -70,6 +70,7 @@ export class LocalStore {
 
   close(): void {
     for (const close of this.others.splice(0)) close();
+    this.purchaseLedger?.close();
     if (this.db?.open) this.db.close();
   }
 }

@@ -26,6 +26,8 @@ export const purchaseReadShape = {
   actions: z.array(z.enum(PURCHASE_ACTIONS)).optional(),
   /** A registration the service accepted (2xx) whose purchase could not be read: it may exist. */
   unresolved: z.boolean().optional(),
+  /** The service did it, but the purchase ledger is not written yet (it will be): said to the user. */
+  ledgerWarning: z.string().optional(),
 };
 
 const profileId = z.object({ profileId: z.string().min(1) });

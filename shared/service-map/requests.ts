@@ -10,6 +10,7 @@ import { NumberText } from '../json/number-text';
 export interface RequestParts {
   query?: Record<string, string | number>;
   body?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -62,7 +63,9 @@ export function registerRequest(map: ServiceMap, assetId: Id, reference: string)
   const body = bareRecord();
   writePath(body, map.register.assetIdField, assetId);
   if (map.register.referenceField !== null) writePath(body, map.register.referenceField, reference);
-  return { body };
+  // The reference is the idempotency key too: a service that honours it answers a resend the user confirms with the first answer.
+  const key = map.idempotencyHeader ?? null;
+  return key === null ? { body } : { body, headers: { [key]: reference } };
 }
 
 export type PurchaseEndpoint = keyof ServiceMap['purchaseId'];

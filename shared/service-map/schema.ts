@@ -49,6 +49,9 @@ export type StateWord = z.output<typeof stateWordSchema>;
 export const TIME_FORMATS = ['iso', 'epoch-s', 'epoch-ms', 'auto'] as const;
 export type TimeFormat = (typeof TIME_FORMATS)[number];
 
+/** Headers the client writes itself: never a map's idempotency header. */
+const RESERVED_HEADERS = new Set(['authorization', 'accept', 'content-type', 'content-length', 'host', 'cookie', 'connection', 'transfer-encoding']);
+
 export const serviceMapSchema = z.object({
   version: z.literal(SERVICE_MAP_VERSION),
   list: z.object({
@@ -93,6 +96,17 @@ export const serviceMapSchema = z.object({
   validate: placementSchema.extend({ takes: z.enum(['purchase', 'asset']) }),
   /** Finding purchases by the registration's reference (purchase info); null: the service has no such lookup. */
   lookupByReference: placementSchema.extend({ items: optionalPath }).nullable(),
+  /**
+   * Header that carries the registration's client reference as an idempotency key (the IETF httpapi
+   * draft's and Stripe's name by default); null: none sent. Defaulted so that maps saved before it still load.
+   */
+  idempotencyHeader: z
+    .string()
+    .trim()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'not an HTTP header name')
+    .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'a header the client sets itself')
+    .nullable()
+    .default('Idempotency-Key'),
   asset: z.object({
     id: path,
     title: optionalPath,
@@ -146,6 +160,7 @@ export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
   },
   validate: { in: 'body', name: 'purchase_id', takes: 'purchase' },
   lookupByReference: { in: 'query', name: 'client_reference', items: null },
+  idempotencyHeader: 'Idempotency-Key',
   asset: { id: 'id', title: 'title', category: 'category', price: 'price', priceUnit: 'major', currency: 'currency', fixedCurrency: null },
   category: { id: 'id', name: 'name', count: 'count' },
   historyPoint: { time: 'at', timeFormat: 'iso', value: 'price', event: 'event' },

@@ -12,6 +12,29 @@ function service(action: (req: FakeRequest) => FakeAction) {
   return { h, purchases: new PurchaseService(h.client(), { newReference: () => `ref-${++n}` }) };
 }
 
+describe('PurchaseService.findByReference keeps only the reference asked for', () => {
+  it('leaves out items of another reference, with no readable reference, or of another asset, and says so', async () => {
+    const { h, purchases } = service(() => ({
+      kind: 'answer',
+      body: {
+        items: [
+          purchase({ id: 'p_other', client_reference: 'ref-A' }),
+          purchase({ id: 'p_bare' }),
+          purchase({ id: 'p_wrong_asset', asset_id: 8, client_reference: 'ref-B' }),
+          purchase({ id: 'p_mine', client_reference: 'ref-B' }),
+        ],
+      },
+    }));
+    const found = await drive(h.clock, purchases.findByReference('ref-B', { assetId: '7' }));
+    expect(found.items.map((p) => p.id)).toEqual(['p_mine']);
+    expect(found.warnings.join(' ')).toMatch(/1 item\(s\) .* no readable reference/);
+    expect(found.warnings.join(' ')).toMatch(/1 item\(s\) .* another reference than ref-B/);
+    expect(found.warnings.join(' ')).toMatch(/1 item\(s\) with reference ref-B are of another asset than 7/);
+    const none = await drive(h.clock, purchases.findByReference('ref-C'));
+    expect(none.items).toEqual([]);
+  });
+});
+
 describe('PurchaseService', () => {
   it('sends each operation to its endpoint with its parameters and returns typed results', async () => {
     const { h, purchases } = service((req) => {

@@ -82,6 +82,25 @@ describe('write-ahead and answers', () => {
   });
 });
 
+describe("another asset's record", () => {
+  it("is never deleted or rewritten by a registration answered with its purchase: that registration stays unresolved", () => {
+    const ledger = open();
+    const a = ledger.recordSeen(target, bought('P-1', 7, 'ref-a'), 'A');
+    for (const answer of [bought('P-1', 8), { ...bought('P-1', 7), asset_id: null }, bought('P-1', 7)]) {
+      const b = ledger.beginRegistration(target, { id: 8, title: 'B' }, `ref-b-${String(answer.asset_id)}-${clock}`);
+      const settled = ledger.finishRegistration(b.id, answer);
+      expect(settled).toMatchObject({ state: 'unknown', purchaseId: null, assetId: '8' });
+      expect(settled.note).toMatch(/not recorded here/);
+      ledger.markChecked(b.id);
+    }
+    // Nor by an answer seen later that names another asset for its purchase id or its reference.
+    ledger.recordSeen(target, bought('P-1', 9, 'ref-x'));
+    ledger.recordSeen(target, bought('P-2', 9, 'ref-a'));
+    expect(ledger.get(a.id)).toMatchObject({ state: 'registered', purchaseId: 'P-1', assetId: '7', reference: 'ref-a' });
+    expect(ledger.blockers(target, 7)).toHaveLength(1);
+  });
+});
+
 describe('the guard', () => {
   it('refuses without confirmation, names the records, and needs every one of them named', async () => {
     const ledger = open();

@@ -4,6 +4,7 @@
  */
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import { PartnerError } from '../../../shared/errors';
+import { ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
 import type { ActiveSession } from '../session';
 import type { AppContext } from './context';
@@ -17,14 +18,18 @@ export function ledgerTarget(session: ActiveSession): LedgerTarget {
 
 /**
  * Records a purchase an action answered with. The action already happened at the service, so a
- * ledger that cannot take it is logged, not thrown (registrations alone refuse without a ledger).
+ * ledger that cannot take it now gets it later (retried until it lands), and the warning for the
+ * user says so; never thrown (registrations alone refuse without a ledger).
  */
-export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): void {
-  if (!ctx.local.available || purchase.unresolved || purchase.id === '') return;
+export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): string | null {
+  if (!ctx.local.available || purchase.unresolved || purchase.id === '') return null;
   try {
-    ctx.local.ledger().recordSeen(ledgerTarget(session), purchase, assetTitle);
+    const ledger = ctx.local.ledger();
+    const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(ledgerTarget(session), purchase, assetTitle));
+    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed.reason);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
   }
 }
 
@@ -62,19 +67,29 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       const knownId = purchaseId ?? record.purchaseId;
       if (knownId) {
         const purchase = await session.purchases.info(knownId);
-        if (purchase.asset_id !== null && String(purchase.asset_id) !== record.assetId) {
+        if (purchase.asset_id !== null && purchase.asset_id !== '' && String(purchase.asset_id) !== record.assetId) {
           throw new PartnerError({
             code: 'BAD_REQUEST',
             message: `Purchase ${purchase.id} is of asset ${String(purchase.asset_id)}, not of asset ${record.assetId}: not recorded.`,
             retryable: false,
           });
         }
-        return { record: ledger.finishRegistration(id, purchase), message: `Purchase ${purchase.id} is ${purchase.state}.` };
+        const landed = ledger.settle(`lookup of record ${id}: purchase ${purchase.id}`, () => ledger.finishRegistration(id, purchase));
+        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
+        const settled = landed.value;
+        return { record: settled, message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.') };
       }
       if (!record.reference) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
       // NOT_FOUND in words when the service map has no lookup by reference.
-      const found = await session.purchases.findByReference(record.reference);
+      // Only items of this reference and asset come back (findByReference checks): anything else is not this registration.
+      const found = await session.purchases.findByReference(record.reference, { assetId: record.assetId });
       const [first, ...others] = found.items;
+      if (!first && found.warnings.length > 0) {
+        return {
+          record,
+          message: `No purchase in the service's answer has reference ${record.reference} for asset ${record.assetId}, but the answer held other purchases: ${found.warnings.join(' ')} The registration stays unresolved: check with the vendor, or enter its purchase id.`,
+        };
+      }
       if (!first) {
         return {
           record,
@@ -82,7 +97,10 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         };
       }
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      const settled = ledger.finishRegistration(id, first);
+      const landed = ledger.settle(`lookup of record ${id}: purchase ${first.id}`, () => ledger.finishRegistration(id, first));
+      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
+      const settled = landed.value;
+      if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };
       const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';
       return { record: settled, message: `Found purchase ${first.id} (${first.state})${more}.` };
     },

@@ -30,8 +30,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   const tracked = async (profileId: string, run: (s: ActiveSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<Digits<ReadPurchase>> => {
     const session = ctx.session(profileId);
     const purchase = maskedAnswer(ctx, await run(session));
-    noteSeen(ctx, session, purchase, assetTitle);
-    return purchase;
+    const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
+    return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
   };
   const remembered = async (profileId: string, run: (s: ActiveSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
     const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session(profileId))));

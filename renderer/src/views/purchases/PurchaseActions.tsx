@@ -281,7 +281,7 @@ export function PurchaseActions({
   );
 }
 
-const SKIPPED = new Set(['missing', 'warnings', 'raw', 'actions', 'stateKind', 'unresolved']);
+const SKIPPED = new Set(['missing', 'warnings', 'raw', 'actions', 'stateKind', 'unresolved', 'ledgerWarning']);
 
 export function PurchaseResult({ action, purchase }: { action: Action | 'found'; purchase: Purchase }) {
   const verb: Partial<Record<Action | 'found', string>> = {
@@ -307,6 +307,12 @@ export function PurchaseResult({ action, purchase }: { action: Action | 'found';
             </div>
           ))}
       </dl>
+      {purchase.ledgerWarning ? (
+        <div className="callout callout-warn" role="status">
+          <div className="callout-title">Purchase ledger not updated yet</div>
+          <div>{purchase.ledgerWarning}</div>
+        </div>
+      ) : null}
       <ReadNotice info={purchase} what="purchase" />
     </div>
   );

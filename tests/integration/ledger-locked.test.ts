@@ -1,0 +1,75 @@
+/**
+ * The ledger locked right after the service accepted a registration: another connection (as another
+ * process would) holds a write lock on the same SQLite file. The answer is shown with its purchase id
+ * and a warning that the ledger will be updated; validate's answer too; once the lock goes, the
+ * record lands in order (registered, then validated) and never stays "sending".
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAppServices, memoryVault } from '../../electron/app';
+import type { AppServices } from '../../electron/app';
+import { STORE_FILE_NAME } from '../../electron/store';
+import { startSimulator } from '../../electron/simulator';
+import type { RunningSimulator } from '../../electron/simulator';
+import { callApp, until } from '../helpers/app-calls';
+
+let dir: string;
+let sim: RunningSimulator;
+let app: AppServices;
+let locker: Sqlite.Database | null = null;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-locked-'));
+  sim = await startSimulator({ port: 0, catalogSize: 50 });
+  app = await createAppServices({
+    shell: 'web',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0-test',
+    embeddedSimulator: false,
+    initialProfiles: [{ name: 'Sim', vendor: 'demo', baseUrl: sim.url, addTokens: ['demo-token-1'] }],
+    log: () => undefined,
+  });
+  await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+});
+
+afterEach(async () => {
+  if (locker?.inTransaction) locker.exec('ROLLBACK');
+  locker?.close();
+  locker = null;
+  await app.dispose();
+  await sim.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a ledger that cannot be written after the service answered', () => {
+  it('shows the purchase with its id and a warning, and updates the record once the lock is released', async () => {
+    const asset = (await callApp(app, 'listAssets', { lastId: null, pageSize: 1 })).items[0]!;
+    locker = new Sqlite(join(dir, STORE_FILE_NAME));
+    // Slow answers, so that the lock is taken between the write-ahead and the answer.
+    sim.control.setFaults({ latencyMs: 1000 });
+    const registering = callApp(app, 'registerPurchase', { assetId: asset.id, assetTitle: 'Locked' });
+    await until(() => (locker!.prepare(`SELECT COUNT(*) AS n FROM purchase_ledger WHERE state = 'sending'`).get() as { n: number }).n === 1);
+    locker.exec('BEGIN IMMEDIATE');
+    sim.control.setFaults({ latencyMs: 0 });
+
+    const registered = await registering;
+    expect(registered.id).toMatch(/^p_/);
+    expect(registered.state).toBe('registered');
+    expect(registered.ledgerWarning).toMatch(/could not be written just now \(database is locked\)\. It will be updated as soon as it can/);
+    const validated = await callApp(app, 'validatePurchase', { purchaseId: registered.id });
+    expect(validated.state).toBe('validated');
+    expect(validated.ledgerWarning).toContain('It will be updated as soon as it can');
+    // Still held: the record waits, "sending", with nothing lost.
+    expect(locker.prepare('SELECT state, purchase_id FROM purchase_ledger').all()).toEqual([{ state: 'sending', purchase_id: null }]);
+
+    locker.exec('COMMIT');
+    await until(async () => (await callApp(app, 'ledgerList', { limit: 10 })).items[0]?.purchaseState === 'validated', 8000);
+    const [record] = (await callApp(app, 'ledgerList', { limit: 10 })).items;
+    expect(record).toMatchObject({ state: 'registered', purchaseId: registered.id, purchaseState: 'validated', assetId: String(asset.id) });
+    expect((await callApp(app, 'ledgerList', { limit: 10 })).unresolved).toBe(0);
+  }, 20_000);
+});
