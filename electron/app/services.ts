@@ -121,6 +121,17 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         recordSample(id, s);
         onSample(s);
       },
+      // Saved for the profile (the demo's map is fixed); not reviewed unless the user's own map was.
+      onLearned: (map) => {
+        if (demo.isDemo(id)) return;
+        const record = store.get(id);
+        if (!record) return;
+        try {
+          store.saveServiceMap(id, map, { detected: !record.serviceMap || record.serviceMapDetected === true });
+        } catch (e) {
+          log('warn', `Could not save what the service taught about its request names: ${toErrorData(e).message}`);
+        }
+      },
     });
   }
 

@@ -22,10 +22,10 @@ import type { EndpointId } from '../../shared/endpoints';
 import { PartnerError, isPartnerError } from '../../shared/errors';
 import { readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
 import { validateFrom400 } from '../../shared/service-map/learn';
+import { LearnedNames } from '../service-map/learned-names';
 import { readPurchaseList } from '../../shared/service-map/read';
 import type { PurchaseRead, Read } from '../../shared/service-map/read';
 import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
-import type { PurchaseEndpoint, RequestParts } from '../../shared/service-map/requests';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { ApiResponse, Priority, RequestOptions } from '../client';
@@ -51,6 +51,8 @@ export interface RegisterOptions extends PurchaseCallOptions {
 export interface PurchaseServiceOptions {
   /** How this service is called and read; default the built-in simulator's dialect. */
   map?: ServiceMap;
+  /** The session's request names, with what the service's 400s taught (default: the map's, this service only). */
+  names?: LearnedNames;
   /** Makes a fresh client reference per registration (default: 'pc-' + a random UUID). */
   newReference?: () => string;
   now?: () => number;
@@ -104,6 +106,11 @@ function withReadInfo(read: Read<PurchaseRead> & { notes?: string[] }): Purchase
   return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
 }
 
+/** What a 400 taught (a request name), said with the result as information. */
+function withNote(purchase: Purchase, note: string | null): Purchase {
+  return note === null ? purchase : { ...purchase, notes: [...((purchase.notes as string[] | undefined) ?? []), note] };
+}
+
 /** The service's own message in an error answer (Yii2: `{name, message, code, status}`), else ours. */
 function serviceWords(e: PartnerError): string {
   const body = e.data.body as { message?: unknown } | undefined;
@@ -116,12 +123,14 @@ export class PurchaseService {
   private learnedValidate: ServiceMap['validate'] | null = null;
   private readonly newReference: () => string;
   private readonly now: () => number;
+  private readonly names: LearnedNames;
 
   constructor(
     private readonly client: PurchaseClient,
     options: PurchaseServiceOptions = {},
   ) {
     this.map = options.map ?? DEFAULT_SERVICE_MAP;
+    this.names = options.names ?? new LearnedNames(this.map);
     this.newReference = options.newReference ?? (() => `pc-${randomUUID()}`);
     this.now = options.now ?? Date.now;
   }
@@ -163,8 +172,10 @@ export class PurchaseService {
     const reference = options.reference ?? this.newReference();
     const { reference: _chosen, ...callOptions } = options;
     let res: ApiResponse;
+    let learnedNote: string | null;
     try {
-      res = await this.client.request('registerPurchase', { ...callOptions, ...registerRequest(this.map, asset, reference) });
+      // A 400 naming the asset field the map guessed wrong created nothing: sent once more that way.
+      ({ res, note: learnedNote } = await this.names.send(this.client, 'register.assetIdField', 'registerPurchase', (m) => registerRequest(m, asset, reference), callOptions));
     } catch (e) {
       if (isPartnerError(e) && e.code === 'UNKNOWN_OUTCOME') {
         throw new PartnerError({
@@ -180,7 +191,7 @@ export class PurchaseService {
       throw e;
     }
     const read = readPurchaseOrDetect(res.body, this.map);
-    const purchase = withReadInfo(read);
+    const purchase = withNote(withReadInfo(read), learnedNote);
     const unresolved = purchase.id === '';
     const warnings = unresolved
       ? [...purchase.warnings, `The service accepted the registration (HTTP ${res.status}) but its answer names no purchase id: a purchase may exist (reference ${reference}).`]
@@ -246,8 +257,8 @@ export class PurchaseService {
 
   private async act(endpoint: 'purchaseInfo' | 'cancelPurchase', purchaseId: string, options: PurchaseCallOptions): Promise<Purchase> {
     const id = checkId(endpoint, 'purchaseId', purchaseId);
-    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
-    return this.purchaseFrom(res.body, id);
+    const { res, note } = await this.names.send(this.client, 'purchaseId', endpoint, (m) => purchaseRequest(m, endpoint, id), options);
+    return withNote(this.purchaseFrom(res.body, id), note);
   }
 
   /** A purchase answer; the id asked for stands in where the answer gives none. */
@@ -256,13 +267,9 @@ export class PurchaseService {
     return purchase.id === '' ? { ...purchase, id: purchaseId, raw: body } : purchase;
   }
 
-  private parts(endpoint: PurchaseEndpoint, purchaseId: string): RequestParts {
-    return purchaseRequest(this.map, endpoint, purchaseId);
-  }
-
   private async link(endpoint: 'downloadUrl' | 'viewUrl', purchaseId: string, options: PurchaseCallOptions): Promise<PurchaseUrl> {
     const id = checkId(endpoint, 'purchaseId', purchaseId);
-    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
+    const { res, note } = await this.names.send(this.client, 'purchaseId', endpoint, (m) => purchaseRequest(m, endpoint, id), options);
     const read = readUrlOrDetect(res.body, this.map, this.now());
     if (read.value.url === null) {
       // Nothing to open: the one answer that cannot be shown as a result. The body travels with the error.
@@ -274,7 +281,8 @@ export class PurchaseService {
         body: res.body,
       });
     }
-    const notes = read.notes.length > 0 ? { notes: read.notes } : {};
+    const all = [...read.notes, ...(note === null ? [] : [note])];
+    const notes = all.length > 0 ? { notes: all } : {};
     return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
   }
 }
