@@ -145,6 +145,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       budgets,
       timeoutMs: store.settings().timeoutMs,
       tokenPresentation: profile.tokenPresentation,
+      // A service that does not answer must not hold the connection long: the session's own probe retries.
+      retry: { maxAttempts: 2 },
     });
     const unsubscribe = client.onSample((s) => recordSample(id, s));
     try {

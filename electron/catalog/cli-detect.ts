@@ -50,8 +50,9 @@ export async function serviceMapForRun(options: CliOptions, client: ProbeClient,
   if (!options.detect) return builtIn;
   const detected = await detectForCli(client, stderr);
   if (!options.detect.explicit && detected.confidence < FIRST_CONTACT_MIN_CONFIDENCE) {
-    stderr.write('catalog: warning: detection was not sure enough: the built-in shapes are used (give --service-map FILE, or --detect to use what was found)\n');
-    return { ...builtIn, warnings: ['Detection was not sure enough: the built-in shapes were used.', ...detected.warnings] };
+    const why = detected.warnings[0] ?? `confidence ${detected.confidence}`;
+    stderr.write(`catalog: no service map detected (${why}): the built-in shapes are used (give --service-map FILE, or --detect to use what was found)\n`);
+    return { ...builtIn, warnings: [`No service map detected (${why}): the built-in shapes were used.`] };
   }
   return withMap(detected.map, detected.warnings);
 }
