@@ -3,7 +3,8 @@
  * (what the desktop app and browser mode serve) with a profile that has only a base URL and a token
  * read categories, prices, history and purchases right with no Detect call; the catalog CLI started
  * with only --base-url and --token uses the page size it asked for. A request name the map got wrong
- * is learned from the service's 400 and sent once more, once. Only this test knows the dialects' shapes.
+ * is learned from the service's 400 and sent once more, once; --resume reads the rest with the map its
+ * checkpoint recorded. Only this test knows the dialects' shapes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator, SimDialect } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';
+import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ServiceMap } from '../../shared/service-map/schema';
@@ -78,8 +80,12 @@ function count(endpoint: EndpointId | null, status?: number): number {
     .reduce((n, c) => n + c.count, 0);
 }
 
+function spawnCli(args: string[], cwd: string) {
+  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnCli(args, cwd);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -138,6 +144,32 @@ describe.each(DIALECTS)('dialect %s, a profile with only a base URL and a token'
     const lines = (await readFile(join(dir, 'catalog-default.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
     const assets = lines.map((l) => JSON.parse(l) as { id: number; title: string; price: number });
     expect(assets.map((a) => [Number(a.id), a.title, a.price])).toEqual(Array.from({ length: SIZE }, (_, k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]));
+  }, 60_000);
+});
+
+describe('--resume', () => {
+  it('reuses the map its checkpoint recorded: no detection again, every id exactly once', async () => {
+    sim = await startSimulator({ catalogSize: SIZE, seed: SEED, dialect: 'jsonapi' });
+    sim.control.setFaults({ latencyMs: 40 });
+    dir = await mkdtemp(join(tmpdir(), 'first-contact-resume-'));
+    const args = ['--base-url', sim.url, '--token', TOKEN, '--page-size', '10'];
+    const checkpoint = join(dir, 'catalog-default.jsonl.checkpoint.json');
+    const first = spawnCli(args, dir);
+    const until = Date.now() + 20_000;
+    while (Date.now() < until && ((await readCheckpoint(checkpoint).catch(() => null))?.pages ?? 0) < 4) await new Promise((r) => setTimeout(r, 20));
+    first.kill('SIGKILL');
+    const recorded = await readCheckpoint(checkpoint);
+    expect(recorded?.done).toBe(false);
+    expect(recorded?.serviceMap?.list.pageSizeParam).toBe('page[size]');
+
+    const categoriesBefore = count('categories');
+    const second = await cli([...args, '--resume'], dir);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('resuming with the service map the checkpoint recorded');
+    expect(second.stderr).not.toMatch(/detected a service map/);
+    expect(count('categories')).toBe(categoriesBefore);
+    const ids = (await readFile(join(dir, 'catalog-default.jsonl'), 'utf8')).split('\n').filter((l) => l !== '').map((l) => Number((JSON.parse(l) as { id: number }).id));
+    expect(ids).toEqual(Array.from({ length: SIZE }, (_, k) => catalog.idAt(k)));
   }, 60_000);
 });
 
