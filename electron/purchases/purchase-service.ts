@@ -10,7 +10,8 @@
  *   only UNKNOWN_OUTCOME.
  *
  * Registration is the one operation that creates something and the service promises no
- * idempotency, so the client never resends it after an unknown outcome. Each registration carries
+ * idempotency, so the client never resends it after an unknown outcome (a 400 created nothing: when its
+ * message names the asset field the map guessed wrong, it is sent once more that way, learned-names.ts). Each registration carries
  * a client reference (where the map has a field for it); any 2xx answer means a purchase may
  * exist, so it is returned as registered, `unresolved` when its id could not be read. If the
  * outcome is unknown, the error names the reference and how to look it up before registering again,
