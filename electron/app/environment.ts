@@ -25,6 +25,8 @@ export interface AppEnvironment {
   initialProfiles?: ProfileInputDraft[];
   /** Web mode --detect: detect the flag profiles' service maps at start (<= 3 requests each), kept in memory. */
   detectServiceMaps?: boolean;
+  /** Default true: a profile without a saved map is detected when it first connects (web mode --no-detect: false). */
+  detectAtFirstContact?: boolean;
   /** Default true: start the simulator when no profile is configured. */
   embeddedSimulator?: boolean;
   /** --budget-store redis://host:port/db: the budget store of every profile that names none. */

@@ -6,7 +6,7 @@ import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { BudgetRegistry } from '../client';
+import { BudgetRegistry, PartnerClient } from '../client';
 import { createTransport } from '../client/transport';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
 import { timerClock } from '../../shared/clock';
@@ -21,6 +21,9 @@ import type { AppEnvironment, AppLog, AppServices } from './environment';
 import { EventHub } from './event-hub';
 import { createHandlers } from './handlers';
 import { ProfileSource } from './profile-source';
+import type { OpenedProfile } from './profile-source';
+import { detectAtFirstContact } from '../service-map/first-contact';
+import { profileServiceMap } from '../service-map/profile-map';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
@@ -101,13 +104,14 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   }
 
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
-    const { profile, tokens } = await profiles.open(id);
+    let { profile, tokens } = await profiles.open(id);
     // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
     telemetry.resetDetector(profile.vendor);
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
     // Per (base URL, vendor): a connected profile without a store leaves another's store alone; released when
     // the scope's last session closes (`closing` below).
     budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.openBudgetStore(id)) ?? env.budgetStore, (line) => log('warn', line));
+    if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,
@@ -118,7 +122,47 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         recordSample(id, s);
         onSample(s);
       },
+      // Saved for the profile (the demo's map is fixed); not reviewed unless the user's own map was.
+      onLearned: (map) => {
+        if (demo.isDemo(id)) return;
+        const record = store.get(id);
+        if (!record) return;
+        try {
+          store.saveServiceMap(id, map, { detected: !record.serviceMap || record.serviceMapDetected === true });
+        } catch (e) {
+          log('warn', `Could not save what the service taught about its request names: ${toErrorData(e).message}`);
+        }
+      },
     });
+  }
+
+  /** No saved map: detect it now (<= 3 requests), keep it as detected-not-reviewed, open with it. */
+  async function firstContact(id: string, profile: OpenedProfile['profile'], tokens: string[]): Promise<OpenedProfile> {
+    const client = new PartnerClient({
+      baseUrl: profile.baseUrl,
+      vendor: profile.vendor,
+      tokens,
+      fetch: recordingFetch,
+      budgets,
+      timeoutMs: store.settings().timeoutMs,
+      tokenPresentation: profile.tokenPresentation,
+      // A service that does not answer must not hold the connection long: the session's own probe retries.
+      retry: { maxAttempts: 2 },
+    });
+    const unsubscribe = client.onSample((s) => recordSample(id, s));
+    try {
+      const found = await detectAtFirstContact(client, profileServiceMap(profile));
+      if (found.map === null) {
+        log('warn', `${profile.name}: no service map saved and detection found none (${found.reason}): the built-in shapes are used until Detect is run.`);
+        return { profile, tokens };
+      }
+      store.saveServiceMap(id, found.map, { detected: true });
+      log('info', `${profile.name}: service map detected at first contact with ${found.requests} requests (confidence ${found.proposal.confidence}), not yet reviewed.`);
+      return profiles.open(id);
+    } finally {
+      unsubscribe();
+      client.close();
+    }
   }
 
   const pool: SessionPool = new SessionPool({
@@ -214,7 +258,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   for (const id of env.detectServiceMaps ? flagIds : []) {
     try {
       const found = await serviceMapHandlers(ctx).serviceMapDetect({ profileId: id });
-      store.saveServiceMap(id, found.map);
+      store.saveServiceMap(id, found.map, { detected: true });
       log('warn', `Detected the service map of ${store.view(id).name} (confidence ${found.confidence})${found.warnings.map((w) => `\n  ${w}`).join('')}`);
     } catch (e) {
       log('warn', `Service map detection failed: ${redact(toErrorData(e).message)}`);

@@ -13,6 +13,7 @@ import type { Clock } from '../../shared/clock';
 import { PurchaseService } from '../purchases';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { profileServiceMap } from '../service-map/profile-map';
+import { LearnedNames } from '../service-map/learned-names';
 
 export interface SessionProfile {
   id: string;
@@ -38,6 +39,8 @@ export interface SessionDeps {
   stallLimitMs: () => number;
   clock: Clock;
   onSample: (sample: BudgetSample) => void;
+  /** A request name a 400 taught (the map with it, marked learned): kept for the profile. */
+  onLearned?: (map: ServiceMap) => void;
 }
 
 export class ActiveSession {
@@ -45,6 +48,8 @@ export class ActiveSession {
   readonly purchases: PurchaseService;
   /** The profile's service map: every payload of this session is built and read through it. */
   readonly map: ServiceMap;
+  /** The request names this session sends: the map's, and what the service's 400s taught since. */
+  readonly names: LearnedNames;
   readonly demoTraffic: DemoTraffic | null;
   private readonly unsubscribe: () => void;
   private closed = false;
@@ -68,7 +73,8 @@ export class ActiveSession {
     });
     this.unsubscribe = this.client.onSample(deps.onSample);
     this.map = profileServiceMap(profile);
-    this.purchases = new PurchaseService(this.client, { map: this.map });
+    this.names = new LearnedNames(this.map, (map) => deps.onLearned?.(map));
+    this.purchases = new PurchaseService(this.client, { map: this.map, names: this.names });
     this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, map: this.map }) : null;
     if (profile.demoTraffic) this.demoTraffic?.setPlan(profile.demoTraffic);
   }

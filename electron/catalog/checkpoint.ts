@@ -7,6 +7,8 @@ import { open, rename, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { PartnerError } from '../../shared/errors';
+import { serviceMapSchema } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Cursor } from './page';
 import { NumberText } from '../../shared/json/number-text';
 import { parseJsonExact } from '../../shared/json/parse-exact';
@@ -49,6 +51,8 @@ export interface Checkpoint {
   total: number | null;
   startedAt: string;
   updatedAt: string;
+  /** The service map the pages were read with (carries its own version); absent: the built-in shapes, or an older checkpoint. */
+  serviceMap?: ServiceMap;
 }
 
 const cursorSchema = z.union([z.string().min(1), z.number(), z.instanceof(NumberText)]);
@@ -73,6 +77,8 @@ const checkpointSchema = z.object({
   total: z.number().nullable(),
   startedAt: z.string(),
   updatedAt: z.string(),
+  // A map this version cannot read is dropped (the built-in shapes or a new detection then apply), not fatal.
+  serviceMap: serviceMapSchema.optional().catch(undefined),
 });
 
 export function checkpointPathFor(outPath: string): string {

@@ -23,8 +23,10 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
   --format jsonl|csv      the format, whatever the file's extension
   --page-size N           items per page, ${PAGE_SIZE_MIN}..${PAGE_SIZE_MAX} (default ${DEFAULT_DOWNLOAD_PAGE_SIZE})
   --service-map FILE      how the service's pages are read: a service map JSON file
-                          (see docs/service-map.example.json; default: the simulator's dialect)
-  --detect                detect the service map first (at most 3 requests), then download with it
+                          (see docs/service-map.example.json; default: detected, see below)
+  --detect                detect the service map first (at most 3 requests): the default without
+                          --service-map; --resume reuses the map its checkpoint recorded instead
+  --no-detect             no detection: read the pages with the built-in (simulator's) shapes
   --page-size-param NAME  the page-size query parameter's name (default: the map's, "per-page")
   --id-field NAME         the items' id field, the next page's cursor (default: the map's, "id")
   --cursor-field NAME     a body field naming the next cursor; repeat for several
@@ -59,8 +61,11 @@ export interface CliOptions {
   resume: boolean;
   /** From --service-map FILE. */
   serviceMap?: ServiceMap;
-  /** --detect: probe the service for its map first; the page-size flag, if given, still wins. */
-  detect?: { pageSizeParam: string | null };
+  /**
+   * Probe the service for its map first (the default without --service-map or --no-detect; `explicit`:
+   * --detect was given); the page-size flag, if given, still wins.
+   */
+  detect?: { pageSizeParam: string | null; explicit: boolean };
   /** --budget-store redis://host:port/db: the fleet's shared budget (default: headers only). */
   budgetStore?: string;
   /** --max-response-mib: the response-size cap (default DEFAULT_MAX_RESPONSE_BYTES). */
@@ -111,6 +116,7 @@ function parse(argv: string[]) {
       resume: { type: 'boolean' },
       'service-map': { type: 'string' },
       detect: { type: 'boolean' },
+      'no-detect': { type: 'boolean' },
       'budget-store': { type: 'string' },
       'max-response-mib': { type: 'string' },
       'give-up-after': { type: 'string' },
@@ -140,10 +146,11 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   const pageSize = values['page-size'] === undefined ? DEFAULT_DOWNLOAD_PAGE_SIZE : validatePageSize(values['page-size']);
   const serviceMap = values['service-map'] === undefined ? undefined : loadServiceMap(values['service-map'], cwd);
   if (serviceMap && values.detect) throw new Error('Give either --service-map FILE or --detect, not both.');
+  if (values.detect && values['no-detect']) throw new Error('Give either --detect or --no-detect, not both.');
   const pageSizeParam = validatePageSizeParam(values['page-size-param'] ?? serviceMap?.list.pageSizeParam ?? undefined);
   const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, pageSizeParam, resume: values.resume ?? false };
   if (serviceMap) options.serviceMap = serviceMap;
-  if (values.detect) options.detect = { pageSizeParam: values['page-size-param'] ?? null };
+  if (!serviceMap && !values['no-detect']) options.detect = { pageSizeParam: values['page-size-param'] ?? null, explicit: values.detect === true };
   if (values['budget-store'] !== undefined) {
     const problem = budgetStoreProblem(values['budget-store']);
     if (problem) throw new Error(`--budget-store ${problem}, got ${JSON.stringify(hideUrlCredentials(values['budget-store']))}.`);

@@ -11,7 +11,7 @@ import type { CliOptions } from './cli-args';
 import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
 import type { ProgressStream } from './cli-output';
 import { CatalogDownload } from './download';
-import { detectForCli } from './cli-detect';
+import { serviceMapForRun } from './cli-detect';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -63,10 +63,8 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
-  // The service map: from --service-map, detected (--detect, at most 3 requests), or the default dialect.
-  const detected = options.detect ? await detectForCli(client, io.stderr) : null;
-  const map = detected?.map ?? options.serviceMap;
-  const pageSizeParam = detected ? (options.detect?.pageSizeParam ?? detected.map.list.pageSizeParam ?? options.pageSizeParam) : options.pageSizeParam;
+  // The service map: from --service-map, the checkpoint's (--resume), detected (default, at most 3 requests), or built in (--no-detect).
+  const { map, pageSizeParam, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -108,7 +106,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     // A refusal before the first request (output exists, other settings) has no figures worth a line.
     if (!(result.state === 'failed' && result.requests === 0)) reporter.finish(result);
     else reporter.breakLine();
-    const warnings = [...(detected?.warnings ?? []), ...download.warnings];
+    const warnings = [...detectWarnings, ...download.warnings];
     for (const warning of download.warnings) io.stderr.write(`catalog: warning: ${warning}\n`);
     io.stdout.write(`${JSON.stringify({ ...summaryJson(result), warnings })}\n`);
     if (result.state === 'done') {

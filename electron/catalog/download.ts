@@ -330,6 +330,8 @@ export class CatalogDownload {
       total: null,
       startedAt: now,
       updatedAt: now,
+      // So that --resume reads the rest with the same map (a detected one is not detected again).
+      ...(this.options.map ? { serviceMap: this.options.map } : {}),
     };
     // Written before the first request, so that even a crash on page one leaves a resumable pair.
     await OutputFile.open(this.out, 'replace', 0).then((f) => f.close());

@@ -124,6 +124,7 @@ export class ProfileStore {
       pageSizeParam: input.pageSizeParam.trim(),
       idField: input.idField.trim(),
       ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
+      ...(!input.serviceMap && existing?.serviceMap && existing.serviceMapDetected ? { serviceMapDetected: true } : {}),
       ...this.keptBudgetStore(input.budgetStore, existing),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
@@ -140,13 +141,17 @@ export class ProfileStore {
     return toView(profile);
   }
 
-  /** Stores a profile's service map; the profile's page-size parameter and id field follow it. */
-  saveServiceMap(id: string, map: ServiceMap): ProfileView {
+  /**
+   * Stores a profile's service map; the profile's page-size parameter and id field follow it.
+   * `detected`: found by detection, not yet reviewed by the user (a save without it is the user's own).
+   */
+  saveServiceMap(id: string, map: ServiceMap, options: { detected?: boolean } = {}): ProfileView {
     const record = this.get(id);
     if (!record) throw notFound(`No profile with id "${id}".`);
-    const { persisted, ...stored } = record;
+    const { persisted, serviceMapDetected: _was, ...stored } = record;
     const profile: StoredProfile = {
       ...stored,
+      ...(options.detected ? { serviceMapDetected: true } : {}),
       serviceMap: map,
       pageSizeParam: map.list.pageSizeParam ?? stored.pageSizeParam,
       idField: map.asset.id,

@@ -31,6 +31,8 @@ export const storedProfileSchema = z.object({
   idField: z.string().min(1),
   /** How this service's answers are read (detected or edited); absent: the default dialect. A bad one is dropped, not fatal. */
   serviceMap: serviceMapSchema.optional().catch(undefined),
+  /** The map was detected (at first contact or by Detect again) and the user has not reviewed it yet. */
+  serviceMapDetected: z.boolean().optional().catch(undefined),
   /** redis://host:port/db: workers of this vendor share its budget through Redis; absent: headers only. */
   budgetStore: z.string().optional().catch(undefined),
   /** The budget store URL sealed with the vault when it carries credentials (budgetStore then holds it masked). */

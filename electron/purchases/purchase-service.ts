@@ -10,7 +10,8 @@
  *   only UNKNOWN_OUTCOME.
  *
  * Registration is the one operation that creates something and the service promises no
- * idempotency, so the client never resends it after an unknown outcome. Each registration carries
+ * idempotency, so the client never resends it after an unknown outcome (a 400 created nothing: when its
+ * message names the asset field the map guessed wrong, it is sent once more that way, learned-names.ts). Each registration carries
  * a client reference (where the map has a field for it); any 2xx answer means a purchase may
  * exist, so it is returned as registered, `unresolved` when its id could not be read. If the
  * outcome is unknown, the error names the reference and how to look it up before registering again,
@@ -25,10 +26,10 @@ import type { EndpointId } from '../../shared/endpoints';
 import { PartnerError, isPartnerError } from '../../shared/errors';
 import { readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
 import { validateFrom400 } from '../../shared/service-map/learn';
+import { LearnedNames } from '../service-map/learned-names';
 import { readPurchaseList } from '../../shared/service-map/read';
 import type { PurchaseRead, Read } from '../../shared/service-map/read';
 import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
-import type { PurchaseEndpoint, RequestParts } from '../../shared/service-map/requests';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Id } from '../../shared/service-map/values';
@@ -56,6 +57,8 @@ export interface RegisterOptions extends PurchaseCallOptions {
 export interface PurchaseServiceOptions {
   /** How this service is called and read; default the built-in simulator's dialect. */
   map?: ServiceMap;
+  /** The session's request names, with what the service's 400s taught (default: the map's, this service only). */
+  names?: LearnedNames;
   /** Makes a fresh client reference per registration (default: 'pc-' + a random UUID). */
   newReference?: () => string;
   now?: () => number;
@@ -110,6 +113,11 @@ function withReadInfo(read: Read<PurchaseRead> & { notes?: string[] }): Purchase
   return { ...rest, asset_id: asset_id ?? '', missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
 }
 
+/** What a 400 taught (a request name), said with the result as information. */
+function withNote(purchase: Purchase, note: string | null): Purchase {
+  return note === null ? purchase : { ...purchase, notes: [...((purchase.notes as string[] | undefined) ?? []), note] };
+}
+
 /** The service's own message in an error answer (Yii2: `{name, message, code, status}`), else ours. */
 function serviceWords(e: PartnerError): string {
   const body = e.data.body as { message?: unknown } | undefined;
@@ -140,12 +148,14 @@ export class PurchaseService {
   private learnedValidate: ServiceMap['validate'] | null = null;
   private readonly newReference: () => string;
   private readonly now: () => number;
+  private readonly names: LearnedNames;
 
   constructor(
     private readonly client: PurchaseClient,
     options: PurchaseServiceOptions = {},
   ) {
     this.map = options.map ?? DEFAULT_SERVICE_MAP;
+    this.names = options.names ?? new LearnedNames(this.map);
     this.newReference = options.newReference ?? (() => `pc-${randomUUID()}`);
     this.now = options.now ?? Date.now;
   }
@@ -198,8 +208,10 @@ export class PurchaseService {
     const reference = options.reference ?? this.newReference();
     const { reference: _chosen, ...callOptions } = options;
     let res: ApiResponse;
+    let learnedNote: string | null;
     try {
-      res = await this.client.request('registerPurchase', { ...callOptions, ...registerRequest(this.map, asset, reference) });
+      // A 400 naming the asset field the map guessed wrong created nothing: sent once more that way.
+      ({ res, note: learnedNote } = await this.names.send(this.client, 'register.assetIdField', 'registerPurchase', (m) => registerRequest(m, asset, reference), callOptions));
     } catch (e) {
       if (isPartnerError(e) && e.code === 'UNKNOWN_OUTCOME') {
         throw new PartnerError({
@@ -216,7 +228,7 @@ export class PurchaseService {
       throw e;
     }
     const read = readPurchaseOrDetect(res.body, this.map);
-    const purchase = withReadInfo(read);
+    const purchase = withNote(withReadInfo(read), learnedNote);
     const unresolved = purchase.id === '';
     const warnings = unresolved
       ? [...purchase.warnings, `The service accepted the registration (HTTP ${res.status}) but its answer names no purchase id: a purchase may exist (reference ${reference}).`]
@@ -298,8 +310,8 @@ export class PurchaseService {
 
   private async act(endpoint: 'purchaseInfo' | 'cancelPurchase', purchaseId: string, options: PurchaseCallOptions): Promise<Purchase> {
     const id = checkId(endpoint, 'purchaseId', purchaseId);
-    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
-    return this.purchaseFrom(res.body, id);
+    const { res, note } = await this.names.send(this.client, 'purchaseId', endpoint, (m) => purchaseRequest(m, endpoint, id), options);
+    return withNote(this.purchaseFrom(res.body, id), note);
   }
 
   /** A purchase answer; the id asked for stands in where the answer gives none. */
@@ -308,13 +320,9 @@ export class PurchaseService {
     return purchase.id === '' ? { ...purchase, id: purchaseId, raw: body } : purchase;
   }
 
-  private parts(endpoint: PurchaseEndpoint, purchaseId: string): RequestParts {
-    return purchaseRequest(this.map, endpoint, purchaseId);
-  }
-
   private async link(endpoint: 'downloadUrl' | 'viewUrl', purchaseId: string, options: PurchaseCallOptions): Promise<PurchaseUrl> {
     const id = checkId(endpoint, 'purchaseId', purchaseId);
-    const res = await this.client.request(endpoint, { ...options, ...this.parts(endpoint, id) });
+    const { res, note } = await this.names.send(this.client, 'purchaseId', endpoint, (m) => purchaseRequest(m, endpoint, id), options);
     const read = readUrlOrDetect(res.body, this.map, this.now());
     if (read.value.url === null) {
       // Nothing to open: the one answer that cannot be shown as a result. The body travels with the error.
@@ -326,7 +334,8 @@ export class PurchaseService {
         body: res.body,
       });
     }
-    const notes = read.notes.length > 0 ? { notes: read.notes } : {};
+    const all = [...read.notes, ...(note === null ? [] : [note])];
+    const notes = all.length > 0 ? { notes: all } : {};
     return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
   }
 }

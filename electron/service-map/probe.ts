@@ -116,6 +116,11 @@ export async function probeService(client: ProbeClient, options: ProbeOptions = 
   const samples: Samples = {};
   const categories = await attempt('categories', 'categories');
   if (categories.ok) samples.categories = categories.body;
+  // Unreachable, or the token refused: the other probes would only fail the same way.
+  if (!categories.ok && (categories.status === undefined || categories.status === 401 || categories.status === 403)) {
+    const proposal = detectServiceMap(samples, base);
+    return { proposal: { ...proposal, confidence: 0, warnings: [...warnings, ...proposal.warnings] }, samples: { categories: null, list: null, search: null }, requests };
+  }
 
   const pageSizes = pageSizeCandidates();
   let list = await attempt('listAssets', 'list (page-size candidates)', { query: pageSizes });

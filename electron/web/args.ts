@@ -2,7 +2,7 @@
  * The command line of `npm run web`. Pure: returns the options or a usage error, never exits.
  *
  *   npm run web -- [--port P] [--host H] [--no-open] [--data-dir DIR] [--renderer-dir DIR] [--no-simulator]
- *                  [--token VENDOR:TOKEN ...] [--base-url URL] [--service-map FILE | --detect]
+ *                  [--token VENDOR:TOKEN ...] [--base-url URL] [--service-map FILE | --detect | --no-detect]
  *
  * Tokens may also come from PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token" (a command line is
  * visible to other users in the process list; the environment is not). All tokens given here form
@@ -24,6 +24,8 @@ export interface WebCliOptions {
   serviceMapFile: string | null;
   /** Detect the service map of the profiles of --token at start (at most 3 requests each). */
   detect: boolean;
+  /** Keep the built-in shapes: no detection at a profile's first connection (default: detected when no map is saved). */
+  noDetect: boolean;
   /** --budget-store redis://host:port/db: share each vendor's budget with other workers through Redis. */
   budgetStore: string | null;
   help: boolean;
@@ -42,7 +44,9 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
   --token VENDOR:TOKEN  a vendor's API token (repeat for more tokens or vendors); needs --base-url
   --base-url URL        the Partner service's base URL for the tokens given
   --service-map FILE    how that service's answers are read: a service map JSON file (docs/service-map.example.json)
-  --detect              detect that service's map at start (at most 3 requests), instead of a file
+  --detect              detect that service's map at start (at most 3 requests), instead of a file;
+                        without --service-map this happens anyway when the profile first connects
+  --no-detect           no detection: read the service with the built-in shapes
   --budget-store URL    share each vendor's budget with other workers through Redis (redis://host:port/db)
   --help                this text
 
@@ -68,6 +72,7 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     tokens: [],
     serviceMapFile: null,
     detect: false,
+    noDetect: false,
     budgetStore: null,
     help: false,
   };
@@ -140,6 +145,9 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
       case '--detect':
         options.detect = true;
         break;
+      case '--no-detect':
+        options.noDetect = true;
+        break;
       case '--budget-store': {
         const url = value();
         const problem = url === null ? 'needs a URL' : budgetStoreProblem(url);
@@ -167,6 +175,7 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   if (options.baseUrl !== null && options.tokens.length === 0) return fail('--base-url needs at least one --token VENDOR:TOKEN.');
   if ((options.serviceMapFile !== null || options.detect) && options.baseUrl === null) return fail('--service-map and --detect apply to the service of --base-url and --token.');
   if (options.serviceMapFile !== null && options.detect) return fail('Give either --service-map FILE or --detect, not both.');
+  if (options.noDetect && options.detect) return fail('Give either --detect or --no-detect, not both.');
   return { ok: true, options };
 }
 

@@ -79,6 +79,7 @@ async function main(): Promise<number> {
     embeddedSimulator: options.embeddedSimulator,
     initialProfiles: profilesFromArgs(options).map((p) => (serviceMap ? { ...p, serviceMap } : p)),
     detectServiceMaps: options.detect,
+    detectAtFirstContact: !options.noDetect,
     ...(options.budgetStore ? { budgetStore: options.budgetStore } : {}),
     log,
   });

@@ -45,6 +45,8 @@ export interface WebServerOptions {
   initialProfiles?: AppEnvironment['initialProfiles'];
   /** Detect the flag profiles' service maps at start. */
   detectServiceMaps?: boolean;
+  /** False (--no-detect): profiles without a saved map keep the built-in shapes. */
+  detectAtFirstContact?: boolean;
   /** --budget-store redis://host:port/db (see AppEnvironment.budgetStore). */
   budgetStore?: string;
   /** For services made here: start the simulator when no profile is configured (default true). */
@@ -101,6 +103,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
         vault: memoryVault(),
         initialProfiles: options.initialProfiles,
         ...(options.detectServiceMaps ? { detectServiceMaps: true } : {}),
+        ...(options.detectAtFirstContact === false ? { detectAtFirstContact: false } : {}),
         embeddedSimulator: options.embeddedSimulator,
         ...(options.budgetStore ? { budgetStore: options.budgetStore } : {}),
         version: packageVersion(),

@@ -34,8 +34,8 @@ const profileId = z.object({ profileId: z.string().min(1) });
 
 export const serviceMapViewSchema = z.object({
   map: serviceMapSchema,
-  /** 'default': no map saved for the profile, the built-in (simulator) dialect applies. */
-  source: z.enum(['default', 'saved']),
+  /** 'default': no map saved for the profile, the built-in (simulator) dialect applies; 'detected': found at first contact (or Detect again), not yet reviewed. */
+  source: z.enum(['default', 'saved', 'detected']),
 });
 
 /** One field's detection: the value chosen, how sure (0..1), and why. */
@@ -57,7 +57,8 @@ export type Detection = z.output<typeof detectionSchema>;
 
 export const serviceMapCalls = {
   serviceMapGet: { request: profileId, response: serviceMapViewSchema },
-  serviceMapSave: { request: profileId.extend({ map: serviceMapSchema }), response: serviceMapViewSchema },
+  /** `detected`: saved as detected, not yet reviewed (Detect again in place); absent: the user's own (reviewed). */
+  serviceMapSave: { request: profileId.extend({ map: serviceMapSchema, detected: z.boolean().optional() }), response: serviceMapViewSchema },
   /** Probes the profile's service (<= 3 requests) and proposes a map; saves nothing. */
   serviceMapDetect: { request: profileId, response: detectionSchema },
 } as const;

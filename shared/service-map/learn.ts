@@ -26,3 +26,48 @@ export function validateFrom400(message: string, current: Validate): Validate | 
   }
   return null;
 }
+
+/**
+ * The other request names no free probe can show (a registration buys; history and purchases need
+ * an id): detection guesses them from the answers' case style. A 400 naming the right one teaches it.
+ */
+export type LearnableField = 'register.assetIdField' | 'history.assetIdField' | 'purchaseId';
+
+const words = (message: string): string[] => message.match(/[A-Za-z_][A-Za-z0-9_.[\]-]*/g) ?? [];
+
+/** The first name of this kind (asset or purchase ids) the message uses, other than the one sent; null: none. */
+function namedInstead(message: string, sent: string, kind: 'asset' | 'purchase'): string | null {
+  const known = kind === 'asset' ? ASSET_NAMES : PURCHASE_NAMES;
+  return words(message).find((w) => known.has(norm(w)) && w !== sent) ?? null;
+}
+
+function marked(map: ServiceMap, field: LearnableField): string[] {
+  return [...new Set([...(map.learned ?? []), field])];
+}
+
+/**
+ * The map with the one request name a 400's message (the service's own words) asks for, marked as
+ * learned; null when it names nothing new. For a purchase id, the four calls that sent the same name
+ * move together; the name sent, still wanted, belongs in the other place (query vs body).
+ * `endpoint`: for `purchaseId`, which call was refused.
+ */
+export function learnFrom400(map: ServiceMap, field: LearnableField, message: string, endpoint?: keyof ServiceMap['purchaseId']): ServiceMap | null {
+  if (field === 'register.assetIdField') {
+    const name = namedInstead(message, map.register.assetIdField, 'asset');
+    return name === null ? null : { ...map, register: { ...map.register, assetIdField: name }, learned: marked(map, field) };
+  }
+  if (field === 'history.assetIdField') {
+    const name = namedInstead(message, map.history.assetIdField, 'asset');
+    return name === null ? null : { ...map, history: { ...map.history, assetIdField: name }, learned: marked(map, field) };
+  }
+  const sent = map.purchaseId[endpoint ?? 'purchaseInfo'];
+  // Only a "missing"/"required" message says the name itself was not found (not that its value was wrong).
+  const stillWanted = /missing|required/i.test(message) && words(message).some((w) => w === sent.name);
+  const name = namedInstead(message, sent.name, 'purchase');
+  if (name === null && !stillWanted) return null;
+  const next = name === null ? { ...sent, in: sent.in === 'query' ? ('body' as const) : ('query' as const) } : { ...sent, name };
+  const purchaseId = Object.fromEntries(
+    Object.entries(map.purchaseId).map(([k, p]) => [k, p.in === sent.in && p.name === sent.name ? next : p]),
+  ) as ServiceMap['purchaseId'];
+  return { ...map, purchaseId, learned: marked(map, field) };
+}

@@ -129,6 +129,8 @@ export const serviceMapSchema = z.object({
     expiryKind: z.enum(['time', 'seconds']),
   }),
   states: z.array(stateWordSchema).max(50),
+  /** Request names learned from the service's own 400 (e.g. `register.assetIdField`), not guessed: shown as such. */
+  learned: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
 });
 export type ServiceMap = z.output<typeof serviceMapSchema>;
 

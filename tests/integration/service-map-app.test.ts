@@ -60,7 +60,8 @@ describe('service maps in the app', () => {
     const call = await start(sim.url, 'demo-token-1', ['--detect']);
     const { activeId } = await call('listProfiles', {});
     const view = await call('serviceMapGet', { profileId: activeId! });
-    expect(view.source).toBe('saved');
+    // Detected, not yet reviewed: the user's own save marks it reviewed.
+    expect(view.source).toBe('detected');
     expect(view.map.list.pageSizeParam).toBe('limit');
     const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.items).toHaveLength(7);

@@ -23,8 +23,11 @@ describe('catalog CLI flags', () => {
   it('has defaults: vendor "default", JSON Lines in the current folder, page size 100', () => {
     expect(run(base)).toEqual({
       baseUrl: 'http://127.0.0.1:8080', tokens: ['t1'], vendor: 'default', out: '/work/dir/catalog-default.jsonl', defaultOut: true,
-      format: 'jsonl', pageSize: 100, pageSizeParam: 'per-page', resume: false,
+      format: 'jsonl', pageSize: 100, pageSizeParam: 'per-page', resume: false, detect: { pageSizeParam: null, explicit: false },
     });
+    // --no-detect keeps the built-in shapes; a map file is never detected over.
+    expect(run([...base, '--no-detect']).detect).toBeUndefined();
+    expect(errorOf([...base, '--detect', '--no-detect'])).toMatch(/either --detect or --no-detect/);
   });
 
   it('reads every flag', () => {

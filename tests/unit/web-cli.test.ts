@@ -8,7 +8,7 @@ describe('npm run web arguments', () => {
   it('defaults to loopback, an ephemeral port, opening a browser and the embedded simulator', () => {
     expect(parseWebArgs([])).toEqual({
       ok: true,
-      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, budgetStore: null, help: false },
+      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, noDetect: false, budgetStore: null, help: false },
     });
   });
 
@@ -30,6 +30,7 @@ describe('npm run web arguments', () => {
         ],
         serviceMapFile: null,
         detect: false,
+        noDetect: false,
         budgetStore: 'redis://127.0.0.1:6379/0',
         help: false,
       },

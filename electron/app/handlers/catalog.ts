@@ -46,10 +46,11 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     },
     async assetHistory({ profileId, assetId }, call) {
       const session = ctx.session(profileId);
-      const res = await session.client.request('assetHistory', { ...historyRequest(session.map, ctx.ids.fromBridge(assetId)), priority: 'interactive', signal: call?.signal });
+      // Its asset field is guessed: a 400 naming the right one is sent once more that way (session.names).
+      const { res, note } = await session.names.send(session.client, 'history.assetIdField', 'assetHistory', (m) => historyRequest(m, ctx.ids.fromBridge(assetId)), { priority: 'interactive', signal: call?.signal });
       // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.
       const read = readHistoryOrDetect(res.body, session.map);
-      return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(read) });
+      return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(note === null ? read : { ...read, notes: [...read.notes, note] }) });
     },
   };
 }

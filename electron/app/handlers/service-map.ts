@@ -27,11 +27,11 @@ function noProfile(id: string): PartnerError {
   return new PartnerError({ code: 'NOT_FOUND', message: `No profile with id "${id}".`, retryable: false });
 }
 
-function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: 'default' | 'saved' } {
+function mapOf(ctx: AppContext, profileId: string): { map: ServiceMap; source: 'default' | 'saved' | 'detected' } {
   if (ctx.demo.isDemo(profileId)) return { map: DEFAULT_SERVICE_MAP, source: 'default' };
   const record = ctx.store.get(profileId);
   if (!record) throw noProfile(profileId);
-  return { map: profileServiceMap(record), source: record.serviceMap ? 'saved' : 'default' };
+  return { map: profileServiceMap(record), source: !record.serviceMap ? 'default' : record.serviceMapDetected ? 'detected' : 'saved' };
 }
 
 /** The profile's connected client, or a short-lived one (a demo's simulator started and stopped as testConnection does). */
@@ -61,7 +61,7 @@ async function withClient<T>(ctx: AppContext, profileId: string, run: (client: P
 export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
   return {
     serviceMapGet: async ({ profileId }) => mapOf(ctx, profileId),
-    async serviceMapSave({ profileId, map }) {
+    async serviceMapSave({ profileId, map, detected }) {
       if (ctx.demo.isDemo(profileId)) {
         throw new PartnerError({
           code: 'BAD_REQUEST',
@@ -70,7 +70,7 @@ export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
           retryable: false,
         });
       }
-      ctx.store.saveServiceMap(profileId, map);
+      ctx.store.saveServiceMap(profileId, map, { detected: detected === true });
       await ctx.profileChanged(profileId, false);
       return mapOf(ctx, profileId);
     },

@@ -1,8 +1,12 @@
 /**
- * What a service's answer did not give, said where it shows: the service map's warnings (a setting
- * the service seems to ignore) and the fields that could not be found, with the raw answer in the
- * JSON viewer and a link to the Service map settings where either can be fixed.
+ * What a service's answer did not give, said where it shows, in ONE notice: the service map's
+ * warnings (a setting the service seems to ignore), the fields that could not be found (the raw
+ * answer in the JSON viewer) and how the answer was read. It offers "Detect again" in place (the
+ * active profile's map detected anew, <= 3 requests, and the answers read again), and a link to the
+ * Service map settings where the map can be reviewed or edited.
  */
+import { useConnection } from '../api/queries';
+import { useDetectAgain } from '../api/service-map-queries';
 import { routeHref } from '../lib/hash-route';
 import { JsonViewer } from './JsonViewer';
 import './ReadNotice.css';
@@ -18,11 +22,26 @@ export interface ReadInfo {
 
 export const SERVICE_MAP_HREF = routeHref('settings', 'service-map');
 
-function MapLink() {
+/** Detect again for the active profile (not the built-in demo, whose map is fixed), with what it did. */
+function DetectAgain() {
+  const connection = useConnection().data;
+  const detect = useDetectAgain();
+  const profileId = connection?.profileId ?? null;
+  if (profileId === null || connection?.demo) return null;
   return (
-    <a href={SERVICE_MAP_HREF} className="read-notice-link">
-      Open the service map in Settings
-    </a>
+    <>
+      <button type="button" className="btn btn-small" onClick={() => detect.mutate(profileId)} disabled={detect.isPending}>
+        {detect.isPending ? 'Detecting…' : 'Detect again'}
+      </button>
+      {detect.isSuccess ? (
+        <span className="small muted">
+          {detect.data.saved
+            ? `Detected again (confidence ${detect.data.confidence}): the answers are read with the new map, kept as not yet reviewed.`
+            : `Detection found nothing surer (confidence ${detect.data.confidence}): the map is unchanged.`}
+        </span>
+      ) : null}
+      {detect.isError ? <span className="small">Detection failed: {detect.error instanceof Error ? detect.error.message : String(detect.error)}</span> : null}
+    </>
   );
 }
 
@@ -31,25 +50,17 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
   const missing = info?.missing ?? [];
   const notes = info?.notes ?? [];
   if (warnings.length === 0 && missing.length === 0 && notes.length === 0) return null;
+  // Only notes: information (the answer was read), not a fault.
+  const onlyNotes = warnings.length === 0 && missing.length === 0;
+  const title = missing.length > 0 ? `Part of ${what} could not be read` : warnings.length > 0 ? warningTitle(warnings[0]!) : 'Read with a detected layout';
   return (
     <div className="read-notices">
-      {notes.map((n) => (
-        <div key={n} className="callout read-notice-note" role="status">
-          <div className="callout-title">Read with a detected layout</div>
-          <div>{n}</div>
-          <MapLink />
-        </div>
-      ))}
-      {warnings.map((w) => (
-        <div key={w} className="callout callout-warn" role="status">
-          <div className="callout-title">{warningTitle(w)}</div>
-          <div>{w}</div>
-          <MapLink />
-        </div>
-      ))}
-      {missing.length > 0 ? (
-        <div className="callout callout-warn" role="status">
-          <div className="callout-title">Part of {what} could not be read</div>
+      <div className={`callout ${onlyNotes ? 'read-notice-note' : 'callout-warn'}`} role="status">
+        <div className="callout-title">{title}</div>
+        {warnings.map((w) => (
+          <div key={w}>{w}</div>
+        ))}
+        {missing.length > 0 ? (
           <div>
             Not found in the service's answer: {missing.map((m, i) => (
               <span key={m}>
@@ -59,15 +70,23 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
             ))}
             . What could be read is shown; the rest is below as the service sent it.
           </div>
-          {info?.raw !== undefined ? (
-            <details className="read-raw">
-              <summary>The service's answer (raw JSON, tokens masked)</summary>
-              <JsonViewer value={info.raw} label={`Raw answer: ${what}`} />
-            </details>
-          ) : null}
-          <MapLink />
+        ) : null}
+        {notes.map((n) => (
+          <div key={n}>{n}</div>
+        ))}
+        {missing.length > 0 && info?.raw !== undefined ? (
+          <details className="read-raw">
+            <summary>The service's answer (raw JSON, tokens masked)</summary>
+            <JsonViewer value={info.raw} label={`Raw answer: ${what}`} />
+          </details>
+        ) : null}
+        <div className="read-notice-actions">
+          {onlyNotes ? null : <DetectAgain />}
+          <a href={SERVICE_MAP_HREF} className="read-notice-link">
+            Open the service map in Settings
+          </a>
         </div>
-      ) : null}
+      </div>
     </div>
   );
 }

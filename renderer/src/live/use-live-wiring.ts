@@ -30,6 +30,8 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
           void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'connection' });
         }
         void refetchAfterOutage(queryClient, before, c);
+        // A profile without a saved map gets one detected as it connects: its map view follows.
+        if (c.profileId !== null && before?.state !== c.state) void queryClient.invalidateQueries({ queryKey: ['serviceMap', c.profileId] });
       }),
     ];
     return () => offs.forEach((off) => off());

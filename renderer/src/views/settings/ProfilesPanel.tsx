@@ -17,6 +17,7 @@ import { navigate } from '../../lib/hash-route';
 import { useConnectedProfiles, useConnectProfile, useDisconnectProfile } from '../overview/session-queries';
 import { ProfileForm } from './ProfileForm';
 import { ServiceMapPanel } from './ServiceMapPanel';
+import { MapReviewBadge } from './MapReviewBadge';
 import './settings.css';
 
 type TestResult = CallResponse<'testConnection'>;
@@ -119,6 +120,7 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
                   <button type="button" className="btn btn-small" onClick={() => setMapOf(p.id)} aria-label={`Service map of ${p.name}`}>
                     Service map
                   </button>
+                  {!p.demo ? <MapReviewBadge profileId={p.id} onReview={() => setMapOf(p.id)} /> : null}
                   {!p.demo ? (
                     <>
                       <button type="button" className="btn btn-small" onClick={() => setEditing(p)} disabled={editing !== null}>

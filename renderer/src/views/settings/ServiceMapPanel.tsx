@@ -23,6 +23,12 @@ import './service-map.css';
 
 type Evidence = Detection['fields'][number];
 
+const SOURCE_PILL = {
+  saved: { tone: 'ok', text: 'saved map' },
+  detected: { tone: 'warn', text: 'detected, not yet reviewed' },
+  default: { tone: 'neutral', text: 'default map' },
+} as const;
+
 /** Detection names fields as the map does ("asset.price"); a placement's parts share their parent's evidence. */
 function evidenceFor(detection: Detection | null, key: string): Evidence | null {
   if (!detection) return null;
@@ -113,7 +119,7 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
         <h3 id={titleId} className="section-title">
           Service map · {profile.name}
         </h3>
-        {current.data ? <Pill tone={current.data.source === 'saved' ? 'ok' : 'neutral'}>{current.data.source === 'saved' ? 'saved map' : 'default map'}</Pill> : null}
+        {current.data ? <Pill tone={SOURCE_PILL[current.data.source].tone}>{SOURCE_PILL[current.data.source].text}</Pill> : null}
         {changed ? <Pill tone="warn">not saved</Pill> : null}
         <button type="button" className="btn btn-ghost" onClick={onClose} aria-label="Close service map">
           ✕
@@ -124,6 +130,30 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
         <code>data[].attributes.title</code>, alternatives with <code>|</code>), price units and state words. Detect reads a few answers (at most 3
         requests) and proposes a map; nothing is used until you save it.
       </p>
+      {current.data?.source === 'detected' && !changed ? (
+        <div className="callout" role="status">
+          <div className="callout-title">Detected, not yet reviewed</div>
+          <div>
+            This map was detected from the service's answers (when the profile first connected, or by Detect again) and is in use. Check the fields below
+            {current.data.map.learned?.length ? (
+              <>
+                {' '}(learned from the service's own 400 answers: {current.data.map.learned.map((f, i) => (
+                  <span key={f}>
+                    {i > 0 ? ', ' : ''}
+                    <code className="code-chip">{f}</code>
+                  </span>
+                ))})
+              </>
+            ) : null}
+            , then keep it as yours.
+          </div>
+          <div>
+            <button type="button" className="btn btn-small" onClick={() => current.data && save.mutate(current.data.map)} disabled={save.isPending}>
+              Reviewed: keep this map
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className="map-tools">
         <button type="button" className="btn btn-primary" onClick={() => detect.mutate()} disabled={detect.isPending}>
           {detect.isPending ? 'Detecting…' : 'Detect'}

@@ -1,0 +1,68 @@
+/**
+ * A session's request names as its map says, and as the service's 400s taught them since: a 400
+ * created nothing, so a request whose name the map got wrong (a guess from the answers' case style)
+ * is sent once more as the 400's message asks (never more: a 400 costs a slot), and the name is kept
+ * for the session and handed to `onLearned` (the app saves it in the profile's map, marked learned).
+ */
+import type { EndpointId } from '../../shared/endpoints';
+import { isPartnerError } from '../../shared/errors';
+import type { PartnerError } from '../../shared/errors';
+import { learnFrom400 } from '../../shared/service-map/learn';
+import type { LearnableField } from '../../shared/service-map/learn';
+import type { RequestParts } from '../../shared/service-map/requests';
+import type { ServiceMap } from '../../shared/service-map/schema';
+import type { ApiResponse, RequestOptions } from '../client';
+
+export interface NamesClient {
+  request<T = unknown>(endpoint: EndpointId, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+/** The service's own message in an error answer (Yii2: `{name, message, code, status}`), else ours. */
+function serviceWords(e: PartnerError): string {
+  const body = e.data.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : e.message.replace(/^.*?answered \d+[^:]*:/, '');
+}
+
+const WHAT: Record<LearnableField, string> = {
+  'register.assetIdField': "the registration's asset field",
+  'history.assetIdField': "the history request's asset field",
+  purchaseId: "the purchase id's name",
+};
+
+export class LearnedNames {
+  private current: ServiceMap;
+
+  constructor(
+    map: ServiceMap,
+    private readonly onLearned: (map: ServiceMap, field: LearnableField) => void = () => undefined,
+  ) {
+    this.current = map;
+  }
+
+  /** The map requests are built with. */
+  get map(): ServiceMap {
+    return this.current;
+  }
+
+  /** Sends the request built from the map; on a 400 that names what the service wanted, once more that way. `note`: what was learned, in words. */
+  async send<T = unknown>(
+    client: NamesClient,
+    field: LearnableField,
+    endpoint: EndpointId,
+    build: (map: ServiceMap) => RequestParts,
+    options: RequestOptions = {},
+  ): Promise<{ res: ApiResponse<T>; note: string | null }> {
+    const map = this.current;
+    try {
+      return { res: await client.request<T>(endpoint, { ...options, ...build(map) }), note: null };
+    } catch (e) {
+      const purchaseCall = field === 'purchaseId' && endpoint in map.purchaseId ? (endpoint as keyof ServiceMap['purchaseId']) : undefined;
+      const learned = isPartnerError(e) && e.data.status === 400 ? learnFrom400(map, field, serviceWords(e), purchaseCall) : null;
+      if (learned === null) throw e;
+      const res = await client.request<T>(endpoint, { ...options, ...build(learned) });
+      this.current = learned;
+      this.onLearned(learned, field);
+      return { res, note: `The service refused ${WHAT[field]} as guessed (400) and named the one it wanted: sent again that way, and kept in the profile's service map as learned.` };
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/** Request names learned from a 400's message (shared/service-map/learn.ts): which field, which name, marked learned. */
+import { describe, expect, it } from 'vitest';
+import { learnFrom400 } from '../../shared/service-map/learn';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
+
+const camel: ServiceMap = {
+  ...DEFAULT_SERVICE_MAP,
+  register: { assetIdField: 'assetId', referenceField: 'clientReference' },
+  history: { ...DEFAULT_SERVICE_MAP.history, assetIdField: 'assetId' },
+  purchaseId: {
+    purchaseInfo: { in: 'query', name: 'purchaseId' },
+    downloadUrl: { in: 'query', name: 'purchaseId' },
+    viewUrl: { in: 'query', name: 'purchaseId' },
+    cancelPurchase: { in: 'body', name: 'id' },
+  },
+};
+
+describe('learnFrom400', () => {
+  it("takes the asset field the service's message names, and marks it learned", () => {
+    const learned = learnFrom400(camel, 'register.assetIdField', 'Invalid request body: asset_id: Invalid input');
+    expect(learned?.register).toEqual({ assetIdField: 'asset_id', referenceField: 'clientReference' });
+    expect(learned?.learned).toEqual(['register.assetIdField']);
+    expect(learnFrom400(camel, 'history.assetIdField', 'Missing required field: item_id')?.history.assetIdField).toBe('item_id');
+  });
+
+  it('learns nothing from a message that names only what was sent, or no id at all', () => {
+    expect(learnFrom400(camel, 'register.assetIdField', 'assetId: expected a number')).toBeNull();
+    expect(learnFrom400(camel, 'register.assetIdField', 'The request body is not JSON.')).toBeNull();
+    expect(learnFrom400(camel, 'purchaseId', 'Parameter "purchaseId" must be a string.', 'purchaseInfo')).toBeNull();
+  });
+
+  it("a purchase id's new name moves every call that sent the old one; a name still missing moves to the other place", () => {
+    const renamed = learnFrom400(camel, 'purchaseId', 'Give exactly one of the parameters "purchase_id" and "client_reference".', 'viewUrl');
+    expect(renamed?.purchaseId).toEqual({
+      purchaseInfo: { in: 'query', name: 'purchase_id' },
+      downloadUrl: { in: 'query', name: 'purchase_id' },
+      viewUrl: { in: 'query', name: 'purchase_id' },
+      cancelPurchase: { in: 'body', name: 'id' },
+    });
+    const moved = learnFrom400(camel, 'purchaseId', 'Missing required parameter: purchaseId', 'purchaseInfo');
+    expect(moved?.purchaseId.purchaseInfo).toEqual({ in: 'body', name: 'purchaseId' });
+    expect(moved?.learned).toEqual(['purchaseId']);
+  });
+});
