@@ -3,16 +3,27 @@
  * services `npm run web` builds, embedded simulator included) on a temporary data folder. Started
  * with --expose-gc; the parent asks over IPC for a memory sample (after a full GC) or a heap snapshot.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { startWebServer } from '../../electron/web/server';
 
 export type SoakRequest = { t: 'sample' } | { t: 'snapshot'; file: string } | { t: 'stop' };
 export type SoakReply =
   | { t: 'ready'; bridgeUrl: string; origin: string; secret: string }
-  | { t: 'sample'; rssBytes: number; heapUsedBytes: number; rssAfterGcBytes: number; heapAfterGcBytes: number; externalBytes: number }
+  | {
+      t: 'sample';
+      rssBytes: number;
+      heapUsedBytes: number;
+      rssAfterGcBytes: number;
+      heapAfterGcBytes: number;
+      /** V8's heap as reserved from the system (used or not), after the GC. */
+      heapTotalBytes: number;
+      externalBytes: number;
+      /** Linux: RSS outside files (heaps, malloc), after the GC; null elsewhere. */
+      rssAnonBytes: number | null;
+    }
   | { t: 'snapshot'; file: string };
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -21,6 +32,15 @@ if (!gc || !process.send) {
   process.exit(2);
 }
 const reply = (message: SoakReply) => process.send!(message);
+
+function rssAnonBytes(): number | null {
+  try {
+    const kb = /RssAnon:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'partner-soak-'));
 const rendererDir = path.join(dir, 'renderer');
@@ -34,7 +54,17 @@ process.on('message', (message: SoakRequest) => {
     const before = process.memoryUsage();
     gc();
     const after = process.memoryUsage();
-    reply({ t: 'sample', rssBytes: before.rss, heapUsedBytes: before.heapUsed, rssAfterGcBytes: after.rss, heapAfterGcBytes: after.heapUsed, externalBytes: after.external });
+    reply({
+      t: 'sample',
+      rssBytes: before.rss,
+      heapUsedBytes: before.heapUsed,
+      rssAfterGcBytes: after.rss,
+      heapAfterGcBytes: after.heapUsed,
+      heapTotalBytes: after.heapTotal,
+      externalBytes: after.external,
+      rssAnonBytes: rssAnonBytes(),
+    });
+    if (process.env.SOAK_SPACES === '1') console.error(getHeapSpaceStatistics().map((x) => `${x.space_name} ${(x.space_size / 1048576).toFixed(0)}/${(x.space_used_size / 1048576).toFixed(0)}`).join(', '));
   } else if (message.t === 'snapshot') {
     reply({ t: 'snapshot', file: writeHeapSnapshot(message.file) });
   } else {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only soak [--soak-minutes 3] [--soak-every 15] [--soak-snapshots DIR]`
- * (or SOAK_MINUTES / SOAK_EVERY_S): the server process's memory over a long session. The real
+ * (or SOAK_MINUTES / SOAK_EVERY_S; SOAK_NODE_FLAGS for V8 flags to try): the server process's memory over a long session. The real
  * browser-mode server runs in a child process (soak-server.ts, --expose-gc); this process is its
  * page over the WebSocket bridge: it connects the built-in demo, turns demo traffic on at 100% of
  * every endpoint, adds the simulator's competing consumer, reads every event, and samples RSS and
@@ -31,7 +31,9 @@ export interface SoakSample {
   heapMiB: number;
   rssAfterGcMiB: number;
   heapAfterGcMiB: number;
+  heapTotalMiB: number;
   externalMiB: number;
+  rssAnonMiB: number | null;
   /** Bridge events the page has read so far (the app stays busy). */
   events: number;
 }
@@ -39,23 +41,25 @@ export interface SoakSample {
 type Sample = Extract<SoakReply, { t: 'sample' }>;
 
 class ServerChild {
-  private waiting: Array<(m: SoakReply) => void> = [];
+  private waiting: Array<{ resolve: (m: SoakReply) => void; reject: (e: Error) => void }> = [];
   private constructor(readonly child: ChildProcess) {
-    child.on('message', (m: SoakReply) => this.waiting.shift()?.(m));
+    child.on('message', (m: SoakReply) => this.waiting.shift()?.resolve(m));
+    child.on('exit', (code) => {
+      for (const w of this.waiting.splice(0)) w.reject(new Error(`soak server exited (${code})`));
+    });
   }
   static async start(): Promise<{ server: ServerChild; ready: Extract<SoakReply, { t: 'ready' }> }> {
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'soak-server.ts');
-    const child = fork(script, [], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // SOAK_NODE_FLAGS: V8 flags to try on the server (e.g. --max-semi-space-size=8).
+    const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+    const child = fork(script, [], { execArgv: ['--expose-gc', ...flags, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const server = new ServerChild(child);
     const ready = await server.next();
     if (ready.t !== 'ready') throw new Error('soak server: no ready message');
     return { server, ready };
   }
   private next(): Promise<SoakReply> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push(resolve);
-      this.child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
-    });
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
   ask(request: SoakRequest): Promise<SoakReply> {
     const answer = this.next();
@@ -139,11 +143,15 @@ export async function soakBench(options: SoakOptions): Promise<SoakSample[]> {
         heapMiB: mib(s.heapUsedBytes),
         rssAfterGcMiB: mib(s.rssAfterGcBytes),
         heapAfterGcMiB: mib(s.heapAfterGcBytes),
+        heapTotalMiB: mib(s.heapTotalBytes),
         externalMiB: mib(s.externalBytes),
+        rssAnonMiB: s.rssAnonBytes === null ? null : mib(s.rssAnonBytes),
         events: page.events,
       };
       samples.push(sample);
-      console.error(`  ${sample.minute.toFixed(1)} min: RSS ${sample.rssMiB.toFixed(0)} MiB, heap after GC ${sample.heapAfterGcMiB.toFixed(1)} MiB`);
+      console.error(
+        `  ${sample.minute.toFixed(1)} min: RSS ${sample.rssMiB.toFixed(0)} MiB (after GC ${sample.rssAfterGcMiB.toFixed(0)}, anonymous ${sample.rssAnonMiB?.toFixed(0) ?? '?'}), heap after GC ${sample.heapAfterGcMiB.toFixed(1)} MiB of ${sample.heapTotalMiB.toFixed(0)} reserved`,
+      );
       if (options.snapshotDir && i === 0) await snapshot(server, options.snapshotDir, 'start');
       if (Date.now() >= end) break;
       await new Promise((r) => setTimeout(r, Math.min(options.everySeconds * 1000, Math.max(0, end - Date.now()))));
@@ -164,10 +172,12 @@ async function snapshot(server: ServerChild, dir: string, name: string): Promise
 }
 
 function printCurve(samples: SoakSample[]): void {
-  console.log('| minute | RSS MiB | heap MiB | RSS after GC MiB | heap after GC MiB | external MiB |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log('| minute | RSS MiB | heap MiB | RSS after GC MiB | of it anonymous | heap after GC MiB | V8 heap reserved MiB | external MiB |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of samples) {
-    console.log(`| ${s.minute.toFixed(1)} | ${s.rssMiB.toFixed(0)} | ${s.heapMiB.toFixed(1)} | ${s.rssAfterGcMiB.toFixed(0)} | ${s.heapAfterGcMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} |`);
+    console.log(
+      `| ${s.minute.toFixed(1)} | ${s.rssMiB.toFixed(0)} | ${s.heapMiB.toFixed(1)} | ${s.rssAfterGcMiB.toFixed(0)} | ${s.rssAnonMiB?.toFixed(0) ?? '—'} | ${s.heapAfterGcMiB.toFixed(1)} | ${s.heapTotalMiB.toFixed(0)} | ${s.externalMiB.toFixed(1)} |`,
+    );
   }
   const secondHalf = samples.filter((s) => s.minute >= (samples.at(-1)?.minute ?? 0) / 2);
   const heapSlope = slope(secondHalf.map((s) => ({ x: s.minute, y: s.heapAfterGcMiB })));
