@@ -23,6 +23,8 @@ export type SoakReply =
       externalBytes: number;
       /** Linux: RSS outside files (heaps, malloc), after the GC; null elsewhere. */
       rssAnonBytes: number | null;
+      /** CPU time the process has used so far (user + system). */
+      cpuMs: number;
     }
   | { t: 'snapshot'; file: string };
 
@@ -63,6 +65,7 @@ process.on('message', (message: SoakRequest) => {
       heapTotalBytes: after.heapTotal,
       externalBytes: after.external,
       rssAnonBytes: rssAnonBytes(),
+      cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     });
     if (process.env.SOAK_SPACES === '1') console.error(getHeapSpaceStatistics().map((x) => `${x.space_name} ${(x.space_size / 1048576).toFixed(0)}/${(x.space_used_size / 1048576).toFixed(0)}`).join(', '));
   } else if (message.t === 'snapshot') {

@@ -34,8 +34,10 @@ export interface SoakSample {
   heapTotalMiB: number;
   externalMiB: number;
   rssAnonMiB: number | null;
-  /** Bridge events the page has read so far (the app stays busy). */
-  events: number;
+  /** Requests the app's client has answered so far (the page's request log). */
+  requests: number;
+  /** CPU time the server has used so far. */
+  cpuSeconds: number;
 }
 
 type Sample = Extract<SoakReply, { t: 'sample' }>;
@@ -79,11 +81,17 @@ class ServerChild {
 class Page {
   private nextId = 1;
   private pending = new Map<number, (result: { ok: boolean; value?: unknown; error?: { message: string } }) => void>();
-  events = 0;
+  requests = 0;
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as { t: string; id?: number; result?: { ok: boolean; value?: unknown; error?: { message: string } } };
-      if (message.t === 'event') this.events += 1;
+      const message = JSON.parse(data.toString()) as {
+        t: string;
+        id?: number;
+        name?: string;
+        payload?: { entries?: unknown[] };
+        result?: { ok: boolean; value?: unknown; error?: { message: string } };
+      };
+      if (message.t === 'event' && message.name === 'requestLog') this.requests += message.payload?.entries?.length ?? 0;
       else if (message.t === 'result' && message.id !== undefined) this.pending.get(message.id)?.(message.result!);
     });
   }
@@ -146,7 +154,8 @@ export async function soakBench(options: SoakOptions): Promise<SoakSample[]> {
         heapTotalMiB: mib(s.heapTotalBytes),
         externalMiB: mib(s.externalBytes),
         rssAnonMiB: s.rssAnonBytes === null ? null : mib(s.rssAnonBytes),
-        events: page.events,
+        requests: page.requests,
+        cpuSeconds: s.cpuMs / 1000,
       };
       samples.push(sample);
       console.error(
@@ -183,6 +192,14 @@ function printCurve(samples: SoakSample[]): void {
   const heapSlope = slope(secondHalf.map((s) => ({ x: s.minute, y: s.heapAfterGcMiB })));
   const rssSlope = slope(secondHalf.map((s) => ({ x: s.minute, y: s.rssAfterGcMiB })));
   const peakRss = Math.max(...samples.map((s) => s.rssMiB));
+  const first = samples[0];
+  const last = samples.at(-1);
+  const requests = last && first ? last.requests - first.requests : 0;
+  const cpu = last && first ? last.cpuSeconds - first.cpuSeconds : 0;
+  const minutes = last && first ? last.minute - first.minute : 0;
+  if (minutes > 0 && requests > 0) {
+    console.log(`Requests answered: ${(requests / minutes / 60).toFixed(0)}/s; server CPU ${((cpu / minutes / 60) * 100).toFixed(0)}% of a core, ${((cpu * 1000) / requests).toFixed(2)} ms per request.`);
+  }
   console.log(`\nSecond half: heap after GC ${heapSlope >= 0 ? '+' : ''}${heapSlope.toFixed(2)} MiB/min, RSS after GC ${rssSlope >= 0 ? '+' : ''}${rssSlope.toFixed(2)} MiB/min; peak RSS ${peakRss.toFixed(0)} MiB.`);
   writeFileSync('bench-results/soak.json', JSON.stringify({ samples, heapSlopeMiBPerMin: heapSlope, rssSlopeMiBPerMin: rssSlope, peakRssMiB: peakRss }, null, 2));
 }
