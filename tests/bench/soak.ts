@@ -131,6 +131,7 @@ export function slope(points: ReadonlyArray<{ x: number; y: number }>): number {
 const mib = (bytes: number) => bytes / MIB;
 
 export async function soakBench(options: SoakOptions): Promise<SoakSample[]> {
+  if (!(options.minutes > 0) || !(options.everySeconds > 0)) throw new Error('--soak-minutes and --soak-every take positive numbers');
   console.log(`\n## Soak: browser-mode server, built-in demo at 100% demo traffic + a competitor, ${options.minutes} min\n`);
   const { server, ready } = await ServerChild.start();
   const samples: SoakSample[] = [];
