@@ -54,6 +54,7 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(webUrl()).origin });
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
     await expect(detail.getByRole('status').filter({ hasText: 'Set PARTNER_TOKEN' })).toBeVisible();
+    await screenshot(page, 'qa-request-log-copy-curl');
     const command = await page.evaluate(() => navigator.clipboard.readText());
     expect(command).toContain(`'authorization: Bearer '"$PARTNER_TOKEN"`);
     expect(command).not.toContain('demo…');
