@@ -55,7 +55,7 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
     await expect(detail.getByRole('status').filter({ hasText: 'Set PARTNER_TOKEN' })).toBeVisible();
     await screenshot(page, 'qa-request-log-copy-curl');
-    const command = await page.evaluate(() => navigator.clipboard.readText());
+    const command = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(command).toContain(`'authorization: Bearer '"$PARTNER_TOKEN"`);
     expect(command).not.toContain('demo…');
     // Run once against the simulator (a purchase info read: nothing is bought twice).
@@ -65,7 +65,7 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
     await rows.first().click();
     await expect(detail.getByRole('heading', { name: /GET \/purchase\/info/ })).toBeVisible();
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
-    const read = await page.evaluate(() => navigator.clipboard.readText());
+    const read = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(read).toMatch(/^curl '[^']*\/purchase\/info\?/);
     const status = execFileSync('/bin/sh', ['-c', `${read} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: '/usr/bin:/bin', PARTNER_TOKEN: 'demo-token-1' } });
     expect(String(status)).toBe('200');
