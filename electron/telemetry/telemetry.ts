@@ -18,7 +18,7 @@ import { HeldTime } from './held-time';
 import type { ForeignUseOptions } from './foreign-use';
 import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
-import type { LogDetail, LogEntry, LogFilter, RequestLogOptions } from './request-log';
+import type { LogDetail, LogEntry, LogFilter, LogSearch, RequestLogOptions } from './request-log';
 import { ThrottledEmitter } from './throttled-emitter';
 import { timerClock } from '../../shared/clock';
 import type { Clock } from '../../shared/clock';
@@ -60,6 +60,8 @@ export interface Telemetry {
   recentSamples(): BudgetSample[];
   requestLog(filter: LogFilter): RequestLogEventPayload;
   requestDetail(id: number): LogDetail | null;
+  /** Ids of the kept entries whose metadata or (masked) bodies contain the text, newest first. */
+  searchRequestLog(text: string): LogSearch;
   onBudget(listener: (payload: BudgetEventPayload) => void): () => void;
   onRequestLog(listener: (payload: RequestLogEventPayload) => void): () => void;
   /** Forgets the anchors of the foreign-use detector (a profile switch, a budget reset). */
@@ -154,6 +156,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     recentSamples: () => history.recentSamples(),
     requestLog: (filter) => log.list(filter),
     requestDetail: (id) => log.detail(id, maskContext().tokens),
+    searchRequestLog: (text) => log.search(text, maskContext().tokens),
     onBudget(listener) {
       budgetListeners.add(listener);
       return () => budgetListeners.delete(listener);
