@@ -103,8 +103,8 @@ export function AssetDetail({
         <PurchaseActions assetId={asset.id} assetTitle={asset.title ?? null} source={source} />
       ) : (
         <p className="callout" role="status">
-          This asset is from vendor {source.vendor ?? source.profileId}, which this page does not show now: its actions are off. Connect that profile
-          again (Settings) to act on it, or close it.
+          This asset is from vendor {source.vendor ?? source.profileId}, which this page does not show now: its actions are off. Select that profile
+          again (top right) to act on it, or close it.
         </p>
       )}
 
