@@ -24,7 +24,7 @@ import { ProfileSource } from './profile-source';
 import type { OpenedProfile } from './profile-source';
 import { detectAtFirstContact } from '../service-map/first-contact';
 import { profileServiceMap } from '../service-map/profile-map';
-import { applyLearnedPatch, learnedPatch, mergePatches } from '../../shared/service-map/learned-patch';
+import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../shared/service-map/learned-patch';
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
@@ -129,21 +129,26 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         recordSample(id, s);
         onSample(s);
       },
-      // Only the learned names, into the map the profile holds now (the user may have saved one since the
-      // session started); the demo's map is fixed. Reviewed stays as it was.
+      // Only what was learned, into the map the profile holds now (the user may have saved one since the
+      // session started); the demo's map is fixed. Reviewed stays as it was, and takes no detected layout.
       onLearned: (map) => {
-        if (demo.isDemo(id)) return;
-        const patch = learnedPatch(startMap, map);
+        if (demo.isDemo(id)) return false;
+        const learned = learnedPatch(startMap, map);
         const record = store.get(id);
-        if (!record || !patch) return;
+        if (!record || !learned) return false;
         if (!record.serviceMap) {
-          learnedWithoutMap.set(id, mergePatches(learnedWithoutMap.get(id), patch));
-          return;
+          learnedWithoutMap.set(id, mergePatches(learnedWithoutMap.get(id), learned));
+          return true;
         }
+        const reviewed = record.serviceMapDetected !== true;
+        const patch = reviewed ? namesOnly(learned) : learned;
+        if (!patch) return false;
         try {
-          store.saveServiceMap(id, applyLearnedPatch(record.serviceMap, patch), { detected: record.serviceMapDetected === true });
+          store.saveServiceMap(id, applyLearnedPatch(record.serviceMap, patch), { detected: !reviewed });
+          return !reviewed || !learned.layout;
         } catch (e) {
-          log('warn', `Could not save what the service taught about its request names: ${toErrorData(e).message}`);
+          log('warn', `Could not save what the session learned about the service's names or answers: ${toErrorData(e).message}`);
+          return false;
         }
       },
     });

@@ -1,7 +1,8 @@
 /** A learned patch carries only the names a session's 400s changed, and lands on whatever map holds now. */
 import { describe, expect, it } from 'vitest';
+import { detectPurchase } from '../../shared/service-map/detect';
 import { learnFrom400 } from '../../shared/service-map/learn';
-import { applyLearnedPatch, learnedPatch, mergePatches } from '../../shared/service-map/learned-patch';
+import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../shared/service-map/learned-patch';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
@@ -30,5 +31,19 @@ describe('learned patch', () => {
     expect(applyLearnedPatch(user, patch).purchaseId.cancelPurchase).toEqual({ in: 'query', name: 'mine' });
     const merged = mergePatches({ registerAssetIdField: 'a', purchaseId: { viewUrl: { in: 'body', name: 'x' } } }, { registerAssetIdField: 'b', purchaseId: { cancelPurchase: { in: 'body', name: 'y' } } });
     expect(merged).toEqual({ registerAssetIdField: 'b', purchaseId: { viewUrl: { in: 'body', name: 'x' }, cancelPurchase: { in: 'body', name: 'y' } } });
+  });
+
+  it('a layout detected from a real answer: its sections onto the current map, not marked learned; a reviewed map takes only the names', () => {
+    const detected = detectPurchase({ data: { id: 'p_1', attributes: { state: 'registered' }, relationships: { asset: { data: { id: '4' } } } } }, base).map;
+    const patch = learnedPatch(base, detected)!;
+    expect(patch.layout?.purchase).toMatchObject({ at: 'data', id: 'id', state: 'attributes.state', asset: 'relationships.asset.data.id' });
+    expect(patch.registerAssetIdField).toBeUndefined();
+    const current: ServiceMap = { ...base, asset: { ...base.asset, title: 'name' }, learned: ['purchaseId'] };
+    expect(applyLearnedPatch(current, patch)).toEqual({ ...current, purchase: detected.purchase, states: detected.states });
+    expect(namesOnly(patch)).toBeNull();
+    const both = mergePatches({ registerAssetIdField: 'assetId' }, patch);
+    expect(namesOnly(both)).toEqual({ registerAssetIdField: 'assetId' });
+    const history = { ...base, history: { ...base.history, points: 'data' }, historyPoint: { ...base.historyPoint, time: 'ts' } };
+    expect(applyLearnedPatch(current, learnedPatch(base, history)!)).toEqual({ ...current, history: { ...current.history, points: 'data' }, historyPoint: history.historyPoint });
   });
 });
