@@ -8,7 +8,7 @@ import { FIRST_RUN_TRAFFIC } from './first-run';
 import './first-run.css';
 
 const POINTS: { title: string; text: string }[] = [
-  { title: 'Budget per endpoint', text: 'Limit, remaining and requests per second, read from every answer’s X-Rate-Limit headers.' },
+  { title: 'Budget per endpoint', text: 'Limit, remaining and requests per second, as the service’s rate-limit headers report them.' },
   { title: 'Paced, never throttled', text: 'The client slows down before Remaining reaches 0 and backs off on 429s.' },
   { title: 'Alerts and reports', text: 'Rules per endpoint, a usage report by day and hour, and every request in the log.' },
 ];

@@ -37,6 +37,7 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
     mutationFn: (input: CallRequest<'saveProfile'>) => api.saveProfile(input),
     onSuccess: () => {
       setEditing(null);
+      if (openAdd) navigate('settings');
       void queryClient.invalidateQueries({ queryKey: keys.profiles });
     },
   });
@@ -67,13 +68,7 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
   const mapProfile = items.find((p) => p.id === mapOf) ?? null;
   // #/settings/add-profile (the first-run card's "Add your vendor") opens the add form, in view, its first field focused.
   useEffect(() => {
-    if (!openAdd) return;
-    setEditing('new');
-    requestAnimationFrame(() => {
-      const form = document.querySelector<HTMLFormElement>('form.profile-form');
-      form?.scrollIntoView({ block: 'center' });
-      form?.querySelector('input')?.focus({ preventScroll: true });
-    });
+    if (openAdd) setEditing('new');
   }, [openAdd]);
 
   return (
@@ -198,10 +193,12 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
           others={items.map((p) => ({ id: p.id, name: p.name }))}
           saving={save.isPending}
           error={save.isError ? save.error : null}
+          focusOnOpen={openAdd && editing === 'new'}
           onSave={(input) => save.mutate(input)}
           onCancel={() => {
             save.reset();
             setEditing(null);
+            if (openAdd) navigate('settings');
           }}
         />
       ) : null}
