@@ -1,8 +1,8 @@
 /**
  * The first minute on the built-in demo: the Budget view says what the app is and offers the next two
  * steps; number shortcuts follow the header's order and open each view at its top; the column menu closes
- * on Esc and outside clicks; a chart's crosshair does not stay pinned; range buttons show a whole focus
- * ring; Settings shows the demo's public tokens beside the demo profile only.
+ * on Esc and outside clicks; range buttons show a whole focus ring; Settings shows the demo's public tokens
+ * beside the demo profile only.
  */
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
@@ -50,29 +50,13 @@ test('on the demo with no traffic, Budget introduces the app and offers Start de
   await expect(form.getByRole('textbox', { name: /^Name/ })).toBeFocused();
 
   // Start demo traffic: the demo's own traffic runs, the card gives way to the live figures.
-  await page.goBack();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Budget' })).toBeVisible();
   await firstRun(page).getByRole('button', { name: 'Start demo traffic' }).click();
   await expect(firstRun(page)).toHaveCount(0);
   const sim = await bridgeCall('simState', {});
   expect(sim!.demoTraffic.share).toBeGreaterThan(0);
   expect(sim!.demoTraffic.endpoints.length).toBe(10);
-
-  // Once the charts have points, a crosshair set by the mouse goes away with the view that drew it.
-  const chart = page.locator('#chart-listAssets svg[role="img"]');
-  await chart.scrollIntoViewIfNeeded();
-  await expect.poll(async () => {
-    const b = (await chart.boundingBox())!;
-    await page.mouse.move(b.x + b.width * 0.6, b.y + b.height / 2);
-    return page.locator('.lc-cursor').count();
-  }, { timeout: 15_000 }).toBeGreaterThan(0);
-  await page.keyboard.press('3');
-  await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible();
-  await page.mouse.move(5, 5);
-  await page.keyboard.press('2');
-  await expect(page.getByRole('heading', { level: 1, name: 'Budget' })).toBeVisible();
-  await expect(page.locator('#chart-listAssets svg')).toBeVisible();
-  await expect(page.locator('.lc-cursor')).toHaveCount(0);
 });
 
 test('digits open the views in the header’s order, each at its top', async ({ page }) => {
@@ -98,21 +82,6 @@ test('digits open the views in the header’s order, each at its top', async ({ 
   expect(await page.evaluate('window.scrollY')).toBe(0);
 });
 
-test('the column menu closes on Esc and on a click outside it', async ({ page }) => {
-  await openApp(page);
-  const button = page.getByLabel('Columns of Endpoint budgets').first();
-  const menu = page.getByRole('group', { name: 'Columns of Endpoint budgets' });
-  await button.click();
-  await expect(menu).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(menu).toHaveCount(0);
-  await expect(button).toBeFocused();
-  await button.click();
-  await expect(menu).toBeVisible();
-  await page.getByRole('heading', { level: 1, name: 'Budget' }).click();
-  await expect(menu).toHaveCount(0);
-});
-
 /**
  * The focused element's ring, and whether an ancestor that clips cuts it (the range buttons' group did:
  * a 2 px sliver). Page code as a string: this file is type-checked without the DOM.
@@ -132,13 +101,26 @@ const RING = `(el) => {
   return { focusVisible: el.matches(':focus-visible'), style: style.outlineStyle, width, offset: parseFloat(style.outlineOffset), clipped };
 }`;
 
-test('a focused range button shows its whole 2 px ring, in light and dark', async ({ page }) => {
+test('the column menu closes on Esc and on a click outside it; a range button’s focus ring is whole', async ({ page }) => {
   await openApp(page);
+  const button = page.getByLabel('Columns of Endpoint budgets').first();
+  const menu = page.getByRole('group', { name: 'Columns of Endpoint budgets' });
+  await button.click();
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await button.click();
+  await expect(menu).toBeVisible();
+  await page.getByRole('heading', { level: 1, name: 'Budget' }).click();
+  await expect(menu).toHaveCount(0);
+
+  // On the same view: a focused range button shows its whole 2 px ring, in light and dark.
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const button = page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '5 min', exact: true });
+    const range = page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '5 min', exact: true });
     await page.keyboard.press('Tab'); // keyboard use: focus is visible from here on
-    await button.focus();
+    await range.focus();
     const ring = (await page.evaluate(`(${RING})(document.activeElement)`)) as { focusVisible: boolean; style: string; width: number; offset: number; clipped: boolean };
     expect(ring).toMatchObject({ focusVisible: true, style: 'solid', width: 2, clipped: false });
     expect(ring.offset).toBeGreaterThanOrEqual(1);
