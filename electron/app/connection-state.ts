@@ -3,7 +3,8 @@
  * (session-pool.ts keeps one per connected profile):
  * - connecting: a profile was chosen and nothing has answered yet;
  * - offline: requests get no answer (network errors) and nothing answered since;
- * - degraded: the service answered 429 or 5xx within the last `windowMs`, or refused the token;
+ * - degraded: the service answered 429 or 5xx within the last `windowMs`, or refused the token
+ *   (`causes` names which, so that the header can tell a shared budget from a fault);
  * - connected: otherwise.
  * A quiet period ends "degraded" by itself: a timer re-evaluates when the window closes.
  */
@@ -14,6 +15,7 @@ import type { Clock } from '../../shared/clock';
 
 export type ConnectionView = z.output<typeof connectionSchema>;
 export type ConnectionStateName = ConnectionView['state'];
+export type DegradedCause = NonNullable<ConnectionView['causes']>[number];
 
 export interface ConnectionTarget {
   profileId: string;
@@ -37,8 +39,12 @@ export class ConnectionTracker {
   private message: string | null = 'No profile is selected.';
   private answered = false;
   private failuresInARow = 0;
-  private lastTrouble: { at: number; message: string } | null = null;
+  /** The latest trouble of each kind: degraded while any is recent. */
+  private troubles = new Map<Exclude<DegradedCause, 'unauthorized'>, { at: number; seq: number; message: string }>();
+  private troubleSeq = 0;
+  private causes: DegradedCause[] = [];
   private unauthorized = false;
+  private announcedCauses = '';
   private timer: unknown = null;
   private readonly windowMs: number;
   private readonly offlineAfter: number;
@@ -56,6 +62,7 @@ export class ConnectionTracker {
       baseUrl: this.target?.baseUrl ?? null,
       demo: this.target?.demo ?? false,
       message: this.message,
+      causes: this.state === 'degraded' ? [...this.causes] : [],
     };
   }
 
@@ -64,7 +71,7 @@ export class ConnectionTracker {
     this.target = target;
     this.answered = false;
     this.failuresInARow = 0;
-    this.lastTrouble = null;
+    this.troubles.clear();
     this.unauthorized = false;
     this.clearTimer();
     if (!target) this.set('offline', reason ?? 'No profile is selected.', true);
@@ -85,14 +92,14 @@ export class ConnectionTracker {
         this.set('offline', `No answer from ${this.target.baseUrl} (network error or timeout).`);
         return;
       }
-      this.lastTrouble = { at: now, message: 'Some requests got no answer (network error or timeout).' };
+      this.troubles.set('no-answer', { at: now, seq: ++this.troubleSeq, message: 'Some requests got no answer (network error or timeout).' });
     } else {
       this.answered = true;
       this.failuresInARow = 0;
       if (sample.status === 401 || sample.status === 403) this.unauthorized = true;
       else if (sample.status >= 200 && sample.status < 300) this.unauthorized = false;
-      if (sample.status === 429) this.lastTrouble = { at: now, message: 'The service answered 429 (rate limited) recently.' };
-      else if (sample.status >= 500) this.lastTrouble = { at: now, message: `The service answered ${sample.status} (server error) recently.` };
+      if (sample.status === 429) this.troubles.set('rate-limited', { at: now, seq: ++this.troubleSeq, message: 'The service answered 429 (rate limited) recently.' });
+      else if (sample.status >= 500) this.troubles.set('server-error', { at: now, seq: ++this.troubleSeq, message: `The service answered ${sample.status} (server error) recently.` });
     }
     this.evaluate();
   }
@@ -103,26 +110,35 @@ export class ConnectionTracker {
 
   private evaluate(): void {
     const now = this.options.clock.now();
+    const recent = [...this.troubles].filter(([, t]) => now - t.at < this.windowMs);
     if (this.unauthorized) {
+      this.causes = ['unauthorized', ...recent.map(([cause]) => cause)];
       this.set('degraded', 'The service refused the token (401); check the profile\u2019s tokens.');
       return;
     }
-    if (this.lastTrouble && now - this.lastTrouble.at < this.windowMs) {
-      this.set('degraded', this.lastTrouble.message);
+    if (recent.length > 0) {
+      const latest = recent.reduce((a, b) => (b[1].seq > a[1].seq ? b : a));
+      this.causes = recent.map(([cause]) => cause).sort();
+      this.set('degraded', latest[1].message);
       this.clearTimer();
+      // Re-evaluated when the oldest recent trouble leaves the window (the causes shrink, or it ends).
+      const oldest = Math.min(...recent.map(([, t]) => t.at));
       this.timer = this.options.clock.setTimeout(() => {
         this.timer = null;
         this.evaluate();
-      }, this.lastTrouble.at + this.windowMs - now);
+      }, oldest + this.windowMs - now);
       return;
     }
+    this.causes = [];
     if (this.answered) this.set('connected', null);
   }
 
   private set(state: ConnectionStateName, message: string | null, force = false): void {
     // Only "degraded" ends by a timer; a pending one would otherwise flip "offline" back to "connected".
     if (state !== 'degraded') this.clearTimer();
-    if (!force && state === this.state && message === this.message) return;
+    const causes = state === 'degraded' ? this.causes.join() : '';
+    if (!force && state === this.state && message === this.message && causes === this.announcedCauses) return;
+    this.announcedCauses = causes;
     this.state = state;
     this.message = message;
     this.options.onChange(this.current());

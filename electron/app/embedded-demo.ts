@@ -34,6 +34,14 @@ export function demoProfileSpec(id: string): DemoProfileSpec | undefined {
   return DEMO_PROFILES.find((p) => p.id === id);
 }
 
+/**
+ * The simulator's default tokens are public (the README lists them): Settings shows them beside the demo
+ * profile so that a user can try them with curl. Any other token (one the simulator was started with) stays masked.
+ */
+export function publicDemoText(token: string): { publicText?: string } {
+  return DEFAULT_TOKENS.some((t) => t.token === token) ? { publicText: token } : {};
+}
+
 export function notOnDemo(): PartnerError {
   return new PartnerError({
     code: 'NOT_FOUND',
@@ -108,7 +116,7 @@ export class EmbeddedDemo {
       vendor: spec.vendor,
       baseUrl: this.sim?.url ?? 'http://127.0.0.1 (starts when selected)',
       demo: true,
-      tokens: this.tokens(spec.vendor).map((t, i) => ({ id: `${spec.id}-${i + 1}`, masked: maskToken(t) })),
+      tokens: this.tokens(spec.vendor).map((t, i) => ({ id: `${spec.id}-${i + 1}`, masked: maskToken(t), ...publicDemoText(t) })),
       tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
       pageSizeParam: DEFAULT_PAGE_SIZE_PARAM,
       idField: DEFAULT_ID_FIELD,

@@ -9,6 +9,7 @@ import { useLiveWiring } from './live/use-live-wiring';
 import { navigate, routeHref, useRoute } from './lib/hash-route';
 import type { ViewId } from './lib/hash-route';
 import { lazyView } from './lib/lazy-view';
+import { NAV_ITEMS } from './lib/nav';
 import { useShortcuts } from './lib/shortcuts';
 import { useHeadHeight } from './lib/use-head-height';
 import { AlertsBadge } from './views/alerts/AlertsBadge';
@@ -24,16 +25,17 @@ const Settings = lazyView(() => import('./views/settings/SettingsView'));
 const Usage = lazyView(() => import('./views/usage/UsageView'));
 const Overview = lazyView(() => import('./views/overview/OverviewView'));
 
-const NAV: { view: ViewId; label: string; retry?: () => void }[] = [
-  { view: 'overview', label: 'Overview', retry: Overview.retry },
-  { view: 'budget', label: 'Budget' },
-  { view: 'catalog', label: 'Catalog', retry: Catalog.retry },
-  { view: 'purchases', label: 'Purchases', retry: Purchases.retry },
-  { view: 'requests', label: 'Requests', retry: Requests.retry },
-  { view: 'alerts', label: 'Alerts', retry: Alerts.retry },
-  { view: 'usage', label: 'Usage', retry: Usage.retry },
-  { view: 'settings', label: 'Settings', retry: Settings.retry },
-];
+/** A lazily loaded view's "Try again" (Budget is in the first chunk). */
+const RETRY: Partial<Record<ViewId, () => void>> = {
+  overview: Overview.retry,
+  catalog: Catalog.retry,
+  purchases: Purchases.retry,
+  requests: Requests.retry,
+  alerts: Alerts.retry,
+  usage: Usage.retry,
+  settings: Settings.retry,
+};
+const NAV: { view: ViewId; label: string; retry?: () => void }[] = NAV_ITEMS.map((n) => ({ ...n, retry: RETRY[n.view] }));
 
 export function App() {
   const context = useAppContext();
@@ -51,6 +53,11 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+
+  // Another view opens at its top, not at the scroll position the previous one was left at.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [route.view]);
 
   const nav = NAV.find((n) => n.view === route.view) ?? NAV[0]!;
   useEffect(() => {

@@ -84,7 +84,8 @@ export const profileViewSchema = z.object({
   baseUrl: z.string(),
   demo: z.boolean(),
   /** lost: the vault cannot open it any more (a memory-only token from before a restart): it must be entered again. */
-  tokens: z.array(z.object({ id: z.string(), masked: z.string(), lost: z.boolean().optional() })),
+  /** publicText: the token itself, sent only for the built-in demo's public tokens (main decides); a real token never crosses. */
+  tokens: z.array(z.object({ id: z.string(), masked: z.string(), lost: z.boolean().optional(), publicText: z.string().optional() })),
   tokenPresentation: tokenPresentationSchema,
   pageSizeParam: z.string(),
   idField: z.string(),
@@ -260,6 +261,8 @@ export const connectionSchema = z.object({
   baseUrl: z.string().nullable(),
   demo: z.boolean(),
   message: z.string().nullable(),
+  /** Why it is degraded (empty otherwise): a 429 alone may only mean that another consumer shares the budget. */
+  causes: z.array(z.enum(['rate-limited', 'server-error', 'no-answer', 'unauthorized'])).optional(),
 });
 
 export const appInfoSchema = z.object({

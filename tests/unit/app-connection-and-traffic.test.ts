@@ -94,6 +94,38 @@ describe('ConnectionTracker', () => {
   });
 });
 
+describe('ConnectionTracker causes', () => {
+  const target = { profileId: 'demo', vendor: 'demo', baseUrl: 'http://127.0.0.1:1', demo: true };
+
+  it('names why it is degraded, so that 429s alone (a shared budget) can be told from a fault', () => {
+    const clock = fakeClock();
+    const seen: ConnectionView[] = [];
+    const t = new ConnectionTracker({ clock, onChange: (v) => seen.push(v), windowMs: 10_000 });
+    t.setTarget(target);
+    t.record(sample(200, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'connected', causes: [] });
+    t.record(sample(429, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'degraded', causes: ['rate-limited'] });
+    clock.advance(4_000);
+    t.record(sample(503, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'degraded', causes: ['rate-limited', 'server-error'], message: expect.stringContaining('503') });
+    // A later 429 does not hide the 5xx that is still recent.
+    t.record(sample(429, clock.now()));
+    expect(t.current().causes).toEqual(['rate-limited', 'server-error']);
+    clock.advance(10_001);
+    expect(t.current()).toMatchObject({ state: 'connected', causes: [] });
+    t.record(sample(503, clock.now()));
+    clock.advance(9_000);
+    t.record(sample(429, clock.now()));
+    clock.advance(1_001); // the 5xx leaves the window, the 429 stays
+    expect(t.current()).toMatchObject({ state: 'degraded', causes: ['rate-limited'] });
+    t.record(sample(401, clock.now()));
+    expect(t.current()).toMatchObject({ state: 'degraded', causes: ['unauthorized', 'rate-limited'] });
+    for (const v of seen) expect(connectionSchema.safeParse(v).success).toBe(true);
+    t.dispose();
+  });
+});
+
 describe('DemoTraffic', () => {
   /** A client that answers after `latencyMs` on the fake clock, and counts requests per endpoint. */
   function fakeClient(clock: ReturnType<typeof fakeClock>, latencyMs: number) {

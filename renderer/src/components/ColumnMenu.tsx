@@ -1,6 +1,6 @@
 /** The table's column chooser: show or hide each column, move it left or right, or go back to the defaults. */
 import type { Table } from '@tanstack/react-table';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 function headerText<T>(table: Table<T>, id: string): string {
   const column = table.getColumn(id);
@@ -11,6 +11,28 @@ function headerText<T>(table: Table<T>, id: string): string {
 export function ColumnMenu<T>({ table, label, dropped, onReset }: { table: Table<T>; label: string; dropped: readonly string[]; onReset: () => void }) {
   // The list is built only while open: the table renders with every live update, the menu is rarely looked at.
   const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDetailsElement>(null);
+  // As any menu: Esc closes it (focus back on its button), and so does a click anywhere else.
+  useEffect(() => {
+    const details = ref.current;
+    if (!open || !details) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      details.open = false;
+      details.querySelector('summary')?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (e.target instanceof Node && !details.contains(e.target)) details.open = false;
+    };
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onPointer, true);
+    };
+  }, [open]);
   const order = open ? table.getAllLeafColumns().map((c) => c.id) : [];
   const move = (id: string, by: -1 | 1) => {
     const next = [...order];
@@ -21,7 +43,7 @@ export function ColumnMenu<T>({ table, label, dropped, onReset }: { table: Table
     table.setColumnOrder(next);
   };
   return (
-    <details className="dt-columns" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details ref={ref} className="dt-columns" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="dt-columns-button" aria-label={`Columns of ${label}`} title="Choose columns">
         <span aria-hidden="true">⋮</span>
       </summary>

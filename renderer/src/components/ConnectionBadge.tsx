@@ -1,11 +1,11 @@
 /** Where the app is connected and how well: the link to the services, then the Partner service, then its fleet budget store. */
+import { useSyncExternalStore } from 'react';
 import { useConnection } from '../api/queries';
 import type { FleetUse } from '../api/fleet-use';
 import { useActiveFleetUse } from '../api/fleet-use';
-import { useLink } from '../api/context';
+import { useAppContext, useLink } from '../api/context';
 import { useNow } from '../lib/use-now';
-
-const LABEL = { connected: 'Connected', degraded: 'Degraded', offline: 'Offline', connecting: 'Connecting' } as const;
+import { BADGE_LABEL, badgeState, SHARED_BUDGET_WINDOW_MS } from './connection-badge-state';
 
 /** The fleet budget store's state in a few words (and fewer for narrow windows), or null when the profile has none. */
 function storeLabel(store: FleetUse['store']): { text: string; short: string; tone: 'ok' | 'warn' | 'muted' } | null {
@@ -17,21 +17,26 @@ function storeLabel(store: FleetUse['store']): { text: string; short: string; to
 
 export function ConnectionBadge() {
   const link = useLink();
+  const { budget } = useAppContext();
+  useSyncExternalStore(budget.subscribe, () => budget.version);
   const connection = useConnection();
   const now = useNow(1000, link.state === 'offline');
   const c = connection.data;
   const fleet = useActiveFleetUse().data;
   const store = link.state === 'open' && fleet ? storeLabel(fleet.store) : null;
-  const state = link.state === 'offline' ? 'offline' : link.state === 'connecting' ? 'connecting' : (c?.state ?? 'connecting');
+  const othersUseTheBudget = c?.state === 'degraded' && c.vendor !== null && budget.foreignUseSince(c.vendor, Date.now() - SHARED_BUDGET_WINDOW_MS).length > 0;
+  const state = badgeState({ link: link.state, connection: c, othersUseTheBudget });
   const title =
     link.state === 'offline'
       ? (link.problem ?? 'Not connected')
-      : (c?.message ?? (c?.baseUrl ? `Partner service at ${c.baseUrl}` : 'Connecting'));
+      : state === 'sharing'
+        ? `Another consumer of ${c?.vendor ?? 'the vendor'} uses its budget too; the 429s come from sharing it, not from a fault of the service.`
+        : (c?.message ?? (c?.baseUrl ? `Partner service at ${c.baseUrl}` : 'Connecting'));
   const retryIn = link.retryAt ? Math.max(0, Math.ceil((link.retryAt - now) / 1000)) : null;
   return (
-    <div className={`conn conn-${state}`} title={title} role="status" aria-label={`Connection: ${LABEL[state]}${store ? `; ${store.text}` : ''}`}>
+    <div className={`conn conn-${state}`} title={title} role="status" aria-label={`Connection: ${BADGE_LABEL[state]}${store ? `; ${store.text}` : ''}`}>
       <span className="conn-dot" aria-hidden="true" />
-      <span className="conn-state">{LABEL[state]}</span>
+      <span className="conn-state">{BADGE_LABEL[state]}</span>
       {link.state === 'offline' && retryIn !== null ? <span className="conn-detail">retry in {retryIn}s</span> : null}
       {link.state === 'open' && c?.vendor ? <span className="conn-detail">{c.vendor}</span> : null}
       {link.state === 'open' && c?.demo ? (

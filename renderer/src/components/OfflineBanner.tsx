@@ -2,9 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import { useAppContext, useLink } from '../api/context';
 import { useConnection } from '../api/queries';
-
-/** 429s within this long of another consumer's use are put down to sharing the budget, not to the service. */
-const SHARED_BUDGET_WINDOW_MS = 30_000;
+import { SHARED_BUDGET_WINDOW_MS } from './connection-badge-state';
 
 /** Says plainly when the app cannot reach its services or the Partner service. */
 export function OfflineBanner() {

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { EndpointId } from '../../../shared/endpoints';
 import { isEndpointId } from '../../../shared/endpoints';
 
-// New views go last: the number shortcuts (1, 2, ...) follow this order.
+// Every view the hash can name; the header's order (and the number shortcuts') is lib/nav.ts.
 export const VIEWS = ['budget', 'catalog', 'purchases', 'requests', 'alerts', 'settings', 'usage', 'overview'] as const;
 export type ViewId = (typeof VIEWS)[number];
 
@@ -31,6 +31,9 @@ function parseEndpoint(param: string | null): EndpointId | null {
   const match = /^endpoint=(\w+)$/.exec(param ?? '');
   return match && isEndpointId(match[1]) ? match[1] : null;
 }
+
+/** Settings with the add-profile form open (#/settings/add-profile). */
+export const ADD_PROFILE_PARAM = 'add-profile';
 
 /** The Budget view at one endpoint (the Overview's cells link there). */
 export function endpointParam(endpoint: EndpointId): string {

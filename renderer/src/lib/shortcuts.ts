@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { ViewId } from './hash-route';
-import { VIEWS } from './hash-route';
+import { NAV_ITEMS } from './nav';
 
 export type ShortcutAction =
   | { kind: 'view'; view: ViewId }
@@ -14,9 +14,12 @@ export type ShortcutAction =
   | { kind: 'range'; step: -1 | 1 }
   | { kind: 'help' };
 
-/** g then a letter opens a view: its first letter not taken by an earlier view (b, c, p, r, a, s, u…). */
+/** The views in the header's order: digit n opens the n-th. */
+const NAV_VIEWS: readonly ViewId[] = NAV_ITEMS.map((n) => n.view);
+
+/** g then a letter opens a view: its first letter not taken by an earlier view (o, b, c, p, r, a, u, s). */
 const GO_KEYS: Record<string, ViewId> = {};
-for (const view of VIEWS) {
+for (const view of NAV_VIEWS) {
   const letter = [...view].find((l) => !(l in GO_KEYS));
   if (letter) GO_KEYS[letter] = view;
 }
@@ -24,9 +27,9 @@ const goKeyOf = (view: ViewId) => Object.keys(GO_KEYS).find((k) => GO_KEYS[k] ==
 
 /** The overlay's list, in the order shown. */
 export const SHORTCUT_LIST: { keys: string[]; what: string }[] = [
-  ...VIEWS.map((view, i) => ({
+  ...NAV_ITEMS.map(({ view, label }, i) => ({
     keys: [...(i < 9 ? [String(i + 1)] : []), ...(goKeyOf(view) ? [`g ${goKeyOf(view)}`] : [])],
-    what: `Open ${view[0]!.toUpperCase()}${view.slice(1)}`,
+    what: `Open ${label}`,
   })),
   { keys: ['/'], what: 'Search in this view' },
   { keys: ['Space'], what: 'Live / Pause' },
@@ -43,7 +46,7 @@ export function shortcutFor(key: string, previous: string | null): ShortcutActio
   const go = previous === 'g' ? GO_KEYS[key] : undefined;
   if (go) return { kind: 'view', view: go };
   const index = Number(key);
-  if (/^[1-9]$/.test(key) && index <= VIEWS.length) return { kind: 'view', view: VIEWS[index - 1]! };
+  if (/^[1-9]$/.test(key) && index <= NAV_VIEWS.length) return { kind: 'view', view: NAV_VIEWS[index - 1]! };
   if (key === '/') return { kind: 'search' };
   if (key === ' ') return { kind: 'live' };
   if (key === '[') return { kind: 'range', step: -1 };

@@ -15,7 +15,7 @@ test('shortcuts: ? lists them, digits and g+letter open views, / searches, space
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
-  await page.keyboard.press('4');
+  await page.keyboard.press('5');
   await expect(page.getByRole('heading', { level: 1, name: 'Requests' })).toBeVisible();
   await page.keyboard.press('/');
   await expect(page.getByRole('searchbox', { name: 'Search requests' })).toBeFocused();

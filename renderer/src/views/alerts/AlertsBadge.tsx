@@ -1,15 +1,13 @@
-/** The header's alert count: firing alerts, linking to the Alerts view. Also wires the alert event. */
+/** The header's alert count: firing alerts not yet acknowledged, linking to the Alerts view. Also wires the alert event. */
 import { routeHref } from '../../lib/hash-route';
 import { useFiringAlerts } from './alert-queries';
+import { bellOf } from './bell';
 import { useAlertWiring } from './use-alert-wiring';
 import './alerts-badge.css';
 
 export function AlertsBadge() {
   useAlertWiring();
-  const firing = useFiringAlerts();
-  const count = firing.length;
-  const unacknowledged = firing.filter((a) => a.acknowledgedAt === null).length;
-  const label = count === 0 ? 'No alert firing' : `${count} alert${count === 1 ? '' : 's'} firing${unacknowledged < count ? `, ${count - unacknowledged} acknowledged` : ''}`;
+  const { count, label } = bellOf(useFiringAlerts());
   return (
     <a href={routeHref('alerts')} className={`alerts-badge${count > 0 ? ' alerts-badge-firing' : ''}`} title={label} aria-label={label} data-count={count}>
       <svg className="alerts-bell" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">

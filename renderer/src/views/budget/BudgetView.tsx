@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
 import { useAppContext, useLink } from '../../api/context';
-import { useBudgetSnapshot, useConnection } from '../../api/queries';
+import { useBudgetSnapshot, useConnection, useSimState } from '../../api/queries';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
 import { fmtClock, fmtDateTime, fmtInt } from '../../lib/format';
@@ -20,6 +20,8 @@ import type { HistoryWindow } from '../../../../shared/usage-history-model';
 import { historyWindowSchema, windowRange } from '../../../../shared/usage-history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
 import { aroundMoment } from './moment-link';
+import { FirstRunCard } from './FirstRunCard';
+import { showFirstRun } from './first-run';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
@@ -51,6 +53,9 @@ export function BudgetView() {
   const hidden = useMemo(() => new Set(hiddenIds), [hiddenIds]);
   const [focused, setFocused] = useState<EndpointId | null>(null);
   const [chosenVendor, setChosenVendor] = useState<string | null>(null);
+  const sim = useSimState();
+  const [firstRunHidden, setFirstRunHidden] = usePref<boolean>('budget', 'firstRunHidden', z.boolean(), false);
+  const firstRun = showFirstRun({ connection: connection.data, sim: sim.data, dismissed: firstRunHidden });
 
   // The table reads the buffers on its own tick (countdowns need it anyway).
   const tableNow = useNow(TABLE_TICK_MS);
@@ -175,6 +180,8 @@ export function BudgetView() {
           (another program, token or machine of the same vendor). 429s there come from sharing the budget, not from a fault of the service.
         </div>
       ) : null}
+
+      {firstRun ? <FirstRunCard onDismiss={() => setFirstRunHidden(true)} /> : null}
 
       {vendor === null ? (
         connection.isPending ? (

@@ -112,6 +112,7 @@ export const LiveChart = memo(function LiveChart({
 }) {
   const [ref, width] = useWidth();
   const hover = useSyncExternalStore(hoverStore.subscribe, hoverStore.get);
+  useEffect(() => () => hoverStore.release(series.endpoint), [series.endpoint]);
   const innerW = Math.max(10, width - M.left - M.right);
   const innerH = HEIGHT - M.top - M.bottom;
   const top = Math.ceil(Math.max(series.limit * 1.25, series.maxRps * 1.05, 1));

@@ -18,6 +18,10 @@ export const hoverStore = {
     hovered = t === null ? null : { t, panel };
     for (const l of [...listeners]) l();
   },
+  /** A panel going away (its view closed) drops the hover it holds: no mouseleave comes to unpin it. */
+  release(panel: string): void {
+    if (hovered?.panel === panel) hoverStore.set(null);
+  },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);

@@ -1,5 +1,5 @@
 /** Add or edit a vendor profile: each field says what is wrong with it; tokens go main-ward only, shown masked. */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CallRequest } from '../../../../shared/bridge/contract';
 import { DEFAULT_ID_FIELD, DEFAULT_PAGE_SIZE_PARAM } from '../../../../shared/catalog';
@@ -17,6 +17,7 @@ export function ProfileForm({
   error,
   onSave,
   onCancel,
+  focusOnOpen = false,
 }: {
   profile: ProfileView | null;
   /** Every profile (to refuse a duplicate name). */
@@ -25,8 +26,16 @@ export function ProfileForm({
   error: unknown;
   onSave: (input: ProfileInput) => void;
   onCancel: () => void;
+  /** Opened from a link elsewhere (the first-run card): scrolled into view, its first field focused. */
+  focusOnOpen?: boolean;
 }) {
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!focusOnOpen) return;
+    formRef.current?.scrollIntoView({ block: 'center' });
+    formRef.current?.querySelector('input')?.focus({ preventScroll: true });
+  }, []);
   const [name, setName] = useState(profile?.name ?? '');
   const [vendor, setVendor] = useState(profile?.vendor ?? '');
   const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? 'https://');
@@ -86,6 +95,7 @@ export function ProfileForm({
 
   return (
     <form
+      ref={formRef}
       className="form form-card profile-form"
       aria-labelledby={`${id}-title`}
       noValidate

@@ -1,7 +1,8 @@
 /**
  * Vendor profiles: add, edit, remove, test the connection, choose the active one, open the service
  * map. Each profile is a card whose actions wrap inside the panel (never a sideways scroll) and whose
- * test result takes the card's full width below them. Tokens only ever masked.
+ * test result takes the card's full width below them. Tokens only ever masked, but for the built-in
+ * demo's public ones.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -22,7 +23,7 @@ import './settings.css';
 
 type TestResult = CallResponse<'testConnection'>;
 
-export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
+export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: string | null; openAdd?: boolean }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const profiles = useProfiles();
@@ -36,6 +37,7 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
     mutationFn: (input: CallRequest<'saveProfile'>) => api.saveProfile(input),
     onSuccess: () => {
       setEditing(null);
+      if (openAdd) navigate('settings');
       void queryClient.invalidateQueries({ queryKey: keys.profiles });
     },
   });
@@ -64,6 +66,10 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
     if (openMapOf !== null && activeId !== null) setMapOf(activeId);
   }, [openMapOf, activeId]);
   const mapProfile = items.find((p) => p.id === mapOf) ?? null;
+  // #/settings/add-profile (the first-run card's "Add your vendor") opens the add form, in view, its first field focused.
+  useEffect(() => {
+    if (openAdd) setEditing('new');
+  }, [openAdd]);
 
   return (
     <section className="panel settings-card settings-wide" aria-labelledby="profiles-title">
@@ -96,7 +102,20 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
                     <span className="muted">Vendor</span> {p.vendor} · <span className="mono">{p.baseUrl}</span>
                   </div>
                   <div className="small">
-                    <span className="muted">Tokens</span> <span className="mono">{p.tokens.length === 0 ? DASH : p.tokens.map((tk) => tk.masked).join(', ')}</span>
+                    <span className="muted">Tokens</span>{' '}
+                    {p.tokens.length === 0 ? (
+                      DASH
+                    ) : p.demo && p.tokens.every((tk) => tk.publicText) ? (
+                      // The built-in demo's tokens are public (main sends their text for it alone): shown, to try with curl.
+                      <>
+                        <span className="mono profile-public-tokens" aria-label={`Demo tokens ${p.tokens.map((tk) => tk.publicText).join(', ')}`}>
+                          {p.tokens.map((tk) => tk.publicText).join(', ')}
+                        </span>{' '}
+                        <span className="muted">(public demo tokens)</span>
+                      </>
+                    ) : (
+                      <span className="mono">{p.tokens.map((tk) => tk.masked).join(', ')}</span>
+                    )}
                   </div>
                 </div>
                 <div className="profile-actions">
@@ -174,10 +193,12 @@ export function ProfilesPanel({ openMapOf }: { openMapOf: string | null }) {
           others={items.map((p) => ({ id: p.id, name: p.name }))}
           saving={save.isPending}
           error={save.isError ? save.error : null}
+          focusOnOpen={openAdd && editing === 'new'}
           onSave={(input) => save.mutate(input)}
           onCancel={() => {
             save.reset();
             setEditing(null);
+            if (openAdd) navigate('settings');
           }}
         />
       ) : null}

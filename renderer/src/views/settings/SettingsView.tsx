@@ -1,5 +1,5 @@
 import { useAppInfo, useSimState } from '../../api/queries';
-import { useRoute } from '../../lib/hash-route';
+import { ADD_PROFILE_PARAM, useRoute } from '../../lib/hash-route';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 import { SimulatorPanel } from './SimulatorPanel';
@@ -11,6 +11,7 @@ export default function SettingsView() {
   // #/settings/service-map (linked from a reading warning) opens the active profile's service map.
   const route = useRoute();
   const openMap = route.view === 'settings' && route.param === 'service-map' ? 'active' : null;
+  const openAdd = route.view === 'settings' && route.param === ADD_PROFILE_PARAM;
   return (
     <div className="view">
       <div className="view-head">
@@ -38,7 +39,7 @@ export default function SettingsView() {
         </div>
       ) : null}
       <div className="settings-grid">
-        <ProfilesPanel openMapOf={openMap} />
+        <ProfilesPanel openMapOf={openMap} openAdd={openAdd} />
         <PreferencesPanel />
         {sim.data ? <SimulatorPanel state={sim.data} /> : null}
       </div>

@@ -18,6 +18,7 @@ import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent } from '../../lib/forma
 import { routeHref } from '../../lib/hash-route';
 import { HeatMap, endpointLabel } from './HeatMap';
 import { elementToPng } from './png-export';
+import { openingPeriod } from './opening-period';
 import type { Period, PeriodId } from './usage-model';
 import { localTimeZone, PERIODS, periodRange, presetPeriod } from './usage-model';
 import './usage.css';
@@ -56,7 +57,15 @@ export default function UsageView() {
   const connection = useConnection();
   const [chosenProfile, setChosenProfile] = useState<string | null>(null);
   const profileId = chosenProfile ?? connection.data?.profileId ?? profiles.data?.activeId ?? null;
-  const [periodId, setPeriodId] = useState<PeriodId>('yesterday');
+  // Not chosen yet: yesterday, or today when yesterday has nothing stored (read with yesterday's own query).
+  const [chosenPeriod, setPeriodId] = useState<PeriodId | null>(null);
+  const yesterdayRange = periodRange(presetPeriod('yesterday', Date.now(), timeZone), timeZone);
+  const yesterday = useQuery({
+    queryKey: ['usageReport', profileId, yesterdayRange.fromMs, yesterdayRange.toMs, timeZone],
+    queryFn: () => api.usageReport({ ...(profileId ? { profileId } : {}), ...yesterdayRange, timeZone }),
+    enabled: chosenPeriod === null,
+  });
+  const periodId: PeriodId = chosenPeriod ?? openingPeriod(chosenPeriod === null ? yesterday.data : undefined) ?? 'yesterday';
   const [custom, setCustom] = useState<Period>(() => presetPeriod('last7', Date.now(), timeZone));
   const period = periodId === 'custom' ? custom : presetPeriod(periodId, Date.now(), timeZone);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.fromDay) && /^\d{4}-\d{2}-\d{2}$/.test(period.toDay) && period.fromDay <= period.toDay;
