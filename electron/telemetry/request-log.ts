@@ -44,6 +44,23 @@ interface StoredEntry {
   entry: LogEntry;
   detail: StoredDetail | null;
   headerProblems: string[];
+  /** scheme://host:port the request went to (no credentials): a HAR needs whole URLs. */
+  origin: string | null;
+}
+
+/** An entry with what is left of its detail, for an export (HAR). */
+export interface ExportedEntry {
+  entry: LogEntry;
+  origin: string | null;
+  detail: (Omit<StoredDetail, 'responseBody'> & { responseBody: string | null }) | null;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The error code a status stands for in the log (the client's final error may differ after retries). */
@@ -100,7 +117,7 @@ export class RequestLog {
             error: exchange.error === null ? null : redactTokens(exchange.error, mask.tokens),
           }
         : null;
-    this.entries.push({ entry, detail, headerProblems: sample.headerProblems });
+    this.entries.push({ entry, detail, headerProblems: sample.headerProblems, origin: exchange ? originOf(exchange.url) : null });
     // Let the detail of the entry that just left the detail window go: memory stays bounded.
     const old = this.entries.at(this.entries.size - 1 - this.detailCapacity);
     if (old) old.detail = null;
@@ -142,6 +159,23 @@ export class RequestLog {
       responseBody: body === null ? null : redactTokens(body, tokens),
       headerProblems: problems,
     };
+  }
+
+  /** Every entry that passes `keep`, oldest first, with its detail where still kept. `tokens`: masked in the late body excerpt. */
+  exported(keep: (e: LogEntry) => boolean, tokens: readonly string[]): ExportedEntry[] {
+    const out: ExportedEntry[] = [];
+    this.entries.forEachNewest((stored) => {
+      if (!keep(stored.entry)) return true;
+      const d = stored.detail;
+      const body = d?.responseBody.text ?? null;
+      out.push({
+        entry: { ...stored.entry },
+        origin: stored.origin,
+        detail: d ? { ...d, requestHeaders: { ...d.requestHeaders }, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactTokens(body, tokens) } : null,
+      });
+      return true;
+    });
+    return out.reverse();
   }
 
   clear(): void {

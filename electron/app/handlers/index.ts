@@ -5,6 +5,7 @@ import type { AppContext } from './context';
 import { downloadHandlers } from './download';
 import { fileHandlers } from './files';
 import { fleetHandlers } from './fleet';
+import { harHandlers } from './har';
 import { ledgerHandlers } from './ledger';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
@@ -32,6 +33,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...alertHandlers(ctx),
     ...sessionHandlers(ctx),
     ...fleetHandlers(ctx),
+    ...harHandlers(ctx),
   };
 }
 
