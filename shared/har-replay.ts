@@ -11,6 +11,8 @@ import { parseJsonExact } from './json/parse-exact';
 /** Largest HAR file a replay reads (the panel's upload and the CLI). */
 export const MAX_HAR_BYTES = 20 * 1024 * 1024;
 export const MAX_REPLAY_ENTRIES = 100_000;
+/** A replay runs in real time: a file spanning longer (a clock gone wrong, two recordings joined) is refused. */
+export const MAX_REPLAY_SPAN_MS = 24 * 3600_000;
 
 const harReplayEntrySchema = z.object({
   startedDateTime: z
@@ -54,7 +56,14 @@ export function readHarText(text: string): HarReadResult {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`);
     return { ok: false, message: `This HAR file cannot be replayed: ${issues.join('; ')}.` };
   }
-  if (parsed.data.log.entries.length === 0) return { ok: false, message: 'This HAR file holds no request.' };
+  const times = parsed.data.log.entries.map((e) => Date.parse(e.startedDateTime));
+  if (times.length === 0) return { ok: false, message: 'This HAR file holds no request.' };
+  // A loop, not Math.max(...times): 100,000 arguments can overflow the stack.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const t of times) [first, last] = [Math.min(first, t), Math.max(last, t)];
+  const spanMs = last - first;
+  if (spanMs > MAX_REPLAY_SPAN_MS) return { ok: false, message: `This HAR file spans ${Math.round(spanMs / 3600_000)} hours; a replay runs in real time, at most 24 hours: export a shorter part.` };
   return { ok: true, har: parsed.data };
 }
 

@@ -13,7 +13,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, QueryString } from 'har-format';
 import { MASK_ELLIPSIS, maskToken, redactTokens } from '../profiles/mask-token';
 import type { MaskContext } from './exchange';
-import { maskHeaderValue } from './exchange';
+import { maskHeaderValue, maskedPathAndQuery } from './exchange';
 import type { ExportedEntry } from './request-log';
 
 /** Where a request whose exchange was never recorded went: no real host is named. */
@@ -48,7 +48,9 @@ function queryOf(url: URL, mask: MaskContext): QueryString[] {
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
 function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskContext): Entry {
-  const url = new URL(e.path, origin ?? UNKNOWN_ORIGIN);
+  const base = origin ?? UNKNOWN_ORIGIN;
+  // Masked as stored; masked again with the tokens known now (a profile added since).
+  const url = new URL(maskedPathAndQuery(new URL(e.path, base).href, mask), base);
   const requestHeaders = d?.requestHeaders ?? {};
   const responseHeaders = d?.responseHeaders ?? {};
   const answered = e.status > 0;

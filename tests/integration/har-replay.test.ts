@@ -99,7 +99,7 @@ describe('HAR export and replay', () => {
     expect(exported.entries).toBe(1 + STREAMS.reduce((n, s) => n + s.perSecond * SECONDS, 0));
     expect(exported.withoutDetail).toBe(0);
     const har = JSON.parse(exported.text) as Har;
-    expect(await new harSdk.HarValidator().verify(har)).toEqual([]);
+    expect(await new harSdk.HarValidator().verify(JSON.parse(exported.text))).toEqual([]);
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator).toEqual({ name: 'Partner Console', version: '9.9.9' });
 
@@ -194,5 +194,8 @@ describe('HAR export and replay', () => {
       ok: false,
       message: expect.stringContaining('startedDateTime'),
     });
+    const request = { method: 'GET', url: 'http://x/assets/categories' };
+    const twoDays = { log: { entries: [{ startedDateTime: '2026-01-01T00:00:00Z', request }, { startedDateTime: '2026-01-03T00:00:00Z', request }] } };
+    expect(readHarText(JSON.stringify(twoDays))).toEqual({ ok: false, message: expect.stringContaining('spans 48 hours') });
   });
 });
