@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ENDPOINT_IDS } from '../endpoints';
 import { harReplayInputSchema } from '../har-replay';
 import { logFilterSchema } from '../request-log-filter';
+import { profileScoped } from './profile-scoped';
 
 const none = z.object({}).strict();
 
@@ -47,8 +48,8 @@ export const replayStatusSchema = z.object({
 export const harCalls = {
   /** The request log, filtered as the Requests view shows it, as a HAR 1.2 file. */
   requestLogHar: { request: logFilterSchema, response: harExportSchema },
-  /** Replays a HAR (read by shared/har-replay.ts) into the built-in simulator; NOT_FOUND off the demo, CONFLICT while one runs. */
-  simReplayHar: { request: z.object({ har: harReplayInputSchema }), response: replayStatusSchema },
+  /** Replays a HAR (read by shared/har-replay.ts) as the shown demo profile's vendor into the built-in simulator; NOT_FOUND off the demo, CONFLICT while one runs. */
+  simReplayHar: { request: z.object({ har: harReplayInputSchema }).extend(profileScoped.shape), response: replayStatusSchema },
   simReplayStatus: { request: none, response: replayStatusSchema.nullable() },
   simReplayStop: { request: none, response: replayStatusSchema.nullable() },
 };

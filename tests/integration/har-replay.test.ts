@@ -125,7 +125,7 @@ describe('HAR export and replay', () => {
     const b = await startApp();
     const read = readHarText(recorded.text);
     if (!read.ok) throw new Error(read.message);
-    const started = await callApp(b, 'simReplayHar', { har: read.har });
+    const started = await callApp(b, 'simReplayHar', { profileId: 'demo', har: read.har });
     expect(started).toMatchObject({ state: 'running', planned: recorded.har.log.entries.length, skipped: { notAnEndpoint: 0, retries: 0 } });
     await until(async () => (await callApp(b, 'simReplayStatus', {}))?.state === 'done', 15_000);
     const status = (await callApp(b, 'simReplayStatus', {}))!;

@@ -1,7 +1,7 @@
 /**
  * requestLogHar: the request log, filtered as the Requests view shows it, as HAR 1.2 (the page saves
- * the text as a file, as it saves its CSVs). simReplay*: a HAR's requests replayed through the demo
- * session's own client into the built-in simulator (one replay at a time), so the Budget view shows them.
+ * the text as a file, as it saves its CSVs). simReplay*: a HAR's requests replayed through the shown demo
+ * profile's own client into the built-in simulator (one replay at a time), so the Budget view shows them.
  */
 import { PartnerError } from '../../../shared/errors';
 import { replayPlan } from '../../../shared/har-replay';
@@ -38,9 +38,10 @@ export function harHandlers(ctx: AppContext): HandlerGroup<'requestLogHar' | 'si
       const built = buildHar(entries, { name: 'Partner Console', version: ctx.env.version }, mask, comment);
       return { fileName: `requests-${stamp(now)}.har`, text: harText(built.har, mask), entries: built.entries, withoutDetail: built.withoutDetail };
     },
-    async simReplayHar({ har }) {
-      const session = ctx.currentSession();
-      if (!session || !session.profile.demo || !ctx.demo.running || session.isClosed) throw notOnDemo();
+    /** As the vendor of the demo profile the page showed (the simulator panel's). */
+    async simReplayHar({ har, profileId }) {
+      const session = ctx.session(profileId);
+      if (!session.profile.demo || !ctx.demo.running || session.isClosed) throw notOnDemo();
       if (replay?.status().state === 'running') {
         throw new PartnerError({ code: 'CONFLICT', message: 'A replay is running.', hint: 'Stop it first, or wait until it ends.', retryable: false });
       }

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { ENDPOINTS } from '../../../../shared/endpoints';
 import { MAX_HAR_BYTES, readHarText } from '../../../../shared/har-replay';
 import { useApi } from '../../api/context';
+import { shownProfile, useProfile } from '../../api/queries';
 import { Pill } from '../../components/Pill';
 import { ErrorCallout } from '../../components/states';
 import { fmtInt } from '../../lib/format';
@@ -17,6 +18,7 @@ const replayKey = ['simReplayStatus'] as const;
 
 export function ReplayBlock() {
   const api = useApi();
+  const profile = useProfile();
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const status = useQuery({
@@ -29,7 +31,7 @@ export function ReplayBlock() {
       if (file.size > MAX_HAR_BYTES) throw new Error(`${file.name} is larger than ${MAX_HAR_BYTES / 1024 / 1024} MB; export a filtered part of the log.`);
       const read = readHarText(await file.text());
       if (!read.ok) throw new Error(`${file.name}: ${read.message}`);
-      return api.simReplayHar({ har: read.har });
+      return api.simReplayHar({ profileId: shownProfile(profile), har: read.har });
     },
     onMutate: () => setProblem(null),
     onSuccess: (s) => queryClient.setQueryData(replayKey, s),
