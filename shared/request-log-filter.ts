@@ -32,6 +32,8 @@ export interface LogFilter {
   rangeS: LogRange;
   /** Matched, case-insensitively, in the method, path and query (purchase ids, references, asset ids), vendor and error code. */
   text: string;
+  /** Entries main found the text in, bodies included (searchRequestLog); null while it has not answered. */
+  found?: ReadonlySet<number> | null;
   /** Only this minute (epoch ms of its start, from a #/requests/at=<ms> link); replaces rangeS when set. */
   minute?: number | null;
 }
@@ -54,10 +56,11 @@ export function logFilter(f: LogFilter, now: number): (e: LogEntry) => boolean {
   const since = minute !== null ? minute : f.rangeS > 0 ? now - f.rangeS * 1000 : -Infinity;
   const until = minute !== null ? minute + 60_000 : Infinity;
   const needle = f.text.trim().toLowerCase();
+  const found = f.found ?? null;
   return (e) =>
     e.at >= since &&
     e.at < until &&
     (f.endpoint === 'all' || e.endpoint === f.endpoint) &&
     keepStatus(e) &&
-    (needle === '' || `${e.method} ${e.path} ${e.vendor} ${e.errorCode ?? ''} ${e.status}`.toLowerCase().includes(needle));
+    (needle === '' || found?.has(e.id) === true || `${e.method} ${e.path} ${e.vendor} ${e.errorCode ?? ''} ${e.status}`.toLowerCase().includes(needle));
 }

@@ -17,6 +17,8 @@ export interface AppEnvironment {
   vault: TokenVault;
   /** Desktop: shell.openExternal. Absent (web): openExternal answers NOT_FOUND. */
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: Electron's clipboard.writeText (Copy with token). Absent (web): copyCurlWithToken answers NOT_FOUND. */
+  writeClipboard?: (text: string) => void;
   /** Desktop: shell.showItemInFolder / shell.openPath. Absent (web): downloadReveal answers NOT_FOUND. */
   revealFile?: (path: string, action: 'show' | 'open') => Promise<void>;
   /** Desktop: Electron's Notification (shell/notifier.ts). Absent (web): the renderer shows alerts with the Web Notifications API. */

@@ -5,7 +5,7 @@
  * main.ts only calls this, so the whole sequence runs in unit tests against a fake `electron`.
  */
 import path from 'node:path';
-import { app, dialog, net, safeStorage, session, shell } from 'electron';
+import { app, clipboard, dialog, net, safeStorage, session, shell } from 'electron';
 import type { BrowserWindow } from 'electron';
 import type { AppEnvironment, AppServices } from '../app';
 import type { TokenVault } from '../app/token-vault';
@@ -106,6 +106,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
       vault,
       openExternal: openHttpsExternally,
       revealFile: revealInShell,
+      // Copy with token: the command with the plain token goes from main to the clipboard, never through the page.
+      writeClipboard: (text) => clipboard.writeText(text),
       // getWindow is declared below; a notification is only clicked once the window exists.
       notify: createDesktopNotifier({ getWindow: () => getWindow(), log }),
       version: options.version,

@@ -40,22 +40,38 @@ const ACTION_WORDS: Record<PurchaseAction, string> = {
 
 export type PurchaseOutcome = { ok: true; purchase: SimPurchase } | { ok: false; status: 404 | 409; message: string };
 
-/** Oldest purchases of a vendor are forgotten beyond this, so that a long run cannot exhaust memory. */
-export const MAX_PURCHASES_PER_VENDOR = 200_000;
+/**
+ * Purchases kept per vendor (~480 bytes each: ~10 MiB). Full demo traffic registers ~30 a second, so
+ * an app left open all day would otherwise hold millions (200,000 per vendor held ~90 MiB).
+ */
+export const MAX_PURCHASES_PER_VENDOR = 20_000;
+
+export interface PurchaseBookOptions {
+  /** Purchases kept per vendor; default MAX_PURCHASES_PER_VENDOR. */
+  maxPerVendor?: number;
+}
 
 interface VendorPurchases {
+  /** In order of registration. */
   byId: Map<string, SimPurchase>;
   byReference: Map<string, SimPurchase[]>;
+  /** Ids of cancelled purchases, in order of cancellation: nothing can happen to them any more, so they go first. */
+  cancelled: Set<string>;
 }
 
 export class PurchaseBook {
   private vendors = new Map<string, VendorPurchases>();
   private sequence = 0;
+  private readonly maxPerVendor: number;
+
+  constructor(options: PurchaseBookOptions = {}) {
+    this.maxPerVendor = Math.max(1, options.maxPerVendor ?? MAX_PURCHASES_PER_VENDOR);
+  }
 
   private of(vendor: string): VendorPurchases {
     let v = this.vendors.get(vendor);
     if (!v) {
-      v = { byId: new Map(), byReference: new Map() };
+      v = { byId: new Map(), byReference: new Map(), cancelled: new Set() };
       this.vendors.set(vendor, v);
     }
     return v;
@@ -82,12 +98,18 @@ export class PurchaseBook {
       list.push(purchase);
       v.byReference.set(clientReference, list);
     }
-    if (v.byId.size > MAX_PURCHASES_PER_VENDOR) this.forgetOldest(v);
+    while (v.byId.size > this.maxPerVendor) this.forgetOne(v);
     return { ...purchase };
   }
 
-  private forgetOldest(v: VendorPurchases): void {
-    const oldest = v.byId.values().next().value;
+  /**
+   * Over the bound: the purchase cancelled longest ago, else the oldest registration. A purchase a
+   * client may still move (registered, validated) outlives every cancelled one; the newest never goes.
+   */
+  private forgetOne(v: VendorPurchases): void {
+    const cancelledId = v.cancelled.values().next().value;
+    const oldest = cancelledId !== undefined ? v.byId.get(cancelledId) : v.byId.values().next().value;
+    if (cancelledId !== undefined) v.cancelled.delete(cancelledId);
     if (!oldest) return;
     v.byId.delete(oldest.id);
     if (oldest.client_reference === undefined) return;
@@ -137,6 +159,7 @@ export class PurchaseBook {
     if (action === 'validate' || action === 'cancel') {
       p.state = action === 'validate' ? 'validated' : 'cancelled';
       p.updated_at = new Date(nowMs).toISOString();
+      if (p.state === 'cancelled') this.vendors.get(vendor)?.cancelled.add(p.id);
     }
     return { ok: true, purchase: { ...p } };
   }

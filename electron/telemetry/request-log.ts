@@ -4,7 +4,7 @@
  * Everything is masked when stored, so the log never holds a plain token.
  */
 import type { z } from 'zod';
-import type { logDetailSchema, logEntrySchema } from '../../shared/bridge/schemas';
+import type { logDetailSchema, logEntrySchema, logSearchSchema } from '../../shared/bridge/schemas';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
@@ -17,6 +17,8 @@ import { RingBuffer } from '../../shared/ring-buffer';
 
 export type LogEntry = z.output<typeof logEntrySchema>;
 export type LogDetail = z.output<typeof logDetailSchema>;
+export type LogSearch = z.output<typeof logSearchSchema>;
+type TokenHeader = LogDetail['tokenHeader'];
 
 export interface RequestLogOptions {
   /** Entries kept; default 5000. */
@@ -38,6 +40,9 @@ interface StoredDetail {
   /** Shared with the recording fetch, which fills it in when the excerpt is read. */
   responseBody: BodyExcerpt;
   error: string | null;
+  tokenHeader: TokenHeader;
+  /** The bodies as searched (masked, lower case), made once the response excerpt is in; `tokens`: the mask it was made with. */
+  searchable?: { tokens: string; text: string };
 }
 
 interface StoredEntry {
@@ -52,16 +57,9 @@ interface StoredEntry {
 export interface ExportedEntry {
   entry: LogEntry;
   origin: string | null;
-  detail: (Omit<StoredDetail, 'responseBody'> & { responseBody: string | null }) | null;
+  detail: (Omit<StoredDetail, 'responseBody' | 'searchable'> & { responseBody: string | null }) | null;
 }
 
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
 
 /** The error code a status stands for in the log (the client's final error may differ after retries). */
 export function errorCodeOfStatus(status: number, exchangeError: string | null): ErrorCode | null {
@@ -115,11 +113,14 @@ export class RequestLog {
             responseHeaders: maskHeaders(exchange.responseHeaders, mask),
             responseBody: exchange.responseBody,
             error: exchange.error === null ? null : redactTokens(exchange.error, mask.tokens),
+            tokenHeader: findTokenHeader(exchange.requestHeaders, mask.tokens),
           }
         : null;
     this.entries.push({ entry, detail, headerProblems: sample.headerProblems, origin: exchange ? originOf(exchange.url) : null });
     // Let the detail of the entry that just left the detail window go: memory stays bounded.
-    const old = this.entries.at(this.entries.size - 1 - this.detailCapacity);
+    // (Only once the window is full: a negative index would count from the newest and drop a fresh detail.)
+    const leaving = this.entries.size - 1 - this.detailCapacity;
+    const old = leaving >= 0 ? this.entries.at(leaving) : undefined;
     if (old) old.detail = null;
     return entry;
   }
@@ -158,6 +159,8 @@ export class RequestLog {
       responseHeaders: d ? { ...d.responseHeaders } : {},
       responseBody: body === null ? null : redactTokens(body, tokens),
       headerProblems: problems,
+      origin: d ? found.origin : null,
+      tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
     };
   }
 
@@ -171,14 +174,69 @@ export class RequestLog {
       out.push({
         entry: { ...stored.entry },
         origin: stored.origin,
-        detail: d ? { ...d, requestHeaders: { ...d.requestHeaders }, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactTokens(body, tokens) } : null,
+        detail: d
+          ? { requestHeaders: { ...d.requestHeaders }, requestBody: d.requestBody, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactTokens(body, tokens), error: d.error, tokenHeader: d.tokenHeader }
+          : null,
       });
       return true;
     });
     return out.reverse();
   }
 
+  /**
+   * Every kept entry whose method, path and query, vendor, status or error code contains `text`
+   * (case-insensitively), or whose request or response body does where the log still keeps it:
+   * client references, asset and purchase ids. Bodies are searched masked, so a token is never found
+   * by typing it. A bounded scan (the log's capacity), newest first.
+   */
+  search(text: string, tokens: readonly string[]): LogSearch {
+    const needle = text.trim().toLowerCase();
+    const maskKey = tokens.join('\u0000');
+    const ids: number[] = [];
+    let scanned = 0;
+    let withBodies = 0;
+    if (needle === '') return { ids, scanned, withBodies };
+    this.entries.forEachNewest((stored) => {
+      scanned++;
+      const e = stored.entry;
+      if (stored.detail) withBodies++;
+      const meta = `${e.method} ${e.path} ${e.vendor} ${e.errorCode ?? ''} ${e.status}`.toLowerCase();
+      if (meta.includes(needle) || (stored.detail !== null && searchableBodies(stored.detail, tokens, maskKey).includes(needle))) ids.push(e.id);
+    });
+    return { ids, scanned, withBodies };
+  }
+
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** The bodies of an entry as the search reads them; kept once the response excerpt has arrived, for the same mask. */
+function searchableBodies(d: StoredDetail, tokens: readonly string[], maskKey: string): string {
+  if (d.searchable?.tokens === maskKey) return d.searchable.text;
+  const response = d.responseBody.text === null ? '' : redactTokens(d.responseBody.text, tokens);
+  const text = `${d.requestBody ?? ''}\n${response}`.toLowerCase();
+  if (d.responseBody.text !== null) d.searchable = { tokens: maskKey, text };
+  return text;
+}
+
+/** Scheme, host and port of a URL (never its user or password); null when it is not one. */
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The header whose value is a known token, bare or after one scheme word: its name and scheme, never the token. */
+export function findTokenHeader(headers: Record<string, string>, tokens: readonly string[]): TokenHeader {
+  const known = new Set(tokens);
+  for (const [header, value] of Object.entries(headers)) {
+    if (known.has(value)) return { header, scheme: null };
+    const space = value.indexOf(' ');
+    if (space > 0 && known.has(value.slice(space + 1).trim())) return { header, scheme: value.slice(0, space) };
+  }
+  return null;
 }

@@ -18,7 +18,7 @@ import { HeldTime } from './held-time';
 import type { ForeignUseOptions } from './foreign-use';
 import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
-import type { ExportedEntry, LogDetail, LogEntry, LogFilter, RequestLogOptions } from './request-log';
+import type { ExportedEntry, LogDetail, LogEntry, LogFilter, LogSearch, RequestLogOptions } from './request-log';
 import { ThrottledEmitter } from './throttled-emitter';
 import { timerClock } from '../../shared/clock';
 import type { Clock } from '../../shared/clock';
@@ -64,6 +64,8 @@ export interface Telemetry {
   exportedEntries(keep: (e: LogEntry) => boolean): ExportedEntry[];
   /** Plain tokens and token headers known now: the export masks them once more. */
   maskContext(): MaskContext;
+  /** Ids of the kept entries whose metadata or (masked) bodies contain the text, newest first. */
+  searchRequestLog(text: string): LogSearch;
   onBudget(listener: (payload: BudgetEventPayload) => void): () => void;
   onRequestLog(listener: (payload: RequestLogEventPayload) => void): () => void;
   /** Forgets the anchors of the foreign-use detector (a profile switch, a budget reset). */
@@ -160,6 +162,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     requestDetail: (id) => log.detail(id, maskContext().tokens),
     exportedEntries: (keep) => log.exported(keep, maskContext().tokens),
     maskContext: () => maskContext(),
+    searchRequestLog: (text) => log.search(text, maskContext().tokens),
     onBudget(listener) {
       budgetListeners.add(listener);
       return () => budgetListeners.delete(listener);

@@ -93,6 +93,10 @@ export const calls = {
     z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
   ),
   requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
+  /** The Requests view's text search, run where the bodies are: ids of the entries whose metadata or masked bodies contain it. */
+  searchRequestLog: call(z.object({ text: z.string().trim().min(1).max(200) }), s.logSearchSchema),
+  /** Desktop only: the request as curl with the real token, written to the clipboard by main; the answer never holds the token. */
+  copyCurlWithToken: call(z.object({ requestId: z.number().int() }), z.object({ ok: z.literal(true), tokenHeader: z.string() })),
   // usage history (the local store; survives restarts)
   ...usageCalls,
   ...reportCalls,

@@ -212,6 +212,18 @@ export const logDetailSchema = logEntrySchema.extend({
   /** First few KB. */
   responseBody: z.string().nullable(),
   headerProblems: z.array(z.string()),
+  /** Where the request went (scheme, host, port; never credentials); null when it was never sent. */
+  origin: z.string().nullable(),
+  /** The header that carried the token and its scheme word (names only), for Copy as curl; null: none the app knows. */
+  tokenHeader: z.object({ header: z.string(), scheme: z.string().nullable() }).nullable(),
+});
+
+/** Entries whose method, path, status, error code or bodies (masked) contain the text: their ids, newest first. */
+export const logSearchSchema = z.object({
+  ids: z.array(z.number()),
+  /** Entries looked at (the whole bounded log), and how many of them still had their bodies. */
+  scanned: z.number(),
+  withBodies: z.number(),
 });
 
 export const refillModelSchema = z.enum(['continuous', 'whole-second']);

@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json] [--clients partner-console,naive] [--scenarios 1,2]`
+ * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json,soak] [--clients partner-console,naive] [--scenarios 1,2]`
+ * [--soak-minutes 3 --soak-every 15 --soak-snapshots DIR] (or SOAK_MINUTES, SOAK_EVERY_S)
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
  * bench-results/*.json for the README.
  */
@@ -17,6 +18,9 @@ const { values } = parseArgs({
     clients: { type: 'string', default: BENCH_CLIENT_KINDS.join(',') },
     scenarios: { type: 'string', default: '1,2,3,4,5' },
     refill: { type: 'string', default: 'whole-second,continuous' },
+    'soak-minutes': { type: 'string', default: process.env.SOAK_MINUTES ?? '3' },
+    'soak-every': { type: 'string', default: process.env.SOAK_EVERY_S ?? '15' },
+    'soak-snapshots': { type: 'string' },
   },
 });
 const only = new Set(values.only.split(','));
@@ -98,6 +102,10 @@ async function main(): Promise<void> {
   if (only.has('json')) {
     const { jsonBench } = await import('./json-parse');
     jsonBench();
+  }
+  if (only.has('soak')) {
+    const { soakBench } = await import('./soak');
+    await soakBench({ minutes: Number(values['soak-minutes']), everySeconds: Number(values['soak-every']), snapshotDir: values['soak-snapshots'] ?? null });
   }
   if (only.has('dashboard')) {
     const { main: dashboardBench } = await import('./dashboard-perf');

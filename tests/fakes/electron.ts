@@ -267,6 +267,14 @@ export const shell = {
   },
 };
 
+/** Electron's clipboard: records what was written. */
+export const clipboard = {
+  written: [] as string[],
+  writeText(text: string): void {
+    this.written.push(text);
+  },
+};
+
 export const dialog = {
   errors: [] as Array<{ title: string; content: string }>,
   showErrorBox(title: string, content: string): void {
@@ -325,6 +333,7 @@ export const fakeElectron = {
     safeStorage.backend = 'gnome_libsecret';
     shell.opened.length = 0;
     shell.shown.length = 0;
+    clipboard.written.length = 0;
     dialog.errors.length = 0;
     net.requests.length = 0;
     Notification.supported = true;
@@ -335,7 +344,7 @@ export const fakeElectron = {
 
 fakeElectron.reset();
 
-export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, net, Notification, protocol, safeStorage, session, shell };
+export default { app, BrowserWindow, clipboard, contextBridge, dialog, ipcMain, ipcRenderer, net, Notification, protocol, safeStorage, session, shell };
 
 /**
  * A test double of AppServices (electron/app) for the shells' unit tests: dispatch records and

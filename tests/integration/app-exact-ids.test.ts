@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
-import { callApp } from '../helpers/app-calls';
+import { callApp, shownProfile } from '../helpers/app-calls';
 import { SNOWFLAKE_IDS, startSnowflakeService } from '../helpers/snowflake-service';
 import type { SnowflakeService } from '../helpers/snowflake-service';
 
@@ -41,7 +41,7 @@ describe('ids past 2^53 in the app', () => {
     const ids: unknown[] = [];
     let lastId: string | number | null = null;
     for (let pages = 0; pages < 10; pages++) {
-      const page: CallResponse<'listAssets'> = await call('listAssets', { lastId, pageSize: 3 });
+      const page: CallResponse<'listAssets'> = await call('listAssets', { profileId: await shownProfile(app), lastId, pageSize: 3 });
       ids.push(...page.items.map((a) => a.id));
       if (page.done || page.cursor === null) break;
       lastId = page.cursor;
@@ -52,18 +52,18 @@ describe('ids past 2^53 in the app', () => {
   });
 
   it('registers such an asset with its id as the number text the service wrote, and a string id as a string', async () => {
-    const purchase = await call('registerPurchase', { assetId: '1234567890123456789', assetTitle: null });
+    const purchase = await call('registerPurchase', { profileId: await shownProfile(app), assetId: '1234567890123456789', assetTitle: null });
     expect(service.registerBodies.at(-1)).toMatch(/"asset_id":1234567890123456789[,}]/);
     expect(purchase.asset_id).toBe('1234567890123456789');
     const records = await call('ledgerList', { assetId: '1234567890123456789' });
     expect(records.items.map((r) => [r.assetId, r.state])).toEqual([['1234567890123456789', 'registered']]);
 
-    await call('registerPurchase', { assetId: STRING_ID, assetTitle: null });
+    await call('registerPurchase', { profileId: await shownProfile(app), assetId: STRING_ID, assetTitle: null });
     expect(service.registerBodies.at(-1)).toMatch(new RegExp(`"asset_id":"${STRING_ID}"`));
   });
 
   it('refuses an id past 2^53 sent as a number: it was rounded on its way', async () => {
-    const answer = await app.dispatch('registerPurchase', { assetId: 1234567890123456789, assetTitle: null });
+    const answer = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: 1234567890123456789, assetTitle: null });
     expect(answer).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST', message: expect.stringContaining('past 2^53') } });
   });
 });

@@ -52,7 +52,7 @@ describe('ids past 2^53 (snowflakes) in a catalog download', () => {
 
   it('writes exactly the ids the service sent to JSON Lines, none twice, none skipped, and pages by the exact last_id', async () => {
     service = await startSnowflakeService(SNOWFLAKE_IDS.map((id) => ({ id })));
-    const { code, run, out } = await download('jsonl', 3);
+    const { code, run, out } = await download('jsonl', 3, ['--no-detect']);
     expect(run.err()).not.toMatch(/error/i);
     expect(code).toBe(0);
     expect((await lines(out)).map(jsonlIdText)).toEqual(expected);

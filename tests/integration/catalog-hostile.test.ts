@@ -1,7 +1,8 @@
 /**
  * Issue 11 items 4, 5 and 8: the catalog CLI (in-process, the real client) against a hostile
  * service on loopback: a cursor that goes backwards, an empty page that says more follows, and two
- * `--resume` runs of one download at once.
+ * `--resume` runs of one download at once. With `--no-detect`: these cases test the download's own rules
+ * on the built-in map (first contact's detection has its own tests, first-contact-dialects).
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -92,7 +93,7 @@ describe('catalog download against a hostile service', () => {
     service = await hostileService('backwards');
     const run = io(dir);
     const code = await Promise.race([
-      runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl'], run),
+      runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'], run),
       new Promise<string>((r) => setTimeout(() => r('still looping after 10 s'), 10_000)),
     ]);
     expect(code).toBe(1);
@@ -105,7 +106,7 @@ describe('catalog download against a hostile service', () => {
   it('an empty page that says more follows is asked again, then fails with a non-zero exit, never "done"', async () => {
     service = await hostileService('empty');
     const run = io(dir);
-    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl'], run);
+    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'], run);
     expect(code).toBe(1);
     expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
     expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 of 9 items saved\)/);
@@ -116,7 +117,7 @@ describe('catalog download against a hostile service', () => {
   it('the same with no total in the answers: has_more alone keeps an empty page from ending the catalog as done', async () => {
     service = await hostileService('empty-untotalled');
     const run = io(dir);
-    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl'], run);
+    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'], run);
     expect(code).toBe(1);
     expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
     expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 items saved\)/);
@@ -127,7 +128,7 @@ describe('catalog download against a hostile service', () => {
   it('an answer over --max-response-mib fails the run once, clearly, without retrying it', async () => {
     service = await hostileService('huge');
     const run = io(dir);
-    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl', '--max-response-mib', '1'], run);
+    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl', '--max-response-mib', '1'], run);
     expect(code).toBe(1);
     expect(run.err()).toMatch(/larger than the 1 MiB response-size cap/);
     expect(service.lists).toEqual(['0']);
@@ -135,7 +136,7 @@ describe('catalog download against a hostile service', () => {
 
   it('two --resume runs of one download at once: the second is refused, the file holds the catalog once', async () => {
     service = await hostileService('slow');
-    const args = ['--base-url', service.url, '--token', 'tok-1', '--page-size', '3', '--out', 'cat.jsonl'];
+    const args = ['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'];
     // A first run interrupted after its first page leaves a resumable pair.
     const first = io(dir);
     const firstDone = runCatalogCli(args, first);

@@ -23,6 +23,7 @@ import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { parseWebArgs, profilesFromArgs } from '../../electron/web/args';
+import { shownProfile } from '../helpers/app-calls';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'electron/catalog/cli.ts');
@@ -100,30 +101,30 @@ describe.each(DIALECTS)('dialect %s, a profile with only a base URL and a token'
     // Detection at first contact: at most 3 requests before the app's own.
     expect(count(null)).toBeLessThanOrEqual(4); // 3 probes + the connection's one cheap request
 
-    const categories = await call('categories', {});
+    const categories = await call('categories', { profileId: await shownProfile(app!) });
     expect(categories.items.map((c) => [c.name, c.count])).toEqual(catalog.categories().map((c) => [c.name, c.count]));
 
-    const page = await call('listAssets', { lastId: null, pageSize: 7 });
+    const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.items).toHaveLength(7);
     expect(page.items.map((a) => [Number(a.id), a.title, a.price])).toEqual([0, 1, 2, 3, 4, 5, 6].map((k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]));
     expect(page.warnings ?? []).toEqual([]);
 
-    const history = await call('assetHistory', { assetId: page.items[0]!.id });
+    const history = await call('assetHistory', { profileId: await shownProfile(app!), assetId: page.items[0]!.id });
     expect(history.items.map((p) => p.price)).toEqual(catalog.history(catalog.idAt(0))!.map((e) => e.price));
 
-    const registered = await call('registerPurchase', { assetId: page.items[1]!.id, assetTitle: page.items[1]!.title });
+    const registered = await call('registerPurchase', { profileId: await shownProfile(app!), assetId: page.items[1]!.id, assetTitle: page.items[1]!.title });
     expect(registered.id).not.toBe('');
     expect(registered.stateKind).toBe('registered');
-    const validated = await call('validatePurchase', { purchaseId: registered.id });
+    const validated = await call('validatePurchase', { profileId: await shownProfile(app!), purchaseId: registered.id });
     expect(validated.stateKind).toBe('validated');
-    const info = await call('purchaseInfo', { purchaseId: registered.id });
+    const info = await call('purchaseInfo', { profileId: await shownProfile(app!), purchaseId: registered.id });
     expect(info.stateKind).toBe('validated');
     expect(info.id).toBe(registered.id);
     // (JSON:API keeps the asset in relationships.asset.data.id, deeper than purchase detection looks: not asserted here.)
     if (dialect !== 'jsonapi') expect(String(info.asset_id)).toBe(String(catalog.idAt(1)));
-    const link = await call('downloadUrl', { purchaseId: registered.id });
+    const link = await call('downloadUrl', { profileId: await shownProfile(app!), purchaseId: registered.id });
     expect(link.url).toMatch(/^https?:\/\//);
-    expect((await call('cancelPurchase', { purchaseId: registered.id })).stateKind).toBe('cancelled');
+    expect((await call('cancelPurchase', { profileId: await shownProfile(app!), purchaseId: registered.id })).stateKind).toBe('cancelled');
 
     const { activeId } = await call('listProfiles', {});
     const view = await call('serviceMapGet', { profileId: activeId! });
@@ -193,7 +194,7 @@ describe('request names learned from a 400', () => {
     const call = await startApp(['--base-url', sim.url, '--token', `acme:${TOKEN}`], wrong);
     const assetId = catalog.idAt(3);
 
-    const registered = await call('registerPurchase', { assetId, assetTitle: null });
+    const registered = await call('registerPurchase', { profileId: await shownProfile(app!), assetId, assetTitle: null });
     expect(registered.id).not.toBe('');
     expect(String(registered.asset_id)).toBe(String(assetId));
     expect(registered.notes?.join(' ')).toMatch(/registration's asset field.*learned/);
@@ -201,16 +202,16 @@ describe('request names learned from a 400', () => {
     expect(count('registerPurchase', 400)).toBe(1);
     expect(count('registerPurchase')).toBe(2);
     // Learned: the next registration is right the first time.
-    await call('registerPurchase', { assetId: catalog.idAt(4), assetTitle: null });
+    await call('registerPurchase', { profileId: await shownProfile(app!), assetId: catalog.idAt(4), assetTitle: null });
     expect(count('registerPurchase', 400)).toBe(1);
     expect(count('registerPurchase')).toBe(3);
 
-    const history = await call('assetHistory', { assetId });
+    const history = await call('assetHistory', { profileId: await shownProfile(app!), assetId });
     expect(history.items.map((p) => p.price)).toEqual(catalog.history(assetId)!.map((e) => e.price));
     expect(count('assetHistory', 400)).toBe(1);
 
-    expect((await call('purchaseInfo', { purchaseId: registered.id })).stateKind).toBe('registered');
-    expect((await call('viewUrl', { purchaseId: registered.id })).url).toMatch(/^https?:\/\//);
+    expect((await call('purchaseInfo', { profileId: await shownProfile(app!), purchaseId: registered.id })).stateKind).toBe('registered');
+    expect((await call('viewUrl', { profileId: await shownProfile(app!), purchaseId: registered.id })).url).toMatch(/^https?:\/\//);
     expect(count('purchaseInfo', 400) + count('viewUrl', 400)).toBe(1);
 
     const { activeId } = await call('listProfiles', {});
@@ -226,7 +227,7 @@ describe('request names learned from a 400', () => {
     // --no-detect: the built-in shapes, whose asset field snake-envelope shares. A bad value is a 400 naming the field sent.
     const call = await startApp(['--base-url', sim.url, '--token', `acme:${TOKEN}`, '--no-detect']);
     expect(count(null)).toBeLessThanOrEqual(1);
-    await expect(call('registerPurchase', { assetId: 'not-a-number', assetTitle: null })).rejects.toThrow(/400|BAD_REQUEST/);
+    await expect(call('registerPurchase', { profileId: await shownProfile(app!), assetId: 'not-a-number', assetTitle: null })).rejects.toThrow(/400|BAD_REQUEST/);
     expect(count('registerPurchase')).toBe(1);
   }, 30_000);
 });

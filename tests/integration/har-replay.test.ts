@@ -118,6 +118,10 @@ describe('HAR export and replay', () => {
     const onlyCategories = JSON.parse((await callApp(a, 'requestLogHar', { ...ALL, endpoint: 'categories' })).text) as Har;
     expect(onlyCategories.log.entries).toHaveLength(1 + 4 * SECONDS);
     expect(onlyCategories.log.entries.every((e) => new URL(e.request.url).pathname === '/assets/categories')).toBe(true);
+    // Its text search as in the view: found in the bodies too (the search's query is in the POST body only).
+    const castle = JSON.parse((await callApp(a, 'requestLogHar', { ...ALL, text: 'castle' })).text) as Har;
+    expect(castle.log.entries.filter((e) => e.request.method === 'POST')).toHaveLength(2 * SECONDS);
+    for (const e of castle.log.entries) expect(`${e.request.url} ${e.request.postData?.text ?? ''} ${e.response.content.text ?? ''}`.toLowerCase()).toContain('castle');
     recorded = { text: exported.text, har };
   }, 20_000);
 
@@ -152,7 +156,7 @@ describe('HAR export and replay', () => {
       recBins.forEach((n, i) => expect(Math.abs(repBins[i]! - n), `${endpoint} second ${i}: ${repBins.join(',')} vs ${recBins.join(',')}`).toBeLessThanOrEqual(Math.max(1, 0.05 * n)));
       // And each request near its recorded time: the k-th of each endpoint within 50 ms at the 95th percentile.
       const drift = rec.map((t, k) => Math.abs((rep[k] ?? Infinity) - t)).sort((x, y) => x - y);
-      expect(drift[Math.floor(drift.length * 0.95)]).toBeLessThan(50);
+      expect(drift[Math.floor(drift.length * 0.95)], `${endpoint}: replay offsets minus recorded, sorted: ${drift.join(",")}`).toBeLessThan(50);
     }
   }, 25_000);
 

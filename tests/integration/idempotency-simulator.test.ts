@@ -18,7 +18,7 @@ import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator, SimulatorOptions } from '../../electron/simulator';
 import type { PartnerError } from '../../shared/errors';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
-import { callApp, until } from '../helpers/app-calls';
+import { callApp, until, shownProfile } from '../helpers/app-calls';
 
 const running: RunningSimulator[] = [];
 const clients: PartnerClient[] = [];
@@ -114,15 +114,15 @@ describe('one key per purchase intent, through the app', () => {
     await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
 
     sim.control.setFaults({ dropRate: 1 });
-    expect(await app.dispatch('registerPurchase', { assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
     sim.control.setFaults({ dropRate: 0 });
     const [unknown] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(unknown).toMatchObject({ state: 'unknown' });
-    expect(await app.dispatch('registerPurchase', { assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
 
-    const registered = await callApp(app, 'registerPurchase', { assetId: asset, assetTitle: 'Eleven', confirmDuplicate: { seen: [unknown!.reference!] } });
+    const registered = await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven', confirmDuplicate: { seen: [unknown!.reference!] } });
     expect(registered.client_reference).toBe(unknown!.reference);
-    const atService = await callApp(app, 'findPurchases', { reference: unknown!.reference! });
+    const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: unknown!.reference! });
     expect(atService.items.map((p) => p.id)).toEqual([registered.id]);
     const records = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(records).toHaveLength(1);

@@ -14,7 +14,7 @@ import type { AppServices } from '../../electron/app';
 import { STORE_FILE_NAME } from '../../electron/store';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
-import { callApp, until } from '../helpers/app-calls';
+import { callApp, until, shownProfile } from '../helpers/app-calls';
 
 let dir: string;
 let sim: RunningSimulator;
@@ -47,11 +47,11 @@ afterEach(async () => {
 
 describe('a ledger that cannot be written after the service answered', () => {
   it('shows the purchase with its id and a warning, and updates the record once the lock is released', async () => {
-    const asset = (await callApp(app, 'listAssets', { lastId: null, pageSize: 1 })).items[0]!;
+    const asset = (await callApp(app, 'listAssets', { profileId: await shownProfile(app), lastId: null, pageSize: 1 })).items[0]!;
     locker = new Sqlite(join(dir, STORE_FILE_NAME));
     // Slow answers, so that the lock is taken between the write-ahead and the answer.
     sim.control.setFaults({ latencyMs: 1000 });
-    const registering = callApp(app, 'registerPurchase', { assetId: asset.id, assetTitle: 'Locked' });
+    const registering = callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: asset.id, assetTitle: 'Locked' });
     await until(() => (locker!.prepare(`SELECT COUNT(*) AS n FROM purchase_ledger WHERE state = 'sending'`).get() as { n: number }).n === 1);
     locker.exec('BEGIN IMMEDIATE');
     sim.control.setFaults({ latencyMs: 0 });
@@ -60,7 +60,7 @@ describe('a ledger that cannot be written after the service answered', () => {
     expect(registered.id).toMatch(/^p_/);
     expect(registered.state).toBe('registered');
     expect(registered.ledgerWarning).toMatch(/could not be written just now \(database is locked\)\. It will be updated as soon as it can/);
-    const validated = await callApp(app, 'validatePurchase', { purchaseId: registered.id });
+    const validated = await callApp(app, 'validatePurchase', { profileId: await shownProfile(app), purchaseId: registered.id });
     expect(validated.state).toBe('validated');
     expect(validated.ledgerWarning).toContain('It will be updated as soon as it can');
     // Still held: the record waits, "sending", with nothing lost.

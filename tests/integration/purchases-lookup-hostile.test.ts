@@ -12,7 +12,7 @@ import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
-import { callApp, until } from '../helpers/app-calls';
+import { callApp, until, shownProfile } from '../helpers/app-calls';
 import { startForwardProxy } from '../helpers/forward-proxy';
 import type { ForwardProxy } from '../helpers/forward-proxy';
 
@@ -58,18 +58,18 @@ afterEach(async () => {
 
 describe('Look it up against a service that ignores the reference filter', () => {
   it("does not record B's unresolved registration as A's purchase; A's record stays and still guards A", async () => {
-    const page = await callApp(app, 'listAssets', { lastId: null, pageSize: 2 });
+    const page = await callApp(app, 'listAssets', { profileId: await shownProfile(app), lastId: null, pageSize: 2 });
     const [a, b] = page.items.map((x) => x.id);
-    const bought = await callApp(app, 'registerPurchase', { assetId: a!, assetTitle: 'A' });
+    const bought = await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: a!, assetTitle: 'A' });
 
     sim.control.setFaults({ dropRate: 1 });
-    const lost = await app.dispatch('registerPurchase', { assetId: b!, assetTitle: 'B' });
+    const lost = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: b!, assetTitle: 'B' });
     sim.control.setFaults({ dropRate: 0 });
     expect(lost).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
     const recordB = (await callApp(app, 'ledgerList', { assetId: b!, limit: 10 })).items[0]!;
     expect(recordB.state).toBe('unknown');
 
-    const looked = await callApp(app, 'ledgerResolve', { id: recordB.id, action: 'lookup' });
+    const looked = await callApp(app, 'ledgerResolve', { profileId: await shownProfile(app), id: recordB.id, action: 'lookup' });
     expect(looked.record.state).toBe('unknown');
     expect(looked.record.purchaseId).toBeNull();
     expect(looked.message).toContain(`No purchase in the service's answer has reference ${recordB.reference}`);
@@ -78,11 +78,11 @@ describe('Look it up against a service that ignores the reference filter', () =>
     const rowsA = (await callApp(app, 'ledgerList', { assetId: a!, limit: 10 })).items;
     expect(rowsA).toHaveLength(1);
     expect(rowsA[0]).toMatchObject({ purchaseId: bought.id, state: 'registered', assetId: String(a) });
-    const again = await app.dispatch('registerPurchase', { assetId: a!, assetTitle: 'A' });
+    const again = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: a!, assetTitle: 'A' });
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
 
     // Find a purchase: the same check, so nothing of A's is shown (or recorded) as B's.
-    const found = await callApp(app, 'findPurchases', { reference: recordB.reference! });
+    const found = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: recordB.reference! });
     expect(found.items).toEqual([]);
     expect(found.warnings?.join(' ')).toContain('another reference');
     expect((await callApp(app, 'ledgerList', { assetId: b!, limit: 10 })).items[0]).toMatchObject({ state: 'unknown', purchaseId: null });

@@ -7,7 +7,7 @@ import { APP_ENTRY_URL, callChannel } from '../../electron/shell/channels';
 import { startDesktop } from '../../electron/shell/desktop';
 import type { DesktopOptions } from '../../electron/shell/desktop';
 import { CALL_NAMES } from '../../shared/bridge/contract';
-import { FakeEvent, app, createFakeServices, dialog, fakeElectron, ipcMain, net, protocol, session, shell } from '../fakes/electron';
+import { FakeEvent, app, clipboard, createFakeServices, dialog, fakeElectron, ipcMain, net, protocol, session, shell } from '../fakes/electron';
 
 const MAIN_DIR = path.join('/opt', 'partner', 'dist', 'main');
 
@@ -56,6 +56,16 @@ describe('desktop start-up', () => {
     await expect(env.openExternal!('file:///etc/passwd')).rejects.toThrow(/https/);
     await expect(env.openExternal!('javascript:alert(1)')).rejects.toThrow(/https/);
     expect(shell.opened).toHaveLength(1);
+  });
+
+  it("gives the services Electron's clipboard for Copy with token: main writes the command, the page never sees it", async () => {
+    await start();
+    const env = environments[0]!;
+    expect(env.writeClipboard).toBeTypeOf('function');
+    env.writeClipboard!(`curl 'http://127.0.0.1:9/assets/list' -H 'authorization: Bearer tok-1'`);
+    expect(clipboard.written).toEqual([`curl 'http://127.0.0.1:9/assets/list' -H 'authorization: Bearer tok-1'`]);
+    // Nothing of it went to the window.
+    expect(fakeElectron.windows.flatMap((w) => w.webContents.sent).some((m) => JSON.stringify(m.args).includes('tok-1'))).toBe(false);
   });
 
   it('honours PARTNER_CONSOLE_DATA_DIR for an isolated data folder', async () => {

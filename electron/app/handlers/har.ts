@@ -33,7 +33,9 @@ export function harHandlers(ctx: AppContext): HandlerGroup<'requestLogHar' | 'si
     async requestLogHar(filter) {
       const now = Date.now();
       const mask = ctx.telemetry.maskContext();
-      const entries = ctx.telemetry.exportedEntries(logFilter(filter, now));
+      // The text matches as in the view: main's search finds it in the bodies too.
+      const found = filter.text.trim() === '' ? null : new Set(ctx.telemetry.searchRequestLog(filter.text).ids);
+      const entries = ctx.telemetry.exportedEntries(logFilter({ ...filter, found }, now));
       const comment = `Partner Console request log: ${describeFilter(filter)}. Tokens are masked.`;
       const built = buildHar(entries, { name: 'Partner Console', version: ctx.env.version }, mask, comment);
       return { fileName: `requests-${stamp(now)}.har`, text: harText(built.har, mask), entries: built.entries, withoutDetail: built.withoutDetail };

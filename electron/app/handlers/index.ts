@@ -2,6 +2,7 @@
 import { alertHandlers } from './alerts';
 import { catalogHandlers } from './catalog';
 import type { AppContext } from './context';
+import { curlHandlers } from './curl';
 import { downloadHandlers } from './download';
 import { fileHandlers } from './files';
 import { fleetHandlers } from './fleet';
@@ -28,6 +29,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...serviceMapHandlers(ctx),
     ...simulatorHandlers(ctx),
     ...telemetryHandlers(ctx),
+    ...curlHandlers(ctx),
     ...usageHandlers(ctx),
     ...reportHandlers(ctx),
     ...alertHandlers(ctx),

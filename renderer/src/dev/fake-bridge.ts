@@ -186,7 +186,9 @@ export function createFakeBridge(): PartnerBridge {
       requestHeaders: { authorization: 'Bearer demo…en-1', accept: 'application/json' }, requestBody: null,
       responseHeaders: { 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '19', 'x-rate-limit-reset': '0', 'content-type': 'application/json' },
       responseBody: '{"items":[],"last_id":null}', headerProblems: [],
+      origin: 'http://127.0.0.1:4010', tokenHeader: { header: 'authorization', scheme: 'Bearer' },
     }),
+    searchRequestLog: () => ({ ids: [], scanned: 0, withBodies: 0 }),
   };
 
   const invoke = async (name: CallName, request: unknown): Promise<CallResult<unknown>> => {

@@ -1,6 +1,7 @@
-/** QA find a request in the log and read its headers (tokens masked). */
+/** QA find a request in the log and read its headers (tokens masked); the search finds a registration by the reference in its body. */
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { openApp, screenshot } from './helpers';
+import { bridgeCall, openApp, screenshot, webUrl } from './helpers';
 
 test('QA find a catalog request in the log and read its headers', async ({ page }) => {
   // Browsing the catalog sends requests that the log records.
@@ -34,4 +35,41 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
   await expect(detail).not.toContainText('demo-token-1');
   await expect(detail.getByLabel('Response body')).toContainText('items');
   await screenshot(page, 'qa-request-log');
+
+  // A registration's client reference is only in its request body: the search (run in main) finds the row.
+  const far = (await bridgeCall('listAssets', { profileId: 'demo', lastId: null, pageSize: 100 })).items[97]!; // no other spec buys it
+  const registered = await bridgeCall('registerPurchase', { profileId: 'demo', assetId: far.id, assetTitle: null });
+  try {
+    const { reference } = (await bridgeCall('ledgerList', { limit: 50 })).items.find((r) => r.purchaseId === registered.id)!;
+    await page.getByRole('combobox', { name: 'Filter by endpoint' }).selectOption({ label: 'All endpoints' });
+    await page.getByRole('searchbox', { name: 'Search requests' }).fill(reference!);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first().locator('td:nth-child(3)')).toHaveText(/^POST\s+\/purchase\/register$/);
+    await rows.first().click();
+    await expect(detail.getByLabel('Request body')).toContainText(reference!);
+    await screenshot(page, 'qa-request-log-search-body');
+
+    // Copy as curl gives a command that runs: the token as "$PARTNER_TOKEN" (browser mode has no Copy with token).
+    await expect(detail.getByRole('button', { name: /Copy with token/ })).toHaveCount(0);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(webUrl()).origin });
+    await detail.getByRole('button', { name: 'Copy as curl' }).click();
+    await expect(detail.getByRole('status').filter({ hasText: 'Set PARTNER_TOKEN' })).toBeVisible();
+    await screenshot(page, 'qa-request-log-copy-curl');
+    const command = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(command).toContain(`'authorization: Bearer '"$PARTNER_TOKEN"`);
+    expect(command).not.toContain('demo…');
+    // Run once against the simulator (a purchase info read: nothing is bought twice).
+    const info = await bridgeCall('purchaseInfo', { profileId: 'demo', purchaseId: registered.id });
+    expect(info.id).toBe(registered.id);
+    await page.getByRole('searchbox', { name: 'Search requests' }).fill(`purchase_id=${registered.id}`);
+    await rows.first().click();
+    await expect(detail.getByRole('heading', { name: /GET \/purchase\/info/ })).toBeVisible();
+    await detail.getByRole('button', { name: 'Copy as curl' }).click();
+    const read = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(read).toMatch(/^curl '[^']*\/purchase\/info\?/);
+    const status = execFileSync('/bin/sh', ['-c', `${read} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: '/usr/bin:/bin', PARTNER_TOKEN: 'demo-token-1' } });
+    expect(String(status)).toBe('200');
+  } finally {
+    await bridgeCall('cancelPurchase', { profileId: 'demo', purchaseId: registered.id });
+  }
 });

@@ -4,7 +4,7 @@ import { parseRoute } from '../../../renderer/src/lib/hash-route';
 import { shortcutFor } from '../../../renderer/src/lib/shortcuts';
 import type { LogEntry } from '../../../renderer/src/live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../../renderer/src/live/request-log-store';
-import { toCurl } from '../../../renderer/src/views/requests/curl';
+import { toCurl } from '../../../shared/curl';
 import { logFilter, STATUS_FILTERS } from '../../../renderer/src/views/requests/log-filter';
 import { statusTone } from '../../../renderer/src/components/Pill';
 
@@ -36,6 +36,15 @@ describe('request log filters', () => {
     expect(logFilter({ ...base, text: 'pc-abc' }, 0)(entry({ path: '/purchase/find?client_reference=pc-ABC' }))).toBe(true);
   });
 
+  it('keeps an entry main found the text in (a body), combined with the other filters', () => {
+    const registration = entry({ id: 7, endpoint: 'registerPurchase', method: 'POST', path: '/purchase/register', status: 200 });
+    const found = new Set([7]);
+    expect(logFilter({ ...base, text: 'pc-0042' }, 0)(registration)).toBe(false);
+    expect(logFilter({ ...base, text: 'pc-0042', found }, 0)(registration)).toBe(true);
+    expect(logFilter({ ...base, text: 'pc-0042', found, status: '429' }, 0)(registration)).toBe(false);
+    expect(logFilter({ ...base, text: 'pc-0042', found, endpoint: 'listAssets' }, 0)(registration)).toBe(false);
+  });
+
   it('keeps only the time range asked for', () => {
     const keep = logFilter({ ...base, rangeS: 10 }, 1_000_000);
     expect(keep(entry({ at: 995_000 }))).toBe(true);
@@ -59,21 +68,33 @@ describe('request log filters', () => {
 });
 
 describe('copy as curl', () => {
-  it('quotes for the shell and keeps the masked token as logged', () => {
-    const command = toCurl({
-      method: 'POST',
-      baseUrl: 'http://127.0.0.1:8700/',
-      path: '/purchase/register',
-      headers: { authorization: 'Bearer demo…-2', 'content-length': '40', 'content-type': 'application/json' },
-      body: `{"title":"it's"}`,
-    });
+  const register = {
+    method: 'POST',
+    origin: 'http://127.0.0.1:8700',
+    path: '/purchase/register',
+    headers: { authorization: 'Bearer demo…-2', 'content-length': '40', 'content-type': 'application/json' },
+    body: `{"title":"it's"}`,
+    tokenHeader: { header: 'authorization', scheme: 'Bearer' },
+  };
+
+  it('quotes for the shell and writes the token as "$PARTNER_TOKEN", never the masked text', () => {
+    const command = toCurl(register);
     expect(command).toBe(
-      `curl -X POST 'http://127.0.0.1:8700/purchase/register' -H 'authorization: Bearer demo…-2' -H 'content-type: application/json' --data-raw '{"title":"it'\\''s"}'`,
+      `curl -X POST 'http://127.0.0.1:8700/purchase/register' -H 'content-type: application/json' -H 'authorization: Bearer '"$PARTNER_TOKEN" --data-raw '{"title":"it'\\''s"}'`,
     );
+    expect(command).not.toContain('demo…');
   });
 
-  it('leaves GET implicit', () => {
-    expect(toCurl({ method: 'GET', baseUrl: null, path: '/assets/list?page=2', headers: {}, body: null })).toBe(`curl '/assets/list?page=2'`);
+  it('writes a bare token header (another presentation) the same way, and the plain token only when asked', () => {
+    const apiKey = { ...register, headers: { 'x-api-key': 'demo…-2' }, tokenHeader: { header: 'x-api-key', scheme: null } };
+    expect(toCurl(apiKey)).toContain(`-H 'x-api-key: '"$PARTNER_TOKEN"`);
+    expect(toCurl(apiKey, { kind: 'plain', token: `to'k` })).toContain(`-H 'x-api-key: to'\\''k'`);
+  });
+
+  it('leaves GET implicit, and headers as logged when no token was sent', () => {
+    expect(toCurl({ method: 'GET', origin: null, path: '/assets/list?page=2', headers: { accept: 'application/json' }, body: null, tokenHeader: null })).toBe(
+      `curl '/assets/list?page=2' -H 'accept: application/json'`,
+    );
   });
 });
 

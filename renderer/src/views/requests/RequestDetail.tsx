@@ -1,38 +1,11 @@
-import { useEffect, useState } from 'react';
-import { useConnection, useRequestDetail } from '../../api/queries';
-import type { LogDetail } from '../../api/queries';
+import { useEffect } from 'react';
+import { useRequestDetail } from '../../api/queries';
 import { Pill, statusTone } from '../../components/Pill';
 import { ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtClock, fmtMs } from '../../lib/format';
-import { toCurl } from './curl';
+import { CopyCurl } from './CopyCurl';
 import { parseJsonExact } from '../../../../shared/json/parse-exact';
 import { stringifyJsonExact } from '../../../../shared/json/stringify-exact';
-
-/** Copies the request as a curl command; the headers are the logged ones, so the token stays masked. */
-function CopyAsCurl({ detail }: { detail: LogDetail }) {
-  const baseUrl = useConnection().data?.baseUrl ?? null;
-  const [state, setState] = useState<'copied' | 'failed' | null>(null);
-  const copy = async () => {
-    const command = toCurl({ method: detail.method, baseUrl, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody });
-    try {
-      await navigator.clipboard.writeText(command);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-    setTimeout(() => setState(null), 2500);
-  };
-  return (
-    <>
-      <button type="button" className="btn btn-small" onClick={() => void copy()} title="The token stays masked: put yours in before running it">
-        Copy as curl
-      </button>
-      <span className="muted small" role="status" aria-live="polite">
-        {state === 'copied' ? 'Copied (token masked).' : state === 'failed' ? 'The clipboard refused: copy from the request headers below.' : ''}
-      </span>
-    </>
-  );
-}
 
 function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
   const entries = Object.entries(headers).sort(([a], [b]) => a.localeCompare(b));
@@ -109,7 +82,7 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
       </header>
       {d ? (
         <div className="detail-actions">
-          <CopyAsCurl detail={d} />
+          <CopyCurl detail={d} />
         </div>
       ) : null}
       {detail.isPending ? (

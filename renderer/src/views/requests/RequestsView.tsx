@@ -18,6 +18,7 @@ import { LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } 
 import type { LogRange, StatusFilterId } from './log-filter';
 import { RequestDetail } from './RequestDetail';
 import { ExportHarButton } from './ExportHarButton';
+import { useBodySearch } from './use-body-search';
 
 /** One line per entry, so that the virtual list can place rows without measuring them. */
 const ROW_HEIGHT = 29;
@@ -79,6 +80,7 @@ export default function RequestsView() {
   const [status, setStatus] = usePref<StatusFilterId>('requests', 'status', z.enum(STATUS_FILTER_IDS), 'all');
   const [rangeS, setRangeS] = usePref<LogRange>('requests', 'range', z.custom<LogRange>((v) => (LOG_RANGES_S as readonly unknown[]).includes(v)), 0);
   const [text, setText] = useState('');
+  const found = useBodySearch(text, follow);
   const [selected, setSelected] = useState<number | null>(null);
   const version = useThrottledStore(log, 500, follow);
   // A link to a minute (#/requests/at=<ms>, from the Usage report) filters to it while the log still holds it.
@@ -96,10 +98,10 @@ export default function RequestsView() {
     const nothingLetGo = log.droppedHere === 0 && log.droppedByMain === 0;
     const held = linkedMinute !== null && (log.size === 0 || reaches(linkedMinute) || (nothingLetGo && reaches(linkedMinute + 60_000)));
     const minute = held ? linkedMinute : null;
-    const keep = logFilter({ endpoint, status, rangeS, text, minute }, Date.now());
+    const keep = logFilter({ endpoint, status, rangeS, text, found, minute }, Date.now());
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
     return { rows, matching: rows.length, minute };
-  }, [log, version, endpoint, status, rangeS, text, linkedMinute]); // version: the log changed
+  }, [log, version, endpoint, status, rangeS, text, found, linkedMinute]); // version: the log changed
 
   return (
     <div className="view">
@@ -112,7 +114,7 @@ export default function RequestsView() {
           <input
             type="search"
             className="input log-search"
-            placeholder="Search path, id, reference…"
+            placeholder="Search path, bodies, id, reference…"
             aria-label="Search requests"
             data-shortcut="search"
             value={text}

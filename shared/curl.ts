@@ -1,0 +1,62 @@
+/**
+ * "Copy as curl": a logged request as a POSIX shell command that runs. The token never comes from
+ * the log (it holds only masked text): the header that carried it is written again, with
+ * `"$PARTNER_TOKEN"` for the shell to expand (the page's Copy as curl), or with the plain token
+ * (main's Copy with token, straight to the clipboard).
+ */
+
+/** The shell variable the copied command reads the token from. */
+export const TOKEN_VARIABLE = 'PARTNER_TOKEN';
+
+/** What the page tells the user next to a copied command. */
+export const TOKEN_VARIABLE_NOTE = `Set ${TOKEN_VARIABLE} to your token before running it: export ${TOKEN_VARIABLE}='…'`;
+
+/** Single-quoted for POSIX shells: a ' inside becomes '\''. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The header that carried the token, and the scheme word before it (null: the bare token). Names only. */
+export interface TokenHeader {
+  header: string;
+  scheme: string | null;
+}
+
+/** How the token is written: as the shell variable, or as itself (main only). */
+export type CurlToken = { kind: 'variable' } | { kind: 'plain'; token: string };
+
+export interface CurlRequest {
+  method: string;
+  /** Origin the request went to (scheme, host, port), or null when not known (the command then carries the path only). */
+  origin: string | null;
+  /** Path and query as logged. */
+  path: string;
+  /** As logged (masked). */
+  headers: Record<string, string>;
+  body: string | null;
+  /** Where the log saw the token; null when the request carried none the app knows. */
+  tokenHeader: TokenHeader | null;
+}
+
+/** `"$PARTNER_TOKEN"` after the single-quoted header name and scheme, so that the shell expands it and nothing else. */
+function tokenHeaderArg(at: TokenHeader, token: CurlToken): string {
+  const prefix = `${at.header}: ${at.scheme === null ? '' : `${at.scheme} `}`;
+  return token.kind === 'plain' ? shellQuote(prefix + token.token) : `${shellQuote(prefix)}"$${TOKEN_VARIABLE}"`;
+}
+
+export function toCurl(r: CurlRequest, token: CurlToken = { kind: 'variable' }): string {
+  const url = r.origin ? `${r.origin.replace(/\/+$/, '')}${r.path.startsWith('/') ? '' : '/'}${r.path}` : r.path;
+  const parts = ['curl', ...(r.method === 'GET' ? [] : ['-X', r.method]), shellQuote(url)];
+  const tokenName = r.tokenHeader?.header.toLowerCase() ?? null;
+  const names = Object.keys(r.headers).sort((a, b) => a.localeCompare(b));
+  for (const name of names) {
+    // The client sets these itself; curl would too, and a stale length breaks the copied request.
+    if (/^(content-length|host|connection)$/i.test(name)) continue;
+    // The masked token never goes into a command: the header is written again below.
+    if (name.toLowerCase() === tokenName) continue;
+    parts.push('-H', shellQuote(`${name}: ${r.headers[name]}`));
+  }
+  if (r.tokenHeader) parts.push('-H', tokenHeaderArg(r.tokenHeader, token));
+  if (r.body !== null && r.body !== '') parts.push('--data-raw', shellQuote(r.body));
+  return parts.join(' ');
+}
