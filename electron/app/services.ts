@@ -24,6 +24,8 @@ import { ProfileSource } from './profile-source';
 import type { OpenedProfile } from './profile-source';
 import { detectAtFirstContact } from '../service-map/first-contact';
 import { profileServiceMap } from '../service-map/profile-map';
+import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../shared/service-map/learned-patch';
+import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
 import { ActiveSession } from './session';
@@ -98,6 +100,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
+  // Names a 400 taught on a profile with no saved map (the built-in shapes): kept here, not saved as a map (that
+  // would stop detection for good), and applied on top of the map its next connection detects.
+  const learnedWithoutMap = new Map<string, LearnedPatch>();
+
   function recordSample(profileId: string, sample: BudgetSample): void {
     origin.set(sample, profileId);
     telemetry.record(sample);
@@ -112,6 +118,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     // the scope's last session closes (`closing` below).
     budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.openBudgetStore(id)) ?? env.budgetStore, (line) => log('warn', line));
     if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
+    const startMap = profileServiceMap(profile);
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,
@@ -122,15 +129,26 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         recordSample(id, s);
         onSample(s);
       },
-      // Saved for the profile (the demo's map is fixed); not reviewed unless the user's own map was.
+      // Only what was learned, into the map the profile holds now (the user may have saved one since the
+      // session started); the demo's map is fixed. Reviewed stays as it was, and takes no detected layout.
       onLearned: (map) => {
-        if (demo.isDemo(id)) return;
+        if (demo.isDemo(id)) return false;
+        const learned = learnedPatch(startMap, map);
         const record = store.get(id);
-        if (!record) return;
+        if (!record || !learned) return false;
+        if (!record.serviceMap) {
+          learnedWithoutMap.set(id, mergePatches(learnedWithoutMap.get(id), learned));
+          return true;
+        }
+        const reviewed = record.serviceMapDetected !== true;
+        const patch = reviewed ? namesOnly(learned) : learned;
+        if (!patch) return false;
         try {
-          store.saveServiceMap(id, map, { detected: !record.serviceMap || record.serviceMapDetected === true });
+          store.saveServiceMap(id, applyLearnedPatch(record.serviceMap, patch), { detected: !reviewed });
+          return !reviewed || !learned.layout;
         } catch (e) {
-          log('warn', `Could not save what the service taught about its request names: ${toErrorData(e).message}`);
+          log('warn', `Could not save what the session learned about the service's names or answers: ${toErrorData(e).message}`);
+          return false;
         }
       },
     });
@@ -152,11 +170,16 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     const unsubscribe = client.onSample((s) => recordSample(id, s));
     try {
       const found = await detectAtFirstContact(client, profileServiceMap(profile));
+      // Detection takes seconds: a map saved meanwhile (the user's) always wins, and this detection is discarded.
+      const now = store.get(id);
+      if (!now || now.serviceMap) return await profiles.open(id);
       if (found.map === null) {
         log('warn', `${profile.name}: no service map saved and detection found none (${found.reason}): the built-in shapes are used until Detect is run.`);
         return { profile, tokens };
       }
-      store.saveServiceMap(id, found.map, { detected: true });
+      const learned = learnedWithoutMap.get(id);
+      store.saveServiceMap(id, learned ? applyLearnedPatch(found.map, learned) : found.map, { detected: true });
+      learnedWithoutMap.delete(id);
       log('info', `${profile.name}: service map detected at first contact with ${found.requests} requests (confidence ${found.proposal.confidence}), not yet reviewed.`);
       return profiles.open(id);
     } finally {
@@ -232,6 +255,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         // Saved either way: a reconnect that fails shows in that profile's connection state, not as a failed save.
         return pool.reconnect(profileId).catch((e) => log('warn', `The profile was saved; reconnecting it failed: ${toErrorData(e).message}`));
       }
+      learnedWithoutMap.delete(profileId);
       const wasActive = pool.connection().profileId === profileId;
       await pool.disconnect(profileId);
       // The active one removed and none other connected: fall back as at start (the demo, else the first saved).

@@ -14,6 +14,7 @@ import { PurchaseService } from '../purchases';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { profileServiceMap } from '../service-map/profile-map';
 import { LearnedNames } from '../service-map/learned-names';
+import { keepDetectedLayouts } from '../../shared/service-map/fallback';
 
 export interface SessionProfile {
   id: string;
@@ -39,8 +40,11 @@ export interface SessionDeps {
   stallLimitMs: () => number;
   clock: Clock;
   onSample: (sample: BudgetSample) => void;
-  /** A request name a 400 taught (the map with it, marked learned): kept for the profile. */
-  onLearned?: (map: ServiceMap) => void;
+  /**
+   * A request name a 400 taught (the map with it, marked learned), or an answer layout detected from a
+   * first real answer (the map with it): kept for the profile. True when the profile's map took it.
+   */
+  onLearned?: (map: ServiceMap) => boolean;
 }
 
 export class ActiveSession {
@@ -74,6 +78,8 @@ export class ActiveSession {
     this.unsubscribe = this.client.onSample(deps.onSample);
     this.map = profileServiceMap(profile);
     this.names = new LearnedNames(this.map, (map) => deps.onLearned?.(map));
+    // What is in use is what the profile's map says (unless the user reviewed it): no note, no detecting again next time.
+    keepDetectedLayouts(this.map, (detected) => deps.onLearned?.(detected) === true);
     this.purchases = new PurchaseService(this.client, { map: this.map, names: this.names });
     this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, map: this.map }) : null;
     if (profile.demoTraffic) this.demoTraffic?.setPlan(profile.demoTraffic);

@@ -30,6 +30,9 @@ import { LearnedNames } from '../service-map/learned-names';
 import { readPurchaseList } from '../../shared/service-map/read';
 import type { PurchaseRead, Read } from '../../shared/service-map/read';
 import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
+import type { RequestParts } from '../../shared/service-map/requests';
+import { parseJsonExact } from '../../shared/json/parse-exact';
+import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Id } from '../../shared/service-map/values';
@@ -52,6 +55,14 @@ export interface PurchaseCallOptions {
 export interface RegisterOptions extends PurchaseCallOptions {
   /** The client reference to send (e.g. one a ledger wrote first); default a fresh one. */
   reference?: string;
+  /** The intent's body under its key (the ledger keeps it): resent exactly when known, else the one built is kept. */
+  body?: IntentBody;
+}
+
+/** A registration intent's body as first sent (exact JSON text), and how to keep the one sent now. */
+export interface IntentBody {
+  sent: string | null;
+  keep(text: string): void;
 }
 
 export interface PurchaseServiceOptions {
@@ -206,12 +217,23 @@ export class PurchaseService {
   async register(assetId: Id, options: RegisterOptions = {}): Promise<Purchase> {
     const asset = checkAssetId('registerPurchase', assetId);
     const reference = options.reference ?? this.newReference();
-    const { reference: _chosen, ...callOptions } = options;
+    const { reference: _chosen, body: intent, ...callOptions } = options;
     let res: ApiResponse;
-    let learnedNote: string | null;
+    let learnedNote: string | null = null;
     try {
-      // A 400 naming the asset field the map guessed wrong created nothing: sent once more that way.
-      ({ res, note: learnedNote } = await this.names.send(this.client, 'register.assetIdField', 'registerPurchase', (m) => registerRequest(m, asset, reference), callOptions));
+      if (intent?.sent != null) {
+        // A resend under the intent's key: exactly the body first sent (another map or id form would be another request to the service).
+        const { headers } = registerRequest(this.names.map, asset, reference);
+        res = await this.client.request('registerPurchase', { ...callOptions, body: parseJsonExact(intent.sent), ...(headers ? { headers } : {}) });
+      } else {
+        // A 400 naming the asset field the map guessed wrong created nothing: sent once more that way.
+        const build = (m: ServiceMap): RequestParts => {
+          const parts = registerRequest(m, asset, reference);
+          intent?.keep(stringifyJsonExact(parts.body)!);
+          return parts;
+        };
+        ({ res, note: learnedNote } = await this.names.send(this.client, 'register.assetIdField', 'registerPurchase', build, callOptions));
+      }
     } catch (e) {
       if (isPartnerError(e) && e.code === 'UNKNOWN_OUTCOME') {
         throw new PartnerError({
@@ -224,7 +246,8 @@ export class PurchaseService {
           body: { client_reference: reference, ...(e.data.body !== undefined ? { response: e.data.body } : {}) },
         });
       }
-      if (isPartnerError(e) && e.code === 'CONFLICT' && this.map.idempotencyHeader !== null) throw this.keyConflict(e, reference);
+      // 409 (in flight) or 422 (the key with another body): the key's first request may have bought it.
+      if (isPartnerError(e) && (e.code === 'CONFLICT' || e.data.status === 422) && this.map.idempotencyHeader !== null) throw this.keyConflict(e, reference);
       throw e;
     }
     const read = readPurchaseOrDetect(res.body, this.map);
@@ -297,7 +320,7 @@ export class PurchaseService {
     return new PartnerError({
       ...e.data,
       code: 'UNKNOWN_OUTCOME',
-      message: `Registration ${reference} is still in progress or already done at the service (it answered 409 to its ${this.map.idempotencyHeader} ${reference}): look it up. Service said: ${serviceWords(e).trim()}`,
+      message: `Registration ${reference} is still in progress or already done at the service (it answered ${e.data.status ?? 409} to its ${this.map.idempotencyHeader} ${reference}): look it up. Service said: ${serviceWords(e).trim()}`,
       hint: `Before registering again, ${lookup}.`,
       retryable: false,
       body: { client_reference: reference, idempotency: 'in-progress-or-done', ...(e.data.body !== undefined ? { response: e.data.body } : {}) },

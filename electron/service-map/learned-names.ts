@@ -59,10 +59,27 @@ export class LearnedNames {
       const purchaseCall = field === 'purchaseId' && endpoint in map.purchaseId ? (endpoint as keyof ServiceMap['purchaseId']) : undefined;
       const learned = isPartnerError(e) && e.data.status === 400 ? learnFrom400(map, field, serviceWords(e), purchaseCall) : null;
       if (learned === null) throw e;
+      // Kept whatever the retry meets (e.g. a 422 from a service that stored the 400 under the idempotency key):
+      // the 400 named the field; forgetting it would repeat the 400 on every call.
+      this.current = withLearned(this.current, map, learned, field);
+      this.onLearned(this.current, field);
       const res = await client.request<T>(endpoint, { ...options, ...build(learned) });
-      this.current = learned;
-      this.onLearned(learned, field);
       return { res, note: `The service refused ${WHAT[field]} as guessed (400) and named the one it wanted: sent again that way, and kept in the profile's service map as learned.` };
     }
   }
+}
+
+/**
+ * `current` with only what `learned` changed against `sent` (the map the request was built with):
+ * another call may have learned something else meanwhile, which must not be lost.
+ */
+function withLearned(current: ServiceMap, sent: ServiceMap, learned: ServiceMap, field: LearnableField): ServiceMap {
+  const marks = [...new Set([...(current.learned ?? []), field])];
+  if (field === 'register.assetIdField') return { ...current, register: { ...current.register, assetIdField: learned.register.assetIdField }, learned: marks };
+  if (field === 'history.assetIdField') return { ...current, history: { ...current.history, assetIdField: learned.history.assetIdField }, learned: marks };
+  const purchaseId = { ...current.purchaseId };
+  for (const k of Object.keys(purchaseId) as (keyof ServiceMap['purchaseId'])[]) {
+    if (learned.purchaseId[k] !== sent.purchaseId[k]) purchaseId[k] = learned.purchaseId[k];
+  }
+  return { ...current, purchaseId, learned: marks };
 }

@@ -4,7 +4,7 @@
  * a replay gets the first answer again; one that arrives while the first is in flight gets 409; the
  * key with another request body gets 422 (as the IETF httpapi draft says). The key is claimed when
  * the request arrives, before any simulated latency, so that "in flight" spans its whole handling.
- * An attempt whose action never ran (a 429, a 5xx fault, a client gone early) frees the key again.
+ * An attempt whose action never ran (a 429, a 5xx fault, a 4xx validation failure, a client gone early) frees the key again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActionResult } from './actions';
@@ -62,13 +62,19 @@ export class IdempotencyBook {
     return entry.answer;
   }
 
-  /** The action ran for this request: its answer is the key's from now on. */
+  /**
+   * The request was handled: an action that ran makes its answer the key's from now on. A 4xx
+   * (a validation failure before the action) is not kept and frees the key, as Stripe does: a
+   * corrected request with the same key then runs.
+   */
   settle(req: IncomingMessage, vendor: string, request: string, answer: ActionResult): void {
     const key = this.enabled ? keyOf(req) : null;
     if (key === null) return;
     const scoped = `${vendor}\n${key}`;
     const entry = this.entries.get(scoped);
-    if (entry?.state === 'in-flight' && entry.owner === req) this.entries.set(scoped, { state: 'done', answer, request });
+    if (entry?.state !== 'in-flight' || entry.owner !== req) return;
+    if (answer.status >= 400 && answer.status < 500) this.entries.delete(scoped);
+    else this.entries.set(scoped, { state: 'done', answer, request });
   }
 
   clear(): void {

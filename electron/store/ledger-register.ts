@@ -7,15 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toErrorData } from '../../shared/errors';
+import { assetKey } from './ledger';
 import type { LedgerTarget, PurchaseLedger, SeenPurchase } from './ledger';
+import type { IntentBody } from '../purchases/purchase-service';
 
 export interface LedgerRegistration<P extends SeenPurchase = SeenPurchase> {
   target: LedgerTarget;
   asset: { id: string | number; title: string | null };
   /** confirmDuplicate.seen: the records the person confirmed registering again despite. */
   seen?: readonly string[];
-  /** Sends the registration with this client reference. */
-  send(reference: string): Promise<P>;
+  /** Sends the registration with this client reference, and the intent's body as first sent (resent exactly when known). */
+  send(reference: string, body: IntentBody): Promise<P>;
 }
 
 export function newClientReference(): string {
@@ -29,15 +31,18 @@ export function ledgerPendingWords(done: string, reason: string): string {
 
 export async function registerWithLedger<P extends SeenPurchase>(ledger: PurchaseLedger, registration: LedgerRegistration<P>): Promise<P> {
   // A confirmed re-register of an unresolved intent resumes its record and its reference (the idempotency key).
-  const record = ledger.beginRegistration(registration.target, registration.asset, newClientReference(), registration.seen);
+  const { record, resend, sentBody } = ledger.beginIntent(registration.target, registration.asset, newClientReference(), registration.seen);
   const reference = record.reference!;
+  const about = assetKey(registration.target, registration.asset.id);
+  // The body under the key: a resend sends the first one as it was (a service checks key and body agree).
+  const body: IntentBody = { sent: sentBody, keep: (text) => void ledger.settle(`registration ${reference}: its body`, () => ledger.keepSentBody(record.id, text), about) };
   let purchase: P;
   try {
-    purchase = await registration.send(reference);
+    purchase = await registration.send(reference, body);
   } catch (e) {
-    ledger.settle(`registration ${reference} failed`, () => ledger.failRegistration(record.id, toErrorData(e)));
+    ledger.settle(`registration ${reference} failed`, () => ledger.failRegistration(record.id, toErrorData(e), resend), about);
     throw e;
   }
-  const landed = ledger.settle(`registration ${reference}: purchase ${purchase.id}`, () => ledger.finishRegistration(record.id, purchase));
+  const landed = ledger.settle(`registration ${reference}: purchase ${purchase.id}`, () => ledger.finishRegistration(record.id, purchase), about);
   return landed.landed ? purchase : { ...purchase, ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason) };
 }

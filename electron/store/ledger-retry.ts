@@ -26,6 +26,8 @@ function reasonOf(e: unknown): string {
 
 interface Pending {
   what: string;
+  /** What the write is about (e.g. an asset), or undefined: could be about anything. */
+  about?: string;
   write: () => void;
 }
 
@@ -63,9 +65,9 @@ export class LedgerWriteRetry {
    * Writes now (after any earlier pending writes), or keeps it for later when the store cannot take
    * it now. Throws what is not a passing store failure (a bug must not loop).
    */
-  write<T>(what: string, write: () => T): Landing<T> {
+  write<T>(what: string, write: () => T, about?: string): Landing<T> {
     let value: { v: T } | null = null;
-    this.queue.push({ what, write: () => void (value = { v: write() }) });
+    this.queue.push({ what, about, write: () => void (value = { v: write() }) });
     if (this.queue.length === 1) {
       try {
         this.queue[0]!.write();
@@ -81,6 +83,11 @@ export class LedgerWriteRetry {
     } else this.drain();
     const landed = value as { v: T } | null;
     return landed ? { landed: true, value: landed.v } : { landed: false, reason: 'earlier ledger writes are still waiting for the store' };
+  }
+
+  /** Whether a write about `about` (or one about anything) still waits for the store. */
+  pendingAbout(about: string): boolean {
+    return this.queue.some((p) => p.about === undefined || p.about === about);
   }
 
   /** Tries the pending writes now, in order (e.g. before the guard reads the ledger). */

@@ -106,6 +106,18 @@ function kindOf(p: SeenPurchase): string | null {
   return word === 'cancelled' || word === 'canceled' ? 'cancelled' : null;
 }
 
+/** A registration's record as begun: `resend` when it resumed an unresolved intent, with the body that intent was sent with. */
+export interface RegistrationIntent {
+  record: LedgerRecord;
+  resend: boolean;
+  sentBody: string | null;
+}
+
+/** What a queued write about an asset's registration is about (PurchaseLedger.settle). */
+export function assetKey(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>, assetId: Id | string): string {
+  return `${target.vendor}\n${target.baseUrl}\n${String(assetId)}`;
+}
+
 export interface LedgerOptions {
   now?: () => number;
   /** Masks tokens in the notes and raw answers kept (services echo tokens). */
@@ -139,8 +151,8 @@ export class PurchaseLedger {
    * read-only) retried in the background, in order, until it lands. Not landed: the reason, for the
    * warning the user sees.
    */
-  settle<T>(what: string, write: () => T): Landing<T> {
-    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write));
+  settle<T>(what: string, write: () => T, about?: string): Landing<T> {
+    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
   }
 
   /** Ledger writes still waiting for the store. */
@@ -191,8 +203,26 @@ export class PurchaseLedger {
    * blocking record is named in `seen`.
    */
   beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
+    return this.beginIntent(target, asset, reference, seen).record;
+  }
+
+  /**
+   * beginRegistration, saying whether it resumed an unresolved intent (a keyed resend) and the body
+   * that intent was first sent with (to be sent again exactly: the key and the body must agree).
+   * Refused while an earlier answer about this asset waits for the store: the guard would read it stale.
+   */
+  beginIntent(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): RegistrationIntent {
     // What earlier answers left to write first, so that the guard reads it.
     this.retry.drain();
+    if (this.retry.pendingAbout(assetKey(target, asset.id))) {
+      throw new PartnerError({
+        code: 'CONFLICT',
+        message: 'The purchase ledger is being updated with an earlier answer about this asset (the store is busy). Try again in a moment.',
+        hint: 'Nothing was sent. Register again in a few seconds.',
+        retryable: true,
+      });
+    }
+    let resend = false;
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
       const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
@@ -212,6 +242,7 @@ export class PurchaseLedger {
       // One reference per purchase intent: registering again after an unknown outcome resends its key.
       const resumed = blocking.find((r) => r.state === 'unknown' && r.reference !== null);
       if (resumed) {
+        resend = true;
         this.db.prepare(`UPDATE purchase_ledger SET state = 'sending', owner_pid = ?, note = NULL, updated_at = ? WHERE id = ?`).run(this.pid, at, resumed.id);
         return this.get(resumed.id)!;
       }
@@ -223,7 +254,19 @@ export class PurchaseLedger {
         .run(target.vendor, target.baseUrl, target.profileId, String(asset.id), asset.title, reference, this.pid, at, at);
       return this.get(Number(info.lastInsertRowid))!;
     });
-    return begin.immediate();
+    const record = begin.immediate();
+    return { record, resend, sentBody: resend ? this.sentBody(record.id) : null };
+  }
+
+  /** The exact body text a registration was sent with (null: not known). */
+  sentBody(id: number): string | null {
+    const row = this.db.prepare('SELECT sent_body FROM purchase_ledger WHERE id = ?').get(id) as { sent_body: string | null } | undefined;
+    return row?.sent_body ?? null;
+  }
+
+  /** Keeps the exact body text of a registration as sent (the last attempt under its key wins). */
+  keepSentBody(id: number, body: string): void {
+    this.db.prepare('UPDATE purchase_ledger SET sent_body = ? WHERE id = ?').run(body, id);
   }
 
   /** The registration's answer: registered with its purchase, or unknown when the 2xx could not be read. */
@@ -258,15 +301,21 @@ export class PurchaseLedger {
     return finish.immediate();
   }
 
-  /** The registration failed: "failed" after a definite refusal, otherwise "unknown". */
-  failRegistration(id: number, error: ErrorData): LedgerRecord {
-    const definite = DEFINITE_REFUSALS.has(error.code);
-    const keyHeld = error.status === 409 && error.code === 'UNKNOWN_OUTCOME';
+  /**
+   * The registration failed: "failed" after a definite refusal, otherwise "unknown". A resend of an
+   * unresolved intent (`resend`: same key) stays "unknown" whatever it met: the refusal is of this
+   * attempt, and the first one, under the same key, may have bought it.
+   */
+  failRegistration(id: number, error: ErrorData, resend = false): LedgerRecord {
+    const definite = DEFINITE_REFUSALS.has(error.code) && !resend;
+    const keyHeld = (error.status === 409 || error.status === 422) && error.code === 'UNKNOWN_OUTCOME';
     const note = definite
       ? error.message
       : keyHeld
-        ? 'The service holds a registration with this reference as its idempotency key (409): still in progress or already done. Look it up.'
-        : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
+        ? `The service answered ${error.status} to this registration's idempotency key: still in progress or already done. Look it up.`
+        : resend && (DEFINITE_REFUSALS.has(error.code) || (error.status !== undefined && error.status >= 400 && error.status < 500))
+          ? `The service refused this resend${error.status ? ` (${error.status})` : ''}, but its key (the reference) may already have bought it in an earlier attempt. Look it up.`
+          : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
     this.update(id, definite ? 'failed' : 'unknown', note, { error: error.message, ...(error.body !== undefined ? { body: error.body } : {}) });
     return this.get(id)!;
   }

@@ -115,7 +115,16 @@ const alerts: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts];
+/** Migration 4: the exact body a registration was sent with, resent as is under its idempotency key. */
+const sentBody: Migration = {
+  version: 4,
+  name: 'ledger sent body',
+  up(db) {
+    db.exec('ALTER TABLE purchase_ledger ADD COLUMN sent_body TEXT');
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

@@ -563,6 +563,40 @@ function objectAt(body: unknown, fields: readonly string[]): { at: string | null
   return { at: null, value: body };
 }
 
+const RELATION_DEPTH = 3;
+const RELATED_ID_DEPTH = 3;
+
+/**
+ * An id held by a related-resource object named like the field, where a plain field is missing:
+ * `relationships.asset.data.id` (JSON:API), `_embedded.product.id`, `asset.node.uuid`. The object is
+ * looked for within a few keys of the answer, its id within a few more; both bounded (depth and
+ * nodes), so a hostile answer costs little. The likeliest relation name wins, then the shortest path.
+ */
+function relatedId(value: unknown, relations: readonly string[]): FieldPick | null {
+  const found: { path: string; rank: number }[] = [];
+  const depthOf = (path: string): number => path.split('.').length;
+  let nodes = 0;
+  const walk = (v: unknown, path: string, d: number): void => {
+    if (++nodes > MAX_NODES || d >= RELATION_DEPTH || !isRecord(v)) return;
+    for (const [k, child] of Object.entries(v)) {
+      if (UNSAFE_KEYS.has(k)) continue;
+      const at = joinPath(path, k);
+      const rank = relations.indexOf(norm(k));
+      if (rank >= 0 && isRecord(child)) {
+        for (const leaf of leaves(child, RELATED_ID_DEPTH)) {
+          if (nameScore(leaf.path.split('.').pop()!, NAMES.id) > 0 && asId(leaf.value) !== null) found.push({ path: joinPath(at, leaf.path), rank });
+        }
+      }
+      walk(child, at, d + 1);
+    }
+  };
+  walk(value, '', 0);
+  const best = found.sort((x, y) => x.rank - y.rank || depthOf(x.path) - depthOf(y.path))[0];
+  if (!best) return null;
+  const relation = best.path.split('.').find((k) => relations.includes(norm(k)));
+  return { path: best.path, confidence: 0.7 - 0.02 * best.rank, evidence: `\`${best.path}\`: the id of a related \`${relation}\` object` };
+}
+
 /** A purchase answer's fields and state words from a real answer. */
 export function detectPurchase(body: unknown, map: ServiceMap, ev: Evidence = new Evidence()): Proposal {
   const { at, value } = objectAt(body, NAMES.purchaseId);
@@ -574,7 +608,7 @@ export function detectPurchase(body: unknown, map: ServiceMap, ev: Evidence = ne
   const state = pickField(one, NAMES.purchaseState, isText, new Set(id ? [id.path] : []));
   next.purchase.state = state?.path ?? null;
   ev.add('purchase.state', state?.confidence ?? 0, state?.evidence ?? 'no state field');
-  const asset = pickField(one, NAMES.purchaseAsset, isId, new Set(id ? [id.path] : []));
+  const asset = pickField(one, NAMES.purchaseAsset, isId, new Set(id ? [id.path] : [])) ?? relatedId(value, NAMES.purchaseAssetRelation);
   next.purchase.asset = asset?.path ?? null;
   ev.add('purchase.asset', asset?.confidence ?? 0, asset?.evidence ?? 'no asset field');
   const reference = pickField(one, NAMES.purchaseReference, isText, new Set(id ? [id.path] : []));

@@ -30,6 +30,8 @@ export const NAMES = {
   purchaseId: list('id', 'purchase_id', 'uuid', '_id', 'order_id', 'key', 'reference_id'),
   purchaseState: list('state', 'status', 'purchase_state', 'purchase_status', 'phase', 'stage'),
   purchaseAsset: list('asset_id', 'asset', 'asset.id', 'item_id', 'product_id', 'assetid', 'sku'),
+  /** Related-resource objects that hold a purchase's asset by its id (JSON:API `relationships.asset.data.id`, HAL, GraphQL). */
+  purchaseAssetRelation: list('asset', 'item', 'product', 'listing', 'offer'),
   purchaseReference: list('client_reference', 'reference', 'client_ref', 'external_id', 'external_reference', 'idempotency_key', 'ref', 'client_id'),
   url: list('url', 'href', 'link', 'download_url', 'view_url', 'uri', 'location', 'signed_url', 'links.self', 'links.download'),
   expiryTime: list('expires_at', 'expiry', 'expires', 'valid_until', 'expiration', 'expiration_time', 'expire_at', 'expiry_time', 'expires_on', 'until'),

@@ -120,8 +120,7 @@ describe.each(DIALECTS)('dialect %s, a profile with only a base URL and a token'
     const info = await call('purchaseInfo', { profileId: await shownProfile(app!), purchaseId: registered.id });
     expect(info.stateKind).toBe('validated');
     expect(info.id).toBe(registered.id);
-    // (JSON:API keeps the asset in relationships.asset.data.id, deeper than purchase detection looks: not asserted here.)
-    if (dialect !== 'jsonapi') expect(String(info.asset_id)).toBe(String(catalog.idAt(1)));
+    expect(String(info.asset_id)).toBe(String(catalog.idAt(1)));
     const link = await call('downloadUrl', { profileId: await shownProfile(app!), purchaseId: registered.id });
     expect(link.url).toMatch(/^https?:\/\//);
     expect((await call('cancelPurchase', { profileId: await shownProfile(app!), purchaseId: registered.id })).stateKind).toBe('cancelled');

@@ -17,6 +17,10 @@ import { PurchaseService } from '../../electron/purchases';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator, SimulatorOptions } from '../../electron/simulator';
 import type { PartnerError } from '../../shared/errors';
+import Sqlite from 'better-sqlite3';
+import { detectAtFirstContact } from '../../electron/service-map/first-contact';
+import { LearnedNames } from '../../electron/service-map/learned-names';
+import { STORE_FILE_NAME } from '../../electron/store';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import { callApp, until, shownProfile } from '../helpers/app-calls';
 
@@ -127,5 +131,96 @@ describe('one key per purchase intent, through the app', () => {
     const records = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ id: unknown!.id, state: 'registered', purchaseId: registered.id, reference: unknown!.reference });
+  });
+});
+
+/** The app on a profile of this simulator, with its data folder (removed after the test). */
+async function appOn(sim: RunningSimulator): Promise<{ app: AppServices; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'idem-app-'));
+  const app: AppServices = await createAppServices({
+    shell: 'web',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0-test',
+    embeddedSimulator: false,
+    initialProfiles: [{ name: 'Sim', vendor: 'demo', baseUrl: sim.url, addTokens: ['demo-token-1'] }],
+    log: () => undefined,
+  });
+  cleanups.push(async () => {
+    await app.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+  return { app, dir };
+}
+
+/** A registration from the Catalog (id as a number) whose answer is lost: the simulator bought it, the record is unknown. */
+async function lostRegistration(app: AppServices, sim: RunningSimulator, asset: number): Promise<{ id: number; reference: string }> {
+  sim.control.setFaults({ dropRate: 1 });
+  expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
+  sim.control.setFaults({ dropRate: 0 });
+  const [unknown] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
+  expect(unknown).toMatchObject({ state: 'unknown' });
+  return { id: unknown!.id, reference: unknown!.reference! };
+}
+
+describe('a confirmed resend under the same key', () => {
+  it('sends the body first sent (the Purchases view gives the id as text): the first purchase comes back, never a second', async () => {
+    const { sim, asset } = await setup({ idempotencyKeys: true });
+    const { app } = await appOn(sim);
+    const lost = await lostRegistration(app, sim, asset);
+
+    // The Purchases view passes LedgerRecord.assetId, a string.
+    const again = await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: String(asset), assetTitle: 'Five', confirmDuplicate: { seen: [lost.reference] } });
+    const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: lost.reference });
+    expect(atService.items.map((p) => p.id)).toEqual([again.id]);
+    expect((await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items).toMatchObject([{ id: lost.id, state: 'registered', purchaseId: again.id }]);
+    // The next Register from the Catalog asks first: the asset is bought.
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(registrationsSent(sim)).toBe(2);
+  });
+
+  it('refused by the service (422: its key with another body) stays unresolved, and the next Register asks first', async () => {
+    const { sim, asset } = await setup({ idempotencyKeys: true });
+    const { app, dir } = await appOn(sim);
+    const lost = await lostRegistration(app, sim, asset);
+    // A record whose first body is not known (written before the ledger kept bodies): the resend is built again, as text.
+    const raw = new Sqlite(join(dir, STORE_FILE_NAME));
+    const columns = (raw.prepare('PRAGMA table_info(purchase_ledger)').all() as { name: string }[]).map((c) => c.name);
+    if (columns.includes('sent_body')) raw.prepare('UPDATE purchase_ledger SET sent_body = NULL').run();
+    raw.close();
+
+    const refused = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: String(asset), assetTitle: 'Five', confirmDuplicate: { seen: [lost.reference] } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME', status: 422 } });
+    const [record] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
+    expect(record).toMatchObject({ id: lost.id, state: 'unknown' });
+    expect(record!.note).toContain('still in progress or already done');
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    // One purchase: the lost registration's.
+    expect((await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: lost.reference })).items).toHaveLength(1);
+    expect(registrationsSent(sim)).toBe(2);
+  });
+});
+
+describe('learning from a 400 against the idempotency mode', () => {
+  it('a 400 is not kept under the key: the learned retry registers, and the next registration sends the learned name at once', async () => {
+    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(5), idempotencyKeys: true, dialect: 'snake-envelope' });
+    running.push(sim);
+    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets: new BudgetRegistry() });
+    clients.push(client);
+    const found = await detectAtFirstContact(client, DEFAULT_SERVICE_MAP);
+    const wrong = { ...found.map!, register: { ...found.map!.register, assetIdField: 'assetId' } };
+    const purchases = new PurchaseService(client, { map: wrong, names: new LearnedNames(wrong) });
+    const asset = Number(/"asset_id":(\d+)/.exec(JSON.stringify((await client.request<unknown>('listAssets')).body))![1]);
+
+    const first = await purchases.register(asset, { reference: 'ref-learn-1' });
+    expect(first.id).not.toBe('');
+    const second = await purchases.register(asset, { reference: 'ref-learn-2' });
+    expect(second.id).not.toBe('');
+    expect(second.id).not.toBe(first.id);
+    const byStatus = (ok: (status: number) => boolean): number =>
+      sim.control.counters().filter((c) => c.endpoint === 'registerPurchase' && !c.competitor && ok(c.status)).reduce((n, c) => n + c.count, 0);
+    // One 400 (the wrong guess), then two registrations; no 422.
+    expect([byStatus((s) => s === 400), byStatus((s) => s >= 200 && s < 300), byStatus((s) => s === 422)]).toEqual([1, 2, 0]);
   });
 });

@@ -72,4 +72,29 @@ describe('a ledger that cannot be written after the service answered', () => {
     expect(record).toMatchObject({ state: 'registered', purchaseId: registered.id, purchaseState: 'validated', assetId: String(asset.id) });
     expect((await callApp(app, 'ledgerList', { limit: 10 })).unresolved).toBe(0);
   }, 20_000);
+
+  it('refuses a new registration of the asset while its answer waits for the store, in words; once it lands, the asset asks to confirm', async () => {
+    const [asset, other] = (await callApp(app, 'listAssets', { profileId: await shownProfile(app), lastId: null, pageSize: 2 })).items;
+    locker = new Sqlite(join(dir, STORE_FILE_NAME));
+    sim.control.setFaults({ latencyMs: 1000 });
+    const registering = callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: asset!.id, assetTitle: 'Locked' });
+    await until(() => (locker!.prepare(`SELECT COUNT(*) AS n FROM purchase_ledger WHERE state = 'sending'`).get() as { n: number }).n === 1);
+    locker.exec('BEGIN IMMEDIATE');
+    sim.control.setFaults({ latencyMs: 0 });
+    const registered = await registering;
+    expect(registered.ledgerWarning).toContain('It will be updated as soon as it can');
+    const sent = (): number => sim.control.counters().filter((c) => c.endpoint === 'registerPurchase').reduce((n, c) => n + c.count, 0);
+    expect(sent()).toBe(1);
+
+    // The guard would read "sending" (may have gone through) although the app knows the purchase: not asked, refused.
+    const again = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset!.id, assetTitle: 'Locked' });
+    expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect((again as { error: { message: string } }).error.message).toContain('being updated');
+    expect(sent()).toBe(1);
+    locker.exec('COMMIT');
+    // The lock gone: another asset registers; the first asks to confirm (it is bought).
+    await until(async () => (await callApp(app, 'ledgerList', { limit: 10 })).unresolved === 0, 8000);
+    expect((await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: other!.id, assetTitle: 'Other' })).id).toMatch(/^p_/);
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset!.id, assetTitle: 'Locked' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+  }, 20_000);
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { caseStyle, describeBody, detectPurchase, detectServiceMap, detectUrl, pickItems } from '../../shared/service-map/detect';
-import { readAssetPage } from '../../shared/service-map/read';
+import { readAssetPage, readPurchase } from '../../shared/service-map/read';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 
 const field = (p: { fields: { field: string; confidence: number }[] }, name: string) => p.fields.find((f) => f.field === name)?.confidence ?? -1;
@@ -79,6 +79,18 @@ describe('detection: convention families', () => {
     expect(purchase.map.states.find((s) => s.word === 'pending')?.state).toBe('registered');
     const url = detectUrl({ href: 'https://cdn.example/x', ttl: 300 }, DEFAULT_SERVICE_MAP);
     expect(url.map.url).toMatchObject({ url: 'href', expiry: 'ttl', expiryKind: 'seconds' });
+  });
+
+  it("a purchase's asset held by a related-resource object (JSON:API relationships, an embedded product), bounded", () => {
+    const jsonapi = { data: { type: 'purchase', id: 'P-1', attributes: { state: 'pending' }, relationships: { asset: { data: { type: 'asset', id: '42' } } } } };
+    const p = detectPurchase(jsonapi, DEFAULT_SERVICE_MAP);
+    expect(p.map.purchase).toMatchObject({ at: 'data', id: 'id', state: 'attributes.state', asset: 'relationships.asset.data.id' });
+    expect(readPurchase(jsonapi, p.map).value?.asset_id).toBe('42');
+    const embedded = detectPurchase({ orderId: 'o-1', status: 'done', _embedded: { product: { uuid: 'p-9', name: 'x' } } }, DEFAULT_SERVICE_MAP);
+    expect(embedded.map.purchase.asset).toBe('_embedded.product.uuid');
+    // Too deep to be the purchase's own relation: not taken.
+    const deep = detectPurchase({ id: 'P-2', state: 'pending', a: { b: { c: { asset: { id: 5 } } } } }, DEFAULT_SERVICE_MAP);
+    expect(deep.map.purchase.asset).toBeNull();
   });
 
   it('case style from the keys', () => {

@@ -1,7 +1,7 @@
 /** Readers: what they read, what they name as missing, and that they never throw. */
 import { describe, expect, it } from 'vitest';
 import { readAssetPage, readCategories, readHistory, readPurchase, readSearch, readUrl } from '../../shared/service-map/read';
-import { readHistoryOrDetect, readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
+import { keepDetectedLayouts, readHistoryOrDetect, readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
@@ -123,7 +123,7 @@ describe('the other readers', () => {
     const history = readHistoryOrDetect({ history: [{ timestamp: 1_700_000_000_000, priceCents: 1299, changeType: 'price' }] }, session);
     expect(history.value[0]).toMatchObject({ at: '2023-11-14T22:13:20.000Z', event: 'price' });
     expect(history.warnings).toEqual([]);
-    expect(history.notes).toEqual([expect.stringMatching(/read with a detected layout .*save it in the profile's service map/)]);
+    expect(history.notes).toEqual([expect.stringMatching(/read with a detected layout .*for this session\. Detect again/)]);
     expect(history.detected?.historyPoint.time).toBe('timestamp');
     const purchase = readPurchaseOrDetect({ data: { id: 'p_9', attributes: { status: 'pending', assetId: 4 } } }, session);
     expect(purchase.value).toMatchObject({ id: 'p_9', state: 'pending', stateKind: 'registered' });
@@ -146,5 +146,20 @@ describe('the other readers', () => {
     // An answer the learned layout does not fit is read with the session's map again (and detected if need be).
     expect(readUrlOrDetect({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, session, 0)).toMatchObject({ value: { expiresAt: '2026-01-01T00:15:00.000Z' }, notes: [] });
     expect(readUrlOrDetect(answer(3), structuredClone(D), 0).notes).toHaveLength(1);
+  });
+
+  it("offers a detected layout to the session's keeper: kept (a map not yet reviewed) is no note; refused (a reviewed map) keeps the note", () => {
+    const kept = structuredClone(D);
+    const offered: ServiceMap[] = [];
+    keepDetectedLayouts(kept, (m) => offered.push(m) > 0);
+    const answer = { data: { id: 'p_9', attributes: { status: 'pending' }, relationships: { asset: { data: { id: '4' } } } } };
+    expect(readPurchaseOrDetect(answer, kept)).toMatchObject({ value: { id: 'p_9', asset_id: '4' }, notes: [] });
+    expect(offered.map((m) => m.purchase)).toEqual([expect.objectContaining({ at: 'data', asset: 'relationships.asset.data.id' })]);
+    // Once per session: later answers are read with the layout, not offered again.
+    readPurchaseOrDetect(answer, kept);
+    expect(offered).toHaveLength(1);
+    const reviewed = structuredClone(D);
+    keepDetectedLayouts(reviewed, () => false);
+    expect(readPurchaseOrDetect(answer, reviewed).notes).toHaveLength(1);
   });
 });

@@ -38,6 +38,22 @@ afterEach(() => {
 });
 
 describe('write-ahead and answers', () => {
+  it('a resend of an unknown intent (its key) that the service refuses stays unknown, whatever the 4xx: the first send may have bought it', async () => {
+    const ledger = open();
+    const lost = await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }));
+    expect(lost.code).toBe('UNKNOWN_OUTCOME');
+    const [unknown] = ledger.list({ limit: 5 });
+    for (const [code, status] of [['BAD_REQUEST', 400], ['NOT_FOUND', 404], ['CONFLICT', 409], ['BAD_REQUEST', 422], ['RATE_LIMITED', 429]] as const) {
+      const refused = new PartnerError({ code, status, message: `${status} from the service`, retryable: false });
+      await errorOf(registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [unknown!.reference!], send: () => Promise.reject(refused) }));
+      const [record] = ledger.list({ limit: 5 });
+      expect(record).toMatchObject({ id: unknown!.id, state: 'unknown', reference: unknown!.reference });
+      expect(record!.note).toMatch(/may already have bought it|still in progress or already done/);
+    }
+    // Still blocking: a Register without confirmation is asked to confirm.
+    expect((await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: async (ref) => bought('p_2', 5, ref) }))).code).toBe('CONFIRMATION_REQUIRED');
+  });
+
   it('records the registration before it is sent, then its purchase; both survive a reopen', async () => {
     const ledger = open();
     let seenBeforeSend: unknown = null;

@@ -4,7 +4,7 @@
  */
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import { PartnerError } from '../../../shared/errors';
-import { ledgerPendingWords } from '../../store';
+import { assetKey, ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
 import type { ActiveSession } from '../session';
 import type { AppContext } from './context';
@@ -25,7 +25,10 @@ export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: Seen
   if (!ctx.local.available || purchase.unresolved || purchase.id === '') return null;
   try {
     const ledger = ctx.local.ledger();
-    const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(ledgerTarget(session), purchase, assetTitle));
+    const target = ledgerTarget(session);
+    // A purchase of no known asset could be any asset's: its pending write holds every registration back.
+    const about = purchase.asset_id === null || purchase.asset_id === '' ? undefined : assetKey(target, purchase.asset_id);
+    const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(target, purchase, assetTitle), about);
     return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed.reason);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
@@ -74,7 +77,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
             retryable: false,
           });
         }
-        const landed = ledger.settle(`lookup of record ${id}: purchase ${purchase.id}`, () => ledger.finishRegistration(id, purchase));
+        const landed = ledger.settle(`lookup of record ${id}: purchase ${purchase.id}`, () => ledger.finishRegistration(id, purchase), assetKey(record, record.assetId));
         if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
         const settled = landed.value;
         return { record: settled, message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.') };
@@ -97,7 +100,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         };
       }
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      const landed = ledger.settle(`lookup of record ${id}: purchase ${first.id}`, () => ledger.finishRegistration(id, first));
+      const landed = ledger.settle(`lookup of record ${id}: purchase ${first.id}`, () => ledger.finishRegistration(id, first), assetKey(record, record.assetId));
       if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
       const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };

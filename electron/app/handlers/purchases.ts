@@ -48,7 +48,7 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         asset: { id: assetId, title: assetTitle },
         seen: confirmDuplicate?.seen,
         // Masked before the ledger keeps it or the page shows it: services echo tokens.
-        send: async (reference) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference })),
+        send: async (reference, body) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference, body })),
       });
     },
     validatePurchase: ({ profileId, purchaseId, assetId }) => tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),

@@ -90,7 +90,11 @@ export function useAssetsPage(lastId: string | number | null, pageSize: number, 
   const profile = useProfile();
   return useQuery({
     queryKey: keys.assets(profile, lastId, pageSize),
-    queryFn: ({ signal }) => api.listAssets({ profileId: shownProfile(profile), lastId, pageSize }, { signal }),
+    // Stamped with the profile read: a page kept on screen while another profile's loads is not taken for its.
+    queryFn: async ({ signal }) => {
+      const profileId = shownProfile(profile);
+      return { ...(await api.listAssets({ profileId, lastId, pageSize }, { signal })), readFrom: profileId };
+    },
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,
@@ -102,16 +106,19 @@ export function useAssetSearch(query: string, category: string | null, limit: nu
   const profile = useProfile();
   return useQuery({
     queryKey: keys.search(profile, query, category, limit),
-    queryFn: ({ signal }) => api.searchAssets({ profileId: shownProfile(profile), query, category, limit }, { signal }),
+    queryFn: async ({ signal }) => {
+      const profileId = shownProfile(profile);
+      return { ...(await api.searchAssets({ profileId, query, category, limit }, { signal })), readFrom: profileId };
+    },
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,
   });
 }
 
-export function useAssetHistory(assetId: string | number | null) {
+/** `profile`: the one the asset was read from (its id means another asset, or nothing, at another vendor). */
+export function useAssetHistory(assetId: string | number | null, profile: Profile) {
   const api = useApi();
-  const profile = useProfile();
   return useQuery({
     queryKey: keys.history(profile, assetId ?? ''),
     queryFn: ({ signal }) => api.assetHistory({ profileId: shownProfile(profile), assetId: assetId! }, { signal }),

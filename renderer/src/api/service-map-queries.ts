@@ -6,7 +6,8 @@ export const serviceMapKey = (profileId: string) => ['serviceMap', profileId] as
 
 export function useServiceMap(profileId: string) {
   const api = useApi();
-  return useQuery({ queryKey: serviceMapKey(profileId), queryFn: () => api.serviceMapGet({ profileId }), staleTime: Infinity });
+  // Read again whenever shown: a session puts what it learned (names, detected layouts) into a map not yet reviewed.
+  return useQuery({ queryKey: serviceMapKey(profileId), queryFn: () => api.serviceMapGet({ profileId }), staleTime: Infinity, refetchOnMount: 'always' });
 }
 
 /** Below this, detection found no better map than the one in use: nothing is saved (the app's first contact uses the same bar). */

@@ -2,8 +2,9 @@
  * What a service's answer did not give, said where it shows, in ONE notice: the service map's
  * warnings (a setting the service seems to ignore), the fields that could not be found (the raw
  * answer in the JSON viewer) and how the answer was read. It offers "Detect again" in place (the
- * active profile's map detected anew, <= 3 requests, and the answers read again), and a link to the
- * Service map settings where the map can be reviewed or edited.
+ * active profile's map detected anew, <= 3 requests, and the answers read again); where a field was
+ * not found or a setting seems wrong, also a link to the Service map settings to edit the map by hand.
+ * An answer read with a detected layout (a reviewed map that does not fit it) needs only Detect again.
  */
 import { useConnection } from '../api/queries';
 import { useDetectAgain } from '../api/service-map-queries';
@@ -15,7 +16,7 @@ import './ReadNotice.css';
 export interface ReadInfo {
   missing?: string[] | undefined;
   warnings?: string[] | undefined;
-  /** How the answer was read (a detected layout to save), not a fault: shown as information. */
+  /** How the answer was read (a detected layout the reviewed map lacks), not a fault: shown as information. */
   notes?: string[] | undefined;
   raw?: unknown;
 }
@@ -81,10 +82,12 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
           </details>
         ) : null}
         <div className="read-notice-actions">
-          {onlyNotes ? null : <DetectAgain />}
-          <a href={SERVICE_MAP_HREF} className="read-notice-link">
-            Open the service map in Settings
-          </a>
+          <DetectAgain />
+          {onlyNotes ? null : (
+            <a href={SERVICE_MAP_HREF} className="read-notice-link">
+              Open the service map in Settings
+            </a>
+          )}
         </div>
       </div>
     </div>

@@ -3,10 +3,11 @@
  *
  * 1. The simulator panel switches the built-in demo's dialect.
  * 2. For each dialect the app was NOT configured for: a simulator speaking it on loopback, browser
- *    mode started against it (`npm run web -- --base-url URL --token VENDOR:TOKEN`), the service map
- *    found by detection alone and accepted as proposed, then the user stories: browse pages, search,
- *    category filter, asset detail with its price chart, register -> validate -> download URL ->
- *    cancel, and the budget and request log showing the traffic.
+ *    mode started against it with nothing but `--base-url URL --token VENDOR:TOKEN`. No click in
+ *    Settings: the map detected at first contact is in use and shown as detected, not yet reviewed;
+ *    the user stories pass with it: browse pages, search, category filter, asset detail with its
+ *    price chart, register -> validate -> download URL -> cancel, and the budget and request log
+ *    showing the traffic. Last, the one-click review keeps the map as the user's saved map.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,16 +72,11 @@ for (const dialect of DIALECTS) {
       if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
     });
 
-    test('detect the map, then browse, search, filter, asset history, purchase flow, budget and request log', async ({ page }) => {
-      // Detection alone, in Settings: the proposal is accepted as it is.
+    test('detected at first contact with no click: browse, search, filter, asset history, purchase flow, budget and request log; then the one-click review', async ({ page }) => {
+      // No Detect, no Accept: the profile's map was detected when it first connected, and says so.
       await openApp(page, 'Settings', web.url);
-      await page.getByRole('button', { name: `Service map of ${VENDOR}` }).click();
-      const panel = page.getByRole('region', { name: `Service map · ${VENDOR}` });
-      await panel.getByRole('button', { name: 'Detect', exact: true }).click();
-      await expect(panel.getByText(/^Proposed map · confidence .* · [123] requests? spent/)).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText('map detected, not yet reviewed', { exact: true })).toBeVisible({ timeout: 20_000 });
       await screenshot(page, `dialect-${dialect}-detected`);
-      await panel.getByRole('button', { name: 'Accept and save' }).click();
-      await expect(panel.getByText('saved map')).toBeVisible();
 
       await nav(page, 'Catalog');
       await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible();
@@ -192,6 +188,17 @@ for (const dialect of DIALECTS) {
       await page.getByRole('combobox', { name: 'Filter by endpoint' }).selectOption({ label: 'GET /assets/list' });
       await expect.poll(() => log.count()).toBeGreaterThanOrEqual(3);
       await screenshot(page, `dialect-${dialect}-requests`);
+
+      // The one-click review: the map in use becomes the user's saved map.
+      await nav(page, 'Settings');
+      await page.getByRole('button', { name: 'Review', exact: true }).click();
+      const panel = page.getByRole('region', { name: `Service map · ${VENDOR}` });
+      await expect(panel.getByText('detected, not yet reviewed', { exact: true })).toBeVisible();
+      await expect(panel.getByRole('status').filter({ hasText: 'Detected, not yet reviewed' })).toBeVisible();
+      await screenshot(page, `dialect-${dialect}-review`);
+      await panel.getByRole('button', { name: 'Reviewed: keep this map' }).click();
+      await expect(panel.getByText('saved map', { exact: true })).toBeVisible();
+      await expect(page.getByText('map detected, not yet reviewed', { exact: true })).toHaveCount(0);
     });
   });
 }

@@ -4,13 +4,14 @@
  */
 import { lazy, Suspense } from 'react';
 import type { Ref } from 'react';
-import type { Asset } from '../../../../shared/catalog';
 import { useAssetHistory } from '../../api/queries';
 import { JsonViewer } from '../../components/JsonViewer';
 import { ReadNotice } from '../../components/ReadNotice';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtDateTime, fmtInt, fmtPrice } from '../../lib/format';
 import { PurchaseActions } from '../purchases/PurchaseActions';
+import type { AssetSource, SourcedAsset } from './asset-source';
+import { isFromShownProfile } from './asset-source';
 import { timeOfField } from './field-time';
 
 const PriceChart = lazy(() => import('./PriceChart'));
@@ -37,8 +38,24 @@ function show(v: unknown): string {
   return String(v);
 }
 
-export function AssetDetail({ ref, asset, categoryName, onClose }: { ref?: Ref<HTMLElement>; asset: Asset; categoryName: string | null; onClose: () => void }) {
-  const history = useAssetHistory(asset.id);
+export function AssetDetail({
+  ref,
+  opened,
+  shown,
+  categoryName,
+  onClose,
+}: {
+  ref?: Ref<HTMLElement>;
+  /** The asset with the profile it was read from. */
+  opened: SourcedAsset;
+  /** The profile the page shows now (another page may have switched it). */
+  shown: AssetSource | null;
+  categoryName: string | null;
+  onClose: () => void;
+}) {
+  const { asset, source } = opened;
+  const current = isFromShownProfile(opened, shown);
+  const history = useAssetHistory(asset.id, source.profileId);
   const entries = history.data?.items ?? [];
   const priced = entries.filter((e) => typeof e.price === 'number' && !Number.isNaN(Date.parse(e.at)));
   const rest = Object.entries(asset).filter(([k]) => !SHOWN_FIRST.includes(k));
@@ -82,7 +99,14 @@ export function AssetDetail({ ref, asset, categoryName, onClose }: { ref?: Ref<H
       </dl>
 
       <h3 className="detail-section">Purchase</h3>
-      <PurchaseActions assetId={asset.id} assetTitle={asset.title ?? null} />
+      {current ? (
+        <PurchaseActions assetId={asset.id} assetTitle={asset.title ?? null} source={source} />
+      ) : (
+        <p className="callout" role="status">
+          This asset is from vendor {source.vendor ?? source.profileId}, which this page does not show now: its actions are off. Select that profile
+          again (top right) to act on it, or close it.
+        </p>
+      )}
 
       <h3 className="detail-section">History</h3>
       <ReadNotice info={history.data} what="the history" />

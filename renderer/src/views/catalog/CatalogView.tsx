@@ -8,13 +8,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Asset } from '../../../../shared/catalog';
 import { PAGE_SIZE_DEFAULT } from '../../../../shared/catalog';
 import { useApi } from '../../api/context';
-import { keys, useAssetSearch, useAssetsPage, useCategories, useSettings } from '../../api/queries';
+import { keys, useAssetSearch, useAssetsPage, useCategories, useConnection, useSettings } from '../../api/queries';
 import { ReadNotice } from '../../components/ReadNotice';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { fmtInt } from '../../lib/format';
 import { navigate } from '../../lib/hash-route';
 import { useDebounced } from '../../lib/use-debounced';
 import { AssetDetail } from './AssetDetail';
+import type { SourcedAsset } from './asset-source';
+import { assetInDetail, rowsSourceOf, sourceOf } from './asset-source';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
 import { SEARCH_FETCH, searchStatus } from './search-paging';
@@ -32,7 +34,9 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const [cursors, setCursors] = useState<(string | number | null)[]>([null]);
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<string | null>(null);
-  const [selected, setSelected] = useState<Asset | null>(null);
+  /** The asset opened, with the profile it was read from (kept when the page's profile changes). */
+  const [selected, setSelected] = useState<SourcedAsset | null>(null);
+  const shownSource = sourceOf(useConnection().data);
   const [searchPage, setSearchPage] = useState(0);
   const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
   const searching = debouncedQuery !== '' || category !== null;
@@ -64,17 +68,21 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const searchAt = Math.min(searchPage, searchPages - 1);
   const items = searching ? matches.slice(searchAt * pageSize, (searchAt + 1) * pageSize) : (page.data?.items ?? []);
   const pageIndex = cursors.length - 1;
+  const rowsSource = rowsSourceOf(current.data?.readFrom, shownSource);
   const openAsset = (asset: Asset) => {
-    setSelected(asset);
+    // Rows still on screen from another profile (its answer loading) are not opened as the shown one's.
+    if (rowsSource === null) return;
+    setSelected({ asset, source: rowsSource });
     navigate('catalog', asset.id);
   };
-  const shown = selected && assetParam !== null && String(selected.id) === assetParam ? selected : null;
-  const fromUrl = !shown && assetParam !== null ? items.find((a) => String(a.id) === assetParam) ?? null : null;
-  // Linked from elsewhere (#/catalog/ID) to an asset not on this page: open it by id alone.
-  // Digits past 2^53 stay a string: as a number they would name another asset.
-  const byId: Asset | null = assetParam !== null ? { id: /^\d+$/.test(assetParam) && Number.isSafeInteger(Number(assetParam)) ? Number(assetParam) : assetParam } : null;
-  const detail = shown ?? fromUrl ?? byId;
-  const detailKey = detail === null ? null : String(detail.id);
+  // Linked from elsewhere (#/catalog/ID): the row if this page holds it, else the id alone.
+  const detail = assetInDetail(selected, assetParam, items, rowsSource, shownSource);
+  // Kept with its source from the first render on: a later profile change shows it as another vendor's.
+  useEffect(() => {
+    if (detail !== null && detail !== selected) setSelected(detail);
+    else if (assetParam === null && selected !== null) setSelected(null);
+  }, [detail, selected, assetParam]);
+  const detailKey = detail === null ? null : String(detail.asset.id);
   const detailRef = useRef<HTMLElement>(null);
   // An opened detail comes into view (below the table on narrow windows, a drawer there: see catalog.css).
   useEffect(() => {
@@ -154,7 +162,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
               stale={typing || current.isPlaceholderData}
               items={items}
               categoryNames={categoryNames}
-              selectedId={detail?.id ?? null}
+              selectedId={detail !== null && detail.source.profileId === rowsSource?.profileId ? detail.asset.id : null}
               onOpen={openAsset}
               query={searching ? debouncedQuery : ''}
             />
@@ -206,8 +214,15 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
         {detail ? (
           <AssetDetail
             ref={detailRef}
-            asset={detail}
-            categoryName={typeof detail.category === 'string' ? categoryNames.get(detail.category) ?? detail.category : null}
+            opened={detail}
+            shown={shownSource}
+            categoryName={
+              typeof detail.asset.category !== 'string'
+                ? null
+                : detail.source.profileId === shownSource?.profileId
+                  ? categoryNames.get(detail.asset.category) ?? detail.asset.category
+                  : detail.asset.category
+            }
             onClose={() => {
               setSelected(null);
               navigate('catalog');

@@ -12,7 +12,8 @@ import type { CallResponse } from '../../../../shared/bridge/contract';
 import { PURCHASE_ACTIONS_BY_STATE } from '../../../../shared/catalog';
 import { useApi, useAppContext } from '../../api/context';
 import type { UrlResult } from '../../api/queries';
-import { shownProfile, useProfile } from '../../api/queries';
+import { shownProfile } from '../../api/queries';
+import type { AssetSource } from '../catalog/asset-source';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
 import { Pill, purchaseTone } from '../../components/Pill';
@@ -78,19 +79,22 @@ function describeRecord(r: LedgerRecord): string {
 export function PurchaseActions({
   assetId,
   assetTitle,
+  source,
   purchaseId,
 }: {
   assetId: string | number;
   assetTitle: string | null;
+  /** The profile the asset (or purchase) was read from: every action goes there, never to the one connected now. */
+  source: AssetSource;
   /** A specific purchase (the Purchases view); otherwise the asset's live or latest one. */
   purchaseId?: string;
 }) {
   const api = useApi();
   const { shell } = useAppContext();
   const queryClient = useQueryClient();
-  const ledger = useAssetLedger(assetId);
-  // The profile whose ledger and asset are on screen: taken when a button is clicked or a dialog opens.
-  const profile = useProfile();
+  const ledger = useAssetLedger(assetId, source);
+  // The asset's own profile: taken when a button is clicked or a dialog opens.
+  const profile = source.profileId;
   /** What was on screen when the open dialog (Register or Cancel) opened: its confirmation acts on that. */
   const [askedFor, setAskedFor] = useState<Shown>({ profileShown: undefined, purchaseId: '' });
   const [outcome, setOutcome] = useState<Outcome | null>(null);

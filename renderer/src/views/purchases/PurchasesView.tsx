@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { LEDGER_STATES, UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
 import type { LedgerState } from '../../../../shared/bridge/ledger-schemas';
 import { useConnection } from '../../api/queries';
+import { sourceOf } from '../catalog/asset-source';
 import { DataTable } from '../../components/DataTable';
 import { Pill, purchaseTone } from '../../components/Pill';
 import type { Tone } from '../../components/Pill';
@@ -78,6 +79,8 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
   const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
   const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
   const elsewhere = selected !== null && (connection.data?.vendor !== selected.vendor || connection.data?.baseUrl !== selected.baseUrl);
+  // The connected profile at the record's service: its actions go there (and close when the connection moves on).
+  const source = elsewhere ? null : sourceOf(connection.data);
 
   return (
     <div className="view">
@@ -173,12 +176,12 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
                 ✕
               </button>
             </header>
-            {elsewhere ? (
+            {source === null ? (
               <p className="callout">
                 This purchase belongs to vendor {selected.vendor} at {selected.baseUrl}. Connect to that profile (Settings) to act on it.
               </p>
             ) : (
-              <PurchaseActions assetId={selected.assetId} assetTitle={selected.assetTitle} purchaseId={selected.purchaseId ?? undefined} />
+              <PurchaseActions assetId={selected.assetId} assetTitle={selected.assetTitle} source={source} purchaseId={selected.purchaseId ?? undefined} />
             )}
             {selected.note ? <p className="muted small">{selected.note}</p> : null}
             <p className="muted small">

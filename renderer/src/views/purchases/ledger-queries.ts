@@ -7,7 +7,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { CallRequest, CallResponse } from '../../../../shared/bridge/contract';
 import type { LedgerRecord, LedgerState } from '../../../../shared/bridge/ledger-schemas';
 import { useApi } from '../../api/context';
-import { keys, shownProfile, useConnection, useProfile } from '../../api/queries';
+import { keys, shownProfile, useProfile } from '../../api/queries';
+import type { AssetSource } from '../catalog/asset-source';
 
 export type { LedgerRecord };
 export type LedgerList = CallResponse<'ledgerList'>;
@@ -26,12 +27,10 @@ export function useLedger(filter: LedgerFilter, limit = 500) {
   return useQuery({ queryKey: [...LEDGER_KEY, 'list', request], queryFn: () => api.ledgerList(request), staleTime: 5_000 });
 }
 
-/** One asset's records at the connected service (what Register asks about). */
-export function useAssetLedger(assetId: string | number) {
+/** One asset's records at the service it was read from (what Register asks about). */
+export function useAssetLedger(assetId: string | number, source: AssetSource) {
   const api = useApi();
-  const connection = useConnection();
-  const vendor = connection.data?.vendor ?? null;
-  const baseUrl = connection.data?.baseUrl ?? null;
+  const { vendor, baseUrl } = source;
   const request: CallRequest<'ledgerList'> = { vendor, baseUrl, assetId, limit: 100 };
   return useQuery({
     queryKey: [...LEDGER_KEY, 'asset', request],
