@@ -8,7 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const REAL_TIME = [
   'alerts-app', 'app-fleet-use', 'app-review-defects', 'app-services', 'app-sessions', 'budget-foreign-use', 'budget-store-redis',
   'budget-store-scopes', 'cancel-spends-nothing', 'catalog-cli', 'catalog-fleet', 'catalog-hostile', 'client-simulator',
-  'ledger-processes', 'simulator-cli', 'simulator-faults', 'transport-no-resend', 'web-bridge', 'web-cli', 'web-services',
+  'ledger-processes', 'simulator-cli', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-bridge', 'web-cli', 'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -26,6 +26,9 @@ export const USAGE = `Usage: npm run sim -- [flags]
   --idempotency            honour an Idempotency-Key header on registration (replay, 409 in flight)
   --compete VENDOR:ENDPOINT:RPS   another consumer of VENDOR's budget (ENDPOINT: id like
                            listAssets or a path like /assets/list); repeat for more
+  --replay FILE.har        send the HAR's requests (the ten endpoints only) through the app's own
+                           client, as the first demo vendor, at their recorded relative times;
+                           print a summary per endpoint, then stop
   --help                   this text`;
 
 export class CliError extends Error {}
@@ -58,7 +61,7 @@ function competitorOf(spec: string): CompetitorConfig {
   return { vendor, endpoint: endpointOf(endpoint), rps: decimal('compete RPS', rps, 0.001, 10_000) ?? 1 };
 }
 
-export type CliParse = { help: true } | { help: false; options: SimulatorOptions & { port: number; host: string } };
+export type CliParse = { help: true } | { help: false; options: SimulatorOptions & { port: number; host: string }; replay?: string };
 
 /** argv without node and script. Throws CliError with a message fit for the user. */
 export function parseCliArgs(argv: readonly string[], readFile: (path: string) => string): CliParse {
@@ -84,6 +87,7 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
         'garble-rate': { type: 'string' },
         compete: { type: 'string', multiple: true },
         idempotency: { type: 'boolean' },
+        replay: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -134,8 +138,10 @@ export function parseCliArgs(argv: readonly string[], readFile: (path: string) =
   if (host.trim() === '') throw new CliError('--host must not be empty');
   const catalogSize = integer('catalog-size', values['catalog-size'], 0, 10_000_000);
   const seed = integer('seed', values.seed, -2_147_483_648, 2_147_483_647);
+  if (values.replay !== undefined && values.replay.trim() === '') throw new CliError('--replay needs a HAR file');
   return {
     help: false,
+    ...(values.replay !== undefined ? { replay: values.replay } : {}),
     options: {
       port: integer('port', values.port, 0, 65535) ?? DEFAULT_CLI_PORT,
       host,

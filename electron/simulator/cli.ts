@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { pathToFileURL } from 'node:url';
 import { CliError, USAGE, parseCliArgs } from './cli-args';
+import { replaySummary } from '../replay/har-replay';
+import { readReplayFile, replayIntoSimulator } from '../replay/cli-replay';
+import type { ReplayPlan } from '../../shared/har-replay';
 import { DIALECTS } from './dialects';
 import { startSimulator } from './index';
 import type { FaultConfig, RunningSimulator } from './types';
@@ -59,6 +62,15 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  let plan: ReplayPlan | null = null;
+  if (parsed.replay !== undefined) {
+    const read = readReplayFile(parsed.replay);
+    if (!read.ok) {
+      process.stderr.write(`sim: --replay ${read.message}\n`);
+      return 2;
+    }
+    plan = read.plan;
+  }
   let sim: RunningSimulator;
   try {
     sim = await startSimulator(parsed.options);
@@ -68,6 +80,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     return usage ? 2 : 1;
   }
   process.stdout.write(`${banner(sim)}\n`);
+  if (plan) return replayThenStop(sim, plan);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', onSignal);
@@ -78,6 +91,19 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  return 0;
+}
+
+/** Replays the HAR, prints the summary, stops the simulator. Ctrl+C stops the replay early. */
+async function replayThenStop(sim: RunningSimulator, plan: ReplayPlan): Promise<number> {
+  process.stdout.write(`replaying ${plan.steps.length} requests over ${(plan.durationMs / 1000).toFixed(1)} s as vendor ${sim.tokens[0]!.vendor}\n`);
+  const interrupted = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  const status = await replayIntoSimulator(sim, plan, interrupted);
+  process.stdout.write(`${replaySummary(status)}\n`);
+  await sim.stop();
   return 0;
 }
 

@@ -1,7 +1,7 @@
 export { createTelemetry } from './telemetry';
 export type { Telemetry, TelemetryOptions, BudgetEventPayload, RequestLogEventPayload } from './telemetry';
 export type { BudgetAggregate } from './aggregate';
-export type { LogDetail, LogEntry, LogFilter } from './request-log';
+export type { ExportedEntry, LogDetail, LogEntry, LogFilter } from './request-log';
 export type { MaskContext, RecordedExchange } from './exchange';
 export type { RefillModelHint } from './foreign-use';
 export { ForeignUseDetector } from './foreign-use';

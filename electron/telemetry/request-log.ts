@@ -40,7 +40,6 @@ interface StoredDetail {
   /** Shared with the recording fetch, which fills it in when the excerpt is read. */
   responseBody: BodyExcerpt;
   error: string | null;
-  origin: string | null;
   tokenHeader: TokenHeader;
   /** The bodies as searched (masked, lower case), made once the response excerpt is in; `tokens`: the mask it was made with. */
   searchable?: { tokens: string; text: string };
@@ -50,7 +49,17 @@ interface StoredEntry {
   entry: LogEntry;
   detail: StoredDetail | null;
   headerProblems: string[];
+  /** scheme://host:port the request went to (no credentials): a HAR needs whole URLs. */
+  origin: string | null;
 }
+
+/** An entry with what is left of its detail, for an export (HAR). */
+export interface ExportedEntry {
+  entry: LogEntry;
+  origin: string | null;
+  detail: (Omit<StoredDetail, 'responseBody' | 'searchable'> & { responseBody: string | null }) | null;
+}
+
 
 /** The error code a status stands for in the log (the client's final error may differ after retries). */
 export function errorCodeOfStatus(status: number, exchangeError: string | null): ErrorCode | null {
@@ -104,11 +113,10 @@ export class RequestLog {
             responseHeaders: maskHeaders(exchange.responseHeaders, mask),
             responseBody: exchange.responseBody,
             error: exchange.error === null ? null : redactTokens(exchange.error, mask.tokens),
-            origin: originOf(exchange.url),
             tokenHeader: findTokenHeader(exchange.requestHeaders, mask.tokens),
           }
         : null;
-    this.entries.push({ entry, detail, headerProblems: sample.headerProblems });
+    this.entries.push({ entry, detail, headerProblems: sample.headerProblems, origin: exchange ? originOf(exchange.url) : null });
     // Let the detail of the entry that just left the detail window go: memory stays bounded.
     // (Only once the window is full: a negative index would count from the newest and drop a fresh detail.)
     const leaving = this.entries.size - 1 - this.detailCapacity;
@@ -151,9 +159,28 @@ export class RequestLog {
       responseHeaders: d ? { ...d.responseHeaders } : {},
       responseBody: body === null ? null : redactTokens(body, tokens),
       headerProblems: problems,
-      origin: d?.origin ?? null,
+      origin: d ? found.origin : null,
       tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
     };
+  }
+
+  /** Every entry that passes `keep`, oldest first, with its detail where still kept. `tokens`: masked in the late body excerpt. */
+  exported(keep: (e: LogEntry) => boolean, tokens: readonly string[]): ExportedEntry[] {
+    const out: ExportedEntry[] = [];
+    this.entries.forEachNewest((stored) => {
+      if (!keep(stored.entry)) return true;
+      const d = stored.detail;
+      const body = d?.responseBody.text ?? null;
+      out.push({
+        entry: { ...stored.entry },
+        origin: stored.origin,
+        detail: d
+          ? { requestHeaders: { ...d.requestHeaders }, requestBody: d.requestBody, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactTokens(body, tokens), error: d.error, tokenHeader: d.tokenHeader }
+          : null,
+      });
+      return true;
+    });
+    return out.reverse();
   }
 
   /**

@@ -18,7 +18,7 @@ import { HeldTime } from './held-time';
 import type { ForeignUseOptions } from './foreign-use';
 import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
-import type { LogDetail, LogEntry, LogFilter, LogSearch, RequestLogOptions } from './request-log';
+import type { ExportedEntry, LogDetail, LogEntry, LogFilter, LogSearch, RequestLogOptions } from './request-log';
 import { ThrottledEmitter } from './throttled-emitter';
 import { timerClock } from '../../shared/clock';
 import type { Clock } from '../../shared/clock';
@@ -60,6 +60,10 @@ export interface Telemetry {
   recentSamples(): BudgetSample[];
   requestLog(filter: LogFilter): RequestLogEventPayload;
   requestDetail(id: number): LogDetail | null;
+  /** The log's entries that pass `keep`, oldest first, with their details: what a HAR export holds. */
+  exportedEntries(keep: (e: LogEntry) => boolean): ExportedEntry[];
+  /** Plain tokens and token headers known now: the export masks them once more. */
+  maskContext(): MaskContext;
   /** Ids of the kept entries whose metadata or (masked) bodies contain the text, newest first. */
   searchRequestLog(text: string): LogSearch;
   onBudget(listener: (payload: BudgetEventPayload) => void): () => void;
@@ -156,6 +160,8 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     recentSamples: () => history.recentSamples(),
     requestLog: (filter) => log.list(filter),
     requestDetail: (id) => log.detail(id, maskContext().tokens),
+    exportedEntries: (keep) => log.exported(keep, maskContext().tokens),
+    maskContext: () => maskContext(),
     searchRequestLog: (text) => log.search(text, maskContext().tokens),
     onBudget(listener) {
       budgetListeners.add(listener);

@@ -30,6 +30,7 @@
  */
 import type { CallResult } from '../../shared/bridge/contract';
 import { clientMessageSchema } from '../../shared/bridge/websocket-protocol';
+import { MAX_HAR_BYTES } from '../../shared/har-replay';
 import type { ClientMessage, ServerMessage } from '../../shared/bridge/websocket-protocol';
 
 export { SECRET_FRAGMENT_KEY, WEB_BRIDGE_PATH, clientMessageSchema } from '../../shared/bridge/websocket-protocol';
@@ -39,8 +40,8 @@ export type { ClientMessage, ServerMessage } from '../../shared/bridge/websocket
 export const URL_LINE_PREFIX = 'Partner Console (browser mode): ';
 /** The query parameter of the WebSocket URL that carries the secret. */
 export const SECRET_QUERY_KEY = 'secret';
-/** Largest message accepted from a page; calls are small, so this only stops abuse. */
-export const MAX_CLIENT_MESSAGE_BYTES = 1024 * 1024;
+/** Largest message accepted from a page: the largest call is a HAR file's requests for a replay (within MAX_HAR_BYTES). */
+export const MAX_CLIENT_MESSAGE_BYTES = MAX_HAR_BYTES + 1024 * 1024;
 
 export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; id: number | null; message: string };
 

@@ -16,6 +16,7 @@ import { usageCalls } from './usage-schemas';
 import { reportCalls } from './report-schemas';
 import { alertCalls, alertEvents } from './alert-schemas';
 import { sessionCalls, sessionEvents } from './session-schemas';
+import { harCalls } from './har-schemas';
 
 const none = z.object({}).strict();
 const ok = z.object({ ok: z.literal(true) });
@@ -103,6 +104,8 @@ export const calls = {
   ...alertCalls,
   // several profiles connected at once; a fleet's shared budget store
   ...sessionCalls,
+  // the request log as HAR 1.2, and its replay into the built-in simulator
+  ...harCalls,
 } as const;
 
 export const events = {

@@ -20,6 +20,7 @@ export const PROFILE_SCOPED_EXAMPLES = {
   cancelPurchase: { purchaseId: 'p_1' },
   findPurchases: { reference: 'pc-1' },
   ledgerResolve: { id: 1, action: 'lookup' },
+  simReplayHar: { har: { log: { entries: [{ startedDateTime: '2026-01-01T00:00:00Z', request: { method: 'GET', url: 'http://x/assets/categories' } }] } } },
 } satisfies Partial<Record<CallName, Record<string, unknown>>>;
 
 export type ProfileScopedCall = keyof typeof PROFILE_SCOPED_EXAMPLES;

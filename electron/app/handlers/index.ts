@@ -6,6 +6,7 @@ import { curlHandlers } from './curl';
 import { downloadHandlers } from './download';
 import { fileHandlers } from './files';
 import { fleetHandlers } from './fleet';
+import { harHandlers } from './har';
 import { ledgerHandlers } from './ledger';
 import { profileHandlers } from './profiles';
 import { purchaseHandlers } from './purchases';
@@ -34,6 +35,7 @@ export function createHandlers(ctx: AppContext): CallHandlers {
     ...alertHandlers(ctx),
     ...sessionHandlers(ctx),
     ...fleetHandlers(ctx),
+    ...harHandlers(ctx),
   };
 }
 

@@ -17,6 +17,7 @@ import { useRequestLogFeed } from '../../live/use-request-log-feed';
 import { LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
 import { RequestDetail } from './RequestDetail';
+import { ExportHarButton } from './ExportHarButton';
 import { useBodySearch } from './use-body-search';
 
 /** One line per entry, so that the virtual list can place rows without measuring them. */
@@ -145,6 +146,7 @@ export default function RequestsView() {
             <span className={follow ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
             {follow ? 'Live' : 'Paused'}
           </button>
+          <ExportHarButton filter={{ endpoint, status, rangeS, text, minute }} matching={matching} />
         </div>
       </div>
 

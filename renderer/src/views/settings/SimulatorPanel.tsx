@@ -14,6 +14,7 @@ import { keys, useConnection } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Pill } from '../../components/Pill';
 import { ErrorCallout } from '../../components/states';
+import { ReplayBlock } from './ReplayBlock';
 
 type Faults = SimState['faults'];
 
@@ -224,6 +225,7 @@ export function SimulatorPanel({ state }: { state: SimState }) {
             </button>
           </div>
         </fieldset>
+        <ReplayBlock />
       </div>
       <ConfirmDialog
         open={resetting}
