@@ -108,7 +108,7 @@ describe('routes and shortcuts', () => {
   });
 
   it('maps keys to actions: digits and g+letter to views, / search, space live, [ ] ranges, ? help', () => {
-    expect(shortcutFor('4', null)).toEqual({ kind: 'view', view: 'requests' });
+    expect(shortcutFor('5', null)).toEqual({ kind: 'view', view: 'requests' });
     expect(shortcutFor('c', 'g')).toEqual({ kind: 'view', view: 'catalog' });
     expect(shortcutFor('c', null)).toBeNull();
     expect(shortcutFor('9', null)).toBeNull();
