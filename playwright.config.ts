@@ -1,7 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './tests/e2e/chromium-path';
+import { e2eTarget } from './tests/e2e/real-service';
 
 const executablePath = chromiumExecutable();
+// npm run test:e2e:real: only the @real specs (and @purchase ones when allowed), web project only.
+const target = e2eTarget(process.env);
+if (target.kind === 'refused') throw new Error(target.error);
+const real = target.kind === 'real' ? { grep: target.grep, ...(target.grepInvert ? { grepInvert: target.grepInvert } : {}) } : {};
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -13,6 +18,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './tests/e2e/global-setup.ts',
+  ...real,
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -21,6 +27,6 @@ export default defineConfig({
   },
   projects: [
     { name: 'web', testDir: 'tests/e2e/web', use: { browserName: 'chromium' } },
-    { name: 'electron', testDir: 'tests/e2e/electron' },
+    ...(target.kind === 'real' ? [] : [{ name: 'electron', testDir: 'tests/e2e/electron' }]),
   ],
 });

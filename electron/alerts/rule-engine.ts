@@ -2,9 +2,9 @@
  * Alert rules evaluated over what the app sees: pure (no store, no timers; every input carries its
  * time), so a scripted stream on a manual clock tests it whole. Each (rule, endpoint) fires once and
  * clears once:
- * - use-above X% for Y min: judged per second on the second's peak use ((limit - remaining) / limit;
- *   a single sample says little under a per-second window, the peak of its second says how full it
- *   got). A second at or above X extends the run, a second below X - 5 points breaks it (the band
+ * - use-above X% for Y min: judged per second on the use the Budget table shows (shared/budget-use:
+ *   requests served per second over the last USE_WINDOW_S seconds against the limit, binned by the
+ *   server's second), so a table red for Y min fires. A second at or above X extends the run, a second below X - 5 points breaks it (the band
  *   between keeps the state: hysteresis); it fires when a run has lasted Y min and clears on a second
  *   below the band, or after QUIET_MS without a second above it (traffic stopped).
  * - throttled (any 429) / foreign (another consumer detected): fire on the first occurrence, clear
@@ -16,12 +16,16 @@ import type { AlertRule } from '../../shared/bridge/alert-schemas';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { USE_WINDOW_S, windowUse } from '../../shared/budget-use';
+import type { CountedSecond } from '../../shared/budget-use';
+import { secondOf } from '../telemetry/aggregate';
 
 /** Points below the threshold a second must fall to end a use-above alert. */
 export const HYSTERESIS_PCT = 5;
 /** A use-above run or alert ends after this long with no second above the band. */
 export const QUIET_MS = 60_000;
 const MINUTE_MS = 60_000;
+const SECOND_MS = 1000;
 
 export type Transition =
   | { type: 'fire'; key: string; rule: AlertRule; endpoint: EndpointId | null; message: string; at: number }
@@ -37,9 +41,12 @@ interface Run {
   lastHigh: number;
 }
 
-interface OpenSecond {
-  start: number;
-  peak: number;
+/** An endpoint's recent seconds (the window of use) and the last second judged. */
+interface EndpointUse {
+  limit: number;
+  seconds: Map<number, CountedSecond>;
+  /** Start of the last second judged. */
+  judged: number;
 }
 
 function label(endpoint: EndpointId): string {
@@ -57,7 +64,7 @@ export class RuleEngine {
   private readonly runs = new Map<string, Run>();
   /** Last occurrence per key (throttled, foreign). */
   private readonly lastSeen = new Map<string, number>();
-  private readonly seconds = new Map<EndpointId, OpenSecond>();
+  private readonly use = new Map<EndpointId, EndpointUse>();
   private offlineSince: number | null = null;
   private downloadFailed = false;
 
@@ -83,7 +90,7 @@ export class RuleEngine {
     const out = [...this.firing].map((key) => this.clear(key, now));
     this.runs.clear();
     this.lastSeen.clear();
-    this.seconds.clear();
+    this.use.clear();
     this.offlineSince = null;
     this.downloadFailed = false;
     return out;
@@ -96,14 +103,10 @@ export class RuleEngine {
   sample(sample: BudgetSample, foreignUse: number): Transition[] {
     const out: Transition[] = [];
     const at = sample.at;
-    out.push(...this.closeSecondsBefore(Math.floor(at / 1000) * 1000, sample.endpoint));
-    if (sample.limit !== null && sample.limit > 0 && sample.remaining !== null) {
-      const use = Math.min(1, Math.max(0, (sample.limit - sample.remaining) / sample.limit));
-      const start = Math.floor(at / 1000) * 1000;
-      const open = this.seconds.get(sample.endpoint);
-      if (open && open.start === start) open.peak = Math.max(open.peak, use);
-      else this.seconds.set(sample.endpoint, { start, peak: use });
-    }
+    const second = secondOf(sample);
+    // The second before this one may still get late answers: judged a second later (as tick does).
+    out.push(...this.closeSecondsBefore(second - SECOND_MS, sample.endpoint));
+    this.count(sample, second);
     if (sample.status === 429) out.push(...this.occurred('throttled', sample.endpoint, at, `${label(sample.endpoint)} answered 429 (too many requests)`));
     if (foreignUse > 0) out.push(...this.occurred('foreign', sample.endpoint, at, `Another consumer is using the ${label(sample.endpoint)} budget`));
     return out;
@@ -166,33 +169,59 @@ export class RuleEngine {
     });
   }
 
-  /** Judges every open second that started before `start` (of one endpoint, or of all). */
+  /** Adds a sample to its second's counts (a late one still counts in the windows judged after it). */
+  private count(sample: BudgetSample, second: number): void {
+    let use = this.use.get(sample.endpoint);
+    const limit = sample.limit !== null && sample.limit > 0 ? sample.limit : use?.limit;
+    if (limit === undefined) return;
+    if (!use) {
+      use = { limit, seconds: new Map(), judged: second - SECOND_MS };
+      this.use.set(sample.endpoint, use);
+    }
+    use.limit = limit;
+    const counts = use.seconds.get(second) ?? { requests: 0, unanswered: 0, rateLimited: 0, limit };
+    counts.requests += 1;
+    if (sample.status === 0) counts.unanswered += 1;
+    if (sample.status === 429) counts.rateLimited += 1;
+    counts.limit = limit;
+    use.seconds.set(second, counts);
+  }
+
+  /** Judges every second not yet judged that started before `start` (of one endpoint, or of all), idle ones too. */
   private closeSecondsBefore(start: number, endpoint: EndpointId | null): Transition[] {
     const out: Transition[] = [];
-    for (const [ep, second] of [...this.seconds]) {
-      if ((endpoint !== null && ep !== endpoint) || second.start >= start) continue;
-      this.seconds.delete(ep);
-      out.push(...this.judgeSecond(ep, second));
+    const windowMs = USE_WINDOW_S * SECOND_MS;
+    for (const [ep, use] of [...this.use]) {
+      if (endpoint !== null && ep !== endpoint) continue;
+      // Seconds past the window of the last counted second are idle: the first one is judged, then the endpoint is dropped.
+      const until = Math.min(start, Math.max(...use.seconds.keys()) + windowMs + SECOND_MS);
+      for (let s = use.judged + SECOND_MS; s < until; s += SECOND_MS) {
+        const inWindow = [...use.seconds].filter(([t]) => t > s - windowMs && t <= s).map(([, c]) => c);
+        out.push(...this.judgeSecond(ep, s, windowUse(inWindow, use.limit)));
+        use.judged = s;
+      }
+      for (const t of use.seconds.keys()) if (t <= use.judged - windowMs) use.seconds.delete(t);
+      if (use.seconds.size === 0) this.use.delete(ep);
     }
     return out;
   }
 
-  private judgeSecond(endpoint: EndpointId, { start, peak }: OpenSecond): Transition[] {
-    const end = start + 1000;
+  private judgeSecond(endpoint: EndpointId, start: number, use: number): Transition[] {
+    const end = start + SECOND_MS;
     const out: Transition[] = [];
     for (const rule of this.matching('use-above', endpoint)) {
       const key = RuleEngine.key(rule, endpoint);
       const threshold = (rule.thresholdPct ?? 90) / 100;
       const run = this.runs.get(key) ?? { since: null, lastHigh: -Infinity };
       this.runs.set(key, run);
-      if (peak >= threshold - HYSTERESIS_PCT / 100) run.lastHigh = end;
-      if (peak >= threshold) {
+      if (use >= threshold - HYSTERESIS_PCT / 100) run.lastHigh = end;
+      if (use >= threshold) {
         run.since ??= start;
         if (end - run.since >= rule.minutes * MINUTE_MS) {
           const lasting = rule.minutes > 0 ? ` for ${minutesText(rule.minutes)}` : '';
           out.push(...this.fire(rule, endpoint, `${label(endpoint)} above ${rule.thresholdPct}% of its limit${lasting}`, end));
         }
-      } else if (peak < threshold - HYSTERESIS_PCT / 100) {
+      } else if (use < threshold - HYSTERESIS_PCT / 100) {
         run.since = null;
         if (this.firing.has(key)) out.push(this.clear(key, end));
       }

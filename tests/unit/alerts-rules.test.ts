@@ -16,13 +16,14 @@ function sample(at: number, over: Partial<BudgetSample> = {}): BudgetSample {
   return { vendor: 'v', endpoint: 'listAssets', at, status: 200, limit: 10, remaining: 5, reset: null, latencyMs: 20, waitedMs: 0, attempt: 1, headerProblems: [], ...over };
 }
 
-/** One sample per second at `use` (0..1) of a limit of 100, for `seconds`, from `from`; ticks too. */
+/** `use` (0..1) of a limit of 100 served each second (100 x use answered requests), for `seconds`, from `from`; ticks too. */
 function run(engine: RuleEngine, from: number, seconds: number, use: number, endpoint: EndpointId = 'listAssets'): Transition[] {
   const out: Transition[] = [];
+  const n = Math.round(100 * use);
   for (let i = 0; i < seconds; i++) {
     const at = from + i * 1000 + 100;
-    out.push(...engine.sample(sample(at, { endpoint, limit: 100, remaining: Math.round(100 * (1 - use)) }), 0));
-    out.push(...engine.tick(at + 400));
+    for (let r = 0; r < n; r++) out.push(...engine.sample(sample(at + r * 5, { endpoint, limit: 100, remaining: 100 - r - 1 }), 0));
+    out.push(...engine.tick(at + 800));
   }
   return out;
 }
@@ -41,41 +42,45 @@ describe('use above X% for Y minutes', () => {
     expect(fired[0]).toMatchObject({ type: 'fire', endpoint: 'listAssets', message: expect.stringContaining('above 80%') });
     // Inside the band (80 - 5 < 78 < 80): neither clears nor fires again.
     expect(run(engine, T0 + 89_000, 20, 0.78)).toEqual([]);
+    expect(HYSTERESIS_PCT).toBe(5);
     // Below the band: clears once.
     const cleared = run(engine, T0 + 109_000, 20, 0.5);
     expect(kinds(cleared)).toEqual(['clear:1|listAssets']);
     expect(0.8 - HYSTERESIS_PCT / 100).toBeGreaterThan(0.5);
   });
 
-  it('a second below the band restarts the run: no alert for an oscillating endpoint', () => {
+  it('a window below the band restarts the run: no alert for an oscillating endpoint', () => {
     const engine = new RuleEngine();
     engine.setRules([rule({ id: 1, kind: 'use-above', thresholdPct: 80, minutes: 1 })], T0);
     let out: Transition[] = [];
     for (let k = 0; k < 4; k++) {
-      out = out.concat(run(engine, T0 + k * 40_000, 39, 0.9), run(engine, T0 + k * 40_000 + 39_000, 1, 0.2));
+      out = out.concat(run(engine, T0 + k * 40_000, 36, 0.9), run(engine, T0 + k * 40_000 + 36_000, 4, 0.2));
     }
     expect(out).toEqual([]);
   });
 
-  it('judges the peak of each second, not single samples (a window refilling each second)', () => {
+  it('judges what the server served each second, not single samples (a window refilling each second)', () => {
     const engine = new RuleEngine();
-    engine.setRules([rule({ id: 1, kind: 'use-above', thresholdPct: 90, minutes: 0.5 })], T0);
+    engine.setRules([rule({ id: 1, kind: 'use-above', thresholdPct: 90, minutes: 0.25 })], T0);
     const out: Transition[] = [];
     for (let s = 0; s < 31; s++) {
       // Each second: the first request sees 9 left (10% use), the last sees 0 left.
       for (let r = 0; r < 10; r++) out.push(...engine.sample(sample(T0 + s * 1000 + r * 90, { remaining: 9 - r }), 0));
     }
     out.push(...engine.tick(T0 + 33_000));
-    expect(kinds(out)).toEqual(['fire:1|listAssets']);
+    // Fires 15 s after the window first reads 100%; clears once the traffic's end takes the window below the band.
+    expect(kinds(out)).toEqual(['fire:1|listAssets', 'clear:1|listAssets']);
   });
 
-  it('clears after a quiet minute when traffic stops; a rule for one endpoint ignores the others', () => {
+  it('clears when traffic stops, as the window of use empties (the table’s use falls); a rule for one endpoint ignores the others', () => {
     const engine = new RuleEngine();
     engine.setRules([rule({ id: 2, kind: 'use-above', endpoint: 'searchAssets', thresholdPct: 50, minutes: 0 })], T0);
     expect(run(engine, T0, 5, 1, 'listAssets')).toEqual([]);
     expect(kinds(run(engine, T0 + 5_000, 5, 1, 'searchAssets'))).toEqual(['fire:2|searchAssets']);
-    expect(engine.tick(T0 + 10_000 + QUIET_MS - 2_000)).toEqual([]);
-    expect(kinds(engine.tick(T0 + 10_000 + QUIET_MS + 1_000))).toEqual(['clear:2|searchAssets']);
+    // Seconds 5..9 served the limit: the window stays at or above 45% through second 11 (3 of 5 seconds), falls at 12.
+    expect(engine.tick(T0 + 13_500)).toEqual([]);
+    const cleared = engine.tick(T0 + 14_500);
+    expect(cleared).toEqual([{ type: 'clear', key: '2|searchAssets', at: T0 + 13_000 }]);
     expect(engine.tick(T0 + 10_000 + QUIET_MS + 60_000)).toEqual([]);
   });
 });

@@ -83,25 +83,27 @@ describe('alert service', () => {
     expect(again.list({ profileId: 'demo' })).toEqual([{ ...firing[0], endedAt, acknowledgedAt: ack.acknowledgedAt }]);
   });
 
-  it("a use-above alert ends by the service's own tick a quiet minute after traffic stops, stored, with one notification", async () => {
+  it("a use-above alert ends by the service's own tick once traffic stops (its window of use empties), stored, with one notification", async () => {
     const service = open();
     service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     const use = service.rulesOf('demo', true).find((r) => r.kind === 'use-above')!;
     service.saveRule({ ...use, endpoint: 'listAssets', thresholdPct: 30, minutes: 0 });
-    // Two seconds with samples at 80% of the limit, then none: the first second's end fires it.
-    for (let s = 0; s < 2; s++) {
-      service.sample({ ...throttled(), status: 200, remaining: 2 }, 0);
+    // Three seconds with 8 of 10 served, then none: the window of use (5 s) reaches 32% at the second second.
+    for (let s = 0; s < 3; s++) {
+      for (let r = 0; r < 8; r++) service.sample({ ...throttled(), at: clock.now() + r, status: 200, remaining: 2 }, 0);
       await clock.advance(1000);
     }
     expect(events.map((e) => e.change)).toEqual(['fired']);
-    const lastHigh = Math.floor(clock.now() / 1000) * 1000;
-    await clock.advance(QUIET_MS - 3000);
+    const lastTraffic = Math.floor(clock.now() / 1000) * 1000;
+    // The window empties as the table's does: under 25% (the band) two seconds after the last full window.
+    await clock.advance(2000);
     expect(events.map((e) => e.change)).toEqual(['fired']);
-    await clock.advance(5000);
+    await clock.advance(QUIET_MS);
     expect(events.map((e) => e.change)).toEqual(['fired', 'cleared']);
     const [alert] = service.list({});
     expect(alert).toMatchObject({ kind: 'use-above', endpoint: 'listAssets', endedAt: expect.any(Number) });
-    expect(alert!.endedAt! - lastHigh).toBeGreaterThanOrEqual(QUIET_MS);
+    expect(alert!.endedAt! - lastTraffic).toBeGreaterThanOrEqual(3000);
+    expect(alert!.endedAt! - lastTraffic).toBeLessThan(6000);
     expect(notices).toHaveLength(1);
   });
 

@@ -39,6 +39,8 @@ function useRuleRow(page: Page) {
 }
 
 test('an alert fires above the threshold, notifies, shows in the header, Budget and Alerts view, and is acknowledged', async ({ page, context }) => {
+  // The rule reads the table's 5-second use: firing and ending each take a few seconds of traffic.
+  test.setTimeout(90_000);
   await context.grantPermissions(['notifications']);
   await page.addInitScript(RECORD_NOTIFICATIONS);
   await openApp(page, 'Budget');
@@ -91,9 +93,9 @@ test('an alert fires above the threshold, notifies, shows in the header, Budget 
   const stored = await bridgeCall('alertsList', {});
   expect(stored.items.find((a) => a.kind === 'use-above' && a.endedAt === null)?.acknowledgedAt).toEqual(expect.any(Number));
 
-  // Traffic drops to 10%: its seconds peak below the band (30 - 5 points), so the alert ends and moves to
-  // the history; no second notification. (Traffic that stops instead ends it after a quiet minute: the
-  // same end, a minute later; tests/unit/alerts-service.test.ts proves that path on the manual clock.)
+  // Traffic drops to 10%: the table's 5-second use falls below the band (30 - 5 points), so the alert ends
+  // and moves to the history; no second notification (traffic that stops ends it the same way:
+  // tests/unit/alerts-service.test.ts proves that path on the manual clock).
   await bridgeCall('simSetDemoTraffic', { share: 0.1, endpoints: ['listAssets'] });
   await expect(page.getByRole('table', { name: 'Alerts' }).locator('tr[data-state="ended"][data-kind="use-above"]').first()).toBeVisible({ timeout: 20_000 });
   expect((await notifications(page)).filter((n) => n.body.includes('GET /assets/list above'))).toHaveLength(1);

@@ -4,6 +4,7 @@
  * as served than the limit allows: more than that without a 429 is impossible, whatever the binning.
  */
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
+import { servedRequests, USE_WINDOW_S, useOfServed } from '../../../../shared/budget-use';
 import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
 import type { BucketView } from '../../api/queries';
 import type { BudgetStore, SecondBucket } from '../../live/budget-store';
@@ -11,8 +12,8 @@ import { BUCKET_MS } from '../../live/budget-store';
 
 /** Share of the limit above which a rate is a warning. */
 export const WARN_SHARE = 0.8;
-/** The table's Req/s and utilisation: an average over this many complete seconds. */
-export const RATE_WINDOW_S = 5;
+/** The table's Req/s and utilisation: an average over this many complete seconds (the alert rules' too). */
+export const RATE_WINDOW_S = USE_WINDOW_S;
 /**
  * The fleet's use as the budget store counts it: slots granted per second over the last `windowS`
  * complete seconds of the store's clock (every worker counted, this app too); null without counts.
@@ -80,10 +81,7 @@ export function countedRequests(b: Readonly<SecondBucket>, limit: number): numbe
   return servedRequests(b, limit) + b.rateLimited;
 }
 
-/** Requests of one second that took budget: answered, not refused, never more than the limit (more would have been a 429). */
-export function servedRequests(b: Readonly<SecondBucket>, limit: number): number {
-  return Math.min(Math.max(0, b.requests - b.unanswered - b.rateLimited), limit);
-}
+export { servedRequests };
 
 /** Mean and p95 wait per request and the share of time held back, over buckets summed by `add`. */
 export class WaitSummary {
@@ -158,7 +156,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     remaining: idle ? limit : reported,
     remainingEstimated: idle && reported !== limit,
     rps,
-    utilisation: limit > 0 ? served / RATE_WINDOW_S / limit : 0,
+    utilisation: useOfServed(served, limit, RATE_WINDOW_S),
     rateLimited,
     waitedMs,
     wait: wait.figures(first === null ? 0 : end - Math.max(first, end - rangeMs)),
