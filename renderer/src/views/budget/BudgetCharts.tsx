@@ -8,7 +8,9 @@ import { memo, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
 import type { BudgetStore } from '../../live/budget-store';
+import type { ChartSeries } from './budget-model';
 import { chartSeries, ENDPOINT_COLORS } from './budget-model';
+import { averageCaption } from './averaging-window';
 import { LiveChart } from './LiveChart';
 import { AlertMarker } from '../alerts/AlertMarker';
 
@@ -26,6 +28,8 @@ export interface BudgetChartsProps {
   focused: string | null;
   /** The oldest second the app has data for (any endpoint of the vendor); null: none. */
   dataSince: number | null;
+  /** Draw each panel's lowest Remaining on a strip under it. */
+  showRemaining: boolean;
 }
 
 /**
@@ -38,7 +42,7 @@ export function axisFrom(to: number, rangeMs: number, dataSince: number | null):
   return Math.max(rangeFrom, Math.min(dataSince, to - MIN_SPAN_MS));
 }
 
-export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince }: BudgetChartsProps) {
+export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining }: BudgetChartsProps) {
   return (
     <div className="chart-grid">
       {endpoints.map((spec, i) => (
@@ -52,6 +56,7 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           phaseMs={Math.floor((i * TICK_MS) / Math.max(1, endpoints.length))}
           focused={focused === spec.id}
           dataSince={dataSince}
+          showRemaining={showRemaining}
         />
       ))}
     </div>
@@ -79,6 +84,11 @@ function usePhasedSecond(phaseMs: number, frozenAt: number | null): number {
   return frozenAt ?? now;
 }
 
+/** The panel header's rate caption: the view's one averaging window, as the series carries it. */
+export function panelRateCaption(series: Pick<ChartSeries, 'windowS'>): string {
+  return `${averageCaption(series.windowS)}:`;
+}
+
 const ChartPanel = memo(function ChartPanel({
   store,
   vendor,
@@ -88,6 +98,7 @@ const ChartPanel = memo(function ChartPanel({
   phaseMs,
   focused,
   dataSince,
+  showRemaining,
 }: {
   store: BudgetStore;
   vendor: string;
@@ -97,6 +108,7 @@ const ChartPanel = memo(function ChartPanel({
   phaseMs: number;
   focused: boolean;
   dataSince: number | null;
+  showRemaining: boolean;
 }) {
   const now = usePhasedSecond(phaseMs, frozenAt);
   const series = chartSeries(store, vendor, spec, now, rangeMs);
@@ -113,13 +125,13 @@ const ChartPanel = memo(function ChartPanel({
           <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
           <AlertMarker endpoint={spec.id} />
         </span>
-        <span className="chart-meta" title={series.slotMs > TICK_MS ? `Average of the last ${series.slotMs / 1000} complete seconds` : 'The last complete second'}>
-          <span className="muted">{series.slotMs > TICK_MS ? `last ${series.slotMs / 1000} s:` : 'last second:'}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
+        <span className="chart-meta" title={`Average of the last ${series.windowS} complete seconds`}>
+          <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
           req/s
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
         </span>
       </header>
-      <LiveChart series={series} color={color} from={from} to={to} label={`Requests per second and remaining budget of ${spec.label}`} />
+      <LiveChart series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining} />
     </section>
   );
 });
