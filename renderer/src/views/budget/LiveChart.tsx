@@ -11,7 +11,8 @@
  * a few milliseconds together. recharts still draws the asset price history.
  */
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { fmtClock, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { chartMoment, chartTick } from '../../lib/chart-time';
 import type { ChartPoint, ChartSeries } from './budget-model';
 import { WARN_SHARE } from './budget-model';
 import { hoverStore, snapToSlot } from './hover-store';
@@ -27,7 +28,7 @@ const HEIGHT = 150;
 const STRIP_H = 42;
 const M = { top: 16, right: 46, bottom: 18, left: 34 };
 /** Room for one time label. */
-const TIME_LABEL_PX = 50;
+const TIME_LABEL_PX = 66; // "12:03:04 PM" in some locales
 /** The tooltip's width: it is placed beside the crosshair, and kept inside the panel. */
 const TIP_W = 150;
 /** Time-axis steps a label can fall on (ms): round clock times. */
@@ -187,7 +188,7 @@ export const LiveChart = memo(function LiveChart({
                 <line className="lc-tick" x1={x(t)} x2={x(t)} y1={M.top + innerH} y2={M.top + innerH + 3} />
                 {/* Centred on its tick: the margins hold half a label, and ticks are TIME_LABEL_PX apart, so none overlap. */}
                 <text x={x(t)} y={HEIGHT - 3} textAnchor="middle">
-                  {fmtClock(t)}
+                  {chartTick(t, span)}
                 </text>
               </g>
             ))}
@@ -204,7 +205,7 @@ export const LiveChart = memo(function LiveChart({
           </text>
           {marks.map((p) => (
             <path key={p.t} className="lc-429" d={`M${x(p.t)},${y(0) - 5}l4,4l-4,4l-4,-4z`}>
-              <title>{`${p.n429} × 429 at ${fmtClock(p.t)}`}</title>
+              <title>{`${p.n429} × 429 at ${chartMoment(p.t, span)}`}</title>
             </path>
           ))}
           {hovered ? <line className="lc-cursor" x1={x(hovered.t)} x2={x(hovered.t)} y1={M.top} y2={M.top + innerH} /> : null}
@@ -236,8 +237,8 @@ export const LiveChart = memo(function LiveChart({
           style={{ width: TIP_W, whiteSpace: 'normal', left: tooltipLeft(x(hovered.t), width) }}
         >
           <div className="chart-tooltip-time">
-            {fmtClock(hovered.t)}
-            {series.slotMs > 1000 ? `–${fmtClock(slotEnd)}` : ''}
+            {chartMoment(hovered.t, span)}
+            {series.slotMs > 1000 ? `–${chartMoment(slotEnd, span)}` : ''}
           </div>
           <div>
             Req/s <strong>{fmtRate(hovered.rps)}</strong> / {series.limit}
