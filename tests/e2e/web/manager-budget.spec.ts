@@ -61,6 +61,13 @@ test('an account manager sees the budget table and charts move while traffic flo
   await page.getByRole('checkbox', { name: 'Show Remaining' }).check();
   await expect(chart.getByRole('img', { name: /^Lowest remaining/ }).locator('path.lc-remaining')).toHaveCount(1);
   await page.getByRole('checkbox', { name: 'Show Remaining' }).uncheck();
+  // A panel expands to a large view (its button, by Enter) with the same crosshair, and Esc brings it back.
+  await page.getByRole('button', { name: 'Expand GET /assets/list' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(chart).toHaveClass(/chart-expanded/);
+  await expect(chart.getByRole('img', { name: /^Requests per second/ })).toHaveAttribute('height', '380');
+  await page.keyboard.press('Escape');
+  await expect(chart).not.toHaveClass(/chart-expanded/);
 
   // Live / paused: paused charts and the table stop moving, and the view says so.
   await page.getByRole('button', { name: 'Live' }).click();

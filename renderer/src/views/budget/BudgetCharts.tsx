@@ -4,7 +4,7 @@
  * The time axis spans the range, or only the time the app has data for when that is shorter (it fills
  * in as time passes), and says so.
  */
-import { memo, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
 import type { BudgetStore } from '../../live/budget-store';
@@ -15,6 +15,9 @@ import { LiveChart } from './LiveChart';
 import { AlertMarker } from '../alerts/AlertMarker';
 
 const TICK_MS = 1000;
+/** A panel's plot height, and an expanded one's. */
+const PANEL_HEIGHT = 150;
+const EXPANDED_HEIGHT = 380;
 /** The axis spans at least this much, however little data there is yet. */
 const MIN_SPAN_MS = 60_000;
 
@@ -43,6 +46,12 @@ export function axisFrom(to: number, rangeMs: number, dataSince: number | null):
 }
 
 export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining }: BudgetChartsProps) {
+  // One panel at a time expands to the grid's width (click its plot or its button, or Enter on the button; Esc closes).
+  const [expanded, setExpanded] = useState<string | null>(null);
+  const toggle = useCallback((id: string) => {
+    setExpanded((cur) => (cur === id ? null : id));
+    requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ block: 'nearest' }));
+  }, []);
   return (
     <div className="chart-grid">
       {endpoints.map((spec, i) => (
@@ -57,6 +66,8 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           focused={focused === spec.id}
           dataSince={dataSince}
           showRemaining={showRemaining}
+          expanded={expanded === spec.id}
+          onToggle={toggle}
         />
       ))}
     </div>
@@ -99,6 +110,8 @@ const ChartPanel = memo(function ChartPanel({
   focused,
   dataSince,
   showRemaining,
+  expanded,
+  onToggle,
 }: {
   store: BudgetStore;
   vendor: string;
@@ -109,6 +122,8 @@ const ChartPanel = memo(function ChartPanel({
   focused: boolean;
   dataSince: number | null;
   showRemaining: boolean;
+  expanded: boolean;
+  onToggle(id: string): void;
 }) {
   const now = usePhasedSecond(phaseMs, frozenAt);
   const series = chartSeries(store, vendor, spec, now, rangeMs);
@@ -118,7 +133,17 @@ const ChartPanel = memo(function ChartPanel({
   const to = series.end;
   const from = axisFrom(to, rangeMs, dataSince);
   return (
-    <section className={focused ? 'panel chart-panel chart-focused' : 'panel chart-panel'} id={`chart-${spec.id}`} aria-label={`${spec.label} chart`}>
+    <section
+      className={['panel', 'chart-panel', focused ? 'chart-focused' : '', expanded ? 'chart-expanded' : ''].filter(Boolean).join(' ')}
+      id={`chart-${spec.id}`}
+      aria-label={`${spec.label} chart`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && expanded) {
+          e.stopPropagation();
+          onToggle(spec.id);
+        }
+      }}
+    >
       <header className="chart-head">
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <span className="chart-title">
@@ -129,9 +154,23 @@ const ChartPanel = memo(function ChartPanel({
           <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
           req/s
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
+          <button
+            type="button"
+            className="chart-expand"
+            aria-expanded={expanded}
+            aria-label={expanded ? `Close the large view of ${spec.label}` : `Expand ${spec.label}`}
+            title={expanded ? 'Back to the grid (Esc)' : 'Large view (Enter)'}
+            onClick={() => onToggle(spec.id)}
+          >
+            {expanded ? '⤡' : '⤢'}
+          </button>
         </span>
       </header>
-      <LiveChart series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining} />
+      <LiveChart
+        series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining}
+        height={expanded ? EXPANDED_HEIGHT : PANEL_HEIGHT}
+        onPlotClick={() => onToggle(spec.id)}
+      />
     </section>
   );
 });

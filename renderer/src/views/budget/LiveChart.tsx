@@ -23,7 +23,6 @@ export function tooltipRateCaption(series: Pick<ChartSeries, 'windowS'>): string
   return `(${averageCaption(series.windowS)})`;
 }
 
-const HEIGHT = 150;
 /** The Remaining strip under the plot (when shown): its own axis, 0 to the limit. */
 const STRIP_H = 42;
 const M = { top: 16, right: 46, bottom: 18, left: 34 };
@@ -113,6 +112,8 @@ export const LiveChart = memo(function LiveChart({
   to,
   label,
   showRemaining = false,
+  height = 150,
+  onPlotClick,
 }: {
   series: ChartSeries;
   color: string;
@@ -120,7 +121,11 @@ export const LiveChart = memo(function LiveChart({
   to: number;
   label: string;
   showRemaining?: boolean;
+  /** The plot's height (px): larger in a panel's expanded view. */
+  height?: number;
+  onPlotClick?: () => void;
 }) {
+  const HEIGHT = height;
   const [ref, width] = useWidth();
   const hover = useSyncExternalStore(hoverStore.subscribe, hoverStore.get);
   useEffect(() => () => hoverStore.release(series.endpoint), [series.endpoint]);
@@ -140,7 +145,7 @@ export const LiveChart = memo(function LiveChart({
       rps: pathOf(shown, x, y, (p) => p.rps, false),
       remaining: showRemaining ? pathOf(shown, x, yStrip, (p) => p.remaining, true) : '',
     }),
-    [shown, width, from, to, top, showRemaining], // x and y are functions of these
+    [shown, width, from, to, top, showRemaining, HEIGHT], // x and y are functions of these
   );
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
   const ticksX = timeTicks(from, to, innerW);
@@ -170,7 +175,7 @@ export const LiveChart = memo(function LiveChart({
   return (
     <div ref={ref} className="live-chart">
       {width > 0 ? (
-        <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)}>
+        <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)} onClick={onPlotClick}>
           <g className="lc-grid">
             <text className="lc-unit" x={M.left - 6} y={M.top - 6} textAnchor="end">
               req/s
