@@ -60,3 +60,10 @@ export function isEndpointId(value: unknown): value is EndpointId {
 export function findEndpoint(method: string, path: string): EndpointSpec | undefined {
   return ENDPOINT_LIST.find((e) => e.path === path && e.method === method.toUpperCase());
 }
+
+/** Sort order of endpoints in every table: ENDPOINT_IDS' order; unknown ids last, by name. */
+export function compareEndpoints(a: string, b: string): number {
+  const ia = (ENDPOINT_IDS as readonly string[]).indexOf(a);
+  const ib = (ENDPOINT_IDS as readonly string[]).indexOf(b);
+  return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || a.localeCompare(b);
+}

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { UsageHistory, UsagePoint } from './bridge/usage-schemas';
+import { compareEndpoints } from './endpoints';
+import { weightedQuantile } from './usage-report';
 
 export const HISTORY_RANGES = [
   { id: '6h', label: '6 h', ms: 6 * 3_600_000 },
@@ -49,7 +51,8 @@ export interface ChartPoint {
   meanPct: number | null;
   peakPct: number | null;
   lowestRemaining: number | null;
-  waitedS: number;
+  /** Mean wait for budget per request in the point; null without requests (never a sum of waits). */
+  waitMeanMs: number | null;
 }
 
 /** Every point of the range for one endpoint, the gaps filled with zero traffic (so a quiet hour reads as quiet). */
@@ -66,7 +69,7 @@ export function chartSeries(history: UsageHistory, endpoint: string): ChartPoint
       meanPct: p?.meanUse === null || p?.meanUse === undefined ? null : p.meanUse * 100,
       peakPct: p?.peakUse === null || p?.peakUse === undefined ? null : p.peakUse * 100,
       lowestRemaining: p?.lowestRemaining ?? null,
-      waitedS: (p?.waitedMs ?? 0) / 1000,
+      waitMeanMs: p && p.requests > 0 ? p.waitedMs / p.requests : null,
     });
   }
   return out;
@@ -84,14 +87,18 @@ export interface EndpointSummary {
   throttled: number;
   foreignRequests: number;
   lowestRemaining: number | null;
+  /** Sum of waits: for the means only, never shown as such. */
   waitedMs: number;
+  /** Mean wait per request over the range, and the p95 of the points' mean waits (weighted by requests); null without requests. */
+  waitMeanMs: number | null;
+  waitP95Ms: number | null;
 }
 
-/** One row per endpoint with traffic in the range. */
+/** One row per endpoint with traffic in the range, in the endpoint table's order. */
 export function summarize(history: UsageHistory): EndpointSummary[] {
   const spanS = (history.toMs - history.fromMs) / 1000;
   const bucketS = history.bucketMs / 1000;
-  const rows = new Map<string, EndpointSummary & { useWeighted: number; useWeight: number }>();
+  const rows = new Map<string, EndpointSummary & { useWeighted: number; useWeight: number; waits: [number, number][] }>();
   for (const p of history.points) {
     const row = rows.get(p.endpoint) ?? {
       endpoint: p.endpoint,
@@ -104,14 +111,18 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       foreignRequests: 0,
       lowestRemaining: null,
       waitedMs: 0,
+      waitMeanMs: null,
+      waitP95Ms: null,
       useWeighted: 0,
       useWeight: 0,
+      waits: [],
     };
     row.requests += p.requests;
     row.peakRate = Math.max(row.peakRate, p.requests / bucketS);
     row.throttled += p.throttled;
     row.foreignRequests += p.foreignRequests;
     row.waitedMs += p.waitedMs;
+    if (p.requests > 0) row.waits.push([p.waitedMs / p.requests, p.requests]);
     row.lowestRemaining = minOrNull(row.lowestRemaining, p.lowestRemaining);
     if (p.peakUse !== null) row.peakUse = Math.max(row.peakUse ?? 0, p.peakUse);
     if (p.meanUse !== null) {
@@ -120,11 +131,15 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
     }
     rows.set(p.endpoint, row);
   }
-  return [...rows.values()].map(({ useWeighted, useWeight, ...row }) => ({
-    ...row,
-    meanRate: spanS > 0 ? row.requests / spanS : 0,
-    meanUse: useWeight > 0 ? useWeighted / useWeight : null,
-  }));
+  return [...rows.values()]
+    .sort((a, b) => compareEndpoints(a.endpoint, b.endpoint))
+    .map(({ useWeighted, useWeight, waits, ...row }) => ({
+      ...row,
+      meanRate: spanS > 0 ? row.requests / spanS : 0,
+      meanUse: useWeight > 0 ? useWeighted / useWeight : null,
+      waitMeanMs: row.requests > 0 ? row.waitedMs / row.requests : null,
+      waitP95Ms: weightedQuantile(waits, 0.95),
+    }));
 }
 
 /** The point with the most requests of an endpoint: where a spike is. */

@@ -54,12 +54,30 @@ test('an account manager sees the budget table and charts move while traffic flo
   await expect.poll(async () => area.getAttribute('d'), { timeout: 5_000 }).not.toBe(before);
   await expect(chart.getByText(/limit 20/)).toBeVisible();
 
-  // Live / paused: paused charts stop moving.
+  // One averaging window, stated once on the view.
+  await expect(page.getByText('Rates average over 5 s', { exact: true })).toBeVisible();
+  // Remaining: on its own strip, off by default.
+  await expect(chart.locator('path.lc-remaining')).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Show Remaining' }).check();
+  await expect(chart.getByRole('img', { name: /^Lowest remaining/ }).locator('path.lc-remaining')).toHaveCount(1);
+  await page.getByRole('checkbox', { name: 'Show Remaining' }).uncheck();
+  // A panel expands to a large view (its button, by Enter) with the same crosshair, and Esc brings it back.
+  await page.getByRole('button', { name: 'Expand GET /assets/list' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(chart).toHaveClass(/chart-expanded/);
+  await expect(chart.getByRole('img', { name: /^Requests per second/ })).toHaveAttribute('height', '380');
+  await page.keyboard.press('Escape');
+  await expect(chart).not.toHaveClass(/chart-expanded/);
+
+  // Live / paused: paused charts and the table stop moving, and the view says so.
   await page.getByRole('button', { name: 'Live' }).click();
   await expect(page.getByRole('button', { name: 'Paused' })).toBeVisible();
+  await expect(page.getByText(/Paused at \d\d:\d\d:\d\d: figures frozen/)).toBeVisible();
   const frozen = await area.getAttribute('d');
+  const frozenRemaining = await cell(page, 'purchaseInfo', 'remaining');
   await page.waitForTimeout(1500);
   expect(await area.getAttribute('d')).toBe(frozen);
+  expect(await cell(page, 'purchaseInfo', 'remaining')).toBe(frozenRemaining);
   await page.getByRole('button', { name: 'Paused' }).click();
 
   // The legend hides and shows an endpoint's chart.
@@ -72,7 +90,7 @@ test('an account manager sees the budget table and charts move while traffic flo
   // Time ranges: the axis spans the chosen minutes.
   await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' }).click();
   await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByText(/^Last 1 min, one point per second, updated every second/)).toBeVisible();
+  await expect(page.getByText(/^Last 1 min, updated every second/)).toBeVisible();
 
   // Export the shown samples as CSV.
   const download = page.waitForEvent('download');

@@ -4,15 +4,20 @@
  * The time axis spans the range, or only the time the app has data for when that is shorter (it fills
  * in as time passes), and says so.
  */
-import { memo, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
 import type { BudgetStore } from '../../live/budget-store';
+import type { ChartSeries } from './budget-model';
 import { chartSeries, ENDPOINT_COLORS } from './budget-model';
+import { averageCaption } from './averaging-window';
 import { LiveChart } from './LiveChart';
 import { AlertMarker } from '../alerts/AlertMarker';
 
 const TICK_MS = 1000;
+/** A panel's plot height, and an expanded one's. */
+const PANEL_HEIGHT = 150;
+const EXPANDED_HEIGHT = 380;
 /** The axis spans at least this much, however little data there is yet. */
 const MIN_SPAN_MS = 60_000;
 
@@ -26,6 +31,8 @@ export interface BudgetChartsProps {
   focused: string | null;
   /** The oldest second the app has data for (any endpoint of the vendor); null: none. */
   dataSince: number | null;
+  /** Draw each panel's lowest Remaining on a strip under it. */
+  showRemaining: boolean;
 }
 
 /**
@@ -38,7 +45,13 @@ export function axisFrom(to: number, rangeMs: number, dataSince: number | null):
   return Math.max(rangeFrom, Math.min(dataSince, to - MIN_SPAN_MS));
 }
 
-export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince }: BudgetChartsProps) {
+export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining }: BudgetChartsProps) {
+  // One panel at a time expands to the grid's width (click its plot or its button, or Enter on the button; Esc closes).
+  const [expanded, setExpanded] = useState<string | null>(null);
+  const toggle = useCallback((id: string) => {
+    setExpanded((cur) => (cur === id ? null : id));
+    requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ block: 'nearest' }));
+  }, []);
   return (
     <div className="chart-grid">
       {endpoints.map((spec, i) => (
@@ -52,6 +65,9 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           phaseMs={Math.floor((i * TICK_MS) / Math.max(1, endpoints.length))}
           focused={focused === spec.id}
           dataSince={dataSince}
+          showRemaining={showRemaining}
+          expanded={expanded === spec.id}
+          onToggle={toggle}
         />
       ))}
     </div>
@@ -79,6 +95,11 @@ function usePhasedSecond(phaseMs: number, frozenAt: number | null): number {
   return frozenAt ?? now;
 }
 
+/** The panel header's rate caption: the view's one averaging window, as the series carries it. */
+export function panelRateCaption(series: Pick<ChartSeries, 'windowS'>): string {
+  return `${averageCaption(series.windowS)}:`;
+}
+
 const ChartPanel = memo(function ChartPanel({
   store,
   vendor,
@@ -88,6 +109,9 @@ const ChartPanel = memo(function ChartPanel({
   phaseMs,
   focused,
   dataSince,
+  showRemaining,
+  expanded,
+  onToggle,
 }: {
   store: BudgetStore;
   vendor: string;
@@ -97,6 +121,9 @@ const ChartPanel = memo(function ChartPanel({
   phaseMs: number;
   focused: boolean;
   dataSince: number | null;
+  showRemaining: boolean;
+  expanded: boolean;
+  onToggle(id: string): void;
 }) {
   const now = usePhasedSecond(phaseMs, frozenAt);
   const series = chartSeries(store, vendor, spec, now, rangeMs);
@@ -106,20 +133,44 @@ const ChartPanel = memo(function ChartPanel({
   const to = series.end;
   const from = axisFrom(to, rangeMs, dataSince);
   return (
-    <section className={focused ? 'panel chart-panel chart-focused' : 'panel chart-panel'} id={`chart-${spec.id}`} aria-label={`${spec.label} chart`}>
+    <section
+      className={['panel', 'chart-panel', focused ? 'chart-focused' : '', expanded ? 'chart-expanded' : ''].filter(Boolean).join(' ')}
+      id={`chart-${spec.id}`}
+      aria-label={`${spec.label} chart`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && expanded) {
+          e.stopPropagation();
+          onToggle(spec.id);
+        }
+      }}
+    >
       <header className="chart-head">
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <span className="chart-title">
           <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
           <AlertMarker endpoint={spec.id} />
         </span>
-        <span className="chart-meta" title={series.slotMs > TICK_MS ? `Average of the last ${series.slotMs / 1000} complete seconds` : 'The last complete second'}>
-          <span className="muted">{series.slotMs > TICK_MS ? `last ${series.slotMs / 1000} s:` : 'last second:'}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
+        <span className="chart-meta" title={`Average of the last ${series.windowS} complete seconds`}>
+          <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
           req/s
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
+          <button
+            type="button"
+            className="chart-expand"
+            aria-expanded={expanded}
+            aria-label={expanded ? `Close the large view of ${spec.label}` : `Expand ${spec.label}`}
+            title={expanded ? 'Back to the grid (Esc)' : 'Large view (Enter)'}
+            onClick={() => onToggle(spec.id)}
+          >
+            {expanded ? '⤡' : '⤢'}
+          </button>
         </span>
       </header>
-      <LiveChart series={series} color={color} from={from} to={to} label={`Requests per second and remaining budget of ${spec.label}`} />
+      <LiveChart
+        series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining}
+        height={expanded ? EXPANDED_HEIGHT : PANEL_HEIGHT}
+        onPlotClick={() => onToggle(spec.id)}
+      />
     </section>
   );
 });

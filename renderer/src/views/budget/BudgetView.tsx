@@ -14,14 +14,16 @@ import { usePref } from '../../lib/view-prefs';
 import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
-import type { Reach } from './budget-model';
-import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, RATE_WINDOW_S } from './budget-model';
+import type { EndpointRow, Reach } from './budget-model';
+import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN } from './budget-model';
 import type { HistoryWindow } from '../../../../shared/usage-history-model';
 import { historyWindowSchema, windowRange } from '../../../../shared/usage-history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
 import { aroundMoment } from './moment-link';
 import { FirstRunCard } from './FirstRunCard';
 import { showFirstRun } from './first-run';
+import { AVERAGE_WINDOW_NOTE } from './averaging-window';
+import { pausedNote } from './paused-note';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
@@ -61,6 +63,9 @@ export function BudgetView() {
   const tableNow = useNow(TABLE_TICK_MS);
   // Charts tick on their own, once per second; paused, they stay at the second they froze at.
   const [frozenAt, setFrozenAt] = useState<number | null>(null);
+  // Paused, the table keeps the rows it showed: every figure on the view is frozen, not only the charts.
+  const [frozenRows, setFrozenRows] = useState<EndpointRow[] | null>(null);
+  const [showRemaining, setShowRemaining] = usePref<boolean>('budget', 'showRemaining', z.boolean(), false);
   const chartNow = frozenAt ?? Math.floor(tableNow / CHART_TICK_MS) * CHART_TICK_MS;
 
   const snapshot = useBudgetSnapshot(true);
@@ -77,11 +82,12 @@ export function BudgetView() {
 
   const buckets = snapshot.data && snapshot.data.vendor === vendor ? snapshot.data.buckets : [];
   const reach: Reach = link.state !== 'open' || connection.data?.state === 'offline' ? 'offline' : connection.data?.state === 'connecting' ? 'no-answer' : 'answering';
-  const rows = vendor
+  const liveRows = vendor
     ? ENDPOINT_LIST.map((spec) =>
         endpointRow({ store: budget, vendor, spec, bucket: buckets.find((b) => b.endpoint === spec.id), now: tableNow, rangeMs, reach }),
       )
     : [];
+  const rows = frozenRows ?? liveRows;
   // With 429s (connection degraded) the app-wide banner already names the other consumer as their cause.
   const foreign = connection.data?.state === 'degraded' ? [] : rows.filter((r) => r.foreignUse > 0);
   const dataSince = vendor ? budget.firstSecond(vendor) : null;
@@ -89,8 +95,13 @@ export function BudgetView() {
   const visible = ENDPOINT_LIST.filter((e) => !hidden.has(e.id));
 
   const toggleLive = () => {
-    if (live) setFrozenAt(Math.floor(Date.now() / CHART_TICK_MS) * CHART_TICK_MS);
-    else setFrozenAt(null);
+    if (live) {
+      setFrozenAt(Math.floor(Date.now() / CHART_TICK_MS) * CHART_TICK_MS);
+      setFrozenRows(liveRows);
+    } else {
+      setFrozenAt(null);
+      setFrozenRows(null);
+    }
     setLive(!live);
   };
 
@@ -220,10 +231,14 @@ export function BudgetView() {
         <div className="section-head">
           <h2 className="section-title">Live charts</h2>
           <span className="muted small">
-            {live ? `Last ${rangeMin} min, one point per second, updated every second` : `Paused at ${fmtClock(chartNow)}: press Live to follow again`}.
-            {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} Panel headers: the last
-            complete second. Table: Req/s and utilisation are {RATE_WINDOW_S}-second averages; 429s and waits cover the last {rangeMin} min.
+            {live ? `Last ${rangeMin} min, updated every second` : pausedNote(chartNow)}.
+            {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} <strong className="avg-note">{AVERAGE_WINDOW_NOTE}</strong>{' '}
+            (panels, table and tooltips); 429s and waits cover the last {rangeMin} min.
           </span>
+          <label className="inline-field small">
+            <input type="checkbox" checked={showRemaining} onChange={(e) => setShowRemaining(e.target.checked)} />
+            <span>Show Remaining</span>
+          </label>
           <div className="legend" role="group" aria-label="Show or hide endpoints">
             {ENDPOINT_LIST.map((e) => (
               <button
@@ -240,7 +255,7 @@ export function BudgetView() {
             ))}
           </div>
           <div className="chart-key muted small" aria-hidden="true">
-            <span className="key key-area" /> requests/s <span className="key key-line" /> lowest remaining <span className="key key-limit" /> limit
+            <span className="key key-area" /> requests/s {showRemaining ? <><span className="key key-line" /> lowest remaining (strip below) </> : null}<span className="key key-limit" /> limit
             <span className="key key-warn" /> 80% <span className="key key-429" /> 429
           </div>
         </div>
@@ -248,7 +263,7 @@ export function BudgetView() {
       {vendor === null || history !== null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} />
+        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} showRemaining={showRemaining} />
       )}
     </div>
   );

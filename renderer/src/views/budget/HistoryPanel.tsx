@@ -12,6 +12,7 @@ import { ENDPOINTS } from '../../../../shared/endpoints';
 import { useApi } from '../../api/context';
 import { ErrorCallout, Loading } from '../../components/states';
 import { fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { chartMoment, chartTick } from '../../lib/chart-time';
 import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
 import type { ChartPoint } from '../../../../shared/usage-history-model';
 import { bucketLabel, chartSeries, MIN_ZOOM_MS, summarize } from '../../../../shared/usage-history-model';
@@ -75,7 +76,8 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
               <th className="num">429s</th>
               <th className="num" title="Requests of other consumers of the vendor, inferred from Remaining">Others'</th>
               <th className="num">Lowest Remaining</th>
-              <th className="num">Waited</th>
+              <th className="num" title="Mean wait for budget per request over the range">Mean wait</th>
+              <th className="num" title="95% of requests were in points whose mean wait was at most this">p95 wait</th>
             </tr>
           </thead>
           <tbody>
@@ -93,7 +95,8 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
                 <td className={r.throttled > 0 ? 'num text-danger strong' : 'num'}>{fmtInt(r.throttled)}</td>
                 <td className="num">{fmtInt(r.foreignRequests)}</td>
                 <td className="num">{fmtInt(r.lowestRemaining)}</td>
-                <td className="num">{fmtMs(r.waitedMs)}</td>
+                <td className="num">{fmtMs(r.waitMeanMs)}</td>
+                <td className="num">{fmtMs(r.waitP95Ms)}</td>
               </tr>
             ))}
           </tbody>
@@ -118,7 +121,8 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
   const total429 = data.reduce((n, p) => n + p.throttled, 0);
   const peak = data.reduce((m, p) => Math.max(m, p.peakPct ?? 0), 0);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
-  const tickLabel = (t: number) => timeTick(t, history.toMs - history.fromMs);
+  const spanMs = history.toMs - history.fromMs;
+  const tickLabel = (t: number) => chartTick(t, spanMs);
   const endDrag = () => {
     if (drag) {
       const from = Math.min(drag.from, drag.to);
@@ -165,7 +169,7 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
             <Line yAxisId="pct" dataKey="meanPct" name="mean use" stroke="var(--text-muted)" strokeDasharray="2 2" strokeWidth={1} dot={false} connectNulls={false} isAnimationActive={false} />
             <Bar yAxisId="rate" dataKey="throttled" name="429s" fill="var(--danger)" isAnimationActive={false} />
             {drag ? <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} /> : null}
-            <Tooltip isAnimationActive={false} labelFormatter={(t) => fmtDateTime(Number(t))} formatter={tooltipValue} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }} />
+            <Tooltip isAnimationActive={false} labelFormatter={(t) => chartMoment(Number(t), spanMs)} formatter={tooltipValue} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }} />
           </ComposedChart>
         </ResponsiveContainer>
       </div>
@@ -176,15 +180,7 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
 function tooltipValue(value: unknown, name: unknown, item: { payload?: ChartPoint }): [string, string] {
   const label = String(name);
   const p = item.payload;
-  if (label === 'requests/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, waited ${fmtRate(p.waitedS)} s)` : ''}`, label];
+  if (label === 'requests/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`, label];
   if (label === '429s') return [fmtInt(Number(value)), label];
   return [value === null || value === undefined ? '—' : `${Math.round(Number(value))}%`, label];
-}
-
-/** Clock time for spans within a day, day and time up to a week, the date beyond. */
-function timeTick(t: number, spanMs: number): string {
-  const d = new Date(t);
-  if (spanMs <= 86_400_000) return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  if (spanMs <= 8 * 86_400_000) return d.toLocaleString(undefined, { weekday: 'short', hour: '2-digit' });
-  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }

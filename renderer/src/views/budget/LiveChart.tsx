@@ -11,15 +11,23 @@
  * a few milliseconds together. recharts still draws the asset price history.
  */
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { fmtClock, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { chartMoment, chartTick } from '../../lib/chart-time';
 import type { ChartPoint, ChartSeries } from './budget-model';
 import { WARN_SHARE } from './budget-model';
 import { hoverStore, snapToSlot } from './hover-store';
+import { averageCaption } from './averaging-window';
 
-const HEIGHT = 150;
+/** The tooltip's rate caption: the view's one averaging window, as the series carries it. */
+export function tooltipRateCaption(series: Pick<ChartSeries, 'windowS'>): string {
+  return `(${averageCaption(series.windowS)})`;
+}
+
+/** The Remaining strip under the plot (when shown): its own axis, 0 to the limit. */
+const STRIP_H = 42;
 const M = { top: 16, right: 46, bottom: 18, left: 34 };
 /** Room for one time label. */
-const TIME_LABEL_PX = 50;
+const TIME_LABEL_PX = 66; // "12:03:04 PM" in some locales
 /** The tooltip's width: it is placed beside the crosshair, and kept inside the panel. */
 const TIP_W = 150;
 /** Time-axis steps a label can fall on (ms): round clock times. */
@@ -103,13 +111,21 @@ export const LiveChart = memo(function LiveChart({
   from,
   to,
   label,
+  showRemaining = false,
+  height = 150,
+  onPlotClick,
 }: {
   series: ChartSeries;
   color: string;
   from: number;
   to: number;
   label: string;
+  showRemaining?: boolean;
+  /** The plot's height (px): larger in a panel's expanded view. */
+  height?: number;
+  onPlotClick?: () => void;
 }) {
+  const HEIGHT = height;
   const [ref, width] = useWidth();
   const hover = useSyncExternalStore(hoverStore.subscribe, hoverStore.get);
   useEffect(() => () => hoverStore.release(series.endpoint), [series.endpoint]);
@@ -119,15 +135,17 @@ export const LiveChart = memo(function LiveChart({
   const span = Math.max(1, to - from);
   const x = (t: number) => M.left + ((t - from) / span) * innerW;
   const y = (v: number) => M.top + innerH - (Math.min(v, top) / top) * innerH;
+  const stripInner = STRIP_H - 10;
+  const yStrip = (v: number) => 4 + stripInner - (Math.min(Math.max(v, 0), series.limit) / Math.max(1, series.limit)) * stripInner;
   const shown = useMemo(() => series.points.filter((p) => p.t >= from && p.t <= to), [series, from, to]);
   // The paths depend on the data and size only: hovering (which re-renders) does not rebuild them.
   const paths = useMemo(
     () => ({
       area: areaOf(shown, x, y),
       rps: pathOf(shown, x, y, (p) => p.rps, false),
-      remaining: pathOf(shown, x, y, (p) => p.remaining, true),
+      remaining: showRemaining ? pathOf(shown, x, yStrip, (p) => p.remaining, true) : '',
     }),
-    [shown, width, from, to, top], // x and y are functions of these
+    [shown, width, from, to, top, showRemaining, HEIGHT], // x and y are functions of these
   );
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
   const ticksX = timeTicks(from, to, innerW);
@@ -157,7 +175,7 @@ export const LiveChart = memo(function LiveChart({
   return (
     <div ref={ref} className="live-chart">
       {width > 0 ? (
-        <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)}>
+        <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)} onClick={onPlotClick}>
           <g className="lc-grid">
             <text className="lc-unit" x={M.left - 6} y={M.top - 6} textAnchor="end">
               req/s
@@ -175,14 +193,13 @@ export const LiveChart = memo(function LiveChart({
                 <line className="lc-tick" x1={x(t)} x2={x(t)} y1={M.top + innerH} y2={M.top + innerH + 3} />
                 {/* Centred on its tick: the margins hold half a label, and ticks are TIME_LABEL_PX apart, so none overlap. */}
                 <text x={x(t)} y={HEIGHT - 3} textAnchor="middle">
-                  {fmtClock(t)}
+                  {chartTick(t, span)}
                 </text>
               </g>
             ))}
           </g>
           <path className="lc-area" d={paths.area} fill={color} stroke="none" />
           <path className="lc-rps" d={paths.rps} stroke={color} />
-          <path className="lc-remaining" d={paths.remaining} />
           <line className="lc-limit" x1={M.left} x2={M.left + innerW} y1={y(series.limit)} y2={y(series.limit)} />
           <text className="lc-limit-label" x={M.left + innerW + 4} y={y(series.limit)} dy="0.32em">
             limit {series.limit}
@@ -193,10 +210,29 @@ export const LiveChart = memo(function LiveChart({
           </text>
           {marks.map((p) => (
             <path key={p.t} className="lc-429" d={`M${x(p.t)},${y(0) - 5}l4,4l-4,4l-4,-4z`}>
-              <title>{`${p.n429} × 429 at ${fmtClock(p.t)}`}</title>
+              <title>{`${p.n429} × 429 at ${chartMoment(p.t, span)}`}</title>
             </path>
           ))}
           {hovered ? <line className="lc-cursor" x1={x(hovered.t)} x2={x(hovered.t)} y1={M.top} y2={M.top + innerH} /> : null}
+        </svg>
+      ) : null}
+      {width > 0 && showRemaining ? (
+        <svg className="lc-strip" width={width} height={STRIP_H} role="img" aria-label={`Lowest remaining of ${label}`} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)}>
+          <g className="lc-grid">
+            <line x1={M.left} x2={M.left + innerW} y1={yStrip(0)} y2={yStrip(0)} />
+            <line x1={M.left} x2={M.left + innerW} y1={yStrip(series.limit)} y2={yStrip(series.limit)} />
+            <text x={M.left - 6} y={yStrip(series.limit)} dy="0.32em" textAnchor="end">
+              {series.limit}
+            </text>
+            <text x={M.left - 6} y={yStrip(0)} dy="0.32em" textAnchor="end">
+              0
+            </text>
+          </g>
+          <text className="lc-unit" x={M.left + innerW + 4} y={yStrip(series.limit / 2)} dy="0.32em">
+            remaining
+          </text>
+          <path className="lc-remaining" d={paths.remaining} />
+          {hovered ? <line className="lc-cursor" x1={x(hovered.t)} x2={x(hovered.t)} y1={yStrip(series.limit)} y2={yStrip(0)} /> : null}
         </svg>
       ) : null}
       {hovered && ownTooltip ? (
@@ -206,12 +242,12 @@ export const LiveChart = memo(function LiveChart({
           style={{ width: TIP_W, whiteSpace: 'normal', left: tooltipLeft(x(hovered.t), width) }}
         >
           <div className="chart-tooltip-time">
-            {fmtClock(hovered.t)}
-            {series.slotMs > 1000 ? `–${fmtClock(slotEnd)}` : ''}
+            {chartMoment(hovered.t, span)}
+            {series.slotMs > 1000 ? `–${chartMoment(slotEnd, span)}` : ''}
           </div>
           <div>
             Req/s <strong>{fmtRate(hovered.rps)}</strong> / {series.limit}
-            {series.slotMs > 1000 ? <span className="muted"> ({series.slotMs / 1000} s avg)</span> : null}
+            <span className="muted"> {tooltipRateCaption(series)}</span>
           </div>
           <div>
             Remaining (lowest) <strong>{fmtInt(hovered.remaining)}</strong>

@@ -9,11 +9,12 @@ import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
 import type { BucketView } from '../../api/queries';
 import type { BudgetStore, SecondBucket } from '../../live/budget-store';
 import { BUCKET_MS } from '../../live/budget-store';
+import { AVERAGE_WINDOW_S } from './averaging-window';
 
 /** Share of the limit above which a rate is a warning. */
 export const WARN_SHARE = 0.8;
-/** The table's Req/s and utilisation: an average over this many complete seconds (the alert rules' too). */
-export const RATE_WINDOW_S = USE_WINDOW_S;
+/** The table's Req/s and utilisation: an average over this many complete seconds (the view's one window, the alert rules' too). */
+export const RATE_WINDOW_S = AVERAGE_WINDOW_S;
 /**
  * The fleet's use as the budget store counts it: slots granted per second over the last `windowS`
  * complete seconds of the store's clock (every worker counted, this app too); null without counts.
@@ -173,6 +174,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
 
 export interface ChartPoint {
   t: number;
+  /** Requests per second over the AVERAGE_WINDOW_S seconds ending with this point's slot. */
   rps: number | null;
   remaining: number | null;
   /** 0 where the slot saw 429s (a marker on the time axis), else null. */
@@ -188,29 +190,37 @@ export interface ChartSeries {
   points: ChartPoint[];
   maxRps: number;
   total429: number;
-  /** Length of one point (ms). */
+  /** Length of one point (ms): a second, or the averaging window on long ranges. */
   slotMs: number;
+  /** The seconds each point's rate averages over: the view's one window. */
+  windowS: number;
   /** Start of the first slot the app has data for (null: none in the range); the range may start earlier. */
   dataFrom: number | null;
   /** End of the last complete slot (exclusive). */
   end: number;
 }
 
-/** One point per slot over the range; at most `maxPoints` so a chart costs the same at 1 or 60 minutes. */
+/**
+ * One point per second (per averaging window on ranges longer than `maxPoints` seconds), each rate
+ * the average over the AVERAGE_WINDOW_S seconds ending with it: the same figure the table shows.
+ */
 export function chartSeries(
   store: BudgetStore,
   vendor: string,
   spec: EndpointSpec,
   now: number,
   rangeMs: number,
-  maxPoints = 160,
+  maxPoints = 300,
 ): ChartSeries {
-  const slotMs = Math.max(BUCKET_MS, Math.ceil(rangeMs / maxPoints / BUCKET_MS) * BUCKET_MS);
+  const windowMs = AVERAGE_WINDOW_S * BUCKET_MS;
+  const slotMs = rangeMs / BUCKET_MS <= maxPoints ? BUCKET_MS : windowMs;
   const end = Math.floor(completeBefore(now) / slotMs) * slotMs; // exclusive: the current slot is incomplete
   const n = Math.ceil(rangeMs / slotMs);
   const first = end - n * slotMs;
-  const slots: { requests: number; n429: number; min: number | null; wait: WaitSummary; seen: boolean }[] = Array.from({ length: n }, () => ({
-    requests: 0,
+  // The first point's average reads seconds before the range.
+  const readFrom = first - (windowMs - slotMs);
+  const counted = new Float64Array((end - readFrom) / BUCKET_MS);
+  const slots: { n429: number; min: number | null; wait: WaitSummary; seen: boolean }[] = Array.from({ length: n }, () => ({
     n429: 0,
     min: null,
     wait: new WaitSummary(),
@@ -218,17 +228,18 @@ export function chartSeries(
   }));
   let limit = spec.limit;
   let firstSeen = Infinity;
-  store.forEach(vendor, spec.id, first, end, (b) => {
-    const slot = slots[Math.floor((b.t - first) / slotMs)];
-    if (!slot) return;
+  store.forEach(vendor, spec.id, readFrom, end, (b) => {
     if (b.limit !== null) limit = b.limit;
+    const second = Math.floor((b.t - readFrom) / BUCKET_MS);
+    if (second >= 0 && second < counted.length) counted[second]! += countedRequests(b, limit);
+    firstSeen = Math.min(firstSeen, b.t);
+    const slot = b.t >= first ? slots[Math.floor((b.t - first) / slotMs)] : undefined;
+    if (!slot) return;
     slot.seen = true;
-    slot.requests += countedRequests(b, limit);
     slot.n429 += b.rateLimited;
     slot.wait.add(b);
     const low = b.minRemaining ?? b.remaining;
     if (low !== null) slot.min = slot.min === null ? low : Math.min(slot.min, low);
-    firstSeen = Math.min(firstSeen, b.t);
   });
   const earlier = store.hasBefore(vendor, spec.id, first);
   const points: ChartPoint[] = [];
@@ -237,7 +248,10 @@ export function chartSeries(
   slots.forEach((slot, i) => {
     const t = first + i * slotMs;
     const started = earlier || t >= startOfSlot(firstSeen, slotMs, first);
-    const rps = slot.seen ? slot.requests / (slotMs / 1000) : started ? 0 : null;
+    let sum = 0;
+    const upTo = (t + slotMs - readFrom) / BUCKET_MS;
+    for (let s = upTo - AVERAGE_WINDOW_S; s < upTo; s++) sum += counted[s] ?? 0;
+    const rps = started ? sum / AVERAGE_WINDOW_S : null;
     // An idle second refills the budget: with no request in it, Remaining is back at the limit.
     const remaining = slot.seen ? slot.min : started ? limit : null;
     if (rps !== null) maxRps = Math.max(maxRps, rps);
@@ -245,7 +259,7 @@ export function chartSeries(
     points.push({ t, rps, remaining, mark429: slot.n429 > 0 ? 0 : null, n429: slot.n429, wait: slot.wait.figures(slotMs) });
   });
   const dataFrom = earlier ? first : Number.isFinite(firstSeen) ? startOfSlot(firstSeen, slotMs, first) : null;
-  return { endpoint: spec.id, limit, points, maxRps, total429, slotMs, dataFrom, end };
+  return { endpoint: spec.id, limit, points, maxRps, total429, slotMs, windowS: AVERAGE_WINDOW_S, dataFrom, end };
 }
 
 function startOfSlot(t: number, slotMs: number, first: number): number {

@@ -13,6 +13,7 @@ import { useThrottledStore } from '../../lib/use-throttled-store';
 import { usePref } from '../../lib/view-prefs';
 import type { LogEntry } from '../../live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
+import { followsNewest, toggledFollow } from './live-state';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
 import { LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
@@ -80,9 +81,15 @@ export default function RequestsView() {
   const [status, setStatus] = usePref<StatusFilterId>('requests', 'status', z.enum(STATUS_FILTER_IDS), 'all');
   const [rangeS, setRangeS] = usePref<LogRange>('requests', 'range', z.custom<LogRange>((v) => (LOG_RANGES_S as readonly unknown[]).includes(v)), 0);
   const [text, setText] = useState('');
-  const found = useBodySearch(text, follow);
   const [selected, setSelected] = useState<number | null>(null);
-  const version = useThrottledStore(log, 500, follow);
+  const following = followsNewest({ follow, selected });
+  const found = useBodySearch(text, following);
+  const version = useThrottledStore(log, 500, following);
+  const toggleFollow = () => {
+    const next = toggledFollow({ follow, selected });
+    setFollow(next.follow);
+    setSelected(next.selected);
+  };
   // A link to a minute (#/requests/at=<ms>, from the Usage report) filters to it while the log still holds it.
   const route = useRoute();
   const linkedMinute = route.view === 'requests' && route.at !== null ? minuteOf(route.at) : null;
@@ -142,9 +149,16 @@ export default function RequestsView() {
               </button>
             ))}
           </div>
-          <button type="button" className={follow ? 'btn btn-live' : 'btn'} aria-pressed={!follow} data-shortcut="live" onClick={() => setFollow(!follow)}>
-            <span className={follow ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
-            {follow ? 'Live' : 'Paused'}
+          <button
+            type="button"
+            className={following ? 'btn btn-live' : 'btn'}
+            aria-pressed={!following}
+            data-shortcut="live"
+            title={following ? 'Pause the log' : selected !== null ? 'Follow the newest again (closes the selected request)' : 'Follow the newest again'}
+            onClick={toggleFollow}
+          >
+            <span className={following ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
+            {following ? 'Live' : 'Paused'}
           </button>
           <ExportHarButton filter={{ endpoint, status, rangeS, text, minute }} matching={matching} />
         </div>
