@@ -14,6 +14,8 @@ import { historyRequest, listRequest, purchaseRequest, registerRequest, searchRe
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Id } from '../../shared/service-map/values';
+import { DemoPurchases } from './demo-purchases';
+import type { DemoPurchase, DemoPurchaseAction } from './demo-purchases';
 
 export interface DemoTrafficPlan {
   share: number;
@@ -46,6 +48,8 @@ function sharedAbort(): AbortController {
 
 const SEARCH_WORDS = ['castle', 'forest', 'neon', 'crimson', 'model', 'texture', 'sound', 'ui', 'font', 'shader', 'galaxy', 'stone'];
 const MAX_KNOWN = 500;
+/** Share of purchase actions sent on purpose to a cancelled purchase (409): a few conflicts, as real traffic has. */
+export const CONFLICT_SHARE = 0.03;
 
 export class DemoTraffic {
   private current: DemoTrafficPlan = { share: 0, endpoints: [] };
@@ -58,11 +62,11 @@ export class DemoTraffic {
   private readonly tickMs: number;
   private readonly assetIds: Id[] = [];
   private readonly map: ServiceMap;
-  private readonly purchaseIds: string[] = [];
+  private readonly purchases = new DemoPurchases();
   private seq = 0;
   /** One seeding request at a time, however many requests wait for an id. */
   private seedingAssets: Promise<void> | null = null;
-  private seedingPurchases: Promise<void> | null = null;
+  private readonly seeding = new Map<'registered' | 'validated', Promise<void>>();
   /** Requests sent and answers by outcome, for tests and the status line. */
   readonly counts = { sent: 0, ok: 0, failed: 0 };
 
@@ -148,9 +152,9 @@ export class DemoTraffic {
     for (const { id } of items.slice(0, 20)) if (!this.assetIds.includes(id)) this.remember(this.assetIds, id);
   }
 
-  private learnPurchase(body: unknown): void {
-    const { id } = readPurchase(body, this.map).value;
-    if (id !== '' && !this.purchaseIds.includes(id)) this.remember(this.purchaseIds, id);
+  private learnPurchase(body: unknown, assetId: Id): DemoPurchase | undefined {
+    const { id, asset_id } = readPurchase(body, this.map).value;
+    return id === '' ? undefined : this.purchases.add(id, asset_id ?? assetId);
   }
 
   /** An asset id seen in a page; the first page is read when none is known yet. */
@@ -162,12 +166,51 @@ export class DemoTraffic {
     return this.pick(this.assetIds);
   }
 
-  private async purchaseId(signal: AbortSignal): Promise<string | undefined> {
-    if (this.purchaseIds.length < 3) {
-      this.seedingPurchases ??= this.register(signal).finally(() => (this.seedingPurchases = null));
-      await this.seedingPurchases;
+  /** Registers (and for 'validated' validates) one purchase, one at a time however many requests wait for it. */
+  private seed(state: 'registered' | 'validated', signal: AbortSignal): Promise<void> {
+    let seeding = this.seeding.get(state);
+    if (!seeding) {
+      const make = async () => {
+        const purchase = await this.register(signal);
+        const toValidate = purchase && state === 'validated' ? this.purchases.claim(purchase, 'validatePurchase') : undefined;
+        if (toValidate) await this.act('validatePurchase', toValidate, signal);
+      };
+      seeding = make().finally(() => this.seeding.delete(state));
+      this.seeding.set(state, seeding);
     }
-    return this.pick(this.purchaseIds);
+    return seeding;
+  }
+
+  /** A purchase the action is allowed on: a known one, else one registered (and validated) for it. */
+  private async purchaseFor(action: DemoPurchaseAction, signal: AbortSignal): Promise<DemoPurchase | undefined> {
+    if (this.random() < CONFLICT_SHARE) {
+      const wrong = this.purchases.conflict(this.random);
+      if (wrong) return wrong;
+    }
+    const known = this.purchases.take(action, this.random);
+    if (known) return known;
+    // Validate and cancel use a purchase up: each registers its own. URLs share one seeded purchase.
+    if (action === 'validatePurchase' || action === 'cancelPurchase') {
+      const own = await this.register(signal);
+      return own ? this.purchases.claim(own, action) : undefined;
+    }
+    await this.seed(action === 'downloadUrl' ? 'validated' : 'registered', signal);
+    return this.purchases.take(action, this.random);
+  }
+
+  private async act(action: DemoPurchaseAction, purchase: DemoPurchase, signal: AbortSignal): Promise<void> {
+    const bg = { signal, priority: 'background' as const };
+    const parts =
+      action === 'validatePurchase'
+        ? validateRequest(this.map, { purchaseId: purchase.id, assetId: purchase.assetId ?? this.pick(this.assetIds) ?? 0 })
+        : purchaseRequest(this.map, action, purchase.id);
+    try {
+      await this.options.client.request(action, { ...parts, ...bg });
+      this.purchases.settle(purchase, action, true);
+    } catch (e) {
+      this.purchases.settle(purchase, action, false);
+      throw e;
+    }
   }
 
   private async listPage(signal: AbortSignal, lastId: Id | null | undefined): Promise<void> {
@@ -175,15 +218,15 @@ export class DemoTraffic {
     this.learnAssets(readAssetPage(res.body, this.map).value.items);
   }
 
-  private async register(signal: AbortSignal): Promise<void> {
+  private async register(signal: AbortSignal): Promise<DemoPurchase | undefined> {
     const assetId = await this.assetId(signal);
-    if (assetId === undefined) return;
+    if (assetId === undefined) return undefined;
     const res = await this.options.client.request('registerPurchase', {
       ...registerRequest(this.map, assetId, `demo-traffic-${++this.seq}`),
       signal,
       priority: 'background',
     });
-    this.learnPurchase(res.body);
+    return this.learnPurchase(res.body, assetId);
   }
 
   private async send(endpoint: EndpointId, signal: AbortSignal): Promise<void> {
@@ -208,20 +251,20 @@ export class DemoTraffic {
         await client.request('categories', bg);
         return;
       case 'registerPurchase':
-        return this.register(signal);
-      case 'purchaseInfo':
+        await this.register(signal);
+        return;
+      case 'purchaseInfo': {
+        if (this.purchases.any(this.random) === undefined) await this.seed('registered', signal);
+        const purchase = this.purchases.any(this.random);
+        if (purchase) await client.request('purchaseInfo', { ...purchaseRequest(this.map, 'purchaseInfo', purchase.id), ...bg });
+        return;
+      }
+      case 'validatePurchase':
       case 'downloadUrl':
       case 'viewUrl':
       case 'cancelPurchase': {
-        // Some answer 409 (a purchase in the wrong state): that is realistic traffic too.
-        const purchaseId = await this.purchaseId(signal);
-        if (purchaseId !== undefined) await client.request(endpoint, { ...purchaseRequest(this.map, endpoint, purchaseId), ...bg });
-        return;
-      }
-      case 'validatePurchase': {
-        const purchaseId = await this.purchaseId(signal);
-        const assetId = this.pick(this.assetIds);
-        if (purchaseId !== undefined && assetId !== undefined) await client.request('validatePurchase', { ...validateRequest(this.map, { purchaseId, assetId }), ...bg });
+        const purchase = await this.purchaseFor(endpoint, signal);
+        if (purchase) await this.act(endpoint, purchase, signal);
         return;
       }
     }

@@ -201,8 +201,49 @@ describe('DemoTraffic', () => {
     }
     traffic.stop();
     expect(fake.counts.get('purchaseInfo')).toBeGreaterThanOrEqual(25);
-    expect(fake.counts.get('registerPurchase')).toBeGreaterThanOrEqual(3);
+    expect(fake.counts.get('registerPurchase')).toBeGreaterThanOrEqual(1);
     expect(fake.counts.get('registerPurchase')).toBeLessThanOrEqual(6);
     expect(fake.counts.get('listAssets')).toBe(1);
+  });
+
+  it("acts on purchases in a state that allows the action (the simulator's state machine), with a few conflicts kept", async () => {
+    const clock = fakeClock();
+    const allowed: Record<string, string[]> = { validatePurchase: ['registered'], cancelPurchase: ['registered', 'validated'], downloadUrl: ['validated'], viewUrl: ['registered', 'validated'] };
+    const states = new Map<string, string>();
+    const tally = { answers: 0, conflicts: 0 };
+    const client = {
+      async request(endpoint: EndpointId, options?: { query?: Record<string, unknown>; body?: unknown }) {
+        await new Promise<void>((r) => clock.setTimeout(r, 3));
+        tally.answers += 1;
+        if (endpoint === 'listAssets') return { status: 200, body: { items: [{ id: 1001 }, { id: 1005 }] } };
+        if (endpoint === 'registerPurchase') {
+          const id = `p_${states.size + 1}`;
+          states.set(id, 'registered');
+          return { status: 200, body: { id, asset_id: 1001, state: 'registered' } };
+        }
+        const id = String(options?.query?.purchase_id ?? (options?.body as { purchase_id?: string } | undefined)?.purchase_id);
+        const state = states.get(id);
+        const ok = endpoint === 'purchaseInfo' ? state !== undefined : state !== undefined && allowed[endpoint]!.includes(state);
+        if (!ok) {
+          tally.conflicts += 1;
+          throw new Error(`409 ${endpoint} on ${id} (${state})`);
+        }
+        if (endpoint === 'validatePurchase') states.set(id, 'validated');
+        if (endpoint === 'cancelPurchase') states.set(id, 'cancelled');
+        return { status: 200, body: { id, state: states.get(id) } };
+      },
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const traffic = new DemoTraffic({ client, clock, random });
+    traffic.setPlan({ share: 0.2, endpoints: ['purchaseInfo', 'registerPurchase', 'validatePurchase', 'downloadUrl', 'viewUrl', 'cancelPurchase'] });
+    for (let i = 0; i < 500; i++) {
+      clock.advance(10);
+      await flush();
+    }
+    traffic.stop();
+    expect(tally.answers).toBeGreaterThan(250);
+    expect(tally.conflicts / tally.answers).toBeLessThan(0.06);
+    expect(tally.conflicts).toBeGreaterThan(0); // the few conflicts of real traffic
   });
 });

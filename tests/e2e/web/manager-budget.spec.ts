@@ -37,6 +37,9 @@ test('an account manager sees the budget table and charts move while traffic flo
   // Requests per second climb towards 60% of the limit on every endpoint.
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000 }).toBeGreaterThan(5);
   await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000 }).toBeGreaterThan(10);
+  // Errors have a column beside the 429s (its figures: tests/unit/renderer/budget-figures.test.ts).
+  await expect(table.locator('thead th[data-col="errors"]')).toContainText('Errors');
+  expect(numberIn(await cell(page, 'listAssets', 'errors'))).toBeGreaterThanOrEqual(0);
   // Remaining moves: it is read from the service's headers as requests flow.
   const seen = new Set<string>();
   await expect

@@ -173,9 +173,18 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
   const busy = cell(page, 'demo', 'listAssets');
   await expect(busy.locator('.ov-429')).toHaveText(/^\d+×429$/, { timeout: 45_000 });
   await expect(busy.locator('.ov-alert')).toBeVisible({ timeout: 20_000 });
-  await expect(busy).toHaveAccessibleName(/^demo, \/assets\/list: .* x 429 in the last minute; \d+ alerts? firing$/);
+  await expect(busy).toHaveAccessibleName(/^demo, \/assets\/list: .* x 429 in the last minute, budget pressure \d+%; \d+ alerts? firing$/);
+  // Coloured by pressure on the budget (ours + the competitor's, or time held back), not by our own share alone:
+  // squeezed, this app is served little, while the pressure its name states (and the colour shows) is well above that.
+  const figures = async () => {
+    const name = (await busy.getAttribute('aria-label')) ?? '';
+    const own = /: <1% of limit/.test(name) ? 0 : Number(/: (\d+)% of limit/.exec(name)?.[1] ?? NaN);
+    return Number(/budget pressure (\d+)%/.exec(name)?.[1] ?? NaN) - own;
+  };
+  await expect.poll(figures, { timeout: 10_000 }).toBeGreaterThan(10);
   await busy.hover();
   await expect(page.getByRole('tooltip')).toContainText(/answered 429/);
+  await expect(page.getByRole('tooltip')).toContainText(/Pressure\s*[\d.<]+\s?% of the budget/);
   await expect(page.getByRole('tooltip').locator('rect.ov-spark-429').first()).toBeVisible();
   await expect(cell(page, 'demo', 'searchAssets').locator('.ov-429, .ov-alert')).toHaveCount(0);
   await screenshot(page, 'overview-429-alert');

@@ -55,6 +55,16 @@ describe('Budget figures agree with the server', () => {
     expect(row(store, S + 6000 + 700).utilisation).toBe(1);
   });
 
+  it('counts errors over the range (answered 4xx other than 429, 5xx, no answer) beside the 429s, with their share', () => {
+    const store = new BudgetStore();
+    // 5 seconds of 20 requests: 2 refused (429), 3 answered errors + 1 unanswered (errors counts both).
+    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 20, rateLimited: i === 0 ? 2 : 0, errors: i === 1 ? 4 : 0, unanswered: i === 1 ? 1 : 0 })), 1);
+    const r = row(store, S + 5000 + 700);
+    expect(r.rateLimited).toBe(2);
+    expect(r.errors).toBe(4);
+    expect(r.errorShare).toBeCloseTo(4 / 100);
+  });
+
   it('reads rates from complete seconds only: the second under way does not count', () => {
     const store = new BudgetStore();
     store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 10 })), 1);

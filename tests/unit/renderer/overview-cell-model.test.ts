@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { BudgetStore } from '../../../renderer/src/live/budget-store';
 import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
 import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
-import { bandOf, cellName, fleetFigures, overviewCell, shareLabel } from '../../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, fleetFigures, overviewCell, pressureOf, shareLabel } from '../../../renderer/src/views/overview/overview-model';
 
 const S = 1_700_000_040_000; // a whole minute
 /** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */
@@ -109,7 +109,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
     const c = cell(store);
     expect(c.band).toBe('low');
     expect(shareLabel(c)).toBe('<1%');
-    expect(cellName('acme', c)).toBe('acme, /assets/list: <1% of limit in the last minute');
+    expect(cellName('acme', c)).toBe('acme, /assets/list: <1% of limit in the last minute, budget pressure 0%');
     // Requests that got no answer took no budget: 0%, not a trickle.
     const offline = new BudgetStore();
     offline.ingest([second(S + 30_000, { requests: 3, unanswered: 3, errors: 3 })], 1);
@@ -145,6 +145,35 @@ describe('Overview colour bands', () => {
   });
 });
 
+describe('Overview colour: pressure on the budget, not our own share alone', () => {
+  it('is ours + the others\' use against the limit, or the share of time held back, whichever is higher', () => {
+    expect(pressureOf({ use: 0.2, othersUse: 0.5, heldShare: 0.1 })).toBeCloseTo(0.7);
+    expect(pressureOf({ use: 0.05, othersUse: 0, heldShare: 0.98 })).toBe(0.98);
+    expect(pressureOf({ use: 0.6, othersUse: 0.7, heldShare: 0 })).toBe(1);
+  });
+
+  it('colours a cell with low own use but held back 96-100% of the time as high pressure, and says so', () => {
+    const store = new BudgetStore();
+    // 2 requests a second (10% of 20/s), each second held back for 980 ms by the budget.
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 2, heldMs: 980, waitedMs: 1960 })), 1);
+    const c = cell(store);
+    expect(c.use).toBeCloseTo(0.1);
+    expect(c.heldShare).toBeCloseTo(0.98);
+    expect(c.band).toBe('warn'); // 98%: the warning band, not the palest green
+    expect(cellName('acme', c)).toBe('acme, /assets/list: 10% of limit in the last minute, budget pressure 98%');
+  });
+
+  it("colours by ours + the others' estimated use: 25% ours beside 60% another consumer's is a warning", () => {
+    const store = new BudgetStore();
+    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 5, foreignUse: 12 })), 1);
+    const c = cell(store);
+    expect(c.use).toBeCloseTo(0.25);
+    expect(c.othersUse).toBeCloseTo(0.6);
+    expect(c.pressure).toBeCloseTo(0.85);
+    expect(c.band).toBe('warn');
+  });
+});
+
 describe('Overview alert marks and names', () => {
   it("keeps the firing alerts of the cell's endpoint only, and names them", () => {
     const store = new BudgetStore();
@@ -152,7 +181,7 @@ describe('Overview alert marks and names', () => {
     const alerts = [alert({ id: 1 }), alert({ id: 2, endpoint: 'searchAssets' }), alert({ id: 3, endpoint: null, kind: 'down' })];
     const c = cell(store, { alerts });
     expect(c.alerts.map((a) => a.id)).toEqual([1]);
-    expect(cellName('acme', c)).toBe('acme, /assets/list: 66% of limit, 2 x 429 in the last minute; 1 alert firing');
+    expect(cellName('acme', c)).toBe('acme, /assets/list: 66% of limit, 2 x 429 in the last minute, budget pressure 66%; 1 alert firing');
     expect(cell(store, { spec: 'searchAssets', alerts }).alerts.map((a) => a.id)).toEqual([2]);
   });
 });

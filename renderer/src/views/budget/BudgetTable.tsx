@@ -5,7 +5,7 @@ import { DataTable } from '../../components/DataTable';
 import { DASH, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { Pill } from '../../components/Pill';
 import type { EndpointRow } from './budget-model';
-import { ENDPOINT_COLORS, RATE_WINDOW_S, WARN_SHARE, fleetRate } from './budget-model';
+import { ENDPOINT_COLORS, ERROR_WARN_SHARE, RATE_WINDOW_S, WARN_SHARE, fleetRate } from './budget-model';
 import type { FleetUse } from '../../api/fleet-use';
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
@@ -102,6 +102,22 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       minSize: 58,
       meta: { numeric: true, headerTitle: `429 answers in the last ${rangeLabel}`, cellClass: (r) => (r.rateLimited > 0 ? 'text-warn strong' : undefined) },
       cell: ({ row }) => fmtInt(row.original.rateLimited),
+    },
+    {
+      id: 'errors',
+      header: 'Errors',
+      accessorFn: (r) => r.errors,
+      size: 64,
+      minSize: 64,
+      meta: {
+        numeric: true,
+        // Dropped after Held back and Limit at a narrow width: errors matter more than the limit repeated.
+        dropOrder: 0.5,
+        headerTitle: `Errors in the last ${rangeLabel}: answered 4xx other than 429, 5xx, and requests with no answer (share on hover)`,
+        cellClass: (r) => (r.errorShare > ERROR_WARN_SHARE ? 'text-danger strong' : undefined),
+        cellTitle: (r) => (r.errors > 0 ? `${fmtPercent(r.errorShare)} of ${fmtInt(r.requests)} requests failed` : undefined),
+      },
+      cell: ({ row }) => fmtInt(row.original.errors),
     },
     {
       id: 'waited',

@@ -29,6 +29,9 @@ export const SETTLE_MS = 600;
 const FOREIGN_WINDOW_MS = 30_000;
 const IDLE_REFILL_MS = 2_000;
 
+/** Above this share of errors per request, the Errors column is tinted red: more than a few conflicts. */
+export const ERROR_WARN_SHARE = 0.05;
+
 /** What the app knows of the service: from the connection state. */
 export type Reach = 'answering' | 'no-answer' | 'offline';
 
@@ -55,6 +58,10 @@ export interface EndpointRow {
   /** Share of the limit the server counted over the same seconds (at most 1). */
   utilisation: number;
   rateLimited: number;
+  /** Errors in the range: answered 4xx other than 429, 5xx, and attempts with no answer. */
+  errors: number;
+  /** Errors per request sent in the range (0..1). */
+  errorShare: number;
   /** Sum of waits in the range: for the CSV and averages only, never shown as such. */
   waitedMs: number;
   wait: WaitFigures;
@@ -126,6 +133,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
   const limit = bucket?.limit ?? last?.limit ?? spec.limit;
   const wait = new WaitSummary();
   let rateLimited = 0;
+  let errors = 0;
   let waitedMs = 0;
   let requests = 0;
   let recent = 0;
@@ -135,6 +143,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
   store.forEach(vendor, spec.id, end - rangeMs, end, (b) => {
     first ??= b.t;
     rateLimited += b.rateLimited;
+    errors += b.errors;
     waitedMs += b.waitedMs;
     requests += b.requests;
     wait.add(b);
@@ -159,6 +168,8 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     rps,
     utilisation: useOfServed(served, limit, RATE_WINDOW_S),
     rateLimited,
+    errors,
+    errorShare: requests > 0 ? errors / requests : 0,
     waitedMs,
     wait: wait.figures(first === null ? 0 : end - Math.max(first, end - rangeMs)),
     requests,

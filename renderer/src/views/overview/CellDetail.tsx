@@ -74,6 +74,17 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
             </dd>
           </>
         ) : null}
+        {cell.band === 'idle' ? null : (
+          <>
+            <dt>Pressure</dt>
+            <dd>
+              <strong>{fmtPercent(cell.pressure)}</strong> of the budget (the colour)
+              <div className="muted">
+                ours + others {fmtPercent(Math.min(1, cell.use + cell.othersUse))} · held back {fmtPercent(cell.heldShare)} of the time
+              </div>
+            </dd>
+          </>
+        )}
         <dt>429s</dt>
         <dd className={cell.n429 > 0 ? 'text-danger strong' : undefined}>{fmtInt(cell.n429)}</dd>
         {cell.foreignUse > 0 ? (

@@ -1,7 +1,8 @@
 /**
  * Pure figures for the Overview's cells: one vendor x one endpoint over the last minute, read from the
  * same one-second buckets (complete seconds only) and counted the same way as the Budget view, so a
- * cell never shows more than the limit without a 429. Colour bands use the Budget view's warning share.
+ * cell never shows more than the limit without a 429. Colours are by pressure on the budget (see pressureOf),
+ * banded at the Budget view's warning share.
  */
 import type { AlertView } from '../../../../shared/bridge/alert-schemas';
 import type { CallResponse } from '../../../../shared/bridge/contract';
@@ -54,6 +55,12 @@ export interface OverviewCell {
   n429: number;
   /** Slots another consumer took (inferred from Remaining), over the window. */
   foreignUse: number;
+  /** Mean share of the limit other consumers took (estimated) over the same seconds (0..1). */
+  othersUse: number;
+  /** Share of the seconds during which a request of this app was held back by the budget (0..1). */
+  heldShare: number;
+  /** Pressure on the budget (0..1): what the colour says. */
+  pressure: number;
   /** Complete seconds the figures cover (fewer than WINDOW_S just after the app started). */
   seconds: number;
   spark: SparkPoint[];
@@ -75,6 +82,15 @@ export function shareLabel(cell: Pick<OverviewCell, 'band' | 'use'>): string {
   return percent === 0 && cell.use > 0 ? '<1%' : `${percent}%`;
 }
 
+/**
+ * Pressure on the budget (0..1): ours + the others' estimated use against the limit, or the share of time
+ * held back, whichever is higher. Our own share alone looks calm exactly when someone else squeezes us.
+ */
+export function pressureOf(figures: { use: number; othersUse: number; heldShare: number }): number {
+  return Math.min(1, Math.max(0, figures.use + figures.othersUse, figures.heldShare));
+}
+
+/** The colour band of a share (0..1 of the limit); idle without requests. */
 export function bandOf(requests: number, use: number): Band {
   if (requests === 0) return 'idle';
   const percent = percentOf(use);
@@ -120,11 +136,15 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
   let peak = 0;
   let n429 = 0;
   let foreignUse = 0;
+  let others = 0;
+  let heldMs = 0;
   store.forEach(vendor, spec.id, from, end, (b) => {
     const secondLimit = b.limit ?? limit;
     const share = secondLimit > 0 ? servedRequests(b, secondLimit) / secondLimit : 0;
     requests += b.requests;
     served += share;
+    others += secondLimit > 0 ? Math.min(1, b.foreignUse / secondLimit) : 0;
+    heldMs += b.heldMs;
     peak = Math.max(peak, share);
     n429 += b.rateLimited;
     foreignUse += b.foreignUse;
@@ -133,6 +153,9 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
   });
   const seconds = (end - since) / BUCKET_MS;
   const use = seconds > 0 ? Math.min(1, served / seconds) : 0;
+  const othersUse = seconds > 0 ? Math.min(1, others / seconds) : 0;
+  const heldShare = seconds > 0 ? Math.min(1, heldMs / (seconds * BUCKET_MS)) : 0;
+  const pressure = pressureOf({ use, othersUse, heldShare });
   return {
     spec,
     limit,
@@ -141,18 +164,22 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
     peak,
     n429,
     foreignUse,
+    othersUse,
+    heldShare,
+    pressure,
     seconds,
     spark,
-    band: bandOf(requests, use),
+    band: bandOf(requests, pressure),
     alerts: alerts.filter((a) => a.endpoint === spec.id),
     fleet: fleetFigures(fleet, spec.id, seconds),
   };
 }
 
-/** The cell's accessible name: "acme, /assets/list: 64% of limit, 2 x 429 in the last minute". */
+/** The cell's accessible name: "acme, /assets/list: 64% of limit, 2 x 429 in the last minute, budget pressure 80%". */
 export function cellName(vendor: string, cell: OverviewCell): string {
   const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit`;
+  const pressure = cell.band === 'idle' ? '' : `, budget pressure ${percentOf(cell.pressure)}%`;
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
-  return `${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${alerts}`;
+  return `${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${pressure}${alerts}`;
 }
