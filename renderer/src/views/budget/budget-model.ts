@@ -4,7 +4,7 @@
  * as served than the limit allows: more than that without a 429 is impossible, whatever the binning.
  */
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
-import { servedRequests, USE_WINDOW_S, useOfServed } from '../../../../shared/budget-use';
+import { servedRequests, useOfServed } from '../../../../shared/budget-use';
 import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
 import type { BucketView } from '../../api/queries';
 import type { BudgetStore, SecondBucket } from '../../live/budget-store';
