@@ -73,8 +73,8 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
   expect(await useOf(page, ACME, 'listAssets')).toBeLessThan(0.5);
   await expect(cell(page, ACME, 'listAssets')).toHaveAttribute('data-band', 'low');
   await expect(cell(page, 'demo', 'cancelPurchase')).toHaveAttribute('data-band', 'idle');
-  await expect(page.getByRole('button', { name: 'demo, /purchase/cancel: no requests in the last minute' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^acme, \/assets\/list: \d+% of limit in the last minute/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'idle: demo, /purchase/cancel: no requests in the last minute' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^<?\d+%( fleet \S+)?: acme, \/assets\/list: \d+% of limit in the last minute/ })).toBeVisible();
 
   // Keyboard: arrows move between cells, Enter opens demo's Budget at that endpoint.
   await cell(page, 'demo', 'listAssets').focus();
@@ -151,7 +151,7 @@ test('a connected profile whose service does not answer is greyed with the reaso
     await expect(row.locator('th')).toContainText(/Connecting|Offline/);
     await expect(row.locator('.ov-reason')).not.toBeEmpty();
     await expect(grid(page).locator('tr[data-profile="demo"]')).not.toHaveClass(/ov-row-away/);
-    await expect(row.getByRole('button', { name: 'nowhere, /assets/list: no requests in the last minute' })).toBeVisible();
+    await expect(row.getByRole('button', { name: 'idle: nowhere, /assets/list: no requests in the last minute' })).toBeVisible();
     await screenshot(page, 'overview-offline-row');
     await row.getByRole('button', { name: 'Disconnect Unreachable vendor' }).click();
     await expect(row).toHaveCount(0);
@@ -173,7 +173,7 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
   const busy = cell(page, 'demo', 'listAssets');
   await expect(busy.locator('.ov-429')).toHaveText(/^\d+×429$/, { timeout: 45_000 });
   await expect(busy.locator('.ov-alert')).toBeVisible({ timeout: 20_000 });
-  await expect(busy).toHaveAccessibleName(/^demo, \/assets\/list: .* x 429 in the last minute, budget pressure \d+%; \d+ alerts? firing$/);
+  await expect(busy).toHaveAccessibleName(/^[^:]*×429: demo, \/assets\/list: .* x 429 in the last minute, budget pressure \d+%; \d+ alerts? firing$/);
   // Coloured by pressure on the budget (ours + the competitor's, or time held back), not by our own share alone:
   // squeezed, this app is served little, while the pressure its name states (and the colour shows) is well above that.
   const figures = async () => {

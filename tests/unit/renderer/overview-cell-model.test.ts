@@ -96,7 +96,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
     expect(idle.band).toBe('idle');
     expect(idle.use).toBe(0);
     expect(idle.spark.every((p) => p.share === 0)).toBe(true); // the app had data: zero, not unknown
-    expect(cellName('acme', idle)).toBe('acme, /purchase/info: no requests in the last minute');
+    expect(cellName('acme', idle)).toBe('idle: acme, /purchase/info: no requests in the last minute');
     // A vendor the store has never seen.
     const none = overviewCell({ store, vendor: 'other', spec: ENDPOINTS.listAssets, now: NOW, alerts: [], fleet: null });
     expect(none.band).toBe('idle');
@@ -109,7 +109,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
     const c = cell(store);
     expect(c.band).toBe('low');
     expect(shareLabel(c)).toBe('<1%');
-    expect(cellName('acme', c)).toBe('acme, /assets/list: <1% of limit in the last minute, budget pressure 0%');
+    expect(cellName('acme', c)).toBe('<1%: acme, /assets/list: <1% of limit in the last minute, budget pressure 0%');
     // Requests that got no answer took no budget: 0%, not a trickle.
     const offline = new BudgetStore();
     offline.ingest([second(S + 30_000, { requests: 3, unanswered: 3, errors: 3 })], 1);
@@ -181,7 +181,7 @@ describe('Overview alert marks and names', () => {
     const alerts = [alert({ id: 1 }), alert({ id: 2, endpoint: 'searchAssets' }), alert({ id: 3, endpoint: null, kind: 'down' })];
     const c = cell(store, { alerts });
     expect(c.alerts.map((a) => a.id)).toEqual([1]);
-    expect(cellName('acme', c)).toBe('acme, /assets/list: 66% of limit, 2 x 429 in the last minute, budget pressure 66%; 1 alert firing');
+    expect(cellName('acme', c)).toBe('66% 2×429: acme, /assets/list: 66% of limit, 2 x 429 in the last minute, budget pressure 66%; 1 alert firing');
     expect(cell(store, { spec: 'searchAssets', alerts }).alerts.map((a) => a.id)).toEqual([2]);
   });
 });

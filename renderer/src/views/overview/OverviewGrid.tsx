@@ -12,7 +12,7 @@ import { useAppContext } from '../../api/context';
 import { Pill } from '../../components/Pill';
 import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
-import { cellName, overviewCell, percentOf, shareLabel } from './overview-model';
+import { cellName, fleetLabel, limitedLabel, overviewCell, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
 import { useFleetUse } from '../../api/fleet-use';
 import { useDisconnectProfile } from './session-queries';
@@ -192,6 +192,8 @@ interface CellProps {
 
 function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, onOpen }: CellProps) {
   const idle = cell.band === 'idle';
+  const fleet = fleetLabel(cell);
+  const limited = limitedLabel(cell);
   return (
     <>
       <button
@@ -211,10 +213,9 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         onBlur={() => onShow(false)}
       >
         <span className="ov-value">{shareLabel(cell)}</span>
-        {/* The fleet's use beside ours; on an idle cell only where other workers use the endpoint. */}
-        {cell.fleet && (!idle || (cell.fleet.use ?? 0) > 0) ? <span className="ov-fleet">fleet {cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}</span> : null}
+        {fleet ? <span className="ov-fleet">{fleet}</span> : null}
         <span className="ov-marks">
-          {cell.n429 > 0 ? <span className="ov-429">{cell.n429 > 999 ? '999+' : cell.n429}×429</span> : null}
+          {limited ? <span className="ov-429">{limited}</span> : null}
           {cell.alerts.length > 0 ? <span className="ov-alert">!</span> : null}
         </span>
       </button>

@@ -175,11 +175,27 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
   };
 }
 
-/** The cell's accessible name: "acme, /assets/list: 64% of limit, 2 x 429 in the last minute, budget pressure 80%". */
+/** The fleet's use a cell shows beside ours (on an idle cell only where other workers use the endpoint), or null. */
+export function fleetLabel(cell: OverviewCell): string | null {
+  if (!cell.fleet || (cell.band === 'idle' && (cell.fleet.use ?? 0) <= 0)) return null;
+  return `fleet ${cell.fleet.use === null ? '—' : `${percentOf(cell.fleet.use)}%`}`;
+}
+
+/** The cell's 429 mark ("2×429"), or null. */
+export function limitedLabel(cell: OverviewCell): string | null {
+  return cell.n429 > 0 ? `${cell.n429 > 999 ? '999+' : cell.n429}×429` : null;
+}
+
+/** What the cell shows, in its order: its accessible name starts with it (WCAG 2.5.3, speech users say what they see). */
+export function cellText(cell: OverviewCell): string {
+  return [shareLabel(cell), fleetLabel(cell), limitedLabel(cell)].filter((t) => t !== null).join(' ');
+}
+
+/** The cell's accessible name: "64% 2×429: acme, /assets/list: 64% of limit, 2 x 429 in the last minute, budget pressure 80%". */
 export function cellName(vendor: string, cell: OverviewCell): string {
   const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit`;
   const pressure = cell.band === 'idle' ? '' : `, budget pressure ${percentOf(cell.pressure)}%`;
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
-  return `${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${pressure}${alerts}`;
+  return `${cellText(cell)}: ${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${pressure}${alerts}`;
 }

@@ -1,0 +1,54 @@
+/**
+ * axe-core's WCAG 2.1 A/AA rules on every view the navigation offers, light and dark: no serious or
+ * critical violation. One page per theme, moved by the nav links as a user would.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { openApp } from './helpers';
+
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const BLOCKING = new Set(['serious', 'critical']);
+
+/** The serious and critical violations on the page as it is (or in `only`, a selector), one line per rule with its targets. */
+async function blockingViolations(page: Page, view: string, only?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
+  const { violations } = await (only ? builder.include(only) : builder).analyze();
+  return violations
+    .filter((v) => BLOCKING.has(v.impact ?? ''))
+    .map((v) => {
+      const nodes = v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`);
+      const more = v.nodes.length > 5 ? [`    ... and ${v.nodes.length - 5} more`] : [];
+      return [`${view}: ${v.id} (${v.impact}, ${v.nodes.length} elements) ${v.help}`, ...nodes, ...more].join('\n');
+    });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`no serious or critical WCAG 2.1 A/AA violation on any view, ${theme}`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.emulateMedia({ colorScheme: theme });
+    await openApp(page);
+    const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    const count = await links.count();
+    expect(count).toBeGreaterThanOrEqual(8);
+    const failures: string[] = [];
+    for (let i = 0; i < count; i++) {
+      await links.nth(i).click();
+      await expect(links.nth(i)).toHaveAttribute('aria-current', 'page');
+      const heading = page.locator('main h1').first();
+      await expect(heading).toBeVisible();
+      await expect(page.locator('main .state-loading, main [aria-busy="true"]')).toHaveCount(0);
+      const view = (await heading.innerText()).trim();
+      // A view that redraws every second makes axe re-lay out the page for each element (minutes under
+      // load): its Live control is checked while live, then the view is paused and checked whole.
+      const live = page.locator('main [data-shortcut="live"]');
+      if ((await live.count()) > 0) {
+        failures.push(...(await blockingViolations(page, `${view} (Live control)`, '[data-shortcut="live"]')));
+        await live.click();
+        await expect(live).toHaveAttribute('aria-pressed', 'true');
+      }
+      failures.push(...(await blockingViolations(page, view)));
+    }
+    expect(failures, `${failures.length} rules violated:\n${failures.join('\n')}`).toEqual([]);
+  });
+}
