@@ -160,7 +160,7 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
     expect(c.use).toBeCloseTo(0.1);
     expect(c.heldShare).toBeCloseTo(0.98);
     expect(c.band).toBe('warn'); // 98%: the warning band, not the palest green
-    expect(cellName('acme', c)).toBe('acme, /assets/list: 10% of limit in the last minute, budget pressure 98%');
+    expect(cellName('acme', c)).toBe('10%: acme, /assets/list: 10% of limit in the last minute, budget pressure 98%');
   });
 
   it("colours by ours + the others' estimated use: 25% ours beside 60% another consumer's is a warning", () => {
