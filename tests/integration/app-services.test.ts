@@ -41,7 +41,9 @@ describe('app services on the embedded simulator', () => {
     expect(profiles.activeId).toBe('demo');
     expect(profiles.items[0]).toMatchObject({ id: 'demo', vendor: 'demo', demo: true });
     expect(profiles.items[0]!.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(JSON.stringify(profiles)).not.toContain('demo-token-1');
+    // The built-in demo's public tokens are shown as such (publicText), and nowhere else: never in the masked text.
+    expect(profiles.items[0]!.tokens.map((t) => t.publicText)).toEqual(['demo-token-1', 'demo-token-2']);
+    expect(JSON.stringify(profiles.items.map((p) => ({ ...p, tokens: p.tokens.map(({ publicText: _shown, ...t }) => t) })))).not.toContain('demo-token-1');
     expect(await call('appInfo', {})).toEqual({ shell: 'desktop', version: '9.9.9', tokenStorage: 'memory', settingsProblem: null });
     await until(async () => (await call('connection', {})).state === 'connected');
   });

@@ -51,7 +51,9 @@ describe('several profiles connected at once', () => {
       { id: 'demo', vendor: 'demo', demo: true },
       { id: 'demo-acme', vendor: 'acme', demo: true, name: 'Built-in demo service: acme' },
     ]);
-    expect(JSON.stringify(profiles)).not.toContain('acme-token-1');
+    // The demo's public token is shown as such (publicText), never in the masked text.
+    expect(profiles.items[1]!.tokens.map((t) => t.publicText)).toEqual(['acme-token-1']);
+    expect(JSON.stringify(profiles.items.map((p) => ({ ...p, tokens: p.tokens.map(({ publicText: _shown, ...t }) => t) })))).not.toContain('acme-token-1');
     expect((await call('connectedProfiles', {})).items).toMatchObject([{ profileId: 'demo', active: true }]);
   });
 
