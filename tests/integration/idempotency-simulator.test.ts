@@ -5,11 +5,8 @@
  * done: look it up"; the client itself never resends. Through the app, a confirmed re-register of an
  * unresolved intent reuses its reference (its key), so it cannot buy the asset twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { errorOf, seededRandom } from '../../electron/client/testing';
@@ -22,7 +19,9 @@ import { detectAtFirstContact } from '../../electron/service-map/first-contact';
 import { LearnedNames } from '../../electron/service-map/learned-names';
 import { STORE_FILE_NAME } from '../../electron/store';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
-import { callApp, until, shownProfile } from '../helpers/app-calls';
+import { callApp, shownProfile } from '../helpers/app-calls';
+import { connectedApp } from '../helpers/connected-app';
+import type { ConnectedApp } from '../helpers/connected-app';
 
 const running: RunningSimulator[] = [];
 const clients: PartnerClient[] = [];
@@ -100,22 +99,8 @@ describe('the idempotency key on registration', () => {
 
 describe('one key per purchase intent, through the app', () => {
   it('a confirmed re-register of an unresolved registration resends its reference: the asset is bought once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'idem-app-'));
     const { sim, asset } = await setup({ idempotencyKeys: true });
-    const app: AppServices = await createAppServices({
-      shell: 'web',
-      dataDir: dir,
-      vault: memoryVault(),
-      version: '0.0.0-test',
-      embeddedSimulator: false,
-      initialProfiles: [{ name: 'Sim', vendor: 'demo', baseUrl: sim.url, addTokens: ['demo-token-1'] }],
-      log: () => undefined,
-    });
-    cleanups.push(async () => {
-      await app.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+    const { app } = await appOn(sim);
 
     sim.control.setFaults({ dropRate: 1 });
     expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
@@ -135,23 +120,10 @@ describe('one key per purchase intent, through the app', () => {
 });
 
 /** The app on a profile of this simulator, with its data folder (removed after the test). */
-async function appOn(sim: RunningSimulator): Promise<{ app: AppServices; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'idem-app-'));
-  const app: AppServices = await createAppServices({
-    shell: 'web',
-    dataDir: dir,
-    vault: memoryVault(),
-    version: '0.0.0-test',
-    embeddedSimulator: false,
-    initialProfiles: [{ name: 'Sim', vendor: 'demo', baseUrl: sim.url, addTokens: ['demo-token-1'] }],
-    log: () => undefined,
-  });
-  cleanups.push(async () => {
-    await app.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
-  return { app, dir };
+async function appOn(sim: RunningSimulator): Promise<ConnectedApp> {
+  const connected = await connectedApp(sim.url);
+  cleanups.push(connected.dispose);
+  return connected;
 }
 
 /** A registration from the Catalog (id as a number) whose answer is lost: the simulator bought it, the record is unknown. */

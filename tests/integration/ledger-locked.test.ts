@@ -4,45 +4,33 @@
  * and a warning that the ledger will be updated; validate's answer too; once the lock goes, the
  * record lands in order (registered, then validated) and never stays "sending".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { STORE_FILE_NAME } from '../../electron/store';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { callApp, until, shownProfile } from '../helpers/app-calls';
+import { connectedApp } from '../helpers/connected-app';
 
 let dir: string;
+let dispose: () => Promise<void>;
 let sim: RunningSimulator;
 let app: AppServices;
 let locker: Sqlite.Database | null = null;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ledger-locked-'));
   sim = await startSimulator({ port: 0, catalogSize: 50 });
-  app = await createAppServices({
-    shell: 'web',
-    dataDir: dir,
-    vault: memoryVault(),
-    version: '0.0.0-test',
-    embeddedSimulator: false,
-    initialProfiles: [{ name: 'Sim', vendor: 'demo', baseUrl: sim.url, addTokens: ['demo-token-1'] }],
-    log: () => undefined,
-  });
-  await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+  ({ app, dir, dispose } = await connectedApp(sim.url));
 });
 
 afterEach(async () => {
   if (locker?.inTransaction) locker.exec('ROLLBACK');
   locker?.close();
   locker = null;
-  await app.dispose();
+  await dispose();
   await sim.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a ledger that cannot be written after the service answered', () => {

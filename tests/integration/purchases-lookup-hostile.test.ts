@@ -4,19 +4,16 @@
  * An unresolved registration of asset B must not be recorded as asset A's purchase; A's record stays,
  * and Register for A still asks first. Find a purchase goes through the same check.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
-import { callApp, until, shownProfile } from '../helpers/app-calls';
+import { callApp, shownProfile } from '../helpers/app-calls';
+import { connectedApp } from '../helpers/connected-app';
 import { startForwardProxy } from '../helpers/forward-proxy';
 import type { ForwardProxy } from '../helpers/forward-proxy';
 
-let dir: string;
+let dispose: () => Promise<void>;
 let sim: RunningSimulator;
 let proxy: ForwardProxy;
 let app: AppServices;
@@ -34,26 +31,15 @@ function ignoringFilter(): (req: { method: string; url: string; body: string }) 
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lookup-hostile-'));
   sim = await startSimulator({ port: 0, catalogSize: 50 });
   proxy = await startForwardProxy(sim.url, ignoringFilter());
-  app = await createAppServices({
-    shell: 'web',
-    dataDir: dir,
-    vault: memoryVault(),
-    version: '0.0.0-test',
-    embeddedSimulator: false,
-    initialProfiles: [{ name: 'Hostile', vendor: 'demo', baseUrl: proxy.url, addTokens: ['demo-token-1'] }],
-    log: () => undefined,
-  });
-  await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+  ({ app, dispose } = await connectedApp(proxy.url, 'Hostile'));
 });
 
 afterEach(async () => {
-  await app.dispose();
+  await dispose();
   await proxy.close();
   await sim.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('Look it up against a service that ignores the reference filter', () => {
