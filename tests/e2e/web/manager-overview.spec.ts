@@ -187,5 +187,8 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
   await expect(page.getByRole('tooltip')).toContainText(/Pressure\s*[\d.<]+\s?% of the budget/);
   await expect(page.getByRole('tooltip').locator('rect.ov-spark-429').first()).toBeVisible();
   await expect(cell(page, 'demo', 'searchAssets').locator('.ov-429, .ov-alert')).toHaveCount(0);
+  // The 429s come from sharing the budget with another consumer: the row says so in the header's words.
+  const row = page.locator('tr.ov-row[data-profile="demo"]');
+  await expect(row.locator('.ov-state')).toHaveText('Connected, sharing the budget');
   await screenshot(page, 'overview-429-alert');
 });

@@ -17,6 +17,7 @@ import type { ConnectedProfile } from './session-queries';
 import { useFleetUse } from '../../api/fleet-use';
 import { useDisconnectProfile } from './session-queries';
 import { ErrorCallout } from '../../components/states';
+import { BADGE_LABEL, badgeState, SHARED_BUDGET_WINDOW_MS } from '../../components/connection-badge-state';
 
 const GROUPS = [
   { group: 'catalog', label: 'Catalog' },
@@ -29,7 +30,6 @@ const shortName = (spec: EndpointSpec) => spec.label.split('/').pop() ?? spec.pa
 /** Columns this close to the right edge open their card leftwards. */
 const END_COLUMNS = 3;
 
-const STATE_LABEL = { connected: 'Connected', degraded: 'Degraded', offline: 'Offline', connecting: 'Connecting' } as const;
 
 export interface OverviewGridProps {
   profiles: readonly ConnectedProfile[];
@@ -119,7 +119,9 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
   const { budget } = useAppContext();
   const fleet = useFleetUse(profile.profileId);
   const disconnect = useDisconnectProfile();
-  const state = profile.connection.state;
+  // The header's words for the same facts: 429s from another consumer's use are "sharing the budget".
+  const othersUseTheBudget = profile.connection.state === 'degraded' && budget.foreignUseSince(profile.vendor, now - SHARED_BUDGET_WINDOW_MS).length > 0;
+  const state = badgeState({ link: 'open', connection: profile.connection, othersUseTheBudget });
   const away = state === 'connecting' || state === 'offline';
   // Alerts that name no endpoint (the service down, a failed download) belong to the whole row.
   const rowAlerts = alerts.filter((a) => a.endpoint === null);
@@ -128,7 +130,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
     <tr className={away ? 'ov-row ov-row-away' : 'ov-row'} data-profile={profile.profileId} aria-current={profile.active ? 'true' : undefined}>
       <th scope="row" className="ov-vendor">
         <div className="ov-vendor-name">
-          <span className={`conn-dot ov-dot-${state}`} title={STATE_LABEL[state]} aria-hidden="true" />
+          <span className={`conn-dot ov-dot-${state}`} title={BADGE_LABEL[state]} aria-hidden="true" />
           <strong title={profile.name}>{profile.vendor}</strong>
           {profile.demo ? <span className="demo-tag">DEMO</span> : null}
           {profile.active ? <Pill tone="info" title="The detailed views (Budget, Catalog, Purchases, Requests) show this profile">active</Pill> : null}
@@ -137,7 +139,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           <span className="ov-profile-name" title={profile.baseUrl}>
             {profile.name}
           </span>
-          <span className={`ov-state ov-state-${state}`}>{STATE_LABEL[state]}</span>
+          <span className={`ov-state ov-state-${state}`}>{BADGE_LABEL[state]}</span>
         </div>
         {away && profile.connection.message ? <div className="ov-reason small">{profile.connection.message}</div> : null}
         {rowAlerts.length > 0 ? (
