@@ -75,7 +75,9 @@ export function useProfiles() {
 
 export function useSimState() {
   const api = useApi();
-  return useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), staleTime: 10_000 });
+  // Polled: another window, the CLI or a replay may start or stop the demo traffic, and the first-run card
+  // must not say "no traffic yet" beside live figures.
+  return useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), staleTime: 2_000, refetchInterval: 3_000 });
 }
 
 export function useCategories() {

@@ -49,9 +49,15 @@ test('on the demo with no traffic, Budget introduces the app and offers Start de
   await expect(form).toBeVisible();
   await expect(form.getByRole('textbox', { name: /^Name/ })).toBeFocused();
 
-  // Start demo traffic: the demo's own traffic runs, the card gives way to the live figures.
+  // Demo traffic started elsewhere (another window, the simulator panel): the card gives way, and comes back when it stops.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Budget' })).toBeVisible();
+  await bridgeCall('simSetDemoTraffic', { share: 0.1, endpoints: ['purchaseInfo'] });
+  await expect(firstRun(page)).toHaveCount(0);
+  await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+  await expect(firstRun(page)).toBeVisible();
+
+  // Start demo traffic: the demo's own traffic runs, the card gives way to the live figures.
   await firstRun(page).getByRole('button', { name: 'Start demo traffic' }).click();
   await expect(firstRun(page)).toHaveCount(0);
   const sim = await bridgeCall('simState', {});
