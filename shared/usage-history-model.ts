@@ -44,8 +44,9 @@ export const MIN_ZOOM_MS = 60_000;
 /** One point of an endpoint's chart; an empty point (no traffic) is zeros with nulls where nothing was seen. */
 export interface ChartPoint {
   t: number;
-  /** Requests per second over the point. */
+  /** Requests per second over the point: this app's, and other consumers' of the vendor as estimated from Remaining. */
   rate: number;
+  othersRate: number;
   throttled: number;
   /** Use of the limit in percent, mean and peak; null without answers carrying the headers. */
   meanPct: number | null;
@@ -65,6 +66,7 @@ export function chartSeries(history: UsageHistory, endpoint: string): ChartPoint
     out.push({
       t,
       rate: p ? p.requests / seconds : 0,
+      othersRate: p ? p.foreignRequests / seconds : 0,
       throttled: p?.throttled ?? 0,
       meanPct: p?.meanUse === null || p?.meanUse === undefined ? null : p.meanUse * 100,
       peakPct: p?.peakUse === null || p?.peakUse === undefined ? null : p.peakUse * 100,

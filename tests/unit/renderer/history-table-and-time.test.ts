@@ -28,6 +28,14 @@ describe('history summary', () => {
     expect(chart.at(-1)!.waitMeanMs).toBeNull(); // no requests in the point: no wait to tell
   });
 
+  it('gives each point the other consumers\' rate beside ours, for the stacked chart', () => {
+    const points = [{ ...point('categories', T, 300, 0), foreignRequests: 480 }, point('categories', T + MIN, 120, 0)];
+    const chart = chartSeries(history(points), 'categories');
+    expect(chart[0]).toMatchObject({ rate: 5, othersRate: 8 });
+    expect(chart[1]).toMatchObject({ rate: 2, othersRate: 0 });
+    expect(chart[2]).toMatchObject({ rate: 0, othersRate: 0 }); // a quiet minute reads as quiet
+  });
+
   it('lists endpoints in the endpoint table\'s order, not in the order traffic first came', () => {
     const points = [point('cancelPurchase', T, 1, 0), point('purchaseInfo', T, 1, 0), point('listAssets', T + MIN, 1, 0), point('categories', T + 2 * MIN, 1, 0)];
     const order = summarize(history(points)).map((r) => r.endpoint);

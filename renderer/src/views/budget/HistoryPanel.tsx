@@ -5,7 +5,7 @@
  */
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Bar, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageHistory } from '../../../../shared/bridge/usage-schemas';
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { ENDPOINTS } from '../../../../shared/endpoints';
@@ -120,6 +120,8 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
   const color = ENDPOINT_COLORS[spec.id];
   const total429 = data.reduce((n, p) => n + p.throttled, 0);
   const peak = data.reduce((m, p) => Math.max(m, p.peakPct ?? 0), 0);
+  const othersTotal = data.reduce((n, p) => n + p.othersRate, 0);
+  const rateTop = Math.ceil(Math.max(spec.limit, ...data.map((p) => p.rate + p.othersRate)));
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const spanMs = history.toMs - history.fromMs;
   const tickLabel = (t: number) => chartTick(t, spanMs);
@@ -141,6 +143,7 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
         <span className="chart-meta">
           peak use {peak > 0 ? `${Math.round(peak)}%` : '—'}
           {total429 > 0 ? <span className="text-danger strong"> · {fmtInt(total429)} × 429</span> : null}
+          {othersTotal > 0 ? <span className="history-others"> · with others (about)</span> : null}
         </span>
       </header>
       <div className="history-chart" data-testid={`history-chart-${spec.id}`}>
@@ -161,12 +164,16 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
           >
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
             <XAxis dataKey="t" type="number" scale="time" domain={[history.fromMs, history.toMs - history.bucketMs]} tickFormatter={tickLabel} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" minTickGap={28} />
-            <YAxis yAxisId="rate" tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} allowDecimals={false} />
-            <YAxis yAxisId="pct" orientation="right" domain={[0, 100]} ticks={[0, 50, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} />
-            <ReferenceLine yAxisId="pct" y={WARN_SHARE * 100} stroke="var(--warn)" strokeDasharray="3 3" />
-            <Bar yAxisId="rate" dataKey="rate" name="requests/s" fill={color} fillOpacity={0.55} isAnimationActive={false} />
+            {/* The rate axis runs to the limit (or past it, where the estimate says the vendor went over), and its
+                right-hand twin reads the same height as a share of it: 100% is the limit line. */}
+            <YAxis yAxisId="rate" domain={[0, rateTop]} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} allowDecimals={false} />
+            <YAxis yAxisId="pct" orientation="right" domain={[0, (rateTop / spec.limit) * 100]} ticks={[0, 50, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} />
+            <ReferenceLine yAxisId="rate" y={spec.limit} stroke="var(--text-muted)" strokeDasharray="4 3" label={{ value: `limit ${spec.limit}/s`, position: 'insideTopLeft', fontSize: 10, fill: 'var(--text-muted)' }} />
+            {/* Areas, not a bar per point: hundreds of one-pixel bars read as a barcode. Others' use stacks on ours, so the
+                height of the two is the vendor's whole use against the limit. */}
+            <Area yAxisId="rate" stackId="use" type="linear" dataKey="rate" name="this app, req/s" stroke={color} strokeWidth={1} fill={color} fillOpacity={0.45} isAnimationActive={false} />
+            <Area yAxisId="rate" stackId="use" type="linear" dataKey="othersRate" name="others (about), req/s" stroke="var(--chart-others)" strokeWidth={1} strokeDasharray="3 2" fill="var(--chart-others)" fillOpacity={0.3} isAnimationActive={false} />
             <Line yAxisId="pct" dataKey="peakPct" name="peak use" stroke="var(--text)" strokeWidth={1.2} dot={false} connectNulls={false} isAnimationActive={false} />
-            <Line yAxisId="pct" dataKey="meanPct" name="mean use" stroke="var(--text-muted)" strokeDasharray="2 2" strokeWidth={1} dot={false} connectNulls={false} isAnimationActive={false} />
             <Bar yAxisId="rate" dataKey="throttled" name="429s" fill="var(--danger)" isAnimationActive={false} />
             {drag ? <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} /> : null}
             <Tooltip isAnimationActive={false} labelFormatter={(t) => chartMoment(Number(t), spanMs)} formatter={tooltipValue} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }} />
@@ -180,7 +187,8 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
 function tooltipValue(value: unknown, name: unknown, item: { payload?: ChartPoint }): [string, string] {
   const label = String(name);
   const p = item.payload;
-  if (label === 'requests/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`, label];
+  if (label === 'others (about), req/s') return [`about ${fmtRate(Number(value))}`, label];
+  if (label === 'this app, req/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`, label];
   if (label === '429s') return [fmtInt(Number(value)), label];
   return [value === null || value === undefined ? '—' : `${Math.round(Number(value))}%`, label];
 }
