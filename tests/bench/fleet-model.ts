@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only fleet-model [--seeds 42] [--compare FILE] [--record FILE]`: issue 10's fleet
+ * `npm run bench -- --only fleet-model [--seeds 42] [--compare FILE] [--record FILE]`: the fleet
  * goals on the manual clock (no processes, no CPU contention, deterministic): N copies with their own
  * registries share one budget through headers. Every scenario runs once per seed (the seed replays the
  * latencies); all figures go to the record (JSON), and `--compare` checks them, digit for digit, against
@@ -25,7 +25,7 @@ export interface FleetModelBenchOptions {
   seconds?: number;
 }
 
-/** Issue 10: 429s <= 1% (N = 16 and beside the competitor: 2%, alone: none), goodput >= 0.9 (alone 0.98), Jain >= 0.9, nobody gives up. */
+/** The fleet goals: 429s <= 1% (N = 16 and beside the competitor: 2%, alone: none), goodput >= 0.9 (alone 0.98), Jain >= 0.9, nobody gives up. */
 function met(r: FleetModelResult): boolean {
   if (r.competitorRps > 0) return r.gaveUp === 0 && r.share429 <= 0.02 && r.goodput >= 0.9;
   const max429 = r.copies === 1 ? 0 : r.copies >= 16 ? 0.02 : 0.01;
