@@ -88,7 +88,7 @@ export async function fleetModelBench(refills: RefillModel[], options: FleetMode
     if (i === 0) firstRows = rows;
     record.runs.push(...runs);
   }
-  // The README's table: the first seed's rows, as before there were seeds.
+  // The README's table: the first seed's rows (by default seed 42 alone).
   writeFileSync('bench-results/fleet-model.json', JSON.stringify(firstRows, null, 2));
   writeFileSync(options.record ?? 'bench-results/fleet-model-seeds.json', JSON.stringify(record, null, 2));
   if (options.compare) {
