@@ -1,16 +1,31 @@
 /**
- * `npm run bench -- --only fleet-model`: issue 10's fleet goals on the manual clock (no processes, no
- * CPU contention, deterministic): N copies with their own registries share one budget through headers.
+ * `npm run bench -- --only fleet-model [--seeds 42] [--compare FILE] [--record FILE]`: the fleet
+ * goals on the manual clock (no processes, no CPU contention, deterministic): N copies with their own
+ * registries share one budget through headers. Every scenario runs once per seed (the seed replays the
+ * latencies); all figures go to the record (JSON), and `--compare` checks them, digit for digit, against
+ * a saved record: the safety net of any change to the client's pacing that should not change behaviour.
  */
-import { writeFileSync } from 'node:fs';
-import type { FleetModelResult } from '../../electron/client/testing/fleet-model';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { FleetModelOptions, FleetModelResult } from '../../electron/client/testing/fleet-model';
 import { runFleetModel } from '../../electron/client/testing/fleet-model';
 import type { RefillModel } from './client-scenarios';
+import type { FleetModelRecord, FleetModelRun } from './fleet-model-compare';
+import { compareRecords, formatComparison } from './fleet-model-compare';
 
 const COPIES = [1, 4, 8, 16];
 const COMPETITOR_RPS = 8;
+export const DEFAULT_SEEDS = [42];
 
-/** Issue 10: 429s <= 1% (N = 16 and beside the competitor: 2%, alone: none), goodput >= 0.9 (alone 0.98), Jain >= 0.9, nobody gives up. */
+export interface FleetModelBenchOptions {
+  seeds?: number[];
+  /** A saved record to compare this run's figures with; a difference sets a non-zero exit code. */
+  compare?: string | null;
+  /** Where all figures go as JSON. */
+  record?: string;
+  seconds?: number;
+}
+
+/** The fleet goals: 429s <= 1% (N = 16 and beside the competitor: 2%, alone: none), goodput >= 0.9 (alone 0.98), Jain >= 0.9, nobody gives up. */
 function met(r: FleetModelResult): boolean {
   if (r.competitorRps > 0) return r.gaveUp === 0 && r.share429 <= 0.02 && r.goodput >= 0.9;
   const max429 = r.copies === 1 ? 0 : r.copies >= 16 ? 0.02 : 0.01;
@@ -21,32 +36,66 @@ function cell(r: FleetModelResult): string {
   return `${r.goodput.toFixed(3)} / ${(r.share429 * 100).toFixed(2)}% / ${r.jain.toFixed(3)}${met(r) ? '' : ' (missed)'}`;
 }
 
-export async function fleetModelBench(refills: RefillModel[], seconds = 60): Promise<void> {
-  console.log(`\n## Fleets on the manual clock (${seconds} s; goodput / 429s of all requests / Jain)\n`);
+function scenarioName(o: FleetModelOptions): string {
+  return `${o.copies} copies ${o.refill}${o.competitorRps ? ` + competitor ${o.competitorRps}/s` : ''}${o.fixedWork ? ` fixed work ${o.seconds} s` : ` ${o.seconds} s`}`;
+}
+
+/** Prints one seed's tables (as they always were) and returns its runs. */
+async function oneSeed(refills: RefillModel[], seconds: number, fixedSeconds: number, seed: number): Promise<{ rows: FleetModelResult[]; runs: FleetModelRun[] }> {
   const rows: FleetModelResult[] = [];
-  for (const copies of COPIES) for (const refill of refills) rows.push(await runFleetModel({ copies, refill, seconds }));
+  const runs: FleetModelRun[] = [];
+  const run = async (o: FleetModelOptions): Promise<FleetModelResult> => {
+    const r = await runFleetModel({ ...o, seed });
+    rows.push(r);
+    runs.push({ scenario: scenarioName(o), seed, figures: { ...r } });
+    return r;
+  };
+  const steady: FleetModelResult[] = [];
+  for (const copies of COPIES) for (const refill of refills) steady.push(await run({ copies, refill, seconds }));
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
-  for (const copies of COPIES) console.log(`| ${copies} | ${refills.map((refill) => cell(rows.find((r) => r.copies === copies && r.refill === refill)!)).join(' | ')} |`);
+  for (const copies of COPIES) console.log(`| ${copies} | ${refills.map((refill) => cell(steady.find((r) => r.copies === copies && r.refill === refill)!)).join(' | ')} |`);
   // One download beside a competing consumer at 8 of the 20/s: goodput over what it leaves, 429s vendor-wide.
   const beside: FleetModelResult[] = [];
-  for (const refill of refills) beside.push(await runFleetModel({ copies: 1, refill, seconds, competitorRps: COMPETITOR_RPS }));
-  rows.push(...beside);
+  for (const refill of refills) beside.push(await run({ copies: 1, refill, seconds, competitorRps: COMPETITOR_RPS }));
   console.log(`| 1 + competitor ${COMPETITOR_RPS}/s | ${beside.map(cell).join(' | ')} |`);
   console.log(`\nBeside the competitor: goodput over what it leaves (${20 - COMPETITOR_RPS}/s), 429s of the vendor's every request (ours and its).`);
   // Fixed work, as the real fleet bench: every copy downloads the same catalog, copies finish at
   // different times, and goodput runs until the last one finished (the tail counts).
-  const fixedSeconds = Number(process.env.FLEET_RUN_SECONDS) > 0 ? Number(process.env.FLEET_RUN_SECONDS) : 12;
   console.log(`\nFixed work (each copy the same catalog, ${fixedSeconds} s at the limit; goodput until the last copy finished, Jain over the copies' rates):\n`);
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
   for (const copies of COPIES.filter((c) => c > 1)) {
     const fixed: FleetModelResult[] = [];
-    for (const refill of refills) fixed.push(await runFleetModel({ copies, refill, seconds: fixedSeconds, fixedWork: true }));
-    rows.push(...fixed);
+    for (const refill of refills) fixed.push(await run({ copies, refill, seconds: fixedSeconds, fixedWork: true }));
     console.log(`| ${copies} | ${fixed.map(cell).join(' | ')} |`);
   }
   const early = rows.filter((r) => r.share429 > 0).map((r) => `${r.copies}${r.competitorRps > 0 ? ' + competitor' : ''}/${r.refill} ${(r.early429 * 100).toFixed(0)}%`);
   if (early.length > 0) console.log(`\nShare of the 429s in the first 15 s: ${early.join(', ')}`);
-  writeFileSync('bench-results/fleet-model.json', JSON.stringify(rows, null, 2));
+  return { rows, runs };
+}
+
+export async function fleetModelBench(refills: RefillModel[], options: FleetModelBenchOptions = {}): Promise<void> {
+  const seconds = options.seconds ?? 60;
+  const seeds = options.seeds ?? DEFAULT_SEEDS;
+  const fixedSeconds = Number(process.env.FLEET_RUN_SECONDS) > 0 ? Number(process.env.FLEET_RUN_SECONDS) : 12;
+  console.log(`\n## Fleets on the manual clock (${seconds} s; goodput / 429s of all requests / Jain)\n`);
+  const record: FleetModelRecord = { settings: { refills, seconds, fixedSeconds }, seeds, runs: [] };
+  let firstRows: FleetModelResult[] = [];
+  for (const [i, seed] of seeds.entries()) {
+    if (seeds.length > 1 || seed !== DEFAULT_SEEDS[0]) console.log(`${i > 0 ? '\n' : ''}### Seed ${seed}\n`);
+    const { rows, runs } = await oneSeed(refills, seconds, fixedSeconds, seed);
+    if (i === 0) firstRows = rows;
+    record.runs.push(...runs);
+  }
+  // The README's table: the first seed's rows (by default seed 42 alone).
+  writeFileSync('bench-results/fleet-model.json', JSON.stringify(firstRows, null, 2));
+  writeFileSync(options.record ?? 'bench-results/fleet-model-seeds.json', JSON.stringify(record, null, 2));
+  if (options.compare) {
+    const saved = JSON.parse(readFileSync(options.compare, 'utf8')) as FleetModelRecord;
+    const comparison = compareRecords(saved, record);
+    console.log(`\n### Compared with ${options.compare}\n`);
+    for (const line of formatComparison(comparison)) console.log(line);
+    if (!comparison.identical) process.exitCode = 1;
+  }
 }

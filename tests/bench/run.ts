@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json,soak] [--clients partner-console,naive] [--scenarios 1,2]`
  * [--soak-minutes 3 --soak-every 15 --soak-snapshots DIR] (or SOAK_MINUTES, SOAK_EVERY_S)
+ * [--seeds 1,2,3,4,5 --compare FILE --record FILE] (fleet-model: one run per seed, all figures to the record, compared digit for digit)
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
  * bench-results/*.json for the README.
  */
@@ -21,12 +22,17 @@ const { values } = parseArgs({
     'soak-minutes': { type: 'string', default: process.env.SOAK_MINUTES ?? '3' },
     'soak-every': { type: 'string', default: process.env.SOAK_EVERY_S ?? '15' },
     'soak-snapshots': { type: 'string' },
+    seeds: { type: 'string', default: '42' },
+    compare: { type: 'string' },
+    record: { type: 'string' },
   },
 });
 const only = new Set(values.only.split(','));
 const clients = values.clients.split(',') as BenchClientKind[];
 const scenarioNumbers = values.scenarios.split(',').map(Number);
 const refills = values.refill.split(',') as RefillModel[];
+const seeds = values.seeds.split(',').map(Number);
+if (!seeds.every(Number.isSafeInteger)) throw new Error(`--seeds takes whole numbers separated by commas, not "${values.seeds}"`);
 
 /** Partner Console's goals from issue 3: minimum goodput and maximum share of 429s per scenario. */
 const GOALS: Record<number, { goodput: number; max429Share: number }> = {
@@ -93,7 +99,7 @@ async function main(): Promise<void> {
   }
   if (only.has('fleet-model')) {
     const { fleetModelBench } = await import('./fleet-model');
-    await fleetModelBench(refills);
+    await fleetModelBench(refills, { seeds, compare: values.compare ?? null, record: values.record });
   }
   if (only.has('history')) {
     const { historyBench } = await import('./history');
