@@ -67,7 +67,7 @@ async function main(): Promise<void> {
 
     await shoot(page, 'budget-live');
     await go(page, 'Overview');
-    const cell = page.locator('tr.ov-row[data-profile="demo"] [data-cell]').nth(2);
+    const cell = page.locator('tr.ov-row[data-profile="demo"] [data-cell]').nth(3);
     await shoot(page, 'overview', async () => {
       await cell.hover();
     });
