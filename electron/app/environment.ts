@@ -1,4 +1,4 @@
-/** What a shell gives the services, and what it gets back (see .tmp/APIS.md, "App services"). */
+/** What a shell (Electron or browser mode) gives the services, and what it gets back. */
 import type { CallResult, EventName } from '../../shared/bridge/contract';
 import type { ProfileInputDraft } from '../profiles';
 import type { TokenVault } from './token-vault';

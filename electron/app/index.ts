@@ -1,4 +1,4 @@
-/** App services: the composition root both shells call (see .tmp/APIS.md, "App services"). */
+/** App services: the composition root that both shells (Electron and browser mode) call. */
 export { createAppServices } from './services';
 export type { AppEnvironment, AppServices, AppLog, AppLogLevel } from './environment';
 export type { TokenVault, TokenStorageKind } from './token-vault';

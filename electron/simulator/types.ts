@@ -1,4 +1,4 @@
-/** Public types of the simulator (see .tmp/APIS.md, "Simulator"). */
+/** Public types of the simulator. */
 import type { EndpointId } from '../../shared/endpoints';
 import type { SimDialect } from '../../shared/sim-dialects';
 import type { RefillModel } from './budget';
