@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
-import { PartnerError } from '../../shared/errors';
 import type { BucketSnapshot } from './budget-bucket';
 import { BudgetBucket } from './budget-bucket';
 import type { Clock } from '../../shared/clock';
@@ -15,6 +14,7 @@ import type { BudgetStore } from './budget-store';
 import { budgetStoreProblem, storeKey } from './budget-store';
 import { BudgetStorePool } from './budget-store-pool';
 import { ServerClock } from './server-clock';
+import { normalizeBaseUrl } from '../../shared/base-url';
 import type { budgetStoreStateSchema, fleetUseSchema } from '../../shared/bridge/session-schemas';
 
 /** Whose budget: one vendor at one service. Several connected profiles are several scopes. */
@@ -39,25 +39,6 @@ export interface BudgetRegistryOptions {
   guardMs?: number;
   /** Where a fleet reserves its slots (budget-store.ts); default none: headers only. */
   store?: BudgetStore | null;
-}
-
-/**
- * One spelling per base URL (the only one: profiles and the catalog download use it too): no
- * trailing slash, no query or fragment, lower-case scheme and host, default port dropped.
- * Throws PartnerError BAD_REQUEST for text that is not an http(s) URL.
- */
-export function normalizeBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    url = new URL('invalid:');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PartnerError({ code: 'BAD_REQUEST', message: `The base URL must be an http(s) URL, got ${JSON.stringify(String(baseUrl).slice(0, 100))}.`, retryable: false });
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.protocol}//${url.host}${path}`;
 }
 
 export class BudgetRegistry {
