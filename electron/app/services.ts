@@ -138,7 +138,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       fetch: recordingFetch,
       budgets,
       stores,
-      store: lease,
+      storeLease: lease,
       timeoutMs: () => store.settings().timeoutMs,
       stallLimitMs: () => (store.settings().giveUpAfterMinutes ?? DEFAULT_GIVE_UP_AFTER_MINUTES) * 60_000,
       clock: timerClock,

@@ -37,7 +37,7 @@ export interface SessionDeps {
   /** Where the client finds its scope's store on each attempt. */
   stores: ScopeStores;
   /** The scope's store, taken for this session (before its first contact): the session's from here on, released in close(). */
-  store: StoreLease;
+  storeLease: StoreLease;
   /** Read on each attempt, so the timeout setting applies to a connected session. */
   timeoutMs: () => number;
   /** Background work's give-up time, read each time as the timeout. */
@@ -59,7 +59,7 @@ export class ActiveSession {
   /** The request names this session sends: the map's, and what the service's 400s taught since. */
   readonly names: LearnedNames;
   readonly demoTraffic: DemoTraffic | null;
-  private readonly store: StoreLease;
+  private readonly storeLease: StoreLease;
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -81,7 +81,7 @@ export class ActiveSession {
       tokenPresentation: profile.tokenPresentation,
       pageSize: { param: profile.pageSizeParam },
     });
-    this.store = deps.store;
+    this.storeLease = deps.storeLease;
     this.unsubscribe = this.client.onSample(deps.onSample);
     this.map = profileServiceMap(profile);
     this.names = new LearnedNames(this.map, (map) => deps.onLearned?.(map));
@@ -102,6 +102,6 @@ export class ActiveSession {
     this.demoTraffic?.stop();
     this.client.close();
     this.unsubscribe();
-    this.store.release();
+    this.storeLease.release();
   }
 }
