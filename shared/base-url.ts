@@ -3,7 +3,10 @@
  * and the catalog CLI: http(s), no credentials in it (they would be shown and logged; tokens have
  * their own place), and never a link-local or cloud-metadata address (169.254.0.0/16, fe80::/10,
  * the IPv4-mapped forms, fd00:ec2::254, metadata.google.internal), which only an attacker points at.
+ * And its one spelling (normalizeBaseUrl), which every budget, profile and download is keyed by.
  */
+import { PartnerError } from './errors';
+
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'fd00:ec2::254']);
 
 /** 169.254.x.y as IPv4, or as the last 32 bits of an IPv4-mapped/compatible IPv6 address. */
@@ -43,4 +46,23 @@ export function baseUrlProblem(raw: string): string | null {
 export function hideUrlCredentials(text: string): string {
   // A password in a query (`?password=`, which ioredis honours) is one too.
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]*@/gi, '$1***@').replace(/([?&](?:password|pass)=)[^&#\s"'<>]*/gi, '$1***');
+}
+
+/**
+ * One spelling per base URL (the only one: the client's budgets, profiles and the catalog download use
+ * it): no trailing slash, no query or fragment, lower-case scheme and host, default port dropped.
+ * Throws PartnerError BAD_REQUEST for text that is not an http(s) URL.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PartnerError({ code: 'BAD_REQUEST', message: `The base URL must be an http(s) URL, got ${JSON.stringify(String(baseUrl).slice(0, 100))}.`, retryable: false });
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}`;
 }

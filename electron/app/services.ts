@@ -6,7 +6,8 @@ import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 import { profileInputSchema } from '../../shared/bridge/schemas';
 import { PartnerError, toErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { BudgetRegistry, PartnerClient } from '../client';
+import { BudgetRegistry, PartnerClient, ScopeStores } from '../client';
+import type { StoreLease } from '../client';
 import { createTransport } from '../client/transport';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
 import { timerClock } from '../../shared/clock';
@@ -48,6 +49,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
 
   const events = new EventHub();
   const budgets = new BudgetRegistry();
+  const stores = new ScopeStores();
   // Which connected profile's client sent a sample: set just before telemetry records it.
   const origin = new WeakMap<BudgetSample, string>();
 
@@ -110,18 +112,33 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   }
 
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
-    let { profile, tokens } = await profiles.open(id);
+    const opened = await profiles.open(id);
+    const { profile } = opened;
     // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
     telemetry.resetDetector(profile.vendor);
-    // A fleet's shared budget (Redis), from the profile or the command line; headers only without one.
-    // Per (base URL, vendor): a connected profile without a store leaves another's store alone; released when
-    // the scope's last session closes (`closing` below).
-    budgets.useStore({ baseUrl: profile.baseUrl, vendor: profile.vendor }, (demo.isDemo(id) ? undefined : store.openBudgetStore(id)) ?? env.budgetStore, (line) => log('warn', line));
+    // A fleet's shared budget (Redis), from the profile or the command line; headers only without one. Taken
+    // before the first contact (which paces through it too) and handed to the session, which releases it in
+    // close(); released here if the session never opens.
+    const url = (demo.isDemo(id) ? undefined : store.openBudgetStore(id)) ?? env.budgetStore;
+    const lease = stores.take({ baseUrl: profile.baseUrl, vendor: profile.vendor }, url, (line) => log('warn', line));
+    try {
+      return await sessionWith(id, opened, lease, onSample);
+    } catch (e) {
+      lease.release();
+      throw e;
+    }
+  }
+
+  /** The profile's session on the store taken for it (after a first contact when it has no service map). */
+  async function sessionWith(id: string, opened: OpenedProfile, lease: StoreLease, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
+    let { profile, tokens } = opened;
     if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
     const startMap = profileServiceMap(profile);
     return new ActiveSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,
+      stores,
+      storeLease: lease,
       timeoutMs: () => store.settings().timeoutMs,
       stallLimitMs: () => (store.settings().giveUpAfterMinutes ?? DEFAULT_GIVE_UP_AFTER_MINUTES) * 60_000,
       clock: timerClock,
@@ -162,6 +179,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       tokens,
       fetch: recordingFetch,
       budgets,
+      stores,
       timeoutMs: store.settings().timeoutMs,
       tokenPresentation: profile.tokenPresentation,
       // A service that does not answer must not hold the connection long: the session's own probe retries.
@@ -194,10 +212,6 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     open: openSession,
     closing: async (s) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
-      // The last open session of its scope: its store is released (the connection closes with its last user;
-      // a reconnect sets it again), so a disconnected or removed profile's Redis connection does not live on.
-      const { baseUrl, vendor } = s.profile;
-      if (!pool.sessions().some((o) => o !== s && o.profile.vendor === vendor && o.profile.baseUrl === baseUrl)) budgets.useStore({ baseUrl, vendor }, undefined);
     },
     demoIdle: () => profiles.demoIdle(),
     activated(id) {
@@ -241,6 +255,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     usage,
     alerts,
     budgets,
+    stores,
     fetch: recordingFetch,
     recordSample,
     openable,
@@ -313,6 +328,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         telemetry.dispose();
         alerts.dispose();
         budgets.dispose();
+        stores.closeAll();
         local.close();
         events.clear();
       })();

@@ -1,11 +1,11 @@
 /**
- * One connected profile: its PartnerClient (sharing the process's budget registry), its
- * PurchaseService and, on a built-in demo profile, its demo traffic. Closed as a whole on disconnect
- * (several are open at once: session-pool.ts).
+ * One connected profile: its PartnerClient (sharing the process's budget registry), its scope's
+ * budget store, its PurchaseService and, on a built-in demo profile, its demo traffic. Closed as a
+ * whole on disconnect (several are open at once: session-pool.ts).
  */
 import type { BudgetSample } from '../../shared/rate-limit';
 import { PartnerClient } from '../client';
-import type { BudgetRegistry } from '../client';
+import type { BudgetRegistry, ScopeStores, StoreLease } from '../client';
 import type { TokenPresentation } from '../profiles';
 import { DemoTraffic } from './demo-traffic';
 import type { DemoTrafficPlan } from './demo-traffic';
@@ -34,6 +34,10 @@ export interface SessionProfile {
 export interface SessionDeps {
   fetch: typeof fetch;
   budgets: BudgetRegistry;
+  /** Where the client finds its scope's store on each attempt. */
+  stores: ScopeStores;
+  /** The scope's store, taken for this session (before its first contact): the session's from here on, released in close(). */
+  storeLease: StoreLease;
   /** Read on each attempt, so the timeout setting applies to a connected session. */
   timeoutMs: () => number;
   /** Background work's give-up time, read each time as the timeout. */
@@ -55,6 +59,7 @@ export class ActiveSession {
   /** The request names this session sends: the map's, and what the service's 400s taught since. */
   readonly names: LearnedNames;
   readonly demoTraffic: DemoTraffic | null;
+  private readonly storeLease: StoreLease;
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -70,11 +75,13 @@ export class ActiveSession {
       tokens,
       fetch: deps.fetch,
       budgets: deps.budgets,
+      stores: deps.stores,
       timeoutMs: deps.timeoutMs,
       stallLimitMs: deps.stallLimitMs,
       tokenPresentation: profile.tokenPresentation,
       pageSize: { param: profile.pageSizeParam },
     });
+    this.storeLease = deps.storeLease;
     this.unsubscribe = this.client.onSample(deps.onSample);
     this.map = profileServiceMap(profile);
     this.names = new LearnedNames(this.map, (map) => deps.onLearned?.(map));
@@ -95,5 +102,6 @@ export class ActiveSession {
     this.demoTraffic?.stop();
     this.client.close();
     this.unsubscribe();
+    this.storeLease.release();
   }
 }

@@ -8,7 +8,7 @@ import { parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
-import { budgetStoreProblem } from '../client/budget-store';
+import { budgetStoreProblem } from '../../shared/budget-store-url';
 import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]

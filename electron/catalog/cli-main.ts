@@ -3,8 +3,8 @@
  * on stderr, one JSON summary on stdout, a one-line reason and a non-zero exit code on failure.
  */
 import { createTransport } from '../client/transport';
-import { BudgetRegistry, createBudgetStore, PartnerClient } from '../client';
-import type { BudgetStore, ClientOptions } from '../client';
+import { BudgetRegistry, PartnerClient, ScopeStores } from '../client';
+import type { ClientOptions, StoreLease } from '../client';
 import { toErrorData } from '../../shared/errors';
 import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
 import type { CliOptions } from './cli-args';
@@ -27,15 +27,15 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
 
-/** The client's options from the command line's; the budget store is made (and closed) by the caller. */
-export function clientOptionsFor(options: CliOptions, store: BudgetStore | null): ClientOptions {
+/** The client's options from the command line's; the budget store is taken (and released) by the caller. */
+export function clientOptionsFor(options: CliOptions, stores: ScopeStores | null): ClientOptions {
   return {
     baseUrl: options.baseUrl,
     vendor: options.vendor,
     tokens: options.tokens,
     pageSize: { param: options.pageSizeParam },
     fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
-    ...(store ? { budgets: new BudgetRegistry({ store }) } : {}),
+    ...(stores ? { budgets: new BudgetRegistry(), stores } : {}),
     ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
   };
 }
@@ -52,14 +52,15 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   }
   const options = parsed.options;
   let client: PartnerClient;
-  let store: BudgetStore | null = null;
+  const stores = new ScopeStores();
+  let store: StoreLease | null = null;
   try {
     // The client checks the page size before sending too: tell it the parameter's name.
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
-    store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
-    client = new PartnerClient(clientOptionsFor(options, store));
+    store = options.budgetStore ? stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`)) : null;
+    client = new PartnerClient(clientOptionsFor(options, store ? stores : null));
   } catch (e) {
-    await store?.close();
+    store?.release();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
@@ -83,7 +84,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     });
   } catch (e) {
     client.close();
-    await store?.close();
+    store?.release();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
@@ -124,6 +125,6 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     stopProgress();
     stopInterrupt();
     client.close();
-    await store?.close();
+    store?.release();
   }
 }

@@ -98,7 +98,7 @@ export function formatForPath(path: string, explicit?: string): ExportFormat {
 }
 
 /** A base URL is compared and stored in the client's one spelling. */
-export { normalizeBaseUrl } from '../client/budget-registry';
+export { normalizeBaseUrl } from '../../shared/base-url';
 
 export function badSetting(message: string): PartnerError {
   return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false });

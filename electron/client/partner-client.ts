@@ -22,8 +22,10 @@ import type { RetryPolicy } from './backoff';
 import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterMs, retryPolicy } from './backoff';
 import type { AcquireOptions, BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
-import { BudgetRegistry, defaultBudgetRegistry, normalizeBaseUrl } from './budget-registry';
-import { storeKey } from './budget-store';
+import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
+import { normalizeBaseUrl } from '../../shared/base-url';
+import { storeKey } from './fleet-slot-store';
+import type { ScopeStores } from './scope-stores';
 import type { Ticket } from './bucket';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
@@ -72,6 +74,7 @@ export class PartnerClient {
   private readonly timeoutMs: number | (() => number);
   private readonly presentation: TokenPresentation;
   private readonly registry: BudgetRegistry;
+  private readonly stores: ScopeStores | undefined;
   private readonly pageSize: PageSizeRule;
   private readonly stallLimit: number | (() => number);
   private readonly maxQueueMs: number;
@@ -115,6 +118,7 @@ export class PartnerClient {
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.registry = options.budgets ?? (options.clock ? new BudgetRegistry({ clock: options.clock }) : defaultBudgetRegistry());
+    this.stores = options.stores;
     const injected = options.fetch as FetchFn | undefined;
     this.fetchFn = injected ?? createTransport();
     this.pageSize = {
@@ -219,7 +223,7 @@ export class PartnerClient {
 
   /** With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once. */
   private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<{ at: number; graceMs: number } | null> {
-    const store = this.registry.storeFor(this.baseUrl, this.vendor);
+    const store = this.stores?.storeFor(this) ?? null;
     if (!store) return null;
     const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
     bucket.model.coordinated = slot !== null;

@@ -2,6 +2,7 @@
 import type { RateLimitHeaders, BudgetSample } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
 import type { BudgetRegistry } from './budget-registry';
+import type { ScopeStores } from './scope-stores';
 import type { Clock } from '../../shared/clock';
 import type { FetchFn } from './http';
 import type { Priority } from './queue';
@@ -37,6 +38,8 @@ export interface ClientOptions {
   timeoutMs?: number | (() => number);
   retry?: Partial<RetryPolicy>;
   tokenPresentation?: TokenPresentation;
+  /** Where the fleet of this client's scope reserves its slots, looked up on each attempt. Default: none (headers only). */
+  stores?: ScopeStores;
   /**
    * Buckets shared per process, keyed by (baseUrl, vendor, endpoint). Default: the process-wide
    * registry, or a private one on `clock` when a clock is given (tests).

@@ -11,7 +11,7 @@ import { maskStoreUrl } from '../../shared/budget-store-url';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
 import type { ServiceMap } from '../../shared/service-map/schema';
-import { normalizeBaseUrl } from '../client/budget-registry';
+import { normalizeBaseUrl } from '../../shared/base-url';
 import type { TokenVault } from '../app/token-vault';
 import { maskToken, redactTokens } from './mask-token';
 import type { PersistedState, ProfileInput, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken } from './profile-types';

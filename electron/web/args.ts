@@ -8,7 +8,7 @@
  * visible to other users in the process list; the environment is not). All tokens given here form
  * one profile per vendor against --base-url, and stay in the server process.
  */
-import { budgetStoreProblem } from '../client/budget-store';
+import { budgetStoreProblem } from '../../shared/budget-store-url';
 
 export interface WebCliOptions {
   port: number;

@@ -4,7 +4,7 @@
  * ends the download (the CLI would exit): that is "gave up". Kinds: partner-console (headers only,
  * or with a Redis budget store), naive, bottleneck-redis (Bottleneck clustered through Redis).
  */
-import { BudgetRegistry, createBudgetStore, PartnerClient } from '../../electron/client';
+import { BudgetRegistry, PartnerClient, ScopeStores } from '../../electron/client';
 import { bottleneckRedisClient, naiveClient } from './baselines';
 import type { BenchClient } from './bench-client';
 
@@ -34,8 +34,9 @@ export interface FleetTally {
 const args = JSON.parse(process.argv[2]!) as FleetWorkerArgs;
 
 function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
-  const store = createBudgetStore(args.redis, (line) => process.stderr.write(`  [worker] ${line}\n`));
-  const client = new PartnerClient({ baseUrl: args.url, vendor: args.vendor, tokens: [args.token], budgets: new BudgetRegistry({ store }) });
+  const stores = new ScopeStores();
+  const store = stores.take({ baseUrl: args.url, vendor: args.vendor }, args.redis, (line) => process.stderr.write(`  [worker] ${line}\n`));
+  const client = new PartnerClient({ baseUrl: args.url, vendor: args.vendor, tokens: [args.token], budgets: new BudgetRegistry(), stores });
   return {
     name: 'partner-console',
     async request(endpoint, call) {
@@ -49,7 +50,7 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
     close: () => client.close(),
     closeAsync: async () => {
       client.close();
-      await store?.close();
+      store.release();
     },
   };
 }

@@ -94,6 +94,19 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
     expect((await call(plain, 'fleetUse', { profileId: 'demo' })).store.kind).toBe('none');
   });
 
+  it("a second profile of the scope without a store, disconnected, gives the first its store back", async () => {
+    const plain = await openApp();
+    const sim = await call(plain, 'connection', {});
+    const fleet = await call(plain, 'saveProfile', { name: 'acme fleet', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-1'], budgetStore: redis.url(8) });
+    const alone = await call(plain, 'saveProfile', { name: 'acme alone', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-2'] });
+    await call(plain, 'connectProfile', { id: fleet.id });
+    await call(plain, 'connectProfile', { id: alone.id });
+    // While both are connected the scope paces as the one connected last says (headers only).
+    expect((await call(plain, 'fleetUse', { profileId: fleet.id })).store.kind).toBe('none');
+    await call(plain, 'disconnectProfile', { id: alone.id });
+    expect((await call(plain, 'fleetUse', { profileId: fleet.id })).store).toMatchObject({ kind: 'redis', url: `redis://127.0.0.1:${redis.port}/8` });
+  });
+
   it('a profile that is not connected is NOT_FOUND', async () => {
     await expect(call(app, 'fleetUse', { profileId: 'p_nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

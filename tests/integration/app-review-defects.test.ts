@@ -237,4 +237,28 @@ describe.skipIf(!hasRedisServer())('a profile with a Redis budget store (real re
       await redis.stop();
     }
   });
+
+  it('closes it too when the profile never opens: removed while its first contact detects the service map', async () => {
+    const redis = await startRedisServer();
+    const inspector = new Redis(redis.url(0), { lazyConnect: true });
+    inspector.on('error', () => undefined);
+    try {
+      await inspector.connect();
+      const appConnections = async (): Promise<number> => ((await inspector.client('LIST')) as string).trim().split('\n').length - 1;
+      // Slow answers: the first contact (no saved map) takes a few of them, time enough to remove the profile.
+      const slow = await startSimulator({ host: '127.0.0.1', port: 0, faults: { latencyMs: 400 } });
+      sims.push(slow);
+      const { app } = await openApp();
+      const p = await call(app, 'saveProfile', { name: 'acme fleet', vendor: 'acme', baseUrl: slow.url, addTokens: ['acme-token-1'], budgetStore: redis.url(4) });
+      const opening = app.dispatch('connectProfile', { id: p.id });
+      await waitFor(async () => (await appConnections()) === 1);
+      await call(app, 'removeProfile', { id: p.id });
+      expect((await opening).ok).toBe(false);
+      await waitFor(async () => (await appConnections()) === 0).catch(() => undefined);
+      expect(await appConnections()).toBe(0);
+    } finally {
+      inspector.disconnect();
+      await redis.stop();
+    }
+  });
 });

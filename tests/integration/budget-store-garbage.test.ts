@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisBudgetStore } from '../../electron/client/budget-store';
+import { RedisSlotStore } from '../../electron/client/redis-slot-store';
 import { until } from '../helpers/redis-server';
 
 /** Command names of every complete RESP array in `buf`, and the bytes left over. */
@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('a store answering garbage', () => {
   it('reserves nothing (headers only), counts nothing and says it is not usable', async () => {
     const lines: string[] = [];
-    const store = new RedisBudgetStore(`redis://127.0.0.1:${port}/0`, (line) => lines.push(line));
+    const store = new RedisSlotStore(`redis://127.0.0.1:${port}/0`, (line) => lines.push(line));
     try {
       await until(() => store.status().state === 'connected', 5000);
       expect(await store.reserve('partner-console:budget:x:acme:listAssets', 2)).toBeNull();

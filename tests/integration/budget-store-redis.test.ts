@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { BACK_AFTER, DEFAULT_SPACING, RedisBudgetStore, type Spacing } from '../../electron/client/budget-store';
+import { BACK_AFTER, RedisSlotStore } from '../../electron/client/redis-slot-store';
+import { DEFAULT_SPACING, type Spacing } from '../../electron/client/fleet-slot-store';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
-import { BudgetRegistry, PartnerClient } from '../../electron/client';
+import { BudgetRegistry, PartnerClient, ScopeStores } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
 import { seededRandom } from '../../electron/client/testing';
 
@@ -16,16 +17,16 @@ if (!hasRedis) console.warn('budget-store-redis: skipped, redis-server is not in
 
 describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   let redis: RedisServer;
-  const stores: RedisBudgetStore[] = [];
+  const stores: RedisSlotStore[] = [];
   const lines: string[] = [];
-  const store = (spacing?: Spacing): RedisBudgetStore => {
-    const s = new RedisBudgetStore(redis.url(0), (l) => lines.push(l), undefined, spacing);
+  const store = (spacing?: Spacing): RedisSlotStore => {
+    const s = new RedisSlotStore(redis.url(0), (l) => lines.push(l), undefined, spacing);
     stores.push(s);
     return s;
   };
 
   /** The wait of one reservation (null: unavailable). */
-  const waitOf = async (w: RedisBudgetStore, key: string, refused = false): Promise<number | null> => (await w.reserve(key, 20, refused))?.waitMs ?? null;
+  const waitOf = async (w: RedisSlotStore, key: string, refused = false): Promise<number | null> => (await w.reserve(key, 20, refused))?.waitMs ?? null;
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -63,7 +64,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   });
 
   /** 21 slots reserved at once under `key`: slot 20 less slot 0, and how long asking took. */
-  const secondOf = async (w: RedisBudgetStore, key: string, refusedFirst = false): Promise<{ span: number; asked: number }> => {
+  const secondOf = async (w: RedisSlotStore, key: string, refusedFirst = false): Promise<{ span: number; asked: number }> => {
     const t0 = Date.now();
     const slots = (await Promise.all(Array.from({ length: 21 }, (_, i) => waitOf(w, key, refusedFirst && i === 0)))) as number[];
     const asked = Date.now() - t0;
@@ -152,10 +153,11 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   it('through the client: with the key a day ahead, an interactive request goes at once, not after the 60 s cap', async () => {
     const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(9) });
     const budgets = new BudgetRegistry();
+    const stores = new ScopeStores();
     const admin = new Redis(redis.url(0));
-    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    const client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets, stores });
     try {
-      budgets.useStore(redis.url(0), (l) => lines.push(l));
+      stores.take({ baseUrl: sim.url, vendor: 'demo' }, redis.url(0), (l) => lines.push(l));
       await client.request('categories'); // connected, and the key exists
       const [key] = await admin.keys('partner-console:budget:*:categories');
       expect(key).toBeDefined();
@@ -166,6 +168,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     } finally {
       client.close();
       budgets.dispose();
+      stores.closeAll();
       admin.disconnect();
       await sim.stop();
     }

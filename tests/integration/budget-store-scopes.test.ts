@@ -6,10 +6,12 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetRegistry } from '../../electron/client/budget-registry';
-import { PartnerClient } from '../../electron/client';
+import { PartnerClient, readFleetUse, ScopeStores } from '../../electron/client';
+import type { BudgetScope } from '../../electron/client';
+import { storeStateView } from '../../electron/app/handlers/fleet';
 import { startSimulator } from '../../electron/simulator';
 import { seededRandom } from '../../electron/client/testing';
-import { DEFAULT_SPACING, storeKey } from '../../electron/client/budget-store';
+import { DEFAULT_SPACING, storeKey } from '../../electron/client/fleet-slot-store';
 import { ENDPOINTS, ENDPOINT_IDS } from '../../shared/endpoints';
 import { hasRedisServer, startRedisServer, until, type RedisServer } from '../helpers/redis-server';
 
@@ -18,14 +20,18 @@ if (!hasRedis) console.warn('budget-store-scopes: skipped, redis-server is not i
 
 const ACME = { baseUrl: 'http://127.0.0.1:9/api', vendor: 'acme' };
 const GLOBEX = { baseUrl: 'http://127.0.0.1:9/api', vendor: 'globex' };
+/** The scope's store as the fleetUse call shows it. */
+const storeState = (stores: ScopeStores, scope: BudgetScope) => storeStateView(stores.status(scope));
+/** Every endpoint's limit from a registry of its own: the documented ones. */
+const fleetUse = (stores: ScopeStores, scope: BudgetScope, seconds: number) => readFleetUse(stores, new BudgetRegistry(), scope, seconds);
 
 describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
   let redis: RedisServer;
   let inspector: Redis;
-  const registries: BudgetRegistry[] = [];
-  const registry = (): BudgetRegistry => {
-    const r = new BudgetRegistry();
-    registries.push(r);
+  const owners: ScopeStores[] = [];
+  const scopeStores = (): ScopeStores => {
+    const r = new ScopeStores();
+    owners.push(r);
     return r;
   };
   /** A plain connection for looking at Redis; its reconnect errors while Redis is killed are expected. */
@@ -39,86 +45,94 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
   });
 
   afterAll(async () => {
-    for (const r of registries) r.dispose();
+    for (const r of owners) r.closeAll();
     inspector?.disconnect();
     await redis?.stop();
   });
 
   it('two scopes naming one Redis share one connection; another URL opens its own; the last user closes it', async () => {
-    const r = registry();
-    r.useStore(ACME, redis.url(0));
-    r.useStore(GLOBEX, redis.url(0));
-    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBe(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor));
-    expect(r.openStores).toBe(1);
-    await until(() => r.storeState(ACME).state === 'connected' && r.storeState(GLOBEX).state === 'connected');
+    const r = scopeStores();
+    const acme = r.take(ACME, redis.url(0));
+    let globex = r.take(GLOBEX, redis.url(0));
+    expect(r.storeFor(ACME)).toBe(r.storeFor(GLOBEX));
+    expect(r.openCount).toBe(1);
+    await until(() => storeState(r, ACME).state === 'connected' && storeState(r, GLOBEX).state === 'connected');
     expect(await connections()).toBe(1);
 
-    r.useStore(GLOBEX, redis.url(1));
-    expect(r.openStores).toBe(2);
-    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).not.toBe(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor));
-    await until(() => r.storeState(GLOBEX).state === 'connected');
+    globex.release();
+    globex = r.take(GLOBEX, redis.url(1));
+    expect(r.openCount).toBe(2);
+    expect(r.storeFor(ACME)).not.toBe(r.storeFor(GLOBEX));
+    await until(() => storeState(r, GLOBEX).state === 'connected');
     expect(await connections()).toBe(2);
 
-    r.useStore(GLOBEX, undefined);
-    r.useStore(ACME, '');
-    expect(r.openStores).toBe(0);
-    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBeNull();
+    globex.release();
+    acme.release();
+    expect(r.openCount).toBe(0);
+    expect(r.storeFor(ACME)).toBeNull();
     // Closing is a QUIT on the wire: Redis sees it go shortly after.
     let open = await connections();
     for (let i = 0; i < 50 && open > 0; i++) open = await new Promise((res) => setTimeout(res, 20)).then(connections);
     expect(open).toBe(0);
   });
 
-  it('the registry-wide form is the default of every scope not given its own; a scope may say none', async () => {
-    const r = registry();
-    r.useStore(redis.url(0));
-    expect(r.storeFor(ACME.baseUrl, ACME.vendor)).toBe(r.store);
-    expect(r.storeState(GLOBEX).kind).toBe('redis');
-    r.useStore(GLOBEX, undefined);
-    expect(r.storeFor(GLOBEX.baseUrl, GLOBEX.vendor)).toBeNull();
-    expect(r.storeState(GLOBEX)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+  it("a scope's latest lease is its store (a lease of none too), the one before it again once released; a second release does nothing", async () => {
+    const r = scopeStores();
+    const first = r.take(ACME, redis.url(0));
+    const other = r.take(GLOBEX, redis.url(0));
+    expect(storeState(r, ACME).kind).toBe('redis');
+    const none = r.take(ACME, '');
+    expect(r.storeFor(ACME)).toBeNull();
+    expect(storeState(r, ACME)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    none.release();
     // The scope's base URL is compared in its one spelling (normalizeBaseUrl).
-    expect(r.storeFor('HTTP://127.0.0.1:9/api/', 'acme')).toBe(r.store);
+    expect(r.storeFor({ baseUrl: 'HTTP://127.0.0.1:9/api/', vendor: 'acme' })).toBe(first.store);
+    first.release();
+    first.release();
+    expect(r.openCount).toBe(1);
+    expect(r.storeFor(GLOBEX)).toBe(other.store);
+    other.release();
+    expect(r.openCount).toBe(0);
   });
 
   it('state: connecting, then connected; Redis killed: fallback (a line logged); Redis back: connected again (a line logged)', async () => {
-    const r = registry();
+    const r = scopeStores();
     const lines: string[] = [];
-    r.useStore(ACME, redis.url(2), (l) => lines.push(l));
-    expect(r.storeState(ACME)).toMatchObject({ kind: 'redis', state: 'connecting', url: `redis://127.0.0.1:${redis.port}/2` });
-    await until(() => r.storeState(ACME).state === 'connected');
-    expect(r.storeState(ACME).message).toMatch(/shares the budget/);
+    r.take(ACME, redis.url(2), (l) => lines.push(l));
+    expect(storeState(r, ACME)).toMatchObject({ kind: 'redis', state: 'connecting', url: `redis://127.0.0.1:${redis.port}/2` });
+    await until(() => storeState(r, ACME).state === 'connected');
+    expect(storeState(r, ACME).message).toMatch(/shares the budget/);
 
     await redis.stop();
-    await until(() => r.storeState(ACME).state === 'fallback');
-    expect(r.storeState(ACME).message).toMatch(/headers alone/);
+    await until(() => storeState(r, ACME).state === 'fallback');
+    expect(storeState(r, ACME).message).toMatch(/headers alone/);
     expect(lines.at(-1)).toMatch(/unreachable .*pacing from the headers alone/);
     // While in fallback: no slot (headers only), answered at once; fleetUse answers empty counts.
     const t = Date.now();
-    expect(await r.storeFor(ACME.baseUrl, ACME.vendor)!.reserve(storeKey(ACME.baseUrl, ACME.vendor, 'listAssets'), 20)).toBeNull();
-    const use = await r.fleetUse(ACME, 5);
+    expect(await r.storeFor(ACME)!.reserve(storeKey(ACME.baseUrl, ACME.vendor, 'listAssets'), 20)).toBeNull();
+    const use = await fleetUse(r, ACME, 5);
     expect(Date.now() - t).toBeLessThan(150);
     expect(use.endpoints.every((e) => e.granted.length === 0)).toBe(true);
 
     await redis.start();
-    await until(() => r.storeState(ACME).state === 'connected', 15_000);
+    await until(() => storeState(r, ACME).state === 'connected', 15_000);
     expect(lines.at(-1)).toMatch(/is back/);
     inspector.disconnect();
     inspector = connect();
   });
 
   it('fleetUse: three workers reserving 50 slots in total; the store counts 50 granted, at most the limit in any second', async () => {
-    const workers = [registry(), registry(), registry()];
-    for (const w of workers) w.useStore(ACME, redis.url(3));
-    await until(() => workers.every((w) => w.storeState(ACME).state === 'connected'));
+    const workers = [scopeStores(), scopeStores(), scopeStores()];
+    for (const w of workers) w.take(ACME, redis.url(3));
+    await until(() => workers.every((w) => storeState(w, ACME).state === 'connected'));
     const key = storeKey(ACME.baseUrl, ACME.vendor, 'listAssets');
     const limit = ENDPOINTS.listAssets.limit;
-    const waits = await Promise.all(Array.from({ length: 50 }, (_, i) => workers[i % 3]!.storeFor(ACME.baseUrl, ACME.vendor)!.reserve(key, limit).then((slot) => slot?.waitMs ?? null)));
+    const waits = await Promise.all(Array.from({ length: 50 }, (_, i) => workers[i % 3]!.storeFor(ACME)!.reserve(key, limit).then((slot) => slot?.waitMs ?? null)));
     expect(waits.every((w) => typeof w === 'number')).toBe(true);
     // Slots are counted in the second they fall in: wait until the last one's second is complete.
     await new Promise((res) => setTimeout(res, Math.max(...(waits as number[])) + 1_100));
 
-    const use = await workers[0]!.fleetUse(ACME, 10);
+    const use = await fleetUse(workers[0]!, ACME, 10);
     expect(use.fromMs % 1000).toBe(0);
     expect(use.fromMs + 10_000).toBeLessThanOrEqual(Date.now() + 50); // complete seconds only
     const list = use.endpoints.find((e) => e.endpoint === 'listAssets')!;
@@ -128,8 +142,8 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     expect(Math.max(...list.granted)).toBeLessThanOrEqual(limit);
     expect(use.endpoints.filter((e) => e.endpoint !== 'listAssets').every((e) => e.granted.every((n) => n === 0))).toBe(true);
     // Another vendor on the same store counts apart.
-    workers[1]!.useStore(GLOBEX, redis.url(3));
-    const other = await workers[1]!.fleetUse(GLOBEX, 10);
+    workers[1]!.take(GLOBEX, redis.url(3));
+    const other = await fleetUse(workers[1]!, GLOBEX, 10);
     expect(other.endpoints.every((e) => e.granted.length === 10 && e.granted.every((n) => n === 0))).toBe(true);
 
     // The per-second keys expire by themselves.
@@ -146,36 +160,39 @@ describe.skipIf(!hasRedis)('a client and the store of its scope (real simulator 
   let redis: RedisServer;
   let sim: Awaited<ReturnType<typeof startSimulator>>;
   let budgets: BudgetRegistry;
+  let stores: ScopeStores;
   let client: PartnerClient;
   let inspect: Redis;
   let scope: { baseUrl: string; vendor: string };
   /** Slots the store granted for categories in the last 5 complete seconds (waits for the last slot's second to complete). */
   const grantedCategories = async (): Promise<number> => {
     await new Promise((res) => setTimeout(res, 1_100));
-    return (await budgets.fleetUse(scope, 5)).endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0);
+    return (await readFleetUse(stores, budgets, scope, 5)).endpoints.find((e) => e.endpoint === 'categories')!.granted.reduce((a, b) => a + b, 0);
   };
 
   beforeEach(async () => {
     redis = await startRedisServer();
     sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(5) });
     budgets = new BudgetRegistry();
-    client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets });
+    stores = new ScopeStores();
+    client = new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets, stores });
     inspect = new Redis(redis.url(5));
     scope = { baseUrl: sim.url, vendor: 'demo' };
-    budgets.useStore(scope, redis.url(5));
-    await until(() => budgets.storeState(scope).state === 'connected');
+    stores.take(scope, redis.url(5));
+    await until(() => storeState(stores, scope).state === 'connected');
   });
 
   afterEach(async () => {
     inspect.disconnect();
     client.close();
     budgets.dispose();
+    stores.closeAll();
     await sim.stop();
     await redis.stop();
   });
 
-  it('requests of the scope given a store are counted there; the registry has no default store', async () => {
-    expect(budgets.store).toBeNull();
+  it('requests of the scope given a store are counted there; another scope has none', async () => {
+    expect(stores.storeFor({ baseUrl: sim.url, vendor: 'other' })).toBeNull();
     for (let i = 0; i < 7; i++) await client.request('categories');
     expect(await grantedCategories()).toBe(7);
   });
@@ -206,32 +223,32 @@ describe.skipIf(!hasRedis)('a client and the store of its scope (real simulator 
 
 describe('no budget store', () => {
   it("answers kind 'none', state 'off' and empty counts, without opening any connection", async () => {
-    const r = new BudgetRegistry();
-    expect(r.storeState(ACME)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
-    const use = await r.fleetUse(ACME, 60);
+    const r = new ScopeStores();
+    expect(storeState(r, ACME)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    const use = await fleetUse(r, ACME, 60);
     expect(use.endpoints.map((e) => e.endpoint)).toEqual([...ENDPOINT_IDS]);
     expect(use.endpoints.every((e) => e.granted.length === 0 && e.limit === ENDPOINTS[e.endpoint].limit)).toBe(true);
     expect(use.fromMs % 1000).toBe(0);
-    expect(r.openStores).toBe(0);
-    r.dispose();
+    expect(r.openCount).toBe(0);
+    r.closeAll();
   });
 
   it('a store URL that is not one (a hand-edited settings file) is logged, and the scope paces from the headers', () => {
-    const r = new BudgetRegistry();
+    const r = new ScopeStores();
     const lines: string[] = [];
-    expect(() => r.useStore(ACME, 'http://ops:s3cret@cache:6379', (l) => lines.push(l))).not.toThrow();
-    expect(r.storeState(ACME).kind).toBe('none');
+    expect(() => r.take(ACME, 'http://ops:s3cret@cache:6379', (l) => lines.push(l))).not.toThrow();
+    expect(storeState(r, ACME).kind).toBe('none');
     expect(lines).toEqual(['budget store: the URL must be a redis://host:port/db URL, not http:; pacing from the headers alone']);
-    r.dispose();
+    r.closeAll();
   });
 
   it('a store URL with credentials is shown and logged masked', async () => {
-    const r = new BudgetRegistry();
+    const r = new ScopeStores();
     const lines: string[] = [];
-    r.useStore(ACME, 'redis://ops:s3cret@127.0.0.1:1/4', (l) => lines.push(l));
-    expect(r.storeState(ACME).url).toBe('redis://***@127.0.0.1:1/4');
-    await until(() => r.storeState(ACME).state === 'fallback');
-    expect(JSON.stringify(r.storeState(ACME)) + lines.join('\n')).not.toMatch(/s3cret|ops/);
-    r.dispose();
+    r.take(ACME, 'redis://ops:s3cret@127.0.0.1:1/4', (l) => lines.push(l));
+    expect(storeState(r, ACME).url).toBe('redis://***@127.0.0.1:1/4');
+    await until(() => storeState(r, ACME).state === 'fallback');
+    expect(JSON.stringify(storeState(r, ACME)) + lines.join('\n')).not.toMatch(/s3cret|ops/);
+    r.closeAll();
   });
 });

@@ -1,7 +1,8 @@
 /** The budget store setting: checked before anything is sent, the same words for the CLI and browser mode. */
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../electron/catalog/cli-args';
-import { budgetStoreProblem, RedisBudgetStore } from '../../electron/client/budget-store';
+import { budgetStoreProblem } from '../../shared/budget-store-url';
+import { RedisSlotStore } from '../../electron/client/redis-slot-store';
 
 describe('--budget-store', () => {
   it('accepts redis://host:port/db and keeps it', () => {
@@ -37,7 +38,7 @@ describe('--budget-store', () => {
       const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', url], {}, '/tmp');
       expect(parsed.kind === 'error' && parsed.message).toMatch(words);
       expect(parsed.kind === 'error' && parsed.message).not.toContain('s3cret');
-      expect(() => new RedisBudgetStore(url)).toThrow(words);
+      expect(() => new RedisSlotStore(url)).toThrow(words);
     }
   });
 

@@ -2,7 +2,7 @@
 import type { Settings } from '../../profiles';
 import type { ProfileStore } from '../../profiles';
 import type { Telemetry } from '../../telemetry';
-import type { BudgetRegistry } from '../../client';
+import type { BudgetRegistry, ScopeStores } from '../../client';
 import type { BudgetSample } from '../../../shared/rate-limit';
 import type { ConnectionView } from '../connection-state';
 import type { DownloadController } from '../download-controller';
@@ -36,6 +36,8 @@ export interface AppContext {
   /** Alert rules per profile and the alerts they raised (electron/alerts/). */
   alerts: AlertService;
   budgets: BudgetRegistry;
+  /** Each connected scope's budget store, taken by its sessions: short-lived clients look theirs up here. */
+  stores: ScopeStores;
   /** The recording fetch every client uses. */
   fetch: typeof fetch;
   /** Ids past 2^53: their digits for the page, and back as the service wrote them. */

@@ -41,6 +41,7 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
         tokens: [first],
         fetch: ctx.fetch,
         budgets: ctx.budgets,
+        stores: ctx.stores,
         timeoutMs: Math.min(TEST_TIMEOUT_MS, ctx.settings().timeoutMs),
         retry: { maxAttempts: 1 },
         tokenPresentation: profile.tokenPresentation,

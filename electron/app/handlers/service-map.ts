@@ -45,6 +45,7 @@ async function withClient<T>(ctx: AppContext, profileId: string, run: (client: P
       tokens,
       fetch: ctx.fetch,
       budgets: ctx.budgets,
+      stores: ctx.stores,
       timeoutMs: ctx.settings().timeoutMs,
       tokenPresentation: profile.tokenPresentation,
     });

@@ -1,192 +1,15 @@
 /**
- * The budget store: where the workers of a fleet reserve their slots before sending (DESIGN.md "The
- * budget store"). The default is local: no store, each process paces from the headers alone. The
- * Redis store reserves each request's slot atomically with GCRA (one Lua script per request, as
- * redis-cell does): the key holds only the theoretical arrival time (TAT) on Redis's own clock, so
- * workers on many machines never exceed the limit together, whatever their clocks say. The same
- * script counts the slot it grants per second, so the fleet's use can be read back (fleetUse).
- * The header model still runs in every worker and corrects for consumers outside the store.
- *
- * Redis unreachable or slow: the reservation answers "unavailable" within the timeout, the caller
- * goes on with headers only (nothing is lost or failed), the state says 'fallback' (at once when
- * unreachable; when slow, once slow answers are frequent), and ioredis reconnects by itself; the
- * next reservation after it is back uses Redis again.
+ * The Redis slot store: a connection to the fleet's Redis and its fallback. Redis unreachable or slow:
+ * the reservation answers "unavailable" within the timeout, the caller goes on with headers only
+ * (nothing is lost or failed), the state says 'fallback' (at once when unreachable; when slow, once slow
+ * answers are frequent), and ioredis reconnects by itself; the next reservation after it is back uses
+ * Redis again.
  */
 import { Redis } from 'ioredis';
-import type { Result } from 'ioredis';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
-import { MAX_RETRY_AFTER_MS } from './backoff';
-
-export { budgetStoreProblem } from '../../shared/budget-store-url';
-
-/** The contract's words (budgetStoreStateSchema): 'fallback' means headers only until Redis answers again. */
-export type BudgetStoreState = 'connecting' | 'connected' | 'fallback';
-
-export interface BudgetStoreStatus {
-  state: BudgetStoreState;
-  /** Where (redis://host:port/db), any credentials masked. */
-  where: string;
-  /** Why it is in fallback, in words. */
-  detail?: string;
-}
-
-/** Slots granted per second of the store's clock, per key, oldest first; complete seconds only. */
-export interface GrantedCounts {
-  /** Epoch ms (the store's clock) of the first second. */
-  fromMs: number;
-  /** One array per key asked, `seconds` long. */
-  counts: number[][];
-}
-
-export interface BudgetStore {
-  /**
-   * Reserves one slot of `limit` per second under `key`: resolves with the ms to wait before
-   * sending (0: now) and the grace for sending late, or null when the store is unavailable (go on
-   * with headers only). `refused`: the caller's last request under this key was answered 429 (the
-   * fleet's slots were too close).
-   */
-  reserve(key: string, limit: number, refused?: boolean): Promise<Slot | null>;
-  /** The slots granted under each key in the last `seconds` complete seconds, or null when unavailable. */
-  granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null>;
-  status(): BudgetStoreStatus;
-  onStatus(listener: (status: BudgetStoreStatus) => void): () => void;
-  close(): Promise<void>;
-}
-
-/** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
-export const COUNT_KEEP_MS = 310_000;
-
-/**
- * GCRA without burst: slots (1000 + spread) / limit ms apart on Redis's clock, so that no second
- * (whatever its alignment on the service) holds more than `limit` of the fleet's requests while each
- * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
- * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
- * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
- * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below) } in whole ms.
- * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
- * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
- * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
- * (The count key is derived in the script from that clock, so it cannot be passed in KEYS: this
- * needs a single Redis, not a cluster, as the TAT key's script does.)
- * A stored TAT ahead of Redis's clock is trusted only as a backlog of our own slots: one was counted
- * in the widest interval before it; otherwise (another writer, a key from a host whose clock was
- * ahead) it is reset to now and the third value says by how many ms. When Redis's clock is behind
- * the one the key's last slot was granted on (a clock step back, a failover), the TAT moves back by
- * as much, so the fleet does not wait out the difference.
- */
-export const GCRA_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local limit = tonumber(ARGV[1])
-local keep = tonumber(ARGV[2])
-local floor, most, narrow, start = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local sk = KEYS[1] .. ':spread'
-local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
-local before = tonumber(s[2])
-local spread = tonumber(s[1]) or start
-local widened = tonumber(s[3]) or 0
-spread = math.max(floor, spread - math.max(0, now - (tonumber(s[2]) or now)) * narrow / 1000)
-if ARGV[3] == '1' and now - widened >= 1000 then
-  spread = math.min(most, math.max(start, spread * 2))
-  widened = now
-end
-redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', tostring(widened))
-redis.call('PEXPIRE', sk, keep)
-local interval = (1000 + spread) / limit
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local reset = 0
-if tat > now then
-  -- A TAT ahead of now is a backlog of our own slots only if one was granted in the widest interval before it.
-  local names = {}
-  for sec = math.floor((tat - 1 - (1000 + most)) / 1000), math.floor((tat - 1) / 1000) do names[#names + 1] = KEYS[1] .. ':n:' .. sec end
-  local led = false
-  for _, c in ipairs(redis.call('MGET', unpack(names))) do if c then led = true end end
-  if not led then
-    reset = tat - now
-    tat = now
-  elseif before and before > now then
-    -- Redis's clock went back (a step, a failover to a host behind): the schedule moves back with it.
-    tat = tat - (before - now)
-  end
-end
-if tat < now then tat = now end
-local after = tat + interval
-redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
-local second = math.floor(tat / 1000)
-local n = KEYS[1] .. ':n:' .. second
-redis.call('INCR', n)
-redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
-return { math.floor(tat - now), math.floor(spread), math.floor(reset) }
-`;
-
-/**
- * A reserved slot: send after `waitMs`; sent more than `graceMs` later than that, the request may land in
- * a second the fleet's other slots have already filled (the spread the slots were spaced by).
- */
-export interface Slot {
-  waitMs: number;
-  graceMs: number;
-}
-
-/**
- * The counts of the last ARGV[1] complete seconds of Redis's clock for every key, in one round
- * trip: { first second, counts of key 1..., counts of key 2... }.
- */
-export const GRANTED_SCRIPT = `
-local last = tonumber(redis.call('TIME')[1]) - 1
-local n = tonumber(ARGV[1])
-local first = last - n + 1
-local out = { first }
-for i = 1, #KEYS do
-  local names = {}
-  for s = first, last do names[#names + 1] = KEYS[i] .. ':n:' .. s end
-  local counts = redis.call('MGET', unpack(names))
-  for j = 1, n do out[#out + 1] = tonumber(counts[j] or '0') end
-end
-return out
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none)] in ms for the slot granted under key. */
-    reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number[], Context>;
-    /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
-    grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
-  }
-}
-
-/**
- * How far apart the store spaces slots: (1000 + spread) / limit ms. Slots are granted on Redis's clock
- * but reach the service later by a varying amount (timers, the network, the service's own queue).
- * Under a whole-second limiter one slot late into an already full second is a 429 for someone, and
- * any second of arrivals holds at most `limit` while each arrives within `spread` ms of its slot. How
- * much that varies depends on the machines and the network, so the spread is learnt per key, in
- * Redis, by the fleet: it starts at a width that was safe with 16 processes on 2 cores, narrows
- * slowly while nobody is refused, and doubles when a worker reports a 429 (at most once a second, so
- * the burst of reports one late slot causes counts once). A whole-second service with little
- * variation then gets nearly its limit; a continuous one, where a late slot costs nothing, too.
- * Measured with 16 processes on 2 cores, idle (bench --only fleet, whole-second): a fixed 0 ms gave
- * 0 x 429 at 1.000, 10 ms 0 x 429 at 0.990, 25 ms 0 x 429 at 0.976; loaded by other work earlier,
- * 0 ms gave 2-5% 429s and 25 ms 0-0.4%.
- */
-export interface Spacing {
-  /** The spread a key starts with (and goes back to after COUNT_KEEP_MS without use). */
-  startMs: number;
-  /** The narrowest it gets. */
-  floorMs: number;
-  /** The widest (the fleet then sends at 1000 / (1000 + this) of the limit). */
-  mostMs: number;
-  /** How fast it narrows while nobody is refused, in ms per second. */
-  narrowMsPerSecond: number;
-}
-
-export const DEFAULT_SPACING: Spacing = { startMs: 25, floorMs: 5, mostMs: 250, narrowMsPerSecond: 1 };
-
-/**
- * A wait longer than a caller ever sleeps for a slot (partner-client caps it at MAX_RETRY_AFTER_MS)
- * is not a schedule anyone keeps: garbage, headers only.
- */
-export const MAX_SLOT_WAIT_MS = MAX_RETRY_AFTER_MS;
+import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
+import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
+import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT } from './slot-scripts';
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
 export const STORE_TIMEOUT_MS = 100;
@@ -207,11 +30,11 @@ export const BACK_AFTER = 5;
 type Outcome = 'timely' | 'slow' | 'garbage' | 'failed';
 type Answer<T> = { value: T } | { problem: Exclude<Outcome, 'timely'>; detail: string };
 
-export class RedisBudgetStore implements BudgetStore {
+export class RedisSlotStore implements FleetSlotStore {
   private readonly redis: Redis;
   private readonly where: string;
-  private current: BudgetStoreStatus;
-  private readonly listeners = new Set<(status: BudgetStoreStatus) => void>();
+  private current: SlotStoreStatus;
+  private readonly listeners = new Set<(status: SlotStoreStatus) => void>();
   private closed = false;
   /** Whether a reservation was answered yet (until then the first-answer allowance applies). */
   private answeredOnce = false;
@@ -331,11 +154,11 @@ export class RedisBudgetStore implements BudgetStore {
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
 
-  status(): BudgetStoreStatus {
+  status(): SlotStoreStatus {
     return { ...this.current };
   }
 
-  onStatus(listener: (status: BudgetStoreStatus) => void): () => void {
+  onStatus(listener: (status: SlotStoreStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -372,7 +195,7 @@ export class RedisBudgetStore implements BudgetStore {
     this.set({ state: 'fallback', where: this.where, detail });
   }
 
-  private set(next: BudgetStoreStatus): void {
+  private set(next: SlotStoreStatus): void {
     if (this.closed) return;
     const before = this.current.state;
     this.current = next;
@@ -402,12 +225,7 @@ function formatAhead(ms: number): string {
 }
 
 /** `--budget-store` / the profile's budgetStore: undefined or '' means local (headers only). */
-export function createBudgetStore(url: string | undefined, log?: (line: string) => void): BudgetStore | null {
+export function createFleetSlotStore(url: string | undefined, log?: (line: string) => void): FleetSlotStore | null {
   if (url === undefined || url.trim() === '') return null;
-  return new RedisBudgetStore(url.trim(), log);
-}
-
-/** The store key of one bucket: base URL + vendor + endpoint. */
-export function storeKey(baseUrl: string, vendor: string, endpoint: string): string {
-  return `partner-console:budget:${baseUrl}:${vendor}:${endpoint}`;
+  return new RedisSlotStore(url.trim(), log);
 }

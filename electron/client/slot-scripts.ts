@@ -1,0 +1,98 @@
+/**
+ * The Lua scripts of the Redis slot store, run atomically by Redis on its own clock (one per
+ * reservation, as redis-cell does), and their commands' types on ioredis.
+ */
+import type { Result } from 'ioredis';
+
+/** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
+export const COUNT_KEEP_MS = 310_000;
+
+/**
+ * GCRA without burst: slots (1000 + spread) / limit ms apart on Redis's clock, so that no second
+ * (whatever its alignment on the service) holds more than `limit` of the fleet's requests while each
+ * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
+ * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
+ * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
+ * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below) } in whole ms.
+ * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
+ * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
+ * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
+ * (The count key is derived in the script from that clock, so it cannot be passed in KEYS: this
+ * needs a single Redis, not a cluster, as the TAT key's script does.)
+ * A stored TAT ahead of Redis's clock is trusted only as a backlog of our own slots: one was counted
+ * in the widest interval before it; otherwise (another writer, a key from a host whose clock was
+ * ahead) it is reset to now and the third value says by how many ms. When Redis's clock is behind
+ * the one the key's last slot was granted on (a clock step back, a failover), the TAT moves back by
+ * as much, so the fleet does not wait out the difference.
+ */
+export const GCRA_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local keep = tonumber(ARGV[2])
+local floor, most, narrow, start = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local sk = KEYS[1] .. ':spread'
+local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
+local before = tonumber(s[2])
+local spread = tonumber(s[1]) or start
+local widened = tonumber(s[3]) or 0
+spread = math.max(floor, spread - math.max(0, now - (tonumber(s[2]) or now)) * narrow / 1000)
+if ARGV[3] == '1' and now - widened >= 1000 then
+  spread = math.min(most, math.max(start, spread * 2))
+  widened = now
+end
+redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', tostring(widened))
+redis.call('PEXPIRE', sk, keep)
+local interval = (1000 + spread) / limit
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local reset = 0
+if tat > now then
+  -- A TAT ahead of now is a backlog of our own slots only if one was granted in the widest interval before it.
+  local names = {}
+  for sec = math.floor((tat - 1 - (1000 + most)) / 1000), math.floor((tat - 1) / 1000) do names[#names + 1] = KEYS[1] .. ':n:' .. sec end
+  local led = false
+  for _, c in ipairs(redis.call('MGET', unpack(names))) do if c then led = true end end
+  if not led then
+    reset = tat - now
+    tat = now
+  elseif before and before > now then
+    -- Redis's clock went back (a step, a failover to a host behind): the schedule moves back with it.
+    tat = tat - (before - now)
+  end
+end
+if tat < now then tat = now end
+local after = tat + interval
+redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
+local second = math.floor(tat / 1000)
+local n = KEYS[1] .. ':n:' .. second
+redis.call('INCR', n)
+redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
+return { math.floor(tat - now), math.floor(spread), math.floor(reset) }
+`;
+
+/**
+ * The counts of the last ARGV[1] complete seconds of Redis's clock for every key, in one round
+ * trip: { first second, counts of key 1..., counts of key 2... }.
+ */
+export const GRANTED_SCRIPT = `
+local last = tonumber(redis.call('TIME')[1]) - 1
+local n = tonumber(ARGV[1])
+local first = last - n + 1
+local out = { first }
+for i = 1, #KEYS do
+  local names = {}
+  for s = first, last do names[#names + 1] = KEYS[i] .. ':n:' .. s end
+  local counts = redis.call('MGET', unpack(names))
+  for j = 1, n do out[#out + 1] = tonumber(counts[j] or '0') end
+end
+return out
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none)] in ms for the slot granted under key. */
+    reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number[], Context>;
+    /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
+    grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
+  }
+}
