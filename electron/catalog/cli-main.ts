@@ -33,7 +33,6 @@ export function clientOptionsFor(options: CliOptions, store: BudgetStore | null)
     baseUrl: options.baseUrl,
     vendor: options.vendor,
     tokens: options.tokens,
-    pageSize: { param: options.pageSizeParam },
     fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
     ...(store ? { budgets: new BudgetRegistry({ store }) } : {}),
     ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
@@ -54,7 +53,6 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   let client: PartnerClient;
   let store: BudgetStore | null = null;
   try {
-    // The client checks the page size before sending too: tell it the parameter's name.
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
     store = createBudgetStore(options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`));
     client = new PartnerClient(clientOptionsFor(options, store));
@@ -64,7 +62,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   // The service map: from --service-map, the checkpoint's (--resume), detected (default, at most 3 requests), or built in (--no-detect).
-  const { map, pageSizeParam, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
+  const { map, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -74,9 +72,10 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       out: options.out,
       format: options.format,
       pageSize: options.pageSize,
-      pageSizeParam,
       resume: options.resume,
       ...(map === undefined ? {} : { map }),
+      // Overrides written into the map, whichever it is (given, recorded, detected or built in).
+      ...(options.pageSizeParam === undefined ? {} : { pageSizeParam: options.pageSizeParam }),
       ...(options.idField === undefined ? {} : { idField: options.idField }),
       ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),
       ...(options.columns === undefined ? {} : { columns: options.columns }),

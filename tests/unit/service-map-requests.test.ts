@@ -25,7 +25,7 @@ describe('a saved map whose names differ from the profile form\'s old ones', () 
       serviceMap: LIMIT_MAP,
     } as SessionProfile;
     const session = new ActiveSession(profile, ['token-a'], {
-      fetch: h.fake.fetch,
+      fetch: h.fake.fetch as typeof fetch,
       budgets: h.registry,
       timeoutMs: () => 15_000,
       stallLimitMs: () => 600_000,
