@@ -16,8 +16,8 @@ export type ExportFormat = 'jsonl' | 'csv';
  */
 export interface PageShape {
   map: ServiceMap;
-  /** = map.asset.id: the items' id field, the next cursor where the body names none. */
-  idField: string;
+  /** The items' id field, the next cursor where the body names none (map.asset.id). */
+  idField?: string;
   /** The page-size query parameter (map.list.pageSizeParam). */
   pageSizeParam?: string;
   /** Body fields that name the next cursor, tried in order (map.list.cursor as `a|b`). */
@@ -63,7 +63,7 @@ export function pageShape(partial: Partial<PageShape> = {}): PageShape {
     },
     asset: { ...base.asset, id: idField },
   };
-  return { map, idField };
+  return { map };
 }
 
 /**
