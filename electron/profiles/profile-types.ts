@@ -28,7 +28,10 @@ const storedProfileFields = z.object({
   baseUrl: z.string().min(1),
   tokens: z.array(storedTokenSchema),
   tokenPresentation: tokenPresentationSchema,
-  /** How this service is called and its answers read (detected or edited): every payload name. Absent: the default dialect, detected at first contact. A bad one is dropped, not fatal. */
+  /**
+   * How this service is called and its answers read (detected or edited): every payload name. Absent: the
+   * default dialect, detected at first contact. A bad one is dropped, not fatal.
+   */
   serviceMap: serviceMapSchema.optional().catch(undefined),
   /** The map was detected (at first contact or by Detect again) and the user has not reviewed it yet. */
   serviceMapDetected: z.boolean().optional().catch(undefined),

@@ -38,7 +38,9 @@ function place(placement: Placement, value: unknown): RequestParts {
  */
 export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null): RequestParts {
   const problem = listProblem(map, pageSize, cursor);
-  if (problem !== null) throw new PartnerError({ code: 'BAD_REQUEST', endpoint: 'listAssets', message: `${ENDPOINTS.listAssets.label}: ${problem}. Not sent.`, retryable: false });
+  if (problem !== null) {
+    throw new PartnerError({ code: 'BAD_REQUEST', endpoint: 'listAssets', message: `${ENDPOINTS.listAssets.label}: ${problem}. Not sent.`, retryable: false });
+  }
   const query = bareRecord() as Record<string, string | number>;
   if (map.list.pageSizeParam !== null) query[map.list.pageSizeParam] = Math.min(pageSize, map.list.pageSizeMax);
   // A query is text: number text past 2^53 goes as its digits, exactly as the service wrote it.
