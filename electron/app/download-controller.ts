@@ -19,9 +19,7 @@ export interface DownloadTarget {
   client: CatalogClient;
   baseUrl: string;
   vendor: string;
-  pageSizeParam: string;
-  idField: string;
-  /** How the service's pages are read (the profile's service map). */
+  /** How the service's pages are asked for and read (the profile's service map: every name). */
   map?: ServiceMap;
 }
 
@@ -107,8 +105,6 @@ export class DownloadController {
       vendor: target.vendor,
       out,
       format: request.format,
-      pageSizeParam: target.pageSizeParam,
-      idField: target.idField,
       ...(target.map ? { map: target.map } : {}),
       resume: request.resume,
       // A fresh start replaces the previous export of this vendor and format.

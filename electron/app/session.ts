@@ -23,9 +23,7 @@ export interface SessionProfile {
   baseUrl: string;
   demo: boolean;
   tokenPresentation: TokenPresentation;
-  pageSizeParam: string;
-  idField: string;
-  /** How this service's answers are read; absent: the default dialect with the two names above. */
+  /** How this service is called and its answers read; absent: the default dialect (not detected yet). */
   serviceMap?: ServiceMap | undefined;
   /** A demo profile's demo traffic from the start (embedded-demo.ts); absent: none until the user asks. */
   demoTraffic?: DemoTrafficPlan | null;
@@ -79,7 +77,6 @@ export class ActiveSession {
       timeoutMs: deps.timeoutMs,
       stallLimitMs: deps.stallLimitMs,
       tokenPresentation: profile.tokenPresentation,
-      pageSize: { param: profile.pageSizeParam },
     });
     this.storeLease = deps.storeLease;
     this.unsubscribe = this.client.onSample(deps.onSample);

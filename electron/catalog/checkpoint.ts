@@ -7,7 +7,7 @@ import { open, rename, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { PartnerError } from '../../shared/errors';
-import { serviceMapSchema } from '../../shared/service-map/schema';
+import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Cursor } from './page';
 import { NumberText } from '../../shared/json/number-text';
@@ -18,17 +18,17 @@ import type { ExportFormat } from './settings';
 /**
  * 2: the cursor is written as the service wrote it (number text past 2^53 stays exact). Version 1
  * files are read (migrated) unless their cursor is an integer past 2^53: the version that wrote
- * them had rounded it already.
+ * them had rounded it already. Older files of either version name the id field and the page-size
+ * parameter in their settings: read, those two go into the recorded map (legacyNamesIntoMap).
  */
 export const CHECKPOINT_VERSION = 2;
 
+/** What identifies the download; the payload names are the recorded map's. */
 export interface CheckpointSettings {
   baseUrl: string;
   vendor: string;
   format: ExportFormat;
-  idField: string;
   pageSize: number;
-  pageSizeParam: string;
 }
 
 export interface Checkpoint {
@@ -51,7 +51,7 @@ export interface Checkpoint {
   total: number | null;
   startedAt: string;
   updatedAt: string;
-  /** The service map the pages were read with (carries its own version); absent: the built-in shapes, or an older checkpoint. */
+  /** The service map the pages were read with (carries its own version); absent only where a recorded map could not be read. */
   serviceMap?: ServiceMap;
 }
 
@@ -63,9 +63,10 @@ const checkpointSchema = z.object({
     baseUrl: z.string(),
     vendor: z.string(),
     format: z.enum(['jsonl', 'csv']),
-    idField: z.string(),
     pageSize: z.number().int(),
-    pageSizeParam: z.string(),
+    // Older checkpoints' names of what the download sent: read into the map, never written again.
+    idField: z.string().optional(),
+    pageSizeParam: z.string().optional(),
   }),
   cursor: cursorSchema.nullable(),
   lastItemId: cursorSchema.nullable().optional(),
@@ -117,14 +118,33 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
   if (!parsed.success) {
     throw refused(`The checkpoint ${path} is not a catalog checkpoint this version can read.`, 'Delete the checkpoint and the output file to start over.');
   }
-  const { version, ...data } = parsed.data;
+  const { version, settings, serviceMap, ...data } = parsed.data;
   if (version === 1 && data.cursor instanceof NumberText) {
     throw refused(
       `The checkpoint ${path} was written by an older version that rounded ids past 2^53: its cursor ${data.cursor.text} is not the one the service sent, so resuming could skip or repeat items.`,
       'Delete the checkpoint and the output file to start over.',
     );
   }
-  return { ...data, version: CHECKPOINT_VERSION };
+  const { idField, pageSizeParam, ...kept } = settings;
+  const map = legacyNamesIntoMap(serviceMap, idField, pageSizeParam);
+  return { ...data, settings: kept, ...(map ? { serviceMap: map } : {}), version: CHECKPOINT_VERSION };
+}
+
+/**
+ * An older checkpoint's two names are what its download sent (they overrode its recorded map, and
+ * without one the built-in shapes): written into that map. A result the map's schema refuses is
+ * dropped as an unreadable map is.
+ */
+export function legacyNamesIntoMap(map: ServiceMap | undefined, idField: string | undefined, pageSizeParam: string | undefined): ServiceMap | undefined {
+  if (idField === undefined && pageSizeParam === undefined) return map;
+  const base = map ?? DEFAULT_SERVICE_MAP;
+  const named = {
+    ...base,
+    list: { ...base.list, ...(pageSizeParam === undefined ? {} : { pageSizeParam }) },
+    asset: { ...base.asset, ...(idField === undefined ? {} : { id: idField }) },
+  };
+  const parsed = serviceMapSchema.safeParse(named);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Temp file, fsync, rename over the old one, fsync the folder so that the rename itself survives a crash. */
@@ -161,20 +181,27 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/** What differs between the checkpoint's settings and the wanted ones, in words; empty when resuming is safe. */
-export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointSettings): string[] {
+/**
+ * What differs between the checkpoint's settings and map and the wanted ones, in words; empty when
+ * resuming is safe. Page size and its parameter's name may change between runs: the cursor does not
+ * depend on them. The id field does (the next page starts after an item's id); a map that could not
+ * be read is not compared.
+ */
+export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointSettings, savedMap?: ServiceMap, wantedMap?: ServiceMap): string[] {
   const conflicts: string[] = [];
-  // Page size and its parameter's name may change between runs: the cursor does not depend on them.
-  const keys = ['baseUrl', 'vendor', 'format', 'idField'] as const;
+  const keys = ['baseUrl', 'vendor', 'format'] as const;
   for (const key of keys) {
     if (saved[key] !== wanted[key]) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
+  }
+  if (savedMap && wantedMap && savedMap.asset.id !== wantedMap.asset.id) {
+    conflicts.push(`the id field (asset.id) was ${JSON.stringify(savedMap.asset.id)}, now ${JSON.stringify(wantedMap.asset.id)}`);
   }
   return conflicts;
 }
 
 /** Throws a clear refusal when the checkpoint belongs to another download. */
-export function assertResumable(checkpointPath: string, saved: Checkpoint, wanted: CheckpointSettings, columns?: readonly string[]): void {
-  const conflicts = settingsConflicts(saved.settings, wanted);
+export function assertResumable(checkpointPath: string, saved: Checkpoint, wanted: CheckpointSettings, map: ServiceMap, columns?: readonly string[]): void {
+  const conflicts = settingsConflicts(saved.settings, wanted, saved.serviceMap, map);
   if (columns && saved.columns && columns.join('\u0000') !== saved.columns.join('\u0000')) {
     conflicts.push(`columns were ${saved.columns.join(',')}, now ${columns.join(',')}`);
   }

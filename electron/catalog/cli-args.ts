@@ -54,7 +54,8 @@ export interface CliOptions {
   defaultOut: boolean;
   format: ExportFormat;
   pageSize: number;
-  pageSizeParam: string;
+  /** --page-size-param and --id-field: written into the run's service map, whichever it is. */
+  pageSizeParam?: string;
   idField?: string;
   cursorFields?: string[];
   columns?: string[];
@@ -63,9 +64,9 @@ export interface CliOptions {
   serviceMap?: ServiceMap;
   /**
    * Probe the service for its map first (the default without --service-map or --no-detect; `explicit`:
-   * --detect was given); the page-size flag, if given, still wins.
+   * --detect was given); the name flags, if given, still win.
    */
-  detect?: { pageSizeParam: string | null; explicit: boolean };
+  detect?: { explicit: boolean };
   /** --budget-store redis://host:port/db: the fleet's shared budget (default: headers only). */
   budgetStore?: string;
   /** --max-response-mib: the response-size cap (default DEFAULT_MAX_RESPONSE_BYTES). */
@@ -147,10 +148,10 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   const serviceMap = values['service-map'] === undefined ? undefined : loadServiceMap(values['service-map'], cwd);
   if (serviceMap && values.detect) throw new Error('Give either --service-map FILE or --detect, not both.');
   if (values.detect && values['no-detect']) throw new Error('Give either --detect or --no-detect, not both.');
-  const pageSizeParam = validatePageSizeParam(values['page-size-param'] ?? serviceMap?.list.pageSizeParam ?? undefined);
-  const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, pageSizeParam, resume: values.resume ?? false };
+  const options: CliOptions = { baseUrl, tokens, vendor, out, defaultOut, format, pageSize, resume: values.resume ?? false };
+  if (values['page-size-param'] !== undefined) options.pageSizeParam = validatePageSizeParam(values['page-size-param'], serviceMap?.list.cursorParam);
   if (serviceMap) options.serviceMap = serviceMap;
-  if (!serviceMap && !values['no-detect']) options.detect = { pageSizeParam: values['page-size-param'] ?? null, explicit: values.detect === true };
+  if (!serviceMap && !values['no-detect']) options.detect = { explicit: values.detect === true };
   if (values['budget-store'] !== undefined) {
     const problem = budgetStoreProblem(values['budget-store']);
     if (problem) throw new Error(`--budget-store ${problem}, got ${JSON.stringify(hideUrlCredentials(values['budget-store']))}.`);

@@ -26,16 +26,15 @@ export async function detectForCli(client: ProbeClient, stderr: Stderr): Promise
 }
 
 export interface RunMap {
-  /** undefined: the built-in shapes. */
+  /** undefined: the built-in shapes. The name flags are written into it by the download (pageShape). */
   map?: ServiceMap;
-  pageSizeParam: string;
   /** Detection's warnings, for the summary. */
   warnings: string[];
 }
 
 export async function serviceMapForRun(options: CliOptions, client: ProbeClient, stderr: Stderr): Promise<RunMap> {
-  const builtIn: RunMap = { pageSizeParam: options.pageSizeParam, warnings: [] };
-  const withMap = (map: ServiceMap, warnings: string[] = []): RunMap => ({ map, warnings, pageSizeParam: options.detect?.pageSizeParam ?? map.list.pageSizeParam ?? options.pageSizeParam });
+  const builtIn: RunMap = { warnings: [] };
+  const withMap = (map: ServiceMap, warnings: string[] = []): RunMap => ({ map, warnings });
   if (options.serviceMap) return { ...builtIn, map: options.serviceMap };
   if (options.resume) {
     // A damaged checkpoint is the download's to report; here it only means "nothing recorded".

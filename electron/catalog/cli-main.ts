@@ -33,7 +33,6 @@ export function clientOptionsFor(options: CliOptions, stores: ScopeStores | null
     baseUrl: options.baseUrl,
     vendor: options.vendor,
     tokens: options.tokens,
-    pageSize: { param: options.pageSizeParam },
     fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
     ...(stores ? { budgets: new BudgetRegistry(), stores } : {}),
     ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
@@ -55,7 +54,6 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   const stores = new ScopeStores();
   let store: StoreLease | null = null;
   try {
-    // The client checks the page size before sending too: tell it the parameter's name.
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
     store = options.budgetStore ? stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`)) : null;
     client = new PartnerClient(clientOptionsFor(options, store ? stores : null));
@@ -65,7 +63,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   // The service map: from --service-map, the checkpoint's (--resume), detected (default, at most 3 requests), or built in (--no-detect).
-  const { map, pageSizeParam, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
+  const { map, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -75,9 +73,10 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       out: options.out,
       format: options.format,
       pageSize: options.pageSize,
-      pageSizeParam,
       resume: options.resume,
       ...(map === undefined ? {} : { map }),
+      // Overrides written into the map, whichever it is (given, recorded, detected or built in).
+      ...(options.pageSizeParam === undefined ? {} : { pageSizeParam: options.pageSizeParam }),
       ...(options.idField === undefined ? {} : { idField: options.idField }),
       ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),
       ...(options.columns === undefined ? {} : { columns: options.columns }),

@@ -27,7 +27,7 @@ import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ThrottledEmitter } from './progress';
 import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
-import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize, validatePageSizeParam } from './settings';
+import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize } from './settings';
 import type { ExportFormat, PageShape } from './settings';
 
 export interface CatalogDownloadOptions extends Partial<PageShape> {
@@ -42,8 +42,6 @@ export interface CatalogDownloadOptions extends Partial<PageShape> {
   format?: ExportFormat | 'ndjson';
   /** Default 100; 1..100. */
   pageSize?: number;
-  /** Default 'per-page'. */
-  pageSizeParam?: string;
   /** CSV columns; default: the keys of the first page's items. */
   columns?: string[];
   /** Continue from the checkpoint when there is one (default false: an existing output is refused). */
@@ -94,9 +92,7 @@ export class CatalogDownload {
       baseUrl: normalizeBaseUrl(options.baseUrl),
       vendor: options.vendor,
       format: this.format,
-      idField: this.shape.idField,
       pageSize: validatePageSize(options.pageSize ?? DEFAULT_DOWNLOAD_PAGE_SIZE),
-      pageSizeParam: validatePageSizeParam(options.pageSizeParam),
     };
     if (options.columns !== undefined && (options.columns.length === 0 || options.columns.some((c) => c === ''))) {
       throw new PartnerError({ code: 'BAD_REQUEST', message: 'CSV columns must be a non-empty list of non-empty names.', retryable: false });
@@ -210,7 +206,6 @@ export class CatalogDownload {
           ...shape,
           lastId: sent,
           pageSize: this.settings.pageSize,
-          pageSizeParam: this.settings.pageSizeParam,
           signal,
           priority: 'background',
           onSample: countSample,
@@ -299,7 +294,7 @@ export class CatalogDownload {
     const saved = await readCheckpoint(this.checkpointPath);
     const outputSize = await fileSize(this.out);
     if (resume && saved) {
-      assertResumable(this.checkpointPath, saved, this.settings, this.format === 'csv' ? this.options.columns : undefined);
+      assertResumable(this.checkpointPath, saved, this.settings, this.shape.map, this.format === 'csv' ? this.options.columns : undefined);
       if (!saved.done) await truncateToCheckpoint(this.out, saved.bytes);
       return { checkpoint: { ...saved, settings: { ...this.settings } }, resumed: true };
     }
@@ -330,8 +325,8 @@ export class CatalogDownload {
       total: null,
       startedAt: now,
       updatedAt: now,
-      // So that --resume reads the rest with the same map (a detected one is not detected again).
-      ...(this.options.map ? { serviceMap: this.options.map } : {}),
+      // So that --resume reads the rest with the same map and names (a detected one is not detected again).
+      serviceMap: this.shape.map,
     };
     // Written before the first request, so that even a crash on page one leaves a resumable pair.
     await OutputFile.open(this.out, 'replace', 0).then((f) => f.close());

@@ -6,7 +6,7 @@ import { assertPageUsable, parsePage, sameCursor } from './page';
 import type { Cursor, ParsedPage } from './page';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { CatalogClient } from './client-port';
-import { DEFAULT_DOWNLOAD_PAGE_SIZE, badSetting, pageShape, validatePageSize, validatePageSizeParam } from './settings';
+import { DEFAULT_DOWNLOAD_PAGE_SIZE, pageShape } from './settings';
 import type { PageShape } from './settings';
 
 export interface ReadPageOptions extends Partial<PageShape> {
@@ -14,8 +14,6 @@ export interface ReadPageOptions extends Partial<PageShape> {
   lastId?: Cursor | null;
   /** Default 100. */
   pageSize?: number;
-  /** Overrides the map's page-size parameter. */
-  pageSizeParam?: string;
   signal?: AbortSignal;
   /** Default 'interactive'; the download reads in the background. */
   priority?: 'interactive' | 'background';
@@ -27,13 +25,10 @@ export interface ReadPageOptions extends Partial<PageShape> {
 
 /** Reads one page. Throws PartnerError: the client's errors, BAD_REQUEST for bad settings, INVALID_RESPONSE (unless tolerant). */
 export async function readPage(client: CatalogClient, options: ReadPageOptions = {}): Promise<ParsedPage> {
-  const shape = pageShape(options);
-  const pageSize = validatePageSize(options.pageSize ?? DEFAULT_DOWNLOAD_PAGE_SIZE);
-  const sizeParam = options.pageSizeParam !== undefined ? validatePageSizeParam(options.pageSizeParam) : shape.map.list.pageSizeParam;
-  const map = { ...shape.map, list: { ...shape.map.list, pageSizeParam: sizeParam } };
+  const { map } = pageShape(options);
+  const pageSize = options.pageSize ?? DEFAULT_DOWNLOAD_PAGE_SIZE;
   const lastId = options.lastId ?? null;
-  // An empty last_id is a 400 that still costs a slot: refuse it here.
-  if (lastId !== null && String(lastId) === '') throw badSetting('The cursor (last_id) must not be empty.');
+  // Refuses a page size out of bounds and an empty cursor (a 400 that would still cost a slot).
   const parts = listRequest(map, pageSize, lastId);
   const response = await client.request('listAssets', {
     query: parts.query ?? {},
@@ -45,7 +40,7 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
   if (!options.tolerant) assertPageUsable(parsed, { map });
   const page = withoutEcho(parsed, lastId, map.list.cursor);
   const asked = Math.min(pageSize, map.list.pageSizeMax);
-  return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: sizeParam, received: page.received, done: page.done })] };
+  return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: map.list.pageSizeParam, received: page.received, done: page.done })] };
 }
 
 /**

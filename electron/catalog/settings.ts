@@ -2,7 +2,7 @@
  * Settings of a catalog download. The specification does not show the page's shape: how a page is
  * read is the profile's service map (shared/service-map/), whose default is the simulator's dialect.
  */
-import { DEFAULT_PAGE_SIZE_PARAM, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
+import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
 import { isPath } from '../../shared/service-map/field-path';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
@@ -11,13 +11,15 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 export type ExportFormat = 'jsonl' | 'csv';
 
 /**
- * How a page body is read: a service map. The single-field options are overrides of the map
- * (command-line flags, a profile's two names); pageShape() folds them into `map`.
+ * How a page is asked for and read: a service map. The single-field options are overrides of the
+ * map (the command line's flags); pageShape() writes them into `map`, the one source of the names.
  */
 export interface PageShape {
   map: ServiceMap;
-  /** = map.asset.id: the items' id field, the next cursor where the body names none. */
-  idField: string;
+  /** The items' id field, the next cursor where the body names none (map.asset.id). */
+  idField?: string;
+  /** The page-size query parameter (map.list.pageSizeParam). */
+  pageSizeParam?: string;
   /** Body fields that name the next cursor, tried in order (map.list.cursor as `a|b`). */
   cursorFields?: readonly string[];
   /** Body fields that say whether more pages follow (map.list.hasMore). */
@@ -48,10 +50,12 @@ export function pageShape(partial: Partial<PageShape> = {}): PageShape {
   const cursor = alternatives(partial.cursorFields, 'cursor field');
   const more = alternatives(partial.moreFields, 'has-more field');
   const total = alternatives(partial.totalFields, 'total field');
+  const pageSizeParam = partial.pageSizeParam === undefined ? base.list.pageSizeParam : validatePageSizeParam(partial.pageSizeParam, base.list.cursorParam);
   const map: ServiceMap = {
     ...base,
     list: {
       ...base.list,
+      pageSizeParam,
       ...(partial.itemsField !== undefined ? { items: partial.itemsField } : {}),
       ...(cursor !== undefined ? { cursor } : {}),
       ...(more !== undefined ? { hasMore: more } : {}),
@@ -59,7 +63,7 @@ export function pageShape(partial: Partial<PageShape> = {}): PageShape {
     },
     asset: { ...base.asset, id: idField },
   };
-  return { map, idField };
+  return { map };
 }
 
 /**
@@ -75,10 +79,10 @@ export function validatePageSize(value: unknown): number {
   return n;
 }
 
-export function validatePageSizeParam(value: string | undefined): string {
-  const name = value ?? DEFAULT_PAGE_SIZE_PARAM;
-  if (name.trim() === '' || name === LAST_ID_PARAM) {
-    throw badSetting(`The page-size parameter name must be non-empty and not "${LAST_ID_PARAM}", got ${JSON.stringify(name)}.`);
+/** A page-size parameter name that is not the cursor's. */
+export function validatePageSizeParam(name: string, cursorParam: string = LAST_ID_PARAM): string {
+  if (name.trim() === '' || name === cursorParam) {
+    throw badSetting(`The page-size parameter name must be non-empty and not "${cursorParam}", got ${JSON.stringify(name)}.`);
   }
   return name;
 }

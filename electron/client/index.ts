@@ -1,6 +1,6 @@
 /** The rate-aware Partner API client: what the catalog, purchases, app shell and benchmarks use. */
 export { PartnerClient, DEFAULT_TIMEOUT_MS } from './partner-client';
-export type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
+export type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
 export { DEFAULT_TOKEN_PRESENTATION } from './types';
 export type { Clock } from '../../shared/clock';
 export { systemClock } from './clock';

@@ -15,7 +15,6 @@ import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
-import { PAGE_SIZE_MAX, PAGE_SIZE_MIN, DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit';
 import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
@@ -37,7 +36,7 @@ import type { AttemptOutcome, FailureKind, FetchFn } from './http';
 import { attempt } from './http';
 import { createTransport } from './transport';
 import type { Priority } from './queue';
-import type { ApiResponse, ClientOptions, PageSizeRule, QueryValue, RequestOptions, TokenPresentation } from './types';
+import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
 import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
@@ -75,7 +74,6 @@ export class PartnerClient {
   private readonly presentation: TokenPresentation;
   private readonly registry: BudgetRegistry;
   private readonly stores: ScopeStores | undefined;
-  private readonly pageSize: PageSizeRule;
   private readonly stallLimit: number | (() => number);
   private readonly maxQueueMs: number;
   private readonly listeners = new Set<(sample: BudgetSample) => void>();
@@ -121,11 +119,6 @@ export class PartnerClient {
     this.stores = options.stores;
     const injected = options.fetch as FetchFn | undefined;
     this.fetchFn = injected ?? createTransport();
-    this.pageSize = {
-      param: options.pageSize?.param ?? DEFAULT_PAGE_SIZE_PARAM,
-      min: options.pageSize?.min ?? PAGE_SIZE_MIN,
-      max: options.pageSize?.max ?? PAGE_SIZE_MAX,
-    };
   }
 
   /** Subscribes to every response's (and failure's) budget figures; returns the unsubscribe. */
@@ -158,7 +151,7 @@ export class PartnerClient {
     if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
     if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
     const opts = options ?? {};
-    const problem = requestProblem(endpoint, opts, this.pageSize);
+    const problem = requestProblem(endpoint, opts);
     if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
     const spec = ENDPOINTS[endpoint];
     const token = this.pickToken(endpoint, opts.token);

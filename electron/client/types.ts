@@ -15,13 +15,6 @@ export interface TokenPresentation {
 
 export const DEFAULT_TOKEN_PRESENTATION: Readonly<TokenPresentation> = Object.freeze({ header: 'Authorization', scheme: 'Bearer' });
 
-export interface PageSizeRule {
-  /** Query parameter of the page size (default 'per-page', shared/catalog.ts). */
-  param: string;
-  min: number;
-  max: number;
-}
-
 export interface ClientOptions {
   baseUrl: string;
   vendor: string;
@@ -45,8 +38,6 @@ export interface ClientOptions {
    * registry, or a private one on `clock` when a clock is given (tests).
    */
   budgets?: BudgetRegistry;
-  /** Page-size parameter of list calls and its bounds; checked before sending. */
-  pageSize?: Partial<PageSizeRule>;
   /**
    * Background calls (downloads, background pages, demo traffic) wait through 429s for as long as
    * the budget makes progress for anyone; they give up only when nothing of their endpoint has gone

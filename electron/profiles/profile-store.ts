@@ -10,8 +10,10 @@ import { baseUrlProblem } from '../../shared/base-url';
 import { maskStoreUrl } from '../../shared/budget-store-url';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
+import { DEFAULT_SERVICE_MAP, parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { normalizeBaseUrl } from '../../shared/base-url';
+import { formNames, profileServiceMap, withFormNames } from '../service-map/profile-map';
 import type { TokenVault } from '../app/token-vault';
 import { maskToken, redactTokens } from './mask-token';
 import type { PersistedState, ProfileInput, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken } from './profile-types';
@@ -121,9 +123,7 @@ export class ProfileStore {
       baseUrl: normalizeBaseUrl(input.baseUrl),
       tokens,
       tokenPresentation: { header: input.tokenPresentation.header, scheme },
-      pageSizeParam: input.pageSizeParam.trim(),
-      idField: input.idField.trim(),
-      ...(input.serviceMap ? { serviceMap: input.serviceMap } : existing?.serviceMap ? { serviceMap: withFormNames(existing.serviceMap, existing, input) } : {}),
+      ...mapWithFormNames(input, existing),
       ...(!input.serviceMap && existing?.serviceMap && existing.serviceMapDetected ? { serviceMapDetected: true } : {}),
       ...this.keptBudgetStore(input.budgetStore, existing),
       createdAt: existing?.createdAt ?? at,
@@ -142,7 +142,7 @@ export class ProfileStore {
   }
 
   /**
-   * Stores a profile's service map; the profile's page-size parameter and id field follow it.
+   * Stores a profile's service map (the form's two names are read from it).
    * `detected`: found by detection, not yet reviewed by the user (a save without it is the user's own).
    */
   saveServiceMap(id: string, map: ServiceMap, options: { detected?: boolean } = {}): ProfileView {
@@ -153,8 +153,6 @@ export class ProfileStore {
       ...stored,
       ...(options.detected ? { serviceMapDetected: true } : {}),
       serviceMap: map,
-      pageSizeParam: map.list.pageSizeParam ?? stored.pageSizeParam,
-      idField: map.asset.id,
       updatedAt: this.now(),
     };
     if (persisted) this.commit({ ...this.state, profiles: this.state.profiles.map((p) => (p.id === id ? profile : p)) });
@@ -332,15 +330,19 @@ export class ProfileStore {
   }
 }
 
-/** The profile form's two names, where the user changed them, written into the map: the two never disagree. */
-function withFormNames(map: ServiceMap, before: StoredProfile, input: ProfileInput): ServiceMap {
-  const pageSizeParam = input.pageSizeParam.trim();
-  const idField = input.idField.trim();
-  return {
-    ...map,
-    list: { ...map.list, pageSizeParam: pageSizeParam === before.pageSizeParam ? map.list.pageSizeParam : pageSizeParam },
-    asset: { ...map.asset, id: idField === before.idField ? map.asset.id : idField },
-  };
+/**
+ * The map a save keeps: an imported one as it is; else the profile's (or the default dialect) with the
+ * form's two names written in where the user changed them. The default dialect unchanged stays no
+ * map, so that the profile is still detected at its first contact.
+ */
+function mapWithFormNames(input: ProfileInput, existing: StoredProfile | undefined): Pick<StoredProfile, 'serviceMap'> {
+  if (input.serviceMap) return { serviceMap: input.serviceMap };
+  const base = profileServiceMap(existing ?? {});
+  const map = withFormNames(base, input);
+  if (map === DEFAULT_SERVICE_MAP) return {};
+  const parsed = parseServiceMap(map);
+  if (!parsed.ok) throw badRequest(`The page-size parameter or the id field cannot be used: ${parsed.errors.join('; ')}.`);
+  return { serviceMap: parsed.map };
 }
 
 export function toView(profile: StoredProfile, demo = false): ProfileView {
@@ -352,8 +354,7 @@ export function toView(profile: StoredProfile, demo = false): ProfileView {
     demo,
     tokens: profile.tokens.map((t) => ({ id: t.id, masked: t.masked })),
     tokenPresentation: { ...profile.tokenPresentation },
-    pageSizeParam: profile.pageSizeParam,
-    idField: profile.idField,
+    ...formNames(profileServiceMap(profile)),
     ...(profile.budgetStore ? { budgetStore: maskStoreUrl(profile.budgetStore) } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
 import { serviceMapSchema } from '../../shared/service-map/schema';
+import { legacyNamesIntoMap } from './legacy-names';
 
 export type ProfileInput = z.output<typeof profileInputSchema>;
 /** What callers outside the bridge may pass (defaults not applied yet). */
@@ -20,16 +21,17 @@ export const storedTokenSchema = z.object({
 });
 export type StoredToken = z.output<typeof storedTokenSchema>;
 
-export const storedProfileSchema = z.object({
+const storedProfileFields = z.object({
   id: z.string().min(1),
   name: z.string(),
   vendor: z.string().min(1),
   baseUrl: z.string().min(1),
   tokens: z.array(storedTokenSchema),
   tokenPresentation: tokenPresentationSchema,
-  pageSizeParam: z.string().min(1),
-  idField: z.string().min(1),
-  /** How this service's answers are read (detected or edited); absent: the default dialect. A bad one is dropped, not fatal. */
+  /**
+   * How this service is called and its answers read (detected or edited): every payload name. Absent: the
+   * default dialect, detected at first contact. A bad one is dropped, not fatal.
+   */
   serviceMap: serviceMapSchema.optional().catch(undefined),
   /** The map was detected (at first contact or by Detect again) and the user has not reviewed it yet. */
   serviceMapDetected: z.boolean().optional().catch(undefined),
@@ -40,6 +42,8 @@ export const storedProfileSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
 });
+/** Older files' two names beside the map are read into it (legacy-names.ts). */
+export const storedProfileSchema = z.preprocess(legacyNamesIntoMap, storedProfileFields);
 export type StoredProfile = z.output<typeof storedProfileSchema>;
 
 export const SETTINGS_FILE_VERSION = 1;

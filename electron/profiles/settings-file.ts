@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
+import { hasLegacyNames } from './legacy-names';
 import { persistedStateSchema, SETTINGS_FILE_VERSION } from './profile-types';
 import type { PersistedState } from './profile-types';
 
@@ -29,8 +30,11 @@ function timestampForFileName(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
 
-/** Why the file cannot be used, or null when it is fine; the parsed state when it is (`dropped`: preferences back to their defaults). */
-function readState(path: string): { state: PersistedState | null; reason: string | null; dropped?: string[] } {
+/**
+ * Why the file cannot be used, or null when it is fine; the parsed state when it is (`dropped`: preferences
+ * back to their defaults; `migrated`: older profiles' names were read into their maps, to be written back once).
+ */
+function readState(path: string): { state: PersistedState | null; reason: string | null; dropped?: string[]; migrated?: boolean } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -45,15 +49,16 @@ function readState(path: string): { state: PersistedState | null; reason: string
   } catch (e) {
     return { state: null, reason: `it is not valid JSON (${(e as Error).message})` };
   }
+  const migrated = Array.isArray((json as { profiles?: unknown } | null)?.profiles) && (json as { profiles: unknown[] }).profiles.some(hasLegacyNames);
   const parsed = persistedStateSchema.safeParse(json);
   if (!parsed.success) {
     const repaired = withoutBadPreferences(json, parsed.error.issues);
-    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped };
+    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped, migrated };
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : 'the top level';
     return { state: null, reason: `it does not hold valid settings (${where}: ${first?.message ?? 'invalid'})` };
   }
-  return { state: parsed.data, reason: null };
+  return { state: parsed.data, reason: null, migrated };
 }
 
 /**
@@ -106,6 +111,13 @@ export function loadSettingsFile(dataDir: string, now: () => number = Date.now):
     // Tokens are sealed, but nobody else on the machine needs to read the file at all.
     configFileMode: 0o600,
   });
+  if (state && read.migrated) {
+    try {
+      conf.store = state as unknown as Record<string, unknown>;
+    } catch {
+      // Read-only for now: the names stay read into the maps in memory, and the next save writes them.
+    }
+  }
   return {
     state: state ?? emptyState(),
     problem,

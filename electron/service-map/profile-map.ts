@@ -1,18 +1,40 @@
-/** A profile's service map: the saved one, else the default dialect with the profile's two names. */
+/**
+ * A profile's service map: the saved one, else the default dialect. The map is the one source of
+ * the payload names; the profile form's two names (page-size parameter, id field) are read from it
+ * and written into it.
+ */
+import { DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
 export interface MapHolder {
   serviceMap?: ServiceMap | undefined;
+}
+
+export function profileServiceMap(profile: MapHolder): ServiceMap {
+  return profile.serviceMap ?? DEFAULT_SERVICE_MAP;
+}
+
+/** The names the profile form shows and edits. */
+export interface FormNames {
   pageSizeParam: string;
   idField: string;
 }
 
-export function profileServiceMap(profile: MapHolder): ServiceMap {
-  if (profile.serviceMap) return profile.serviceMap;
+/** A map that sends no page size shows the default name, which stays unsent unless the user changes it (withFormNames). */
+export function formNames(map: ServiceMap): FormNames {
+  return { pageSizeParam: map.list.pageSizeParam ?? DEFAULT_PAGE_SIZE_PARAM, idField: map.asset.id };
+}
+
+/** The form's names written into the map where the user changed them (from what formNames showed); the same map otherwise. */
+export function withFormNames(map: ServiceMap, input: FormNames): ServiceMap {
+  const shown = formNames(map);
+  const pageSizeParam = input.pageSizeParam.trim();
+  const idField = input.idField.trim();
+  if (pageSizeParam === shown.pageSizeParam && idField === shown.idField) return map;
   return {
-    ...DEFAULT_SERVICE_MAP,
-    list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: profile.pageSizeParam },
-    asset: { ...DEFAULT_SERVICE_MAP.asset, id: profile.idField },
+    ...map,
+    list: { ...map.list, pageSizeParam: pageSizeParam === shown.pageSizeParam ? map.list.pageSizeParam : pageSizeParam },
+    asset: { ...map.asset, id: idField === shown.idField ? map.asset.id : idField },
   };
 }

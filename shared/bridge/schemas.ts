@@ -87,6 +87,7 @@ export const profileViewSchema = z.object({
   /** publicText: the token itself, sent only for the built-in demo's public tokens (main decides); a real token never crosses. */
   tokens: z.array(z.object({ id: z.string(), masked: z.string(), lost: z.boolean().optional(), publicText: z.string().optional() })),
   tokenPresentation: tokenPresentationSchema,
+  /** The profile form's two names, read from the profile's service map (the one source of payload names). */
   pageSizeParam: z.string(),
   idField: z.string(),
   /** The fleet's budget store (redis://host:port/db), credentials masked; absent: none, headers only. */
@@ -104,6 +105,7 @@ export const profileInputSchema = z.object({
   /** Token ids to remove. */
   removeTokenIds: z.array(z.string()).default([]),
   tokenPresentation: tokenPresentationSchema.default({ header: 'Authorization', scheme: 'Bearer' }),
+  /** Written into the profile's service map where they differ from what the form showed (unless a map is given). */
   pageSizeParam: z.string().trim().min(1).max(64).default('per-page'),
   idField: z.string().trim().min(1).max(64).default('id'),
   /** A service map to store with the profile (import); absent: the profile keeps its own. */

@@ -5,6 +5,9 @@
 import { bareRecord, writePath } from './field-path';
 import type { Placement, ServiceMap } from './schema';
 import type { Id } from './values';
+import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../catalog';
+import { ENDPOINTS } from '../endpoints';
+import { PartnerError } from '../errors';
 import { NumberText } from '../json/number-text';
 
 export interface RequestParts {
@@ -28,13 +31,33 @@ function place(placement: Placement, value: unknown): RequestParts {
   return { body };
 }
 
-/** A page of the list: the page size (where the map names its parameter) and the cursor. */
+/**
+ * A page of the list: the page size (where the map names its parameter) and the cursor. Refuses,
+ * under the names the map sends, what the service would answer with a 400 that still costs a slot
+ * of the budget: an empty cursor, a page size outside the service's bounds. Throws BAD_REQUEST.
+ */
 export function listRequest(map: ServiceMap, pageSize: number, cursor: Id | null): RequestParts {
+  const problem = listProblem(map, pageSize, cursor);
+  if (problem !== null) {
+    throw new PartnerError({ code: 'BAD_REQUEST', endpoint: 'listAssets', message: `${ENDPOINTS.listAssets.label}: ${problem}. Not sent.`, retryable: false });
+  }
   const query = bareRecord() as Record<string, string | number>;
   if (map.list.pageSizeParam !== null) query[map.list.pageSizeParam] = Math.min(pageSize, map.list.pageSizeMax);
   // A query is text: number text past 2^53 goes as its digits, exactly as the service wrote it.
   if (cursor !== null) query[map.list.cursorParam] = cursor instanceof NumberText ? cursor.text : cursor;
   return { query };
+}
+
+function listProblem(map: ServiceMap, pageSize: number, cursor: Id | null): string | null {
+  if (cursor !== null && !(cursor instanceof NumberText) && String(cursor).trim() === '') {
+    return `${map.list.cursorParam} is empty: leave it out to read the first page (the service answers 400 and still spends a slot)`;
+  }
+  // Checked even where the map sends no size: the caller asked for a page the spec does not allow.
+  if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < PAGE_SIZE_MIN || pageSize > PAGE_SIZE_MAX) {
+    const name = map.list.pageSizeParam ?? 'the page size';
+    return `${name} must be a whole number from ${PAGE_SIZE_MIN} to ${PAGE_SIZE_MAX}, got ${JSON.stringify(String(pageSize).slice(0, 40))}`;
+  }
+  return null;
 }
 
 /** A field under one name, or under each of `a|b` (detection could not tell them apart). */

@@ -13,6 +13,8 @@ import {
 } from '../../electron/catalog/checkpoint';
 import type { Checkpoint } from '../../electron/catalog/checkpoint';
 import { NumberText } from '../../shared/json/number-text';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 
 let dir: string;
 beforeEach(async () => {
@@ -26,7 +28,7 @@ function checkpoint(patch: Partial<Checkpoint> = {}): Checkpoint {
   return {
     version: CHECKPOINT_VERSION,
     output: 'out.jsonl',
-    settings: { baseUrl: 'http://127.0.0.1:1', vendor: 'demo', format: 'jsonl', idField: 'id', pageSize: 100, pageSizeParam: 'per-page' },
+    settings: { baseUrl: 'http://127.0.0.1:1', vendor: 'demo', format: 'jsonl', pageSize: 100 },
     cursor: 200,
     done: false,
     pages: 2,
@@ -36,9 +38,18 @@ function checkpoint(patch: Partial<Checkpoint> = {}): Checkpoint {
     total: 500,
     startedAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:01.000Z',
+    serviceMap: DEFAULT_SERVICE_MAP,
     ...patch,
   };
 }
+
+/** What the versions before the map was the one source of names wrote: the two names in the settings. */
+function legacyFile(version: 1 | 2, names: { idField: string; pageSizeParam: string }, serviceMap?: ServiceMap): string {
+  const { serviceMap: _none, settings, ...rest } = checkpoint();
+  return JSON.stringify({ ...rest, version, settings: { ...settings, ...names }, ...(serviceMap ? { serviceMap } : {}) });
+}
+
+const withNames = (map: ServiceMap, pageSizeParam: string | null, id: string): ServiceMap => ({ ...map, list: { ...map.list, pageSizeParam }, asset: { ...map.asset, id } });
 
 describe('checkpoint file', () => {
   it('sits beside the output', () => {
@@ -94,7 +105,7 @@ describe('checkpoint cursor past 2^53 (version 2)', () => {
 
   it('reads a version 1 checkpoint with a safe cursor, and refuses one whose cursor an older version rounded', async () => {
     const path = join(dir, 'out.jsonl.checkpoint.json');
-    const v1 = (cursor: string): string => JSON.stringify({ ...checkpoint(), version: 1, cursor: 0 }).replace('"cursor":0', `"cursor":${cursor}`);
+    const v1 = (cursor: string): string => legacyFile(1, { idField: 'id', pageSizeParam: 'per-page' }).replace('"cursor":200', `"cursor":${cursor}`);
     await writeFile(path, v1('200'));
     expect(await readCheckpoint(path)).toMatchObject({ version: 2, cursor: 200 });
     await writeFile(path, v1('1234567890123456800'));
@@ -102,21 +113,56 @@ describe('checkpoint cursor past 2^53 (version 2)', () => {
   });
 });
 
+describe('checkpoints that named the id field and page-size parameter in their settings', () => {
+  it('reads the names of a version 1 checkpoint without a map into the built-in map, and writes no settings names back', async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    await writeFile(path, legacyFile(1, { idField: 'uuid', pageSizeParam: 'limit' }));
+    const read = await readCheckpoint(path);
+    expect(read).toMatchObject({ version: 2, cursor: 200, settings: { baseUrl: 'http://127.0.0.1:1', vendor: 'demo', format: 'jsonl', pageSize: 100 } });
+    expect(read?.settings).not.toHaveProperty('idField');
+    expect(read?.settings).not.toHaveProperty('pageSizeParam');
+    expect(read?.serviceMap).toEqual(withNames(DEFAULT_SERVICE_MAP, 'limit', 'uuid'));
+    await writeCheckpoint(path, read!);
+    const written = JSON.parse(await readFile(path, 'utf8')) as { settings: Record<string, unknown>; serviceMap: ServiceMap };
+    expect(Object.keys(written.settings).sort()).toEqual(['baseUrl', 'format', 'pageSize', 'vendor']);
+    expect(written.serviceMap.list.pageSizeParam).toBe('limit');
+    expect(await readCheckpoint(path)).toEqual(read);
+  });
+
+  it("writes a version 2 checkpoint's names into its recorded map: they are what its download sent", async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    const recorded = withNames(DEFAULT_SERVICE_MAP, null, 'id');
+    await writeFile(path, legacyFile(2, { idField: 'key', pageSizeParam: 'size' }, recorded));
+    expect((await readCheckpoint(path))?.serviceMap).toEqual(withNames(recorded, 'size', 'key'));
+  });
+
+  it('drops names that make no map, as an unreadable map is dropped', async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    await writeFile(path, legacyFile(2, { idField: '__proto__', pageSizeParam: 'per-page' }));
+    const read = await readCheckpoint(path);
+    expect(read?.cursor).toBe(200);
+    expect(read?.serviceMap).toBeUndefined();
+  });
+});
+
 describe('resume rules', () => {
-  it('allows another page size but not another base URL, vendor, format or id field', () => {
+  it("allows another page size or page-size parameter but not another base URL, vendor, format or the map's id field", () => {
     const saved = checkpoint().settings;
-    expect(settingsConflicts(saved, { ...saved, pageSize: 10, pageSizeParam: 'limit' })).toEqual([]);
+    const map = DEFAULT_SERVICE_MAP;
+    expect(settingsConflicts(saved, { ...saved, pageSize: 10 }, map, withNames(map, 'limit', 'id'))).toEqual([]);
     expect(settingsConflicts(saved, { ...saved, baseUrl: 'http://other' })[0]).toContain('baseUrl');
     expect(settingsConflicts(saved, { ...saved, vendor: 'acme' })[0]).toContain('vendor');
     expect(settingsConflicts(saved, { ...saved, format: 'csv' })[0]).toContain('format');
-    expect(settingsConflicts(saved, { ...saved, idField: 'uuid' })[0]).toContain('idField');
+    expect(settingsConflicts(saved, saved, map, withNames(map, 'per-page', 'uuid'))[0]).toContain('asset.id');
   });
 
   it('says why it refuses', () => {
     const saved = checkpoint({ settings: { ...checkpoint().settings, format: 'csv' }, columns: ['id', 'title'] });
-    expect(() => assertResumable('cp.json', saved, { ...saved.settings, vendor: 'acme' })).toThrow(/other settings \(vendor was "demo", now "acme"\)/);
-    expect(() => assertResumable('cp.json', saved, saved.settings, ['id'])).toThrow(/columns were id,title, now id/);
-    expect(() => assertResumable('cp.json', saved, saved.settings, ['id', 'title'])).not.toThrow();
+    const map = DEFAULT_SERVICE_MAP;
+    expect(() => assertResumable('cp.json', saved, { ...saved.settings, vendor: 'acme' }, map)).toThrow(/other settings \(vendor was "demo", now "acme"\)/);
+    expect(() => assertResumable('cp.json', saved, saved.settings, withNames(map, 'per-page', 'uuid'))).toThrow(/the id field \(asset.id\) was "id", now "uuid"/);
+    expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id'])).toThrow(/columns were id,title, now id/);
+    expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id', 'title'])).not.toThrow();
   });
 });
 

@@ -23,7 +23,7 @@ describe('catalog CLI flags', () => {
   it('has defaults: vendor "default", JSON Lines in the current folder, page size 100', () => {
     expect(run(base)).toEqual({
       baseUrl: 'http://127.0.0.1:8080', tokens: ['t1'], vendor: 'default', out: '/work/dir/catalog-default.jsonl', defaultOut: true,
-      format: 'jsonl', pageSize: 100, pageSizeParam: 'per-page', resume: false, detect: { pageSizeParam: null, explicit: false },
+      format: 'jsonl', pageSize: 100, resume: false, detect: { explicit: false },
     });
     // --no-detect keeps the built-in shapes; a map file is never detected over.
     expect(run([...base, '--no-detect']).detect).toBeUndefined();
@@ -150,9 +150,10 @@ describe('catalog CLI flags reach the client', () => {
     expect(clientOptionsFor(run(base), null)).not.toHaveProperty('stallLimitMs');
   });
 
-  it('the vendor, tokens and page-size parameter go as given; no store, no registry of its own', () => {
+  it('the vendor and tokens go as given, the page-size parameter into the map (not the client); no store, no registry of its own', () => {
     const o = clientOptionsFor(run([...base, '--token', 't2', '--vendor', 'acme', '--page-size-param', 'limit']), null);
-    expect(o).toMatchObject({ baseUrl: 'http://127.0.0.1:8080', vendor: 'acme', tokens: ['t1', 't2'], pageSize: { param: 'limit' } });
+    expect(o).toMatchObject({ baseUrl: 'http://127.0.0.1:8080', vendor: 'acme', tokens: ['t1', 't2'] });
+    expect(o).not.toHaveProperty('pageSize');
     expect(typeof o.fetch).toBe('function');
     expect(o).not.toHaveProperty('budgets');
   });

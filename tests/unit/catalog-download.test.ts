@@ -328,6 +328,50 @@ describe('CatalogDownload', () => {
     expect(await jsonlIds(out)).toEqual(range(57));
   });
 
+  /** A checkpoint of 30 items as an older version wrote it: the id field and page-size parameter in its settings. */
+  async function legacyCheckpoint(version: 1 | 2, idField: string): Promise<string> {
+    const out = join(dir, 'catalog.jsonl');
+    const crashing = failingOn(4, 57, new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true }));
+    expect((await download(crashing).start()).items).toBe(30);
+    const path = `${out}.checkpoint.json`;
+    const { serviceMap, lastItemId, ...rest } = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown> & { settings: object };
+    const older = { ...rest, version, settings: { ...rest.settings, idField, pageSizeParam: 'per-page' }, ...(version === 2 ? { serviceMap, lastItemId } : {}) };
+    await writeFile(path, JSON.stringify(older));
+    return path;
+  }
+
+  it('writes the page-size parameter and id field overrides into the map it reads with and records', async () => {
+    const client = new FakeCatalogClient({ size: 5 });
+    const dl = download(client, { pageSizeParam: 'limit', idField: 'id' });
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 5 });
+    expect(client.calls[0]?.query).toEqual({ limit: 10 });
+    expect((await readCheckpoint(dl.checkpointPath))?.serviceMap?.list.pageSizeParam).toBe('limit');
+  });
+
+  it.each([1, 2] as const)('resumes a version %i checkpoint that named the id field and page-size parameter in its settings', async (version) => {
+    const path = await legacyCheckpoint(version, 'id');
+    const client = new FakeCatalogClient({ size: 57 });
+    const second = await download(client, { resume: true }).start();
+    expect(second).toMatchObject({ state: 'done', resumed: true, items: 57, requests: 3 });
+    expect(client.calls[0]?.query).toEqual({ 'per-page': 10, last_id: 30 });
+    expect(await jsonlIds(join(dir, 'catalog.jsonl'))).toEqual(range(57));
+    // Written back once without them: the recorded map carries the names.
+    const after = JSON.parse(await readFile(path, 'utf8')) as { version: number; settings: object; serviceMap: { asset: { id: string }; list: { pageSizeParam: string } } };
+    expect(after.version).toBe(2);
+    expect(Object.keys(after.settings).sort()).toEqual(['baseUrl', 'format', 'pageSize', 'vendor']);
+    expect(after.serviceMap.asset.id).toBe('id');
+    expect(after.serviceMap.list.pageSizeParam).toBe('per-page');
+  });
+
+  it.each([1, 2] as const)("refuses to resume a version %i checkpoint whose id field is not the map's", async (version) => {
+    await legacyCheckpoint(version, 'uuid');
+    const client = new FakeCatalogClient({ size: 57 });
+    const result = await download(client, { resume: true }).start();
+    expect(result).toMatchObject({ state: 'failed', error: { code: 'BAD_REQUEST' } });
+    expect(result.error?.message).toMatch(/the id field \(asset\.id\) was "uuid", now "id"/);
+    expect(client.calls).toHaveLength(0);
+  });
+
   it('resumes with another page size, keeping the CSV header and writing it once', async () => {
     const out = join(dir, 'catalog.csv');
     const crashing = failingOn(2, 40, new PartnerError({ code: 'TIMEOUT', message: 'timeout', retryable: true }));

@@ -130,10 +130,12 @@ describe('settings', () => {
   });
 
   it('checks the page-size parameter name', () => {
-    expect(validatePageSizeParam(undefined)).toBe('per-page');
     expect(validatePageSizeParam('limit')).toBe('limit');
     expect(codeOf(() => validatePageSizeParam(''))).toBe('BAD_REQUEST');
     expect(codeOf(() => validatePageSizeParam('last_id'))).toBe('BAD_REQUEST');
+    // Not the name the map gives the cursor.
+    expect(validatePageSizeParam('last_id', 'after')).toBe('last_id');
+    expect(codeOf(() => validatePageSizeParam('after', 'after'))).toBe('BAD_REQUEST');
   });
 
   it('chooses the format from the extension or an explicit option', () => {

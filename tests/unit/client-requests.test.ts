@@ -7,15 +7,8 @@ import { drive, errorOf, harness } from '../../electron/client/testing';
 import type { FakeAction } from '../../electron/client/testing';
 
 describe('refused before sending: no request, no slot', () => {
-  const cases: [string, Record<string, string | number | undefined>, RegExp][] = [
-    ['an empty last_id', { last_id: '' }, /last_id is empty/],
-    ['a blank last_id', { last_id: '   ' }, /last_id is empty/],
-    ['a page size of 0', { 'per-page': 0 }, /per-page must be a whole number from 1 to 100/],
-    ['a page size of 101', { 'per-page': 101 }, /per-page must be a whole number from 1 to 100/],
-    ['a fractional page size', { 'per-page': 2.5 }, /per-page/],
-    ['a page size that is not a number', { 'per-page': 'ten' }, /per-page/],
-    ['a NaN parameter', { 'per-page': NaN }, /not a finite number/],
-  ];
+  // A list page's size and cursor are checked where the service map names them (tests/unit/service-map-requests.test.ts).
+  const cases: [string, Record<string, string | number | undefined>, RegExp][] = [['a NaN parameter', { 'per-page': NaN }, /not a finite number/]];
   it.each(cases)('%s', async (_, query, message) => {
     const h = harness();
     const client = h.client();
@@ -27,22 +20,6 @@ describe('refused before sending: no request, no slot', () => {
     const bucket = client.budgetSnapshot().find((b) => b.endpoint === 'listAssets')!;
     expect(bucket.available).toBe(20);
     expect(bucket.inFlight).toBe(0);
-  });
-
-  it('accepts the bounds and a missing last_id (first page)', async () => {
-    const h = harness();
-    const client = h.client();
-    await drive(h.clock, client.request('listAssets', { query: { 'per-page': 1, last_id: undefined } }));
-    await drive(h.clock, client.request('listAssets', { query: { 'per-page': '100', last_id: 42 } }));
-    expect(h.fake.received.map((r) => r.url.search)).toEqual(['?per-page=1', '?per-page=100&last_id=42']);
-  });
-
-  it('checks the configured page-size parameter and bounds', async () => {
-    const h = harness();
-    const client = h.client({ pageSize: { param: 'limit', max: 50 } });
-    expect((await errorOf(client.request('listAssets', { query: { limit: 51 } }))).message).toMatch(/limit must be a whole number from 1 to 50/);
-    await drive(h.clock, client.request('listAssets', { query: { limit: 50 } }));
-    expect(h.fake.received).toHaveLength(1);
   });
 
   it('refuses a body on a GET, an unknown endpoint, a bad priority or timeout', async () => {

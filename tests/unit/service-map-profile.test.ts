@@ -19,11 +19,63 @@ afterEach(async () => {
 const input = (extra: Record<string, unknown> = {}) => profileInputSchema.parse({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-123456789'], ...extra });
 
 describe('service map with the profile', () => {
-  it('no map saved: the default dialect with the profile form\'s two names', () => {
-    const map = profileServiceMap({ pageSizeParam: 'limit', idField: 'uuid' });
-    expect(map.list.pageSizeParam).toBe('limit');
-    expect(map.asset.id).toBe('uuid');
-    expect(map.search).toEqual(DEFAULT_SERVICE_MAP.search);
+  it('no map saved: the default dialect; the form\'s two names, changed, are written into a map of the user\'s own', async () => {
+    expect(profileServiceMap({})).toEqual(DEFAULT_SERVICE_MAP);
+    dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    // The default names leave no map: the profile is still detected at its first contact.
+    const plain = store.save(input());
+    expect(store.get(plain.id)?.serviceMap).toBeUndefined();
+    expect(plain).toMatchObject({ pageSizeParam: 'per-page', idField: 'id' });
+    const named = store.save(input({ pageSizeParam: 'limit', idField: 'uuid' }));
+    const map = store.get(named.id)?.serviceMap;
+    expect(map?.list.pageSizeParam).toBe('limit');
+    expect(map?.asset.id).toBe('uuid');
+    expect(map?.search).toEqual(DEFAULT_SERVICE_MAP.search);
+    expect(store.get(named.id)?.serviceMapDetected).toBeUndefined();
+    expect(named).toMatchObject({ pageSizeParam: 'limit', idField: 'uuid' });
+    expect(() => store.save(input({ idField: 'a..b' }))).toThrow(/id field cannot be used/);
+  });
+
+  it('a map that sends no page size shows the default name in the form, and stays without one unless it is changed', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const view = store.save(input());
+    const none = store.saveServiceMap(view.id, { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } });
+    expect(none.pageSizeParam).toBe('per-page');
+    store.save(input({ id: view.id, pageSizeParam: none.pageSizeParam, idField: none.idField, name: 'Renamed' }));
+    expect(store.get(view.id)?.serviceMap?.list.pageSizeParam).toBeNull();
+    store.save(input({ id: view.id, pageSizeParam: 'size', idField: none.idField }));
+    expect(store.get(view.id)?.serviceMap?.list.pageSizeParam).toBe('size');
+  });
+
+  it('reads older profiles\' two names into their maps once, and writes the file back without them', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
+    const vault = memoryVault();
+    const first = new ProfileStore({ dataDir: dir, vault });
+    const ids = ['plain', 'named', 'mapped'].map((name) => first.save(input({ name })).id);
+    const saved = { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'page_size' } };
+    first.saveServiceMap(ids[2]!, saved);
+    const file = join(dir, 'config.json');
+    // What the versions before wrote: the form's two names beside the map.
+    const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    const names = [{ pageSizeParam: 'per-page', idField: 'id' }, { pageSizeParam: 'limit', idField: 'uuid' }, { pageSizeParam: 'per-page', idField: 'key' }];
+    json.profiles = json.profiles.map((p, i) => ({ ...p, ...names[i] }));
+    await writeFile(file, JSON.stringify(json));
+
+    const store = new ProfileStore({ dataDir: dir, vault });
+    expect(store.settingsProblem).toBeNull();
+    expect(store.get(ids[0]!)?.serviceMap).toBeUndefined();
+    expect(store.get(ids[1]!)?.serviceMap).toEqual({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'limit' }, asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'uuid' } });
+    // A saved map's names were what its requests sent: it stays as it is.
+    expect(store.get(ids[2]!)?.serviceMap).toEqual(saved);
+    expect(store.view(ids[2]!)).toMatchObject({ pageSizeParam: 'page_size', idField: 'id' });
+    const written = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    for (const p of written.profiles) {
+      expect(p).not.toHaveProperty('pageSizeParam');
+      expect(p).not.toHaveProperty('idField');
+    }
+    expect(written.profiles.map((p) => p.tokens)).toEqual(json.profiles.map((p) => p.tokens));
   });
 
   it('is saved, survives a reload, follows the form\'s names, and a broken stored map is dropped, not fatal', async () => {

@@ -7,7 +7,7 @@ import type { HandlerGroup } from './types';
 function targetOf(ctx: AppContext, profileId: string): DownloadTarget {
   const session = ctx.session(profileId);
   const p = session.profile;
-  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, pageSizeParam: p.pageSizeParam, idField: p.idField, map: session.map };
+  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
 }
 
 export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' | 'downloadPause' | 'downloadResume' | 'downloadCancel' | 'downloadStatus'> {
