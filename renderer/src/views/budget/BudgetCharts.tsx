@@ -167,7 +167,7 @@ const ChartPanel = memo(function ChartPanel({
             {expanded ? '⤡' : '⤢'}
           </button>
         </span>
-        {heldNote ? <span className="chart-held-note" role="status" title={heldNote}>{heldNote}</span> : null}
+        {heldNote ? <span className="chart-held-note" role="status" title={heldNote.full} aria-label={heldNote.full}>{heldNote.short}</span> : null}
       </header>
       <LiveChart
         series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining}

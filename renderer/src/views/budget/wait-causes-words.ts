@@ -14,8 +14,8 @@ export const WAIT_CAUSE_WORDS: Record<WaitCause, string> = {
   others: 'pacing for another consumer',
   window: 'whole-second window end',
   budget: 'budget used up (Remaining 0)',
-  pause: "a 429's pause",
-  store: "the fleet store's slot",
+  pause: 'pause after a 429',
+  store: 'fleet store slot',
   inFlight: 'own requests in flight',
 };
 
@@ -39,12 +39,18 @@ export function heldBackWords(heldMs: number, causes: Readonly<WaitCauses>): str
 /** Below this share of the window held back with budget left, a panel says nothing. */
 export const HELD_NOTE_MIN_SHARE = 0.1;
 
+/** A panel's status line: short enough for a small panel ("Held back 62%: pacing for another consumer"), and in full. */
+export interface HeldBackNote {
+  short: string;
+  /** "Held back 62% of the last 5 s with Remaining above 0: pacing for another consumer (80%), whole-second window end (20%)" */
+  full: string;
+}
+
 /**
- * A panel's status line: "Held back 62% of the last 5 s with Remaining above 0: pacing for another
- * consumer (80%), whole-second window end (20%)". Read over the `windowS` complete seconds before
- * `end`; null when the endpoint was not held back that long for causes other than the budget itself.
+ * Why a panel's endpoint was held back while Remaining was above 0, read over the `windowS` complete
+ * seconds before `end`; null when it was not held back that long for causes other than the budget itself.
  */
-export function heldBackNote(store: BudgetStore, vendor: string, endpoint: EndpointId, end: number, windowS: number): string | null {
+export function heldBackNote(store: BudgetStore, vendor: string, endpoint: EndpointId, end: number, windowS: number): HeldBackNote | null {
   const causes = emptyWaitCauses();
   let heldMs = 0;
   store.forEach(vendor, endpoint, end - windowS * BUCKET_MS, end, (b) => {
@@ -56,9 +62,10 @@ export function heldBackNote(store: BudgetStore, vendor: string, endpoint: Endpo
   const left = HELD_WITH_BUDGET_LEFT.reduce((sum, c) => sum + causes[c], 0);
   const share = Math.min(1, heldMs / (windowS * BUCKET_MS)) * (left / total);
   if (share < HELD_NOTE_MIN_SHARE) return null;
-  const named = rankedWaitCauses(causes)
-    .filter((c) => HELD_WITH_BUDGET_LEFT.includes(c) && causes[c] / left >= MIN_SHARE)
-    .slice(0, 2)
-    .map((c) => `${WAIT_CAUSE_WORDS[c]} (${fmtPercent(causes[c] / left)})`);
-  return `Held back ${fmtPercent(share)} of the last ${windowS} s with Remaining above 0: ${named.join(', ')}`;
+  const named = rankedWaitCauses(causes).filter((c) => HELD_WITH_BUDGET_LEFT.includes(c) && causes[c] / left >= MIN_SHARE);
+  const full = named.slice(0, 2).map((c) => `${WAIT_CAUSE_WORDS[c]} (${fmtPercent(causes[c] / left)})`);
+  return {
+    short: `Held back ${fmtPercent(share)}: ${WAIT_CAUSE_WORDS[named[0]!]}`,
+    full: `Held back ${fmtPercent(share)} of the last ${windowS} s with Remaining above 0: ${full.join(', ')}`,
+  };
 }
