@@ -79,7 +79,7 @@ describe('wait causes in words', () => {
 
   it('a panel held back with Remaining above 0 says why; one held by the budget itself, or barely held, says nothing', () => {
     expect(heldBackNote(competitorStore(), 'demo', 'listAssets', S + 5000, 5)).toEqual({
-      short: 'Held back 60%: pacing for another consumer',
+      short: 'Held back 60% for another consumer',
       full: 'Held back 60% of the last 5 s with Remaining above 0: pacing for another consumer (80%), whole-second window end (20%)',
     });
     const spent = new BudgetStore();

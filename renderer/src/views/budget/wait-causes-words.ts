@@ -19,6 +19,16 @@ export const WAIT_CAUSE_WORDS: Record<WaitCause, string> = {
   inFlight: 'own requests in flight',
 };
 
+/** The same, to follow "Held back 62%" on a small panel. */
+const SHORT_WORDS: Record<WaitCause, string> = {
+  others: 'for another consumer',
+  window: 'for whole-second windows',
+  budget: 'by the budget used up',
+  pause: 'after 429s',
+  store: 'by the fleet store',
+  inFlight: 'by own requests in flight',
+};
+
 /** A cause below this share of the time is left out of the words (it would read "0 ms ..."). */
 const MIN_SHARE = 0.02;
 
@@ -39,7 +49,7 @@ export function heldBackWords(heldMs: number, causes: Readonly<WaitCauses>): str
 /** Below this share of the window held back with budget left, a panel says nothing. */
 export const HELD_NOTE_MIN_SHARE = 0.1;
 
-/** A panel's status line: short enough for a small panel ("Held back 62%: pacing for another consumer"), and in full. */
+/** A panel's status line: short enough for a small panel ("Held back 62% for another consumer"), and in full. */
 export interface HeldBackNote {
   short: string;
   /** "Held back 62% of the last 5 s with Remaining above 0: pacing for another consumer (80%), whole-second window end (20%)" */
@@ -65,7 +75,7 @@ export function heldBackNote(store: BudgetStore, vendor: string, endpoint: Endpo
   const named = rankedWaitCauses(causes).filter((c) => HELD_WITH_BUDGET_LEFT.includes(c) && causes[c] / left >= MIN_SHARE);
   const full = named.slice(0, 2).map((c) => `${WAIT_CAUSE_WORDS[c]} (${fmtPercent(causes[c] / left)})`);
   return {
-    short: `Held back ${fmtPercent(share)}: ${WAIT_CAUSE_WORDS[named[0]!]}`,
+    short: `Held back ${fmtPercent(share)} ${SHORT_WORDS[named[0]!]}`,
     full: `Held back ${fmtPercent(share)} of the last ${windowS} s with Remaining above 0: ${full.join(', ')}`,
   };
 }
