@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ENDPOINT_IDS } from './endpoints';
+import { waitCausesSchema } from './wait-causes';
 
 export const RATE_LIMIT_HEADERS = {
   limit: 'X-Rate-Limit-Limit',
@@ -134,6 +135,8 @@ export const budgetSampleSchema = z.object({
   headerProblems: z.array(z.string()),
   /** Consumers estimated to share this endpoint's budget, us included (1: alone); absent when unknown. */
   consumers: z.number().int().min(1).optional(),
+  /** Why the attempt waited (ms per cause, adding up to waitedMs); absent when the client did not say. */
+  waitCauses: waitCausesSchema.optional(),
 });
 
 export type BudgetSample = z.infer<typeof budgetSampleSchema>;

@@ -31,6 +31,7 @@
  * Pure: every method takes the local time; no timers here.
  */
 import type { RateLimitHeaders } from '../../shared/rate-limit';
+import type { WaitCause } from '../../shared/wait-causes';
 import { FairShare } from './fair-share';
 import { RecentSends, SLIDING_SLACK_MS } from './recent-sends';
 import { RefillBound } from './refill-bound';
@@ -43,6 +44,12 @@ export interface Ticket {
   /** Send order within the bucket. */
   readonly seq: number;
   readonly sentAt: number;
+}
+
+/** When the next request may go, and what holds it until then. */
+export interface NextSend {
+  at: number;
+  cause: WaitCause;
 }
 
 export interface AnswerInfo {
@@ -110,6 +117,8 @@ export class BucketModel {
    * answers (the four bounds still follow the headers, for consumers outside the store).
    */
   coordinated = false;
+  /** The latest send: where the fair-share pacing's spacing starts from (to tell its deferrals apart, wait causes only). */
+  private lastSentAt = -Infinity;
   /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
   private refusalUntold = false;
 
@@ -173,6 +182,7 @@ export class BucketModel {
 
   send(now: number): Ticket {
     this.advance(now);
+    this.lastSentAt = now;
     const ticket: Ticket = { id: nextTicketId++, seq: ++this.seq, sentAt: now };
     this.inFlight.set(ticket.id, ticket);
     this.ownCont.add(ticket.id);
@@ -248,17 +258,41 @@ export class BucketModel {
 
   /** Earliest local time >= now at which one request may be sent; Infinity: wait for an answer. */
   earliest(now: number): number {
+    return this.nextSend(now).at;
+  }
+
+  /**
+   * earliest(), with the bound that set it (shared/wait-causes.ts): the cause is only recorded,
+   * never read back into a decision. On a tie, the server's evidence names the cause.
+   */
+  nextSend(now: number): NextSend {
     this.advance(now);
     const limit = this.limit;
-    let t = Math.max(now, this.ownCont.earliest(1, now, limit), this.recent.earliest(1, now, limit), this.coordinated ? now : this.share.earliest(now));
+    const own = this.ownCont.earliest(1, now, limit);
+    const recent = this.recent.earliest(1, now, limit);
+    const share = this.coordinated ? now : this.share.earliest(now);
+    let t = Math.max(now, own, recent, share);
+    let cause: WaitCause = recent > own ? 'window' : 'budget';
+    // The pacing's own spacing, or (later than that) its deferral to the next server second.
+    if (share > Math.max(own, recent)) cause = share > Math.max(now, this.lastSentAt + 1000 / this.share.rate(now)) + 0.5 ? 'window' : 'others';
     const need = 1 + this.margin(now);
-    if (this.refillBasis) t = Math.max(t, this.refillBasis.bound.earliest(need, now, limit));
+    if (this.refillBasis) {
+      const refill = this.refillBasis.bound.earliest(need, now, limit);
+      if (refill >= t && refill > now) cause = this.refillBasis.bound.earliest(1, now, limit) <= now ? 'others' : 'budget';
+      t = Math.max(t, refill);
+    }
     const w = this.windowBasis;
-    if (w && w.value() < need) t = Math.max(t, this.windowEndsAt(w));
+    if (w && w.value() < need) {
+      const ends = this.windowEndsAt(w);
+      if (ends >= t && ends > now) cause = w.value() >= 1 ? 'others' : 'budget';
+      t = Math.max(t, ends);
+    }
+    if (t === Infinity) cause = 'inFlight';
     if (t === Infinity && this.lingering.length > 0) t = Math.max(now, Math.min(...this.lingering.map((l) => l.at)));
     // Infinity (only an answer can free a slot) stays; any computed wait is capped.
     if (t !== Infinity) t = Math.min(t, now + MAX_BOUND_WAIT_MS);
-    return Math.max(t, this.pausedUntilMs);
+    if (this.pausedUntilMs >= t && this.pausedUntilMs > now) cause = 'pause';
+    return { at: Math.max(t, this.pausedUntilMs), cause };
   }
 
   /** How many requests the model would let go right now (0 while paused). */

@@ -12,6 +12,8 @@ import { cancelledError, queueTimeoutError } from './errors';
 import type { Priority, Queued } from './queue';
 import { WaitQueue } from './queue';
 import type { ServerClock } from './server-clock';
+import type { WaitCauses } from '../../shared/wait-causes';
+import { WaitLedger } from './wait-ledger';
 
 export interface BucketSnapshot {
   baseUrl: string;
@@ -46,6 +48,8 @@ export interface AcquireOptions {
   order?: number;
   /** Longest time in the queue; then the call fails RATE_LIMITED (nothing sent). Default: no limit. */
   maxWaitMs?: number;
+  /** This request's time in the queue, per cause, is added into it when it is granted (recorded only). */
+  waitCauses?: WaitCauses;
 }
 
 interface Waiter extends Queued {
@@ -66,6 +70,7 @@ export function nextQueueOrder(): number {
 export class BudgetBucket {
   readonly model: BucketModel;
   private readonly queue = new WaitQueue<Waiter>();
+  private readonly held = new WaitLedger();
   private timer: unknown = null;
   private timerAt = Infinity;
 
@@ -86,6 +91,7 @@ export class BudgetBucket {
     if (options.signal?.aborted) return Promise.reject(cancelledError(this.endpoint));
     return new Promise<Ticket>((resolve, reject) => {
       const queuedAt = this.clock.now();
+      const heldAtStart = this.held.read(queuedAt);
       let expiry: unknown = null;
       const leave = (error: PartnerError): void => {
         if (this.queue.remove(waiter)) {
@@ -103,6 +109,7 @@ export class BudgetBucket {
         order: options.order ?? nextQueueOrder(),
         owner: options.owner,
         grant: (ticket) => {
+          if (options.waitCauses) this.held.addSince(heldAtStart, ticket.sentAt, options.waitCauses);
           done();
           resolve(ticket);
         },
@@ -185,14 +192,16 @@ export class BudgetBucket {
   private pump(): void {
     const now = this.clock.now();
     while (this.queue.size > 0) {
-      const at = this.model.earliest(now);
-      if (at > now) {
-        this.wakeAt(at, now);
+      const next = this.model.nextSend(now);
+      if (next.at > now) {
+        this.held.hold(now, next.cause);
+        this.wakeAt(next.at, now);
         return;
       }
       const waiter = this.queue.shift()!;
       waiter.grant(this.model.send(now));
     }
+    this.held.hold(now, null);
     this.stopTimer();
   }
 

@@ -40,6 +40,8 @@ import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPrese
 import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
+import type { WaitCauses } from '../../shared/wait-causes';
+import { emptyWaitCauses } from '../../shared/wait-causes';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
@@ -52,6 +54,12 @@ export const MAX_MISSED_SLOTS = 2;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII only: no spaces, no control characters (a newline would split the header).
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+
+/** An attempt's wait for budget: from the attempt's start until it was sent, and what held it (adding up to it). */
+interface AttemptWait {
+  ms: number;
+  causes: WaitCauses;
+}
 
 function validTimeout(ms: unknown): ms is number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
@@ -171,7 +179,8 @@ export class PartnerClient {
       // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
       // for each attempt: the setting may change while a call waits).
       const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
-      const ticket = await this.acquireOnSlot(bucket, endpoint, { priority, signal: opts.signal, owner: this, order, maxWaitMs });
+      const waitCauses = emptyWaitCauses();
+      const ticket = await this.acquireOnSlot(bucket, endpoint, { priority, signal: opts.signal, owner: this, order, maxWaitMs, waitCauses });
       if (opts.signal?.aborted || this.closed) {
         bucket.failed(ticket, 'no');
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
@@ -184,11 +193,11 @@ export class PartnerClient {
       } finally {
         this.closers.delete(closer);
       }
-      const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
+      const wait: AttemptWait = { ms: Math.max(0, ticket.sentAt - queuedAt), causes: waitCauses };
       const next =
         outcome.kind === 'response'
-          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, priority, opts.onSample)
-          : this.onFailure(endpoint, spec, bucket, ticket, outcome, waitedMs, attemptNo, startedAt, opts.onSample);
+          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, priority, opts.onSample)
+          : this.onFailure(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
@@ -205,7 +214,7 @@ export class PartnerClient {
     const startedAt = this.clock.now();
     const { maxWaitMs } = acquire;
     for (let missed = 0; ; missed++) {
-      const slotAt = await this.reserveInStore(bucket, endpoint, acquire.signal);
+      const slotAt = await this.reserveInStore(bucket, endpoint, acquire);
       // One queue wait in all, however many slots it takes (an interactive call's bound holds).
       const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
       const ticket = await bucket.acquire({ ...acquire, maxWaitMs: left });
@@ -214,16 +223,24 @@ export class PartnerClient {
     }
   }
 
-  /** With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once. */
-  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, signal: AbortSignal | undefined): Promise<{ at: number; graceMs: number } | null> {
+  /**
+   * With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once.
+   * The time spent asking and waiting for the slot is the wait's `store` part.
+   */
+  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<{ at: number; graceMs: number } | null> {
     const store = this.stores?.storeFor(this) ?? null;
     if (!store) return null;
-    const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
-    bucket.model.coordinated = slot !== null;
-    if (slot === null) return null;
-    const at = this.clock.now() + slot.waitMs;
-    if (slot.waitMs > 0) await this.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS), endpoint, signal);
-    return { at, graceMs: slot.graceMs };
+    const askedAt = this.clock.now();
+    try {
+      const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
+      bucket.model.coordinated = slot !== null;
+      if (slot === null) return null;
+      const at = this.clock.now() + slot.waitMs;
+      if (slot.waitMs > 0) await this.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS), endpoint, acquire.signal);
+      return { at, graceMs: slot.graceMs };
+    } finally {
+      if (acquire.waitCauses) acquire.waitCauses.store += Math.max(0, this.clock.now() - askedAt);
+    }
   }
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */
@@ -244,7 +261,7 @@ export class PartnerClient {
     bucket: BudgetBucket,
     ticket: Ticket,
     outcome: Extract<AttemptOutcome, { kind: 'response' }>,
-    waitedMs: number,
+    wait: AttemptWait,
     attemptNo: number,
     startedAt: number,
     priority: Priority,
@@ -255,7 +272,7 @@ export class PartnerClient {
     const { status } = outcome;
     bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
     const consumers = bucket.model.consumers(outcome.receivedAt);
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, dateMs, consumers, own);
+    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, wait, attemptNo, dateMs, consumers, own);
     const body = parseBody(outcome.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
@@ -299,14 +316,14 @@ export class PartnerClient {
     bucket: BudgetBucket,
     ticket: Ticket,
     outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
-    waitedMs: number,
+    wait: AttemptWait,
     attemptNo: number,
     startedAt: number,
     own: RequestOptions['onSample'],
   ): { error: PartnerError } | { sleepMs: number } {
     const { failure } = outcome;
     bucket.failed(ticket, reachOf(failure));
-    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, waitedMs, attemptNo, null, undefined, own);
+    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, wait, attemptNo, null, undefined, own);
     if (failure === 'aborted' || failure === 'closed') {
       const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
       if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
@@ -328,7 +345,7 @@ export class PartnerClient {
     status: number,
     rate: RateLimitHeaders | null,
     latencyMs: number,
-    waitedMs: number,
+    wait: AttemptWait,
     attemptNo: number,
     dateMs: number | null = null,
     consumers?: number,
@@ -344,11 +361,12 @@ export class PartnerClient {
       remaining: rate?.remaining ?? null,
       reset: rate?.reset ?? null,
       latencyMs: Math.max(0, latencyMs),
-      waitedMs,
+      waitedMs: wait.ms,
       attempt: attemptNo,
       headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
     };
     if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
+    sample.waitCauses = wait.causes;
     for (const listener of own ? [...this.listeners, own] : [...this.listeners]) {
       try {
         listener(sample);

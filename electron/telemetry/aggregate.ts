@@ -8,6 +8,7 @@ import type { budgetAggregateSchema } from '../../shared/bridge/schemas';
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { emptyWaitBins, waitBinOf } from '../../shared/wait-bins';
+import { addWaitCauses, emptyWaitCauses } from '../../shared/wait-causes';
 
 export type BudgetAggregate = z.output<typeof budgetAggregateSchema>;
 
@@ -45,6 +46,7 @@ export function emptyAggregate(vendor: string, endpoint: EndpointId, second: num
     waitBins: emptyWaitBins(),
     heldMs: 0,
     unanswered: 0,
+    waitCauses: emptyWaitCauses(),
   };
 }
 
@@ -77,6 +79,7 @@ export function addSample(agg: BudgetAggregate, sample: BudgetSample, findings: 
   const bin = waitBinOf(sample.waitedMs);
   agg.waitBins[bin] = (agg.waitBins[bin] ?? 0) + 1;
   agg.heldMs += findings.heldMs;
+  if (sample.waitCauses) addWaitCauses((agg.waitCauses ??= emptyWaitCauses()), sample.waitCauses);
   agg.latencyMsSum += sample.latencyMs;
   agg.latencyMsMax = Math.max(agg.latencyMsMax, sample.latencyMs);
   agg.foreignUse += findings.foreignUse;

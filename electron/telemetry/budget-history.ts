@@ -64,7 +64,7 @@ export class BudgetHistory {
     for (const ring of this.perBucket.values()) {
       ring.forEachNewest((agg) => {
         if (agg.to <= horizon) return false;
-        if (agg.requests > 0 || agg.foreignUse > 0) out.push({ ...agg, waitBins: [...agg.waitBins] });
+        if (agg.requests > 0 || agg.foreignUse > 0) out.push({ ...agg, waitBins: [...agg.waitBins], ...(agg.waitCauses ? { waitCauses: { ...agg.waitCauses } } : {}) });
         return true;
       });
     }

@@ -7,6 +7,7 @@ import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from 
 import { readInfoShape } from '../service-map/bridge';
 import { serviceMapSchema } from '../service-map/schema';
 import { WAIT_BIN_COUNT } from '../wait-bins';
+import { waitCausesSchema } from '../wait-causes';
 import { usageHistorySettingsSchema } from './usage-schemas';
 import { alertSettingsSchema } from './alert-schemas';
 import { budgetStoreInputSchema } from '../budget-store-url';
@@ -187,6 +188,8 @@ export const budgetAggregateSchema = z.object({
   heldMs: z.number().default(0),
   /** Attempts that got no answer (status 0; also in requests and errors): the server may not have counted them. */
   unanswered: z.number().default(0),
+  /** The waits (waitedMs) split by what held them (shared/wait-causes.ts), adding up to waitedMs; absent: not said. */
+  waitCauses: waitCausesSchema.optional(),
 });
 
 export const logEntrySchema = z.object({

@@ -11,6 +11,8 @@ import { hasRedisServer, startRedisServer, until, type RedisServer } from '../he
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
 import { seededRandom } from '../../electron/client/testing';
+import type { BudgetSample } from '../../shared/rate-limit';
+import { addWaitCauses, emptyWaitCauses, rankedWaitCauses, waitCausesTotal } from '../../shared/wait-causes';
 
 const hasRedis = hasRedisServer();
 if (!hasRedis) console.warn('budget-store-redis: skipped, redis-server is not installed (apt-get install redis-server)');
@@ -170,6 +172,39 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       budgets.dispose();
       stores.closeAll();
       admin.disconnect();
+      await sim.stop();
+    }
+  }, 15_000);
+
+  it('wait causes (issue 22): two workers on one store, 20 requests at once: the store\'s slots hold them, and the parts add up to the measured wait', async () => {
+    const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(11) });
+    // Two workers as two processes would be: each its own registry and its own lease of the scope's store.
+    const registries = [new BudgetRegistry(), new BudgetRegistry()];
+    const storesOf = registries.map(() => new ScopeStores());
+    const clients = registries.map((budgets, i) => new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets, stores: storesOf[i] }));
+    const samples: BudgetSample[] = [];
+    try {
+      for (const stores of storesOf) stores.take({ baseUrl: sim.url, vendor: 'demo' }, redis.url(0), (l) => lines.push(l));
+      await Promise.all(clients.map((c) => c.request('categories'))); // connected
+      clients.forEach((c) => c.onSample((s) => samples.push(s)));
+      await Promise.all(clients.flatMap((c) => Array.from({ length: 10 }, () => c.request('categories', { priority: 'background' }))));
+      expect(samples.length).toBe(20);
+      const causes = emptyWaitCauses();
+      let waited = 0;
+      for (const s of samples) {
+        expect(Math.abs(waitCausesTotal(s.waitCauses!) - s.waitedMs)).toBeLessThanOrEqual(0.05 * s.waitedMs + 1);
+        addWaitCauses(causes, s.waitCauses);
+        waited += s.waitedMs;
+      }
+      // 20 slots 50 ms apart: about half a second of waiting on average.
+      expect(waited).toBeGreaterThan(20 * 300);
+      expect(Math.abs(waitCausesTotal(causes) - waited)).toBeLessThanOrEqual(0.05 * waited);
+      expect(rankedWaitCauses(causes)[0]).toBe('store');
+      expect(causes.store / waited).toBeGreaterThan(0.8);
+    } finally {
+      clients.forEach((c) => c.close());
+      registries.forEach((r) => r.dispose());
+      storesOf.forEach((stores) => stores.closeAll());
       await sim.stop();
     }
   }, 15_000);

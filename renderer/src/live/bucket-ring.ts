@@ -4,6 +4,8 @@
  * dashboard stays open. Nullable figures are stored as NaN.
  */
 import { WAIT_BIN_COUNT } from '../../../shared/wait-bins';
+import type { WaitCauses } from '../../../shared/wait-causes';
+import { WAIT_CAUSES, emptyWaitCauses } from '../../../shared/wait-causes';
 export interface SecondBucket {
   /** Start of the second, epoch ms. */
   t: number;
@@ -27,6 +29,8 @@ export interface SecondBucket {
   foreignUse: number;
   /** The latest aggregate end folded in, to keep "last remaining" right. */
   lastTo: number;
+  /** waitedMs split by what held the requests (shared/wait-causes.ts). */
+  waitCauses: WaitCauses;
 }
 
 export interface BucketDelta {
@@ -45,7 +49,10 @@ export interface BucketDelta {
   latencyMsSum: number;
   latencyMsMax: number;
   foreignUse: number;
+  waitCauses?: Readonly<WaitCauses>;
 }
+
+const CAUSE_COUNT = WAIT_CAUSES.length;
 
 const COLUMNS = [
   't',
@@ -72,12 +79,15 @@ export class BucketRing {
   private readonly cols: Record<Column, Float64Array>;
   /** WAIT_BIN_COUNT counts per slot. */
   private readonly waits: Float64Array;
+  /** CAUSE_COUNT milliseconds per slot, in WAIT_CAUSES order. */
+  private readonly causes: Float64Array;
   private start = 0;
   private count = 0;
 
   constructor(readonly capacity: number) {
     this.cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<Column, Float64Array>;
     this.waits = new Float64Array(capacity * WAIT_BIN_COUNT);
+    this.causes = new Float64Array(capacity * CAUSE_COUNT);
   }
 
   get size(): number {
@@ -113,6 +123,7 @@ export class BucketRing {
     into.latencyMsMax = c.latencyMsMax[s]!;
     into.foreignUse = c.foreignUse[s]!;
     into.lastTo = c.lastTo[s]!;
+    for (let k = 0; k < CAUSE_COUNT; k++) into.waitCauses[WAIT_CAUSES[k]!] = this.causes[s * CAUSE_COUNT + k]!;
     return into;
   }
 
@@ -155,6 +166,7 @@ export class BucketRing {
     c.latencyMsSum[s]! += d.latencyMsSum;
     c.latencyMsMax[s] = Math.max(c.latencyMsMax[s]!, d.latencyMsMax);
     c.foreignUse[s]! += d.foreignUse;
+    if (d.waitCauses) for (let k = 0; k < CAUSE_COUNT; k++) this.causes[s * CAUSE_COUNT + k]! += d.waitCauses[WAIT_CAUSES[k]!] ?? 0;
     if (d.limit !== null) c.limit[s] = d.limit;
     if (d.minRemaining !== null) c.minRemaining[s] = Number.isNaN(c.minRemaining[s]!) ? d.minRemaining : Math.min(c.minRemaining[s]!, d.minRemaining);
     if (d.to >= c.lastTo[s]!) {
@@ -172,6 +184,7 @@ export class BucketRing {
     const s = this.slot(this.count);
     for (const col of COLUMNS) this.cols[col][s] = 0;
     this.waits.fill(0, s * WAIT_BIN_COUNT, (s + 1) * WAIT_BIN_COUNT);
+    this.causes.fill(0, s * CAUSE_COUNT, (s + 1) * CAUSE_COUNT);
     this.cols.t[s] = t;
     this.cols.limit[s] = NaN;
     this.cols.remaining[s] = NaN;
@@ -200,5 +213,6 @@ export function emptyBucket(): SecondBucket {
     latencyMsMax: 0,
     foreignUse: 0,
     lastTo: 0,
+    waitCauses: emptyWaitCauses(),
   };
 }

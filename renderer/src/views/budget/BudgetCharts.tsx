@@ -13,6 +13,7 @@ import { chartSeries, ENDPOINT_COLORS } from './budget-model';
 import { averageCaption } from './averaging-window';
 import { LiveChart } from './LiveChart';
 import { AlertMarker } from '../alerts/AlertMarker';
+import { heldBackNote } from './wait-causes-words';
 
 const TICK_MS = 1000;
 /** A panel's plot height, and an expanded one's. */
@@ -132,6 +133,7 @@ const ChartPanel = memo(function ChartPanel({
   const last = points[points.length - 1];
   const to = series.end;
   const from = axisFrom(to, rangeMs, dataSince);
+  const heldNote = heldBackNote(store, vendor, spec.id, to, series.windowS);
   return (
     <section
       className={['panel', 'chart-panel', focused ? 'chart-focused' : '', expanded ? 'chart-expanded' : ''].filter(Boolean).join(' ')}
@@ -165,6 +167,7 @@ const ChartPanel = memo(function ChartPanel({
             {expanded ? '⤡' : '⤢'}
           </button>
         </span>
+        {heldNote ? <span className="chart-held-note" role="status" title={heldNote.full} aria-label={heldNote.full}>{heldNote.short}</span> : null}
       </header>
       <LiveChart
         series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining}

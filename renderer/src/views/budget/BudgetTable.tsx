@@ -9,6 +9,7 @@ import { ENDPOINT_COLORS, ERROR_WARN_SHARE, RATE_WINDOW_S, WARN_SHARE, fleetRate
 import type { FleetUse } from '../../api/fleet-use';
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
+import { heldBackWords } from './wait-causes-words';
 
 /** A row with the fleet's granted/s beside it (null: no counts, the store is unreachable). */
 type BudgetRow = EndpointRow & { fleetRps: number | null };
@@ -41,6 +42,12 @@ function fmtWait(ms: number | null): string {
   if (ms === null) return DASH;
   if (!Number.isFinite(ms)) return 'over 30 s';
   return ms >= 0.5 ? fmtMs(ms) : '0';
+}
+
+/** The wait cell's tooltip: mean and p95, then why the requests were held back, in words. */
+export function waitTitle(r: Pick<EndpointRow, 'wait' | 'heldMs' | 'waitCauses'>): string {
+  const why = heldBackWords(r.heldMs, r.waitCauses);
+  return `mean ${fmtWait(r.wait.meanMs)}, 95% waited at most ${fmtWait(r.wait.p95Ms)}${why ? `; ${why}` : ''}`;
 }
 
 /**
@@ -127,8 +134,8 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       minSize: 84,
       meta: {
         numeric: true,
-        headerTitle: `Wait for budget per request in the last ${rangeLabel}: mean (p95 on hover)`,
-        cellTitle: (r) => (r.wait.meanMs === null ? undefined : `mean ${fmtWait(r.wait.meanMs)}, 95% waited at most ${fmtWait(r.wait.p95Ms)}`),
+        headerTitle: `Wait for budget per request in the last ${rangeLabel}: mean (p95 and why on hover)`,
+        cellTitle: (r) => (r.wait.meanMs === null ? undefined : waitTitle(r)),
       },
       cell: ({ row: { original: r } }) => fmtWait(r.wait.meanMs),
     },

@@ -6,6 +6,8 @@
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { servedRequests, useOfServed } from '../../../../shared/budget-use';
 import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
+import type { WaitCauses } from '../../../../shared/wait-causes';
+import { addWaitCauses, emptyWaitCauses, WAIT_CAUSES } from '../../../../shared/wait-causes';
 import type { BucketView } from '../../api/queries';
 import type { BudgetStore, SecondBucket } from '../../live/budget-store';
 import { BUCKET_MS } from '../../live/budget-store';
@@ -65,6 +67,10 @@ export interface EndpointRow {
   /** Sum of waits in the range: for the CSV and averages only, never shown as such. */
   waitedMs: number;
   wait: WaitFigures;
+  /** Time in the range during which requests were held back (overlapping waits counted once). */
+  heldMs: number;
+  /** The range's waits split by what held them (adding up to waitedMs). */
+  waitCauses: WaitCauses;
   requests: number;
   reach: Reach;
   resetInMs: number | null;
@@ -140,8 +146,12 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
   let served = 0;
   let foreignUse = 0;
   let first: number | null = null;
+  let heldMs = 0;
+  const waitCauses = emptyWaitCauses();
   store.forEach(vendor, spec.id, end - rangeMs, end, (b) => {
     first ??= b.t;
+    heldMs += b.heldMs;
+    addWaitCauses(waitCauses, b.waitCauses);
     rateLimited += b.rateLimited;
     errors += b.errors;
     waitedMs += b.waitedMs;
@@ -172,6 +182,8 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     errorShare: requests > 0 ? errors / requests : 0,
     waitedMs,
     wait: wait.figures(first === null ? 0 : end - Math.max(first, end - rangeMs)),
+    heldMs,
+    waitCauses,
     requests,
     reach,
     resetInMs: online && bucket?.resetAt && bucket.resetAt > now ? bucket.resetAt - now : null,
@@ -278,6 +290,16 @@ function startOfSlot(t: number, slotMs: number, first: number): number {
   return first + Math.floor((t - first) / slotMs) * slotMs;
 }
 
+/** One CSV column per wait cause, in WAIT_CAUSES order. */
+export const WAIT_CAUSE_CSV = {
+  others: 'wait_others_pacing_ms',
+  window: 'wait_window_end_ms',
+  budget: 'wait_budget_used_ms',
+  pause: 'wait_429_pause_ms',
+  store: 'wait_store_ms',
+  inFlight: 'wait_in_flight_ms',
+} as const satisfies Record<(typeof WAIT_CAUSES)[number], string>;
+
 /**
  * One row per endpoint and server second. requests: answered ones (what the server counted);
  * errors: answered 4xx/5xx other than 429; no_answer: attempts that got none (the server may or may
@@ -302,6 +324,8 @@ export const CSV_HEADER = [
   'avg_latency_ms',
   'max_latency_ms',
   'foreign_use',
+  // waited_ms split by what held the requests (shared/wait-causes.ts): they add up to it.
+  ...WAIT_CAUSES.map((c) => WAIT_CAUSE_CSV[c]),
 ] as const;
 
 /** A wait bound for the CSV: empty without requests, words for the open last class. */
@@ -338,6 +362,7 @@ function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>)
     b.requests > 0 ? Math.round(b.latencyMsSum / b.requests) : '',
     Math.round(b.latencyMsMax),
     b.foreignUse,
+    ...WAIT_CAUSES.map((c) => Math.round(b.waitCauses[c])),
   ];
 }
 
