@@ -9,7 +9,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../client';
 import type { StoreLease } from '../client';
 import { createTransport } from '../client/transport';
-import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactTokens } from '../profiles';
+import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactText } from '../profiles';
 import { timerClock } from '../../shared/clock';
 import { LocalStore } from '../store';
 import { UsageService } from '../usage/usage-service';
@@ -29,7 +29,7 @@ import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
-import { ActiveSession } from './session';
+import { ProfileSession } from './session';
 import { SessionPool } from './session-pool';
 import { ExactIds } from './exact-ids';
 
@@ -43,7 +43,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const store = new ProfileStore({ dataDir: env.dataDir, vault: env.vault });
   const demo = new EmbeddedDemo(env.embeddedSimulator !== false);
   const knownTokens = (): string[] => [...store.knownTokens(), ...demo.tokens()];
-  const redact = (text: string): string => redactTokens(text, knownTokens());
+  const redact = (text: string): string => redactText(text, knownTokens());
   const log: AppLog = (level, message, detail) => rawLog(level, redact(message), typeof detail === 'string' ? redact(detail) : detail);
   if (store.settingsProblem) log('warn', store.settingsProblem);
 
@@ -111,7 +111,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     telemetry.record(sample);
   }
 
-  async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
+  async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     const opened = await profiles.open(id);
     const { profile } = opened;
     // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
@@ -130,11 +130,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   }
 
   /** The profile's session on the store taken for it (after a first contact when it has no service map). */
-  async function sessionWith(id: string, opened: OpenedProfile, lease: StoreLease, onSample: (s: BudgetSample) => void): Promise<ActiveSession> {
+  async function sessionWith(id: string, opened: OpenedProfile, lease: StoreLease, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     let { profile, tokens } = opened;
     if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
     const startMap = profileServiceMap(profile);
-    return new ActiveSession(profile, tokens, {
+    return new ProfileSession(profile, tokens, {
       fetch: recordingFetch,
       budgets,
       stores,

@@ -1,5 +1,5 @@
 /**
- * The connected profiles (issue 12 §4): one ActiveSession and one ConnectionTracker per profile, and
+ * The connected profiles (issue 12 §4): one ProfileSession and one ConnectionTracker per profile, and
  * which of them is ACTIVE (what Catalog, Purchases, Requests and the download work on).
  * - select: connects if needed and makes it active; the previously active one stays connected.
  * - connect: connects in the background (idempotent); the active one is unchanged.
@@ -14,7 +14,7 @@ import { PartnerError, toErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { ConnectionTracker } from './connection-state';
 import type { ConnectionTarget, ConnectionView } from './connection-state';
-import type { ActiveSession } from './session';
+import type { ProfileSession } from './session';
 
 export type ConnectedProfile = z.output<typeof connectedProfileSchema>;
 
@@ -28,9 +28,9 @@ export interface SessionPoolDeps {
   /** The profile as listed; throws NOT_FOUND for a profile that cannot be connected here. */
   describe(id: string): PoolTarget;
   /** Opens the profile's session, its client's samples fed to `onSample`. */
-  open(id: string, onSample: (sample: BudgetSample) => void): Promise<ActiveSession>;
+  open(id: string, onSample: (sample: BudgetSample) => void): Promise<ProfileSession>;
   /** Before a session closes: what else belongs to it (the download). */
-  closing(session: ActiveSession): Promise<void>;
+  closing(session: ProfileSession): Promise<void>;
   /** No demo profile is connected any more: the embedded simulator may stop. */
   demoIdle(): Promise<void>;
   /** An open profile became the active one (remember it for the next start). */
@@ -47,11 +47,11 @@ export interface SessionPoolDeps {
 interface Entry {
   target: PoolTarget;
   tracker: ConnectionTracker;
-  session: ActiveSession | null;
+  session: ProfileSession | null;
   /** While offline with an open session: the next probe. */
   probeTimer: unknown;
   /** The session whose probe (its retries included) is under way: one at a time. */
-  probing: ActiveSession | null;
+  probing: ProfileSession | null;
 }
 
 /** How often an offline profile is asked again (one cheap request), so that it comes back by itself. */
@@ -96,12 +96,12 @@ export class SessionPool {
   }
 
   /** The active profile's open session, if any. */
-  active(): ActiveSession | null {
+  active(): ProfileSession | null {
     return this.activeId === null ? null : this.openSession(this.activeId);
   }
 
   /** A connected profile's session (default: the active one); NOT_FOUND when it is not connected. */
-  sessionFor(profileId?: string): ActiveSession {
+  sessionFor(profileId?: string): ProfileSession {
     // Without an id, the active one: when it failed to open, say so, not that no profile is connected.
     const id = profileId ?? this.activeId ?? undefined;
     const session = id === undefined ? null : this.openSession(id);
@@ -110,14 +110,14 @@ export class SessionPool {
   }
 
   /** The session of the profile a page showed; PROFILE_NOT_CONNECTED when it is not connected (never the active one instead). */
-  sessionOf(profileId: string): ActiveSession {
+  sessionOf(profileId: string): ProfileSession {
     const session = this.openSession(profileId);
     if (!session) throw profileNotConnected(this.nameOf(profileId));
     return session;
   }
 
   /** Every open session (telemetry and alerts look through them). */
-  sessions(): ActiveSession[] {
+  sessions(): ProfileSession[] {
     return [...this.entries.values()].flatMap((e) => (e.session && !e.session.isClosed ? [e.session] : []));
   }
 
@@ -179,7 +179,7 @@ export class SessionPool {
     return next;
   }
 
-  private openSession(id: string): ActiveSession | null {
+  private openSession(id: string): ProfileSession | null {
     const session = this.entries.get(id)?.session ?? null;
     return session && !session.isClosed ? session : null;
   }
@@ -224,7 +224,7 @@ export class SessionPool {
     entry.target = target;
     entry.tracker.setTarget(target);
     if (activate) this.activate(id);
-    let session: ActiveSession;
+    let session: ProfileSession;
     try {
       session = await this.deps.open(id, (sample) => entry.tracker.record(sample));
       // Disconnected while it opened: close what was just opened.
@@ -262,7 +262,7 @@ export class SessionPool {
   }
 
   /** One cheap request (with the client's retries); when it settles, the next is scheduled if still offline. */
-  private probe(entry: Entry, session: ActiveSession): void {
+  private probe(entry: Entry, session: ProfileSession): void {
     entry.probing = session;
     const settled = (): void => {
       if (entry.probing === session) entry.probing = null;

@@ -49,7 +49,7 @@ export interface SessionDeps {
   onLearned?: (map: ServiceMap) => boolean;
 }
 
-export class ActiveSession {
+export class ProfileSession {
   readonly client: PartnerClient;
   readonly purchases: PurchaseService;
   /** The profile's service map: every payload of this session is built and read through it. */

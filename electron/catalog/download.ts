@@ -24,7 +24,7 @@ import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
 import { sameCursor } from './page';
 import type { Cursor, ParsedPage } from './page';
-import { ProgressTracker, ThrottledEmitter } from './progress';
+import { ProgressTracker, ProgressEmitter } from './progress';
 import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize } from './settings';
@@ -69,7 +69,7 @@ export class CatalogDownload {
   private readonly settings: CheckpointSettings;
   private readonly shape: PageShape;
   private readonly tracker: ProgressTracker;
-  private readonly emitter: ThrottledEmitter<CatalogProgress>;
+  private readonly emitter: ProgressEmitter<CatalogProgress>;
   private running: Promise<CatalogProgress> | null = null;
   private abort: AbortController | null = null;
   private pauseRequested = false;
@@ -103,7 +103,7 @@ export class CatalogDownload {
     this.emptyPageRetries = options.emptyPageRetries ?? 2;
     this.emptyPageRetryDelayMs = options.emptyPageRetryDelayMs ?? 1000;
     this.tracker = new ProgressTracker(() => clock.now(), { out: this.out, checkpoint: this.checkpointPath, format: this.format });
-    this.emitter = new ThrottledEmitter(clock, options.progressIntervalMs ?? 250, () => this.tracker.snapshot());
+    this.emitter = new ProgressEmitter(clock, options.progressIntervalMs ?? 250, () => this.tracker.snapshot());
   }
 
   /** Runs until done, paused, cancelled or failed; resolves with the final progress (never rejects). */

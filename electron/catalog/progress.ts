@@ -202,10 +202,11 @@ function round(value: number, digits: number): number {
 }
 
 /**
- * At most one emission per interval: the first change goes out at once, later ones within the
- * interval are folded into one trailing emission. `force` (state changes) goes out at once.
+ * A download's progress, at most once per interval: the first change goes out at once, later ones within
+ * the interval are folded into one trailing emission, and `force` (state changes) goes out at once. (Telemetry's
+ * ThrottledEmitter differs on purpose: it accumulates a payload and always waits for the interval.)
  */
-export class ThrottledEmitter<T> {
+export class ProgressEmitter<T> {
   private listeners = new Set<(value: T) => void>();
   private lastAt = Number.NEGATIVE_INFINITY;
   private timer: unknown = null;

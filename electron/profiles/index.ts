@@ -2,4 +2,4 @@ export { ProfileStore, toView, normalizeBaseUrl, DEFAULT_TIMEOUT_MS, DEFAULT_MAX
 export type { ProfileStoreOptions } from './profile-store';
 export type { ProfileInput, ProfileInputDraft, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken, TokenPresentation } from './profile-types';
 export { SETTINGS_FILE_NAME } from './settings-file';
-export { maskToken, redactTokens } from './mask-token';
+export { maskToken, redactText } from './mask-token';

@@ -1,2 +1,2 @@
 /** Token masking lives in the client's redact module (one implementation); re-exported under the profile names. */
-export { MASK_ELLIPSIS, maskToken, redactText as redactTokens } from '../client/redact';
+export { MASK_ELLIPSIS, maskToken, redactText } from '../client/redact';

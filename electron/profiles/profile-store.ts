@@ -15,7 +15,7 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { normalizeBaseUrl } from '../../shared/base-url';
 import { formNames, profileServiceMap, withFormNames } from '../service-map/profile-map';
 import type { TokenVault } from '../app/token-vault';
-import { maskToken, redactTokens } from './mask-token';
+import { maskToken, redactText } from './mask-token';
 import type { PersistedState, ProfileInput, ProfileRecord, ProfileView, Settings, StoredProfile, StoredToken } from './profile-types';
 import { loadSettingsFile } from './settings-file';
 import type { LoadedSettingsFile } from './settings-file';
@@ -201,7 +201,7 @@ export class ProfileStore {
       } catch (e) {
         throw new PartnerError({
           code: 'UNAUTHORIZED',
-          message: `The token ${t.masked} of profile "${record.name}" could not be decrypted (${redactTokens((e as Error).message, this.known)}).`,
+          message: `The token ${t.masked} of profile "${record.name}" could not be decrypted (${redactText((e as Error).message, this.known)}).`,
           hint: 'Remove the token from the profile and add it again.',
           retryable: false,
         });
@@ -300,7 +300,7 @@ export class ProfileStore {
     } catch (e) {
       throw new PartnerError({
         code: 'INTERNAL',
-        message: `The token could not be encrypted for storage (${redactTokens((e as Error).message, [plain])}); it was not saved.`,
+        message: `The token could not be encrypted for storage (${redactText((e as Error).message, [plain])}); it was not saved.`,
         retryable: false,
       });
     }

@@ -2,7 +2,7 @@
  * One HTTP exchange as the recording fetch saw it, and how it is shown: tokens masked wherever
  * they could appear (auth headers, cookies, query values), bodies cut to a few KB.
  */
-import { maskToken, redactTokens } from '../profiles/mask-token';
+import { maskToken, redactText } from '../profiles/mask-token';
 
 export const BODY_EXCERPT_BYTES = 4096;
 
@@ -47,7 +47,7 @@ export function maskHeaderValue(name: string, value: string, ctx: MaskContext): 
     }
     return maskToken(value);
   }
-  return redactTokens(value, ctx.tokens);
+  return redactText(value, ctx.tokens);
 }
 
 export function maskHeaders(headers: Record<string, string>, ctx: MaskContext): Record<string, string> {
@@ -62,14 +62,14 @@ export function maskedPathAndQuery(url: string, ctx: MaskContext): string {
   try {
     parsed = new URL(url);
   } catch {
-    return redactTokens(url, ctx.tokens);
+    return redactText(url, ctx.tokens);
   }
   const known = new Set(ctx.tokens);
   const params = [...parsed.searchParams.entries()].map(([k, v]) => {
-    const shown = known.has(v) ? maskToken(v) : redactTokens(v, ctx.tokens);
+    const shown = known.has(v) ? maskToken(v) : redactText(v, ctx.tokens);
     return `${encodeURIComponent(k)}=${encodeURIComponent(shown).replace(/%E2%80%A6/g, '…')}`;
   });
-  const path = redactTokens(decodeSafe(parsed.pathname), ctx.tokens);
+  const path = redactText(decodeSafe(parsed.pathname), ctx.tokens);
   return params.length > 0 ? `${path}?${params.join('&')}` : path;
 }
 

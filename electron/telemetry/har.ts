@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, QueryString } from 'har-format';
-import { MASK_ELLIPSIS, maskToken, redactTokens } from '../profiles/mask-token';
+import { MASK_ELLIPSIS, maskToken, redactText } from '../profiles/mask-token';
 import type { MaskContext } from './exchange';
 import { maskHeaderValue, maskedPathAndQuery } from './exchange';
 import type { ExportedEntry } from './request-log';
@@ -115,5 +115,5 @@ export function buildHar(entries: readonly ExportedEntry[], creator: HarCreator,
 
 /** The HAR as file text: every token known now masked wherever it still appears (defence in depth). */
 export function harText(har: Har, mask: MaskContext): string {
-  return redactTokens(JSON.stringify(har, null, 2), mask.tokens);
+  return redactText(JSON.stringify(har, null, 2), mask.tokens);
 }

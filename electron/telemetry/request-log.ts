@@ -10,7 +10,7 @@ import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { codeOfStatus } from '../client/classify';
-import { redactTokens } from '../profiles/mask-token';
+import { redactText } from '../profiles/mask-token';
 import type { BodyExcerpt, MaskContext, RecordedExchange } from './exchange';
 import { maskHeaders, maskedPathAndQuery } from './exchange';
 import { RingBuffer } from '../../shared/ring-buffer';
@@ -109,10 +109,10 @@ export class RequestLog {
       exchange && this.detailCapacity > 0
         ? {
             requestHeaders: maskHeaders(exchange.requestHeaders, mask),
-            requestBody: exchange.requestBody === null ? null : redactTokens(exchange.requestBody, mask.tokens),
+            requestBody: exchange.requestBody === null ? null : redactText(exchange.requestBody, mask.tokens),
             responseHeaders: maskHeaders(exchange.responseHeaders, mask),
             responseBody: exchange.responseBody,
-            error: exchange.error === null ? null : redactTokens(exchange.error, mask.tokens),
+            error: exchange.error === null ? null : redactText(exchange.error, mask.tokens),
             tokenHeader: findTokenHeader(exchange.requestHeaders, mask.tokens),
           }
         : null;
@@ -157,7 +157,7 @@ export class RequestLog {
       requestHeaders: d ? { ...d.requestHeaders } : {},
       requestBody: d?.requestBody ?? null,
       responseHeaders: d ? { ...d.responseHeaders } : {},
-      responseBody: body === null ? null : redactTokens(body, tokens),
+      responseBody: body === null ? null : redactText(body, tokens),
       headerProblems: problems,
       origin: d ? found.origin : null,
       tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
@@ -175,7 +175,7 @@ export class RequestLog {
         entry: { ...stored.entry },
         origin: stored.origin,
         detail: d
-          ? { requestHeaders: { ...d.requestHeaders }, requestBody: d.requestBody, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactTokens(body, tokens), error: d.error, tokenHeader: d.tokenHeader }
+          ? { requestHeaders: { ...d.requestHeaders }, requestBody: d.requestBody, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactText(body, tokens), error: d.error, tokenHeader: d.tokenHeader }
           : null,
       });
       return true;
@@ -214,7 +214,7 @@ export class RequestLog {
 /** The bodies of an entry as the search reads them; kept once the response excerpt has arrived, for the same mask. */
 function searchableBodies(d: StoredDetail, tokens: readonly string[], maskKey: string): string {
   if (d.searchable?.tokens === maskKey) return d.searchable.text;
-  const response = d.responseBody.text === null ? '' : redactTokens(d.responseBody.text, tokens);
+  const response = d.responseBody.text === null ? '' : redactText(d.responseBody.text, tokens);
   const text = `${d.requestBody ?? ''}\n${response}`.toLowerCase();
   if (d.responseBody.text !== null) d.searchable = { tokens: maskKey, text };
   return text;

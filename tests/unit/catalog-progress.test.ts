@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressTracker, ThrottledEmitter } from '../../electron/catalog/progress';
+import { ProgressTracker, ProgressEmitter } from '../../electron/catalog/progress';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 
@@ -95,11 +95,11 @@ describe('ProgressTracker', () => {
   });
 });
 
-describe('ThrottledEmitter', () => {
+describe('ProgressEmitter', () => {
   it('emits at most once per interval, folding changes into one trailing emission', () => {
     const clock = new FakeClock();
     let value = 0;
-    const emitter = new ThrottledEmitter(clock, 250, () => value);
+    const emitter = new ProgressEmitter(clock, 250, () => value);
     const seen: number[] = [];
     emitter.subscribe((v) => seen.push(v));
     value = 1;
@@ -119,7 +119,7 @@ describe('ThrottledEmitter', () => {
   it('emits a forced notification at once and cancels the pending trailing one', () => {
     const clock = new FakeClock();
     let value = 'a';
-    const emitter = new ThrottledEmitter(clock, 250, () => value);
+    const emitter = new ProgressEmitter(clock, 250, () => value);
     const seen: string[] = [];
     const off = emitter.subscribe((v) => seen.push(v));
     emitter.subscribe(() => {

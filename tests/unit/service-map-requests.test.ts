@@ -1,6 +1,6 @@
 /** The list request built from a service map: what is checked before it is sent is what is sent. */
 import { describe, expect, it } from 'vitest';
-import { ActiveSession } from '../../electron/app/session';
+import { ProfileSession } from '../../electron/app/session';
 import type { SessionProfile } from '../../electron/app/session';
 import { ScopeStores } from '../../electron/client/scope-stores';
 import { drive, errorOf, FAKE_BASE_URL, harness } from '../../electron/client/testing';
@@ -26,7 +26,7 @@ describe('a saved map whose names differ from the profile form\'s old ones', () 
       serviceMap: LIMIT_MAP,
     } as SessionProfile;
     const stores = new ScopeStores();
-    const session = new ActiveSession(profile, ['token-a'], {
+    const session = new ProfileSession(profile, ['token-a'], {
       stores,
       storeLease: stores.take({ baseUrl: FAKE_BASE_URL, vendor: 'v' }, undefined),
       fetch: h.fake.fetch as typeof fetch,

@@ -6,7 +6,7 @@ import { createTelemetry } from '../../electron/telemetry';
 import type { BudgetEventPayload, RequestLogEventPayload } from '../../electron/telemetry';
 import { RingBuffer } from '../../shared/ring-buffer';
 import { BudgetHistory } from '../../electron/telemetry/budget-history';
-import { maskToken, redactTokens } from '../../electron/profiles/mask-token';
+import { maskToken, redactText } from '../../electron/profiles/mask-token';
 import { HeldTime } from '../../electron/telemetry/held-time';
 
 /** A fake clock whose timers run only when the test advances time. */
@@ -278,7 +278,7 @@ describe('token masking', () => {
     expect(maskToken('abcdef')).toBe('ab…f');
     expect(maskToken('abc')).toBe('a…');
     expect(maskToken('')).toBe('…');
-    expect(redactTokens('a demo-token-1 b demo-token-12', ['demo-token-1', 'demo-token-12'])).toBe('a demo…-1 b demo…12');
+    expect(redactText('a demo-token-1 b demo-token-12', ['demo-token-1', 'demo-token-12'])).toBe('a demo…-1 b demo…12');
   });
 
   it('masks tokens in recorded headers, query values and bodies, and joins exchanges to samples', async () => {

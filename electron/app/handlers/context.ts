@@ -8,7 +8,7 @@ import type { ConnectionView } from '../connection-state';
 import type { DownloadController } from '../download-controller';
 import type { EmbeddedDemo } from '../embedded-demo';
 import type { AppEnvironment, AppLog } from '../environment';
-import type { ActiveSession } from '../session';
+import type { ProfileSession } from '../session';
 import type { SessionPool } from '../session-pool';
 import type { ProfileSource } from '../profile-source';
 import type { LocalStore } from '../../store';
@@ -49,10 +49,10 @@ export interface AppContext {
    * The session of the profile the page showed (every vendor-scoped call names it); throws
    * PROFILE_NOT_CONNECTED when it is not connected. There is no "the active one" here on purpose.
    */
-  session(profileId: string): ActiveSession;
+  session(profileId: string): ProfileSession;
   /** A connected profile's session (default: the active one); throws NOT_FOUND when it is not connected. */
-  sessionFor(profileId?: string): ActiveSession;
-  currentSession(): ActiveSession | null;
+  sessionFor(profileId?: string): ProfileSession;
+  currentSession(): ProfileSession | null;
   /** A sample of a short-lived client of `profileId` (Test connection, detection): telemetry, and that profile's usage and alerts. */
   recordSample(profileId: string, sample: BudgetSample): void;
   /** Connects if needed and makes it the active profile (serialized); the previous one stays connected. */

@@ -6,13 +6,13 @@ import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import { PartnerError } from '../../../shared/errors';
 import { assetKey, ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
-import type { ActiveSession } from '../session';
+import type { ProfileSession } from '../session';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
 type Names = 'ledgerList' | 'ledgerResolve';
 
-export function ledgerTarget(session: ActiveSession): LedgerTarget {
+export function ledgerTarget(session: ProfileSession): LedgerTarget {
   return { vendor: session.profile.vendor, baseUrl: session.profile.baseUrl, profileId: session.profile.id };
 }
 
@@ -21,7 +21,7 @@ export function ledgerTarget(session: ActiveSession): LedgerTarget {
  * ledger that cannot take it now gets it later (retried until it lands), and the warning for the
  * user says so; never thrown (registrations alone refuse without a ledger).
  */
-export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: SeenPurchase, assetTitle: string | null = null): string | null {
+export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: SeenPurchase, assetTitle: string | null = null): string | null {
   if (!ctx.local.available || purchase.unresolved || purchase.id === '') return null;
   try {
     const ledger = ctx.local.ledger();
@@ -37,7 +37,7 @@ export function noteSeen(ctx: AppContext, session: ActiveSession, purchase: Seen
 }
 
 /** The session of the profile the page showed, which must be at the record's service: a lookup elsewhere would ask the wrong service. */
-function sessionFor(ctx: AppContext, profileId: string, record: LedgerRecord): ActiveSession {
+function sessionFor(ctx: AppContext, profileId: string, record: LedgerRecord): ProfileSession {
   const session = ctx.session(profileId);
   if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
     throw new PartnerError({

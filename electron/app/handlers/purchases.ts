@@ -8,7 +8,7 @@ import type { urlResultSchema } from '../../../shared/bridge/schemas';
 import { PartnerError } from '../../../shared/errors';
 import type { Purchase as ReadPurchase, PurchaseUrl } from '../../purchases';
 import { registerWithLedger } from '../../store';
-import type { ActiveSession } from '../session';
+import type { ProfileSession } from '../session';
 import type { AppContext } from './context';
 import { ledgerTarget, noteSeen } from './ledger';
 import { maskedAnswer } from './service-map';
@@ -27,13 +27,13 @@ function toUrlResult(answer: PurchaseUrl): UrlResult {
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state in the ledger. */
-  const tracked = async (profileId: string, run: (s: ActiveSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<Digits<ReadPurchase>> => {
+  const tracked = async (profileId: string, run: (s: ProfileSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<Digits<ReadPurchase>> => {
     const session = ctx.session(profileId);
     const purchase = maskedAnswer(ctx, await run(session));
     const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
     return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
   };
-  const remembered = async (profileId: string, run: (s: ActiveSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
+  const remembered = async (profileId: string, run: (s: ProfileSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
     const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session(profileId))));
     if (ctx.openable.size >= MAX_OPENABLE) ctx.openable.delete(ctx.openable.values().next().value as string);
     ctx.openable.add(result.url);

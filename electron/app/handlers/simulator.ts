@@ -7,7 +7,7 @@ import type { simStateSchema } from '../../../shared/bridge/schemas';
 import { PartnerError } from '../../../shared/errors';
 import type { RunningSimulator } from '../../simulator';
 import { notOnDemo } from '../embedded-demo';
-import type { ActiveSession } from '../session';
+import type { ProfileSession } from '../session';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -25,13 +25,13 @@ function asBadRequest<T>(run: () => T): T {
 }
 
 export function simulatorHandlers(ctx: AppContext): HandlerGroup<Names> {
-  const onDemo = (): { session: ActiveSession; sim: RunningSimulator } | null => {
+  const onDemo = (): { session: ProfileSession; sim: RunningSimulator } | null => {
     const session = ctx.currentSession();
     const sim = ctx.demo.running;
     return session && session.profile.demo && sim && !session.isClosed ? { session, sim } : null;
   };
   const required = () => onDemo() ?? (() => { throw notOnDemo(); })();
-  const view = ({ session, sim }: { session: ActiveSession; sim: RunningSimulator }): SimStateView => {
+  const view = ({ session, sim }: { session: ProfileSession; sim: RunningSimulator }): SimStateView => {
     const state = sim.control.state();
     return {
       url: sim.url,
