@@ -5,8 +5,8 @@
  */
 import type { EndpointId } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
-import type { AnswerInfo, Ticket } from './bucket';
-import { BucketModel } from './bucket';
+import type { AnswerInfo, Ticket } from './header-model';
+import { HeaderModel } from './header-model';
 import type { Clock } from '../../shared/clock';
 import { cancelledError, queueTimeoutError } from './errors';
 import type { Priority, Queued } from './queue';
@@ -68,7 +68,7 @@ export function nextQueueOrder(): number {
 }
 
 export class BudgetBucket {
-  readonly model: BucketModel;
+  readonly model: HeaderModel;
   private readonly queue = new WaitQueue<Waiter>();
   private readonly held = new WaitLedger();
   private timer: unknown = null;
@@ -83,7 +83,7 @@ export class BudgetBucket {
     serverClock: ServerClock,
     guardMs?: number,
   ) {
-    this.model = new BucketModel({ limit, now: clock.now(), serverClock, guardMs });
+    this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs });
   }
 
   /** Waits for a slot; resolves with the ticket of a request that now counts as sent. */

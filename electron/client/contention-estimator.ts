@@ -8,10 +8,10 @@
  * spread over the part of the server second gone by (from Date), that is the others' rate.
  * Consumers ≈ 1 + others' rate / our rate.
  *
- * Why pacing keeps its own estimate of others' use, beside bucket.ts's `noteForeign` and
+ * Why pacing keeps its own estimate of others' use, beside header-model.ts's `noteForeign` and
  * telemetry/foreign-use.ts: the three answer different questions at different costs of a mistake.
  * Pacing needs a rate within the current second, at once and on every answer, and errs toward
- * "others are here" (a wrong guess costs a little pace for 15 s); bucket.ts only needs "someone else
+ * "others are here" (a wrong guess costs a little pace for 15 s); header-model.ts only needs "someone else
  * spent within this server second" to hold one slot back; telemetry reports a count to a person and
  * must never show our own traffic as someone else's, so it errs the other way and may wait seconds
  * for proof. One estimator tuned for either error would be wrong for the other.

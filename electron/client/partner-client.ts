@@ -1,6 +1,6 @@
 /**
  * PartnerClient: every call to the Partner service goes through here. It validates what would only
- * earn a 400, waits for its bucket's budget (shared per vendor and endpoint, see bucket.ts), sends
+ * earn a 400, waits for its bucket's budget (shared per vendor and endpoint, see header-model.ts), sends
  * one attempt at a time with a timeout, reports a BudgetSample for every answer or failure, and
  * decides what may be retried:
  *   429            always safe to resend (nothing happened): the whole bucket pauses for at least
@@ -25,7 +25,7 @@ import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
 import { normalizeBaseUrl } from '../../shared/base-url';
 import { storeKey } from './fleet-slot-store';
 import type { ScopeStores } from './scope-stores';
-import type { Ticket } from './bucket';
+import type { Ticket } from './header-model';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
 import { wallTime } from '../../shared/clock';

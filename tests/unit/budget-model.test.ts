@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimitHeaders } from '../../shared/rate-limit';
-import { BucketModel } from '../../electron/client/bucket';
+import { HeaderModel } from '../../electron/client/header-model';
 import { RecentSends } from '../../electron/client/recent-sends';
 import { RefillBound } from '../../electron/client/refill-bound';
 import { ServerClock } from '../../electron/client/server-clock';
@@ -142,11 +142,11 @@ describe('ServerClock (where the server seconds fall)', () => {
   });
 });
 
-describe('BucketModel', () => {
+describe('HeaderModel', () => {
   const second = 1_736_000_000_000; // a whole second, epoch ms
-  function model(limit = 20): { m: BucketModel; clock: ServerClock } {
+  function model(limit = 20): { m: HeaderModel; clock: ServerClock } {
     const clock = new ServerClock();
-    return { m: new BucketModel({ limit, now: second, serverClock: clock, guardMs: 20 }), clock };
+    return { m: new HeaderModel({ limit, now: second, serverClock: clock, guardMs: 20 }), clock };
   }
 
   it('lets N go at once, then waits for answers (requests in flight count as spent)', () => {
@@ -266,10 +266,10 @@ describe('BucketModel', () => {
   });
 });
 
-describe('BucketModel snapshot figures', () => {
+describe('HeaderModel snapshot figures', () => {
   it("reports the server's Remaining less our sends, and lets it come back with time", () => {
     const second = 1_736_000_000_000;
-    const m = new BucketModel({ limit: 20, now: second, serverClock: new ServerClock(), guardMs: 20 });
+    const m = new HeaderModel({ limit: 20, now: second, serverClock: new ServerClock(), guardMs: 20 });
     expect(m.serverRemaining(second)).toBeNull();
     const a = m.send(second + 10);
     m.answered(a, { receivedAt: second + 12, status: 200, rate: rate(3), dateMs: second });

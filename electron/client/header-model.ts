@@ -1,5 +1,6 @@
 /**
- * The budget model of one (vendor, endpoint) bucket: may we send now, and if not, when?
+ * The header model of one (vendor, endpoint) budget: may we send now, and if not, when? BudgetBucket
+ * (budget-bucket.ts) queues requests on it; this file only answers from the headers and our own sends.
  *
  * The server runs one of two refill models (spec/server-behaviour.md) and does not say which:
  * whole-second fixed windows aligned to its clock (2N can pass across a boundary; a refusal
@@ -60,7 +61,7 @@ export interface AnswerInfo {
   dateMs: number | null;
 }
 
-export interface BucketModelOptions {
+export interface HeaderModelOptions {
   /** Documented limit (endpoint table); the server's Limit header may lower it, never raise it. */
   limit: number;
   now: number;
@@ -88,7 +89,7 @@ export const MAX_BOUND_WAIT_MS = 2_000;
 
 let nextTicketId = 1;
 
-export class BucketModel {
+export class HeaderModel {
   readonly documentedLimit: number;
   private adoptedLimit: number | null = null;
   private lastLimitHeader: number | null = null;
@@ -122,7 +123,7 @@ export class BucketModel {
   /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
   private refusalUntold = false;
 
-  constructor(options: BucketModelOptions) {
+  constructor(options: HeaderModelOptions) {
     this.documentedLimit = Math.max(1, Math.floor(options.limit));
     this.serverClock = options.serverClock;
     this.guardMs = options.guardMs ?? 20;
