@@ -1,0 +1,33 @@
+/**
+ * The display estimate of others' use against a deterministic model of the server (the real client at
+ * 100% on the fake service, manual clock), in both refill models: a competitor steady at 8/s is read
+ * within 10% of the slots the server counted for it over 30 s, in every 10 s stretch too (no swing),
+ * and our own traffic alone reads exactly 0, so the target is never met by inflating the estimate.
+ */
+import { describe, expect, it } from 'vitest';
+import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
+
+describe('others\' use estimated from our answers (deterministic server model)', () => {
+  for (const refill of ['whole-second', 'continuous'] as const) {
+    it(`${refill}: a competitor at 8/s is read within 10% over 30 s and in each 10 s; alone reads 0`, async () => {
+      for (const phase of [0, 110]) {
+        const run = await runForeignModel({ refill, seconds: 40, competitorRps: 8, competitorPhaseMs: phase });
+        // The client's first seconds share by trial; steady from about the sixth.
+        const from = run.start + 8000;
+        const counted = sumOver(run.counted, from, from + 30_000);
+        const estimated = sumOver(run.estimated, from, from + 30_000);
+        expect(counted).toBeGreaterThan(200);
+        expect(Math.abs(estimated - counted), `${refill}, phase ${phase}: estimated ${estimated.toFixed(1)} of ${counted}`).toBeLessThanOrEqual(0.1 * counted);
+        // Stable: each 10 s stretch on its own is within the same tolerance.
+        for (let i = 0; i < 3; i++) {
+          const c = sumOver(run.counted, from + i * 10_000, from + (i + 1) * 10_000);
+          const e = sumOver(run.estimated, from + i * 10_000, from + (i + 1) * 10_000);
+          expect(Math.abs(e - c), `${refill}, phase ${phase}, stretch ${i}: ${e.toFixed(1)} of ${c}`).toBeLessThanOrEqual(0.1 * c);
+        }
+      }
+      const alone = await runForeignModel({ refill, seconds: 20, competitorRps: 0 });
+      expect(sumOver(alone.ours, alone.start, alone.start + 20_000)).toBeGreaterThan(300);
+      expect(sumOver(alone.estimated, 0, Infinity)).toBe(0);
+    }, 30_000);
+  }
+});
