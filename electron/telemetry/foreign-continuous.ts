@@ -58,8 +58,10 @@ export class ContinuousForeignUse {
     // The most the allowance can have reached before b (and our slots between a and b) were taken.
     const peak = a.high + (n * Math.max(0, dtMs + a.halfFlightMs + b.halfFlightMs + CLOCK_GRAIN_MS)) / 1000;
     if (peak >= n) {
-      // The cap may have been reached: after it, at most the whole budget less what is left was taken.
-      return this.restart(b, Math.max(0, n - before - used - b.high - inFlight));
+      // The cap may have been reached (the refill beyond it lost), or not: only what both cases prove counts.
+      const ifCapped = n - before - used - b.high;
+      const ifNot = a.mid - 0.5 + (n * Math.max(0, dtMs - a.halfFlightMs - b.halfFlightMs - CLOCK_GRAIN_MS)) / 1000 - before - used - b.high;
+      return this.restart(b, Math.max(0, Math.min(ifCapped, ifNot) - inFlight));
     }
     this.balance += a.mid + (n * dtMs) / 1000 - before - used - b.mid;
     this.last = b;

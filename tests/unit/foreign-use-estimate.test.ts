@@ -5,6 +5,8 @@
  * and our own traffic alone reads exactly 0, so the target is never met by inflating the estimate.
  */
 import { describe, expect, it } from 'vitest';
+import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
+import type { BudgetSample } from '../../shared/rate-limit';
 import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
 describe('others\' use estimated from our answers (deterministic server model)', () => {
@@ -30,4 +32,18 @@ describe('others\' use estimated from our answers (deterministic server model)',
       expect(sumOver(alone.estimated, 0, Infinity)).toBe(0);
     }, 30_000);
   }
+});
+
+describe('others\' use in the continuous model where the bucket may have reached its cap', () => {
+  it('claims nothing of our own answers that the refill explains without the cap', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'continuous', inFlight: () => 0 });
+    const t0 = 1_700_000_000_000;
+    const at = (ms: number, remaining: number): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: t0 + ms, serverSecond: null, status: 200, limit: 20, remaining, reset: 0, latencyMs: 10, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    // Allowance 0.0 after the first; 940 ms at 20/s refill 18.8, we take 1: 17.8 left (Remaining 17). The cap (20)
+    // might have been reached by the most the readings allow, but it need not have been: nothing of others is proved.
+    expect(detector.observe(at(0, 0))).toBe(0);
+    expect(detector.observe(at(940, 17))).toBe(0);
+  });
 });
