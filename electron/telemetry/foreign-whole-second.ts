@@ -12,7 +12,8 @@
  *   the slots left. This is the only guess, and it is 0 when nothing of others was ever seen.
  *
  * Where our clock stands against the server's seconds is learnt from the Dates (as the client's
- * ServerClock does), to place our last counted request within S.
+ * ServerClock does), to place our last counted request within S. A request of ours that got no
+ * answer may have been counted in any second its flight overlaps: it counts as ours in each.
  */
 import type { BudgetSample } from '../../shared/rate-limit';
 
@@ -36,6 +37,8 @@ interface Second {
 
 /** Seconds kept for late answers; the rate of others is pooled over this many seconds. */
 const KEEP_SECONDS = 3;
+const UNANSWERED_GRACE_MS = 1000;
+const MAX_UNANSWERED = 1000;
 const RATE_SECONDS = 10;
 
 export class WholeSecondForeignUse {
@@ -44,10 +47,19 @@ export class WholeSecondForeignUse {
   private history: Slope[] = [];
   /** Reported beyond what late answers showed: paid back from the next findings. */
   private owed = 0;
+  /** Our requests that got no answer (server time span they may have been counted in): they may be ours in any second they overlap. */
+  private unanswered: { from: number; to: number }[] = [];
 
   /** Feeds one of our samples; `offsetMs` is the server's clock less ours (null: unknown). */
   observe(sample: BudgetSample, second: number, offsetMs: number | null, inFlight: number): number {
-    if (sample.status === 0 || sample.limit === null || sample.remaining === null || sample.headerProblems.length > 0 || sample.limit <= 0) return 0;
+    if (sample.status === 0) {
+      // Timed out or cut off: the server may have counted it (until a little after we gave up).
+      const sentAt = sample.at - Math.max(0, sample.latencyMs) + (offsetMs ?? 0);
+      this.unanswered.push({ from: sentAt, to: sample.at + (offsetMs ?? 0) + UNANSWERED_GRACE_MS });
+      if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.shift();
+      return 0;
+    }
+    if (sample.limit === null || sample.remaining === null || sample.headerProblems.length > 0 || sample.limit <= 0) return 0;
     const sent = sample.at - Math.max(0, sample.latencyMs);
     for (const s of this.seconds) {
       // This answer was one of those in flight when S closed.
@@ -81,6 +93,8 @@ export class WholeSecondForeignUse {
       this.history.push(slopeOf(gone));
       if (this.history.length > RATE_SECONDS) this.history.shift();
     }
+    const oldest = this.seconds[0]?.start ?? -Infinity;
+    if (this.unanswered.length > 0 && this.unanswered[0]!.to < oldest) this.unanswered = this.unanswered.filter((u) => u.to >= oldest);
     let found = 0;
     const rate = this.rate();
     for (const x of this.seconds) found += this.settle(x, rate);
@@ -91,12 +105,12 @@ export class WholeSecondForeignUse {
 
   /** Others' slots seen in S: before our last counted request, or all of them when S ran out. */
   private counted(s: Second): number {
-    const ours = s.remaining.length;
+    const ours = s.remaining.length + this.unanswered.filter((u) => u.from < s.start + 1000 && u.to >= s.start).length;
     if (s.exhausted) return Math.max(0, s.limit - ours - s.inFlight);
     const desc = [...s.remaining].sort((x, y) => y - x);
     let most = 0;
     desc.forEach((r, i) => (most = Math.max(most, s.limit - r - (i + 1))));
-    return Math.max(0, most - s.inFlight);
+    return Math.max(0, most - s.inFlight - (ours - s.remaining.length));
   }
 
   /** Share of S before our last counted request (all of it when S ran out). */

@@ -47,3 +47,19 @@ describe('others\' use in the continuous model where the bucket may have reached
     expect(detector.observe(at(940, 17))).toBe(0);
   });
 });
+
+describe('others\' use in the whole-second model with a request of ours that got no answer', () => {
+  it('takes the unanswered request for ours in the second its flight overlaps', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const S = 1_700_000_000_000;
+    const answer = (ms: number, status: number, remaining: number | null): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: status === 0 ? null : S, status, limit: status === 0 ? null : 20, remaining, reset: 0, latencyMs: 4, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    let found = 0;
+    // Our 20 requests of one server second; the 10th timed out here but the server counted it (Remaining 10 never seen); then a 429.
+    for (let k = 1; k <= 20; k++) found += detector.observe(k === 10 ? answer(k * 40, 0, null) : answer(k * 40, 200, 20 - k));
+    found += detector.observe(answer(900, 429, 0));
+    found += detector.observe({ ...answer(1100, 200, 19), serverSecond: S + 1000 });
+    expect(found).toBe(0);
+  });
+});
