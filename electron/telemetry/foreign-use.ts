@@ -55,7 +55,9 @@ export class ForeignUseDetector {
     let offset = this.offsets.get(sample.vendor);
     if (!offset) this.offsets.set(sample.vendor, (offset = new ServerOffset()));
     if (sample.status !== 0 && sample.serverSecond != null) offset.observe(sample);
-    return bucket.estimate.observe(sample, secondOf(sample), offset.estimate(), inFlight);
+    // The Date's own second even when the answer came late (a busy process): that is the second the server counted it in.
+    const second = sample.serverSecond != null && Number.isFinite(sample.serverSecond) ? Math.floor(sample.serverSecond / 1000) * 1000 : secondOf(sample);
+    return bucket.estimate.observe(sample, second, offset.estimate(), inFlight);
   }
 
   /** Forgets what was inferred about one vendor's buckets (every vendor when absent). */

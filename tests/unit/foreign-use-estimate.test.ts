@@ -63,3 +63,21 @@ describe('others\' use in the whole-second model with a request of ours that got
     expect(found).toBe(0);
   });
 });
+
+describe('others\' use in the whole-second model when an answer of ours comes late', () => {
+  it('files it under its Date second, however late it came', () => {
+    let inFlight = 1; // the late one, until its answer is read
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => inFlight });
+    const S = 1_700_000_000_000;
+    const answer = (ms: number, latencyMs: number, second: number, remaining: number): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: second, status: 200, limit: 20, remaining, reset: 0, latencyMs, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    let found = 0;
+    // Our 20 requests of one server second; the answer to the 10th was read 2.5 s late (a busy event loop).
+    for (let k = 1; k <= 20; k++) if (k !== 10) found += detector.observe(answer(k * 40, 4, S, 20 - k));
+    inFlight = 0;
+    found += detector.observe(answer(2900, 2504, S, 10));
+    found += detector.observe(answer(3100, 4, S + 3000, 19));
+    expect(found).toBe(0);
+  });
+});
