@@ -164,13 +164,6 @@ const ChartPanel = memo(function ChartPanel({
         <span className="chart-meta" title={`Average of the last ${series.windowS} complete seconds`}>
           <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
           req/s
-          {last && (last.others ?? 0) + (last.fleet ?? 0) >= 0.05 ? (
-            <span className="chart-others" title="Other consumers' use: the fleet's other workers as the budget store counted them, the rest estimated from the answers' headers">
-              {' '}
-              · others {(last.others ?? 0) >= 0.05 ? 'about ' : ''}
-              {fmtRate((last.others ?? 0) + (last.fleet ?? 0))}
-            </span>
-          ) : null}
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
           <button
             type="button"

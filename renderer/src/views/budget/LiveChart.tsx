@@ -181,6 +181,9 @@ export const LiveChart = memo(function LiveChart({
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
   const ticksX = timeTicks(from, to, innerW);
   const marks = shown.filter((p) => p.n429 > 0);
+  // Others' latest figure, in the headroom above the limit (where the stack rarely reaches): "about" where it is estimated.
+  const latest = shown[shown.length - 1];
+  const othersNow = latest ? (latest.others ?? 0) + (latest.fleet ?? 0) : 0;
 
   let hovered: ChartPoint | null = null;
   if (hover !== null && hover.t >= from && hover.t <= to) {
@@ -243,6 +246,14 @@ export const LiveChart = memo(function LiveChart({
           </path>
           <path className="lc-others-line" d={paths.othersLine} />
           <path className="lc-rps" d={paths.rps} stroke={color} />
+          {othersNow >= 0.05 ? (
+            <g>
+              <title>Other consumers' use: the fleet's other workers as the budget store counted them, the rest estimated from the answers' headers</title>
+              <text className="lc-others-label" x={M.left + 4} y={M.top + 2} dy="0.32em">
+                {`others ${(latest?.others ?? 0) >= 0.05 ? 'about ' : ''}${fmtRate(othersNow)} req/s`}
+              </text>
+            </g>
+          ) : null}
           <line className="lc-limit" x1={M.left} x2={M.left + innerW} y1={y(series.limit)} y2={y(series.limit)} />
           <text className="lc-limit-label" x={M.left + innerW + 4} y={y(series.limit)} dy="0.32em">
             limit {series.limit}
