@@ -1,7 +1,8 @@
 /**
- * The other-consumer finding, end to end on the embedded simulator: the app's own demo traffic at
- * 100% of an endpoint's limit, and the simulator's competing consumer on the same vendor and
- * endpoint, in both refill models. Our traffic alone must never be taken for another consumer.
+ * Others' use, end to end on the embedded simulator: the app's own demo traffic at 100% of an
+ * endpoint's limit, and the simulator's competing consumer on the same vendor and endpoint at 8/s,
+ * in both refill models. Our traffic alone must never be taken for another consumer, and the
+ * estimate is compared with the slots the simulator's own counters gave the competitor.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,9 +45,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Slots the simulator's competitor was granted (answered 200) on categories so far: what the server counted. */
+async function competitorCounted(): Promise<number> {
+  const { url } = (await call('simState', {}))!;
+  const res = await fetch(`${url}/_sim/counters`);
+  const { counters } = (await res.json()) as { counters: { endpoint: string | null; status: number; count: number; competitor?: true }[] };
+  return counters.filter((c) => c.competitor && c.endpoint === 'categories' && c.status === 200).reduce((n, c) => n + c.count, 0);
+}
+
+const untilSecond = async () => sleep(Math.ceil(Date.now() / 1000) * 1000 + 5 - Date.now());
+
 describe('another consumer while the app runs at the limit (embedded simulator)', () => {
   for (const model of ['whole-second', 'continuous'] as const) {
-    it(`${model}: nothing claimed of our own traffic at 100%, then the competitor is found`, async () => {
+    it(`${model}: nothing claimed of our own traffic at 100%, then a competitor at 8/s is read within 10% of the server's count`, async () => {
       await call('simSetRefill', { model });
       await call('simSetDemoTraffic', { share: 1, endpoints: ['categories'] });
       await sleep(1200); // settle into the pace
@@ -56,16 +67,20 @@ describe('another consumer while the app runs at the limit (embedded simulator)'
       expect(own.requests).toBeGreaterThan(30);
       expect(own.foreign).toBe(0);
 
-      await call('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 5 }] });
-      const shared = Math.ceil(Date.now() / 1000) * 1000;
-      await sleep(5000);
-      const found = await figures(shared);
+      await call('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 8 }] });
+      await sleep(3000); // the client makes room for it
+      await untilSecond();
+      const from = Math.floor(Date.now() / 1000) * 1000;
+      const before = await competitorCounted();
+      await sleep(from + 8000 - Date.now());
+      const counted = (await competitorCounted()) - before;
+      await sleep(1200); // the last second's answers and its estimate are in
+      const found = (await figures(from)).foreign - (await figures(from + 8000)).foreign;
       await call('simSetCompetitors', { competitors: [] });
       await call('simSetDemoTraffic', { share: 0, endpoints: [] });
-      // The competitor took about 5 slots per second for 5 seconds: a good part of them is found, never more.
-      expect(found.foreign).toBeGreaterThan(5);
-      expect(found.foreign).toBeLessThanOrEqual(5 * 6);
+      expect(counted).toBeGreaterThan(50);
+      expect(Math.abs(found - counted), `estimated ${found.toFixed(1)} of ${counted} counted`).toBeLessThanOrEqual(0.1 * counted);
       await sleep(1500);
-    }, 20_000);
+    }, 30_000);
   }
 });

@@ -175,6 +175,13 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
     const util = page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="utilisation"]`);
     await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000 }).toBeGreaterThan(25);
   }
+  // Others' use is drawn on the shared endpoint: stacked on ours, hatched, and worded as an estimate ("about").
+  const shared = page.getByRole('region', { name: 'GET /assets/categories chart' });
+  await expect.poll(async () => ((await shared.locator('path.lc-others').getAttribute('d')) ?? '').length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect(shared.locator('text.lc-others-label')).toHaveText(/^others about \d+(\.\d)? req\/s$/);
+  await expect(page.locator('.chart-key')).toContainText('others (about: estimated from the headers)');
+  // Alone, an endpoint draws no others.
+  expect(await page.getByRole('region', { name: 'GET /assets/list chart' }).locator('path.lc-others').getAttribute('d')).toBe('');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [

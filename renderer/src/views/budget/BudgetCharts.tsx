@@ -8,7 +8,8 @@ import { memo, useCallback, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
 import type { BudgetStore } from '../../live/budget-store';
-import type { ChartSeries } from './budget-model';
+import type { ChartSeries, FleetCounts } from './budget-model';
+import type { FleetUse } from '../../api/fleet-use';
 import { chartSeries, ENDPOINT_COLORS } from './budget-model';
 import { averageCaption } from './averaging-window';
 import { LiveChart } from './LiveChart';
@@ -34,6 +35,8 @@ export interface BudgetChartsProps {
   dataSince: number | null;
   /** Draw each panel's lowest Remaining on a strip under it. */
   showRemaining: boolean;
+  /** The fleet's counts where a Redis store counts it (its other workers are drawn exactly); null: none. */
+  fleet?: FleetUse | null;
 }
 
 /**
@@ -46,7 +49,7 @@ export function axisFrom(to: number, rangeMs: number, dataSince: number | null):
   return Math.max(rangeFrom, Math.min(dataSince, to - MIN_SPAN_MS));
 }
 
-export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining }: BudgetChartsProps) {
+export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining, fleet = null }: BudgetChartsProps) {
   // One panel at a time expands to the grid's width (click its plot or its button, or Enter on the button; Esc closes).
   const [expanded, setExpanded] = useState<string | null>(null);
   const toggle = useCallback((id: string) => {
@@ -67,12 +70,18 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           focused={focused === spec.id}
           dataSince={dataSince}
           showRemaining={showRemaining}
+          fleet={fleetCountsOf(fleet, spec.id)}
           expanded={expanded === spec.id}
           onToggle={toggle}
         />
       ))}
     </div>
   );
+}
+
+function fleetCountsOf(fleet: FleetUse | null, endpoint: string): FleetCounts | null {
+  const e = fleet?.endpoints.find((x) => x.endpoint === endpoint);
+  return fleet && e ? { fromMs: fleet.fromMs, granted: e.granted } : null;
 }
 
 /** The current whole second, refreshed every second at `phaseMs` into it; frozen when `frozenAt` is set. */
@@ -111,6 +120,7 @@ const ChartPanel = memo(function ChartPanel({
   focused,
   dataSince,
   showRemaining,
+  fleet,
   expanded,
   onToggle,
 }: {
@@ -123,11 +133,12 @@ const ChartPanel = memo(function ChartPanel({
   focused: boolean;
   dataSince: number | null;
   showRemaining: boolean;
+  fleet: FleetCounts | null;
   expanded: boolean;
   onToggle(id: string): void;
 }) {
   const now = usePhasedSecond(phaseMs, frozenAt);
-  const series = chartSeries(store, vendor, spec, now, rangeMs);
+  const series = chartSeries(store, vendor, spec, now, rangeMs, undefined, fleet);
   const color = ENDPOINT_COLORS[spec.id];
   const points = series.points;
   const last = points[points.length - 1];

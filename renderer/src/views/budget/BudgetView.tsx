@@ -5,9 +5,10 @@ import type { EndpointId } from '../../../../shared/endpoints';
 import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS } from '../../../../shared/endpoints';
 import { useAppContext, useLink } from '../../api/context';
 import { useBudgetSnapshot, useConnection, useSimState } from '../../api/queries';
+import { useActiveFleetUse } from '../../api/fleet-use';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
-import { fmtClock, fmtDateTime, fmtInt } from '../../lib/format';
+import { fmtClock, fmtDateTime, fmtRate } from '../../lib/format';
 import { navigate, useRoute } from '../../lib/hash-route';
 import { useNow } from '../../lib/use-now';
 import { usePref } from '../../lib/view-prefs';
@@ -91,6 +92,9 @@ export function BudgetView() {
   // With 429s (connection degraded) the app-wide banner already names the other consumer as their cause.
   const foreign = connection.data?.state === 'degraded' ? [] : rows.filter((r) => r.foreignUse > 0);
   const dataSince = vendor ? budget.firstSecond(vendor) : null;
+  // Where a Redis store counts the fleet, the panels draw its other workers' exact use.
+  const fleetUse = useActiveFleetUse().data;
+  const fleet = fleetUse && fleetUse.vendor === vendor && fleetUse.store.state === 'connected' ? fleetUse : null;
   const partial = dataSince !== null && dataSince > chartNow - rangeMs;
   const visible = ENDPOINT_LIST.filter((e) => !hidden.has(e.id));
 
@@ -187,8 +191,9 @@ export function BudgetView() {
           <strong>
             Another consumer is using {vendor}'s budget on {foreign.map((r) => r.spec.label).join(', ')}.
           </strong>{' '}
-          In the last 30 s it took {fmtInt(foreign.reduce((n, r) => n + r.foreignUse, 0))} requests' worth that this app did not send
-          (another program, token or machine of the same vendor). 429s there come from sharing the budget, not from a fault of the service.
+          Over the last 30 s it took about {fmtRate(foreign.reduce((n, r) => n + r.othersRps, 0))} requests per second that this app did not send
+          (estimated from the answers' headers: another program, token or machine of the same vendor). The panels below stack it on this
+          app's own. 429s there come from sharing the budget, not from a fault of the service.
         </div>
       ) : null}
 
@@ -255,7 +260,8 @@ export function BudgetView() {
             ))}
           </div>
           <div className="chart-key muted small" aria-hidden="true">
-            <span className="key key-area" /> requests/s {showRemaining ? <><span className="key key-line" /> lowest remaining (strip below) </> : null}<span className="key key-limit" /> limit
+            <span className="key key-area" /> this app's requests/s {fleet ? <><span className="key key-fleet" /> fleet's other workers (counted) </> : null}
+            <span className="key key-others" /> others (about: estimated from the headers) {showRemaining ? <><span className="key key-line" /> lowest remaining (strip below) </> : null}<span className="key key-limit" /> limit
             <span className="key key-warn" /> 80% <span className="key key-429" /> 429
           </div>
         </div>
@@ -263,7 +269,7 @@ export function BudgetView() {
       {vendor === null || history !== null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} showRemaining={showRemaining} />
+        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} showRemaining={showRemaining} fleet={fleet} />
       )}
     </div>
   );

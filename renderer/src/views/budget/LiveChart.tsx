@@ -1,6 +1,7 @@
 /**
- * One endpoint's live chart, drawn as plain SVG: requests per second (area) against the limit (solid
- * line) and the 80% warning (dashed), the lowest Remaining per slot (step line), and 429s marked on
+ * One endpoint's live chart, drawn as plain SVG: this app's requests per second (area), with the
+ * fleet's other workers (as the budget store counted them) and other consumers (estimated from the
+ * headers: hatched, "about") stacked on top, against the limit (solid line) and the 80% warning (dashed), the lowest Remaining per slot (step line), and 429s marked on
  * the time axis. Hovering any panel moves one shared crosshair over all of them; the tooltip opens on
  * the hovered panel only. The limit and 80% labels sit in a gutter right of the plot, where no data
  * is drawn.
@@ -83,6 +84,33 @@ function pathOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: 
   return d;
 }
 
+/** A band between two stacked values (lower, upper) for each unbroken run of points that have it. */
+function bandOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: number) => number, lower: (p: ChartPoint) => number | null, upper: (p: ChartPoint) => number | null): string {
+  let d = '';
+  let run: { t: number; lo: number; hi: number }[] = [];
+  const flush = () => {
+    if (run.some((r) => r.hi > r.lo)) {
+      d += run.map((r, i) => `${i === 0 ? 'M' : 'L'}${x(r.t).toFixed(1)},${y(r.hi).toFixed(1)}`).join('');
+      for (let i = run.length - 1; i >= 0; i--) d += `L${x(run[i]!.t).toFixed(1)},${y(run[i]!.lo).toFixed(1)}`;
+      d += 'Z';
+    }
+    run = [];
+  };
+  for (const p of points) {
+    const lo = lower(p);
+    const hi = upper(p);
+    if (lo === null || hi === null) flush();
+    else run.push({ t: p.t, lo, hi });
+  }
+  flush();
+  return d;
+}
+
+/** Stacked tops: ours, then the fleet's other workers (counted), then other consumers (estimated). */
+const fleetTop = (p: ChartPoint) => (p.rps === null || p.fleet === null ? null : p.rps + p.fleet);
+const othersTop = (p: ChartPoint) => (p.rps === null || p.others === null ? null : p.rps + (p.fleet ?? 0) + p.others);
+const othersBase = (p: ChartPoint) => (p.rps === null ? null : p.rps + (p.fleet ?? 0));
+
 /** The area under requests/s: the line, closed down to the axis for each unbroken run. */
 function areaOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: number) => number): string {
   let d = '';
@@ -143,6 +171,9 @@ export const LiveChart = memo(function LiveChart({
     () => ({
       area: areaOf(shown, x, y),
       rps: pathOf(shown, x, y, (p) => p.rps, false),
+      fleet: bandOf(shown, x, y, (p) => p.rps, fleetTop),
+      others: bandOf(shown, x, y, othersBase, othersTop),
+      othersLine: pathOf(shown, x, y, (p) => (p.others !== null && p.others > 0 ? othersTop(p) : null), false),
       remaining: showRemaining ? pathOf(shown, x, yStrip, (p) => p.remaining, true) : '',
     }),
     [shown, width, from, to, top, showRemaining, HEIGHT], // x and y are functions of these
@@ -150,6 +181,9 @@ export const LiveChart = memo(function LiveChart({
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
   const ticksX = timeTicks(from, to, innerW);
   const marks = shown.filter((p) => p.n429 > 0);
+  // Others' latest figure, in the headroom above the limit (where the stack rarely reaches): "about" where it is estimated.
+  const latest = shown[shown.length - 1];
+  const othersNow = latest ? (latest.others ?? 0) + (latest.fleet ?? 0) : 0;
 
   let hovered: ChartPoint | null = null;
   if (hover !== null && hover.t >= from && hover.t <= to) {
@@ -198,8 +232,28 @@ export const LiveChart = memo(function LiveChart({
               </g>
             ))}
           </g>
+          <defs>
+            <pattern id={`lc-hatch-${series.endpoint}`} className="lc-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+              <line x1="0" y1="0" x2="0" y2="6" />
+            </pattern>
+          </defs>
           <path className="lc-area" d={paths.area} fill={color} stroke="none" />
+          <path className="lc-fleet" d={paths.fleet}>
+            <title>Other workers of the fleet (counted by the budget store)</title>
+          </path>
+          <path className="lc-others" d={paths.others} fill={`url(#lc-hatch-${series.endpoint})`}>
+            <title>Other consumers (about: estimated from the headers)</title>
+          </path>
+          <path className="lc-others-line" d={paths.othersLine} />
           <path className="lc-rps" d={paths.rps} stroke={color} />
+          {othersNow >= 0.05 ? (
+            <g>
+              <title>Other consumers' use: the fleet's other workers as the budget store counted them, the rest estimated from the answers' headers</title>
+              <text className="lc-others-label" x={M.left + 4} y={M.top + 2} dy="0.32em">
+                {`others ${(latest?.others ?? 0) >= 0.05 ? 'about ' : ''}${fmtRate(othersNow)} req/s`}
+              </text>
+            </g>
+          ) : null}
           <line className="lc-limit" x1={M.left} x2={M.left + innerW} y1={y(series.limit)} y2={y(series.limit)} />
           <text className="lc-limit-label" x={M.left + innerW + 4} y={y(series.limit)} dy="0.32em">
             limit {series.limit}
@@ -249,6 +303,16 @@ export const LiveChart = memo(function LiveChart({
             Req/s <strong>{fmtRate(hovered.rps)}</strong> / {series.limit}
             <span className="muted"> {tooltipRateCaption(series)}</span>
           </div>
+          {hovered.fleet !== null && hovered.fleet > 0 ? (
+            <div>
+              Fleet workers <strong>{fmtRate(hovered.fleet)}</strong>
+            </div>
+          ) : null}
+          {hovered.others !== null && hovered.others > 0 ? (
+            <div>
+              Others about <strong>{fmtRate(hovered.others)}</strong> <span className="muted">(estimated)</span>
+            </div>
+          ) : null}
           <div>
             Remaining (lowest) <strong>{fmtInt(hovered.remaining)}</strong>
           </div>

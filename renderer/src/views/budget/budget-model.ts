@@ -77,7 +77,9 @@ export interface EndpointRow {
   pausedForMs: number | null;
   queued: number;
   inFlight: number;
+  /** Other consumers' slots over the last FOREIGN_WINDOW_MS (estimated from the headers), and per second. */
   foreignUse: number;
+  othersRps: number;
   lastSeen: number | null;
 }
 
@@ -145,6 +147,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
   let recent = 0;
   let served = 0;
   let foreignUse = 0;
+  let foreignFrom: number | null = null;
   let first: number | null = null;
   let heldMs = 0;
   const waitCauses = emptyWaitCauses();
@@ -161,7 +164,10 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
       recent += countedRequests(b, b.limit ?? limit);
       served += servedRequests(b, b.limit ?? limit);
     }
-    if (b.t >= now - FOREIGN_WINDOW_MS) foreignUse += b.foreignUse;
+    if (b.t >= now - FOREIGN_WINDOW_MS) {
+      foreignUse += b.foreignUse;
+      foreignFrom ??= b.t;
+    }
   });
   const rps = recent / RATE_WINDOW_S;
   const online = reach === 'answering';
@@ -191,6 +197,8 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     queued: online ? (bucket?.queued ?? 0) : 0,
     inFlight: bucket?.inFlight ?? 0,
     foreignUse,
+    // Per second over the seconds the window has data for (at least one), so that a fresh start does not read low.
+    othersRps: foreignFrom === null ? 0 : foreignUse / Math.max(1, Math.min(FOREIGN_WINDOW_MS, end - foreignFrom) / BUCKET_MS),
     lastSeen: last ? last.t : null,
   };
 }
@@ -199,6 +207,10 @@ export interface ChartPoint {
   t: number;
   /** Requests per second over the AVERAGE_WINDOW_S seconds ending with this point's slot. */
   rps: number | null;
+  /** Other consumers' slots per second over the same seconds, estimated from our answers' headers (beyond `fleet`). */
+  others: number | null;
+  /** The fleet's other workers' slots per second over the same seconds, as the budget store counted them; null without counts. */
+  fleet: number | null;
   remaining: number | null;
   /** 0 where the slot saw 429s (a marker on the time axis), else null. */
   mark429: number | null;
@@ -207,10 +219,17 @@ export interface ChartPoint {
   wait: WaitFigures;
 }
 
+/** Slots the budget store granted per second of its clock, every worker counted (this app too). */
+export interface FleetCounts {
+  fromMs: number;
+  granted: readonly number[];
+}
+
 export interface ChartSeries {
   endpoint: EndpointId;
   limit: number;
   points: ChartPoint[];
+  /** The highest point of ours and others stacked. */
   maxRps: number;
   total429: number;
   /** Length of one point (ms): a second, or the averaging window on long ranges. */
@@ -234,6 +253,7 @@ export function chartSeries(
   now: number,
   rangeMs: number,
   maxPoints = 300,
+  fleet: FleetCounts | null = null,
 ): ChartSeries {
   const windowMs = AVERAGE_WINDOW_S * BUCKET_MS;
   const slotMs = rangeMs / BUCKET_MS <= maxPoints ? BUCKET_MS : windowMs;
@@ -243,6 +263,8 @@ export function chartSeries(
   // The first point's average reads seconds before the range.
   const readFrom = first - (windowMs - slotMs);
   const counted = new Float64Array((end - readFrom) / BUCKET_MS);
+  const served = new Float64Array(counted.length);
+  const foreign = new Float64Array(counted.length);
   const slots: { n429: number; min: number | null; wait: WaitSummary; seen: boolean }[] = Array.from({ length: n }, () => ({
     n429: 0,
     min: null,
@@ -254,7 +276,11 @@ export function chartSeries(
   store.forEach(vendor, spec.id, readFrom, end, (b) => {
     if (b.limit !== null) limit = b.limit;
     const second = Math.floor((b.t - readFrom) / BUCKET_MS);
-    if (second >= 0 && second < counted.length) counted[second]! += countedRequests(b, limit);
+    if (second >= 0 && second < counted.length) {
+      counted[second]! += countedRequests(b, limit);
+      served[second]! += servedRequests(b, limit);
+      foreign[second]! += b.foreignUse;
+    }
     firstSeen = Math.min(firstSeen, b.t);
     const slot = b.t >= first ? slots[Math.floor((b.t - first) / slotMs)] : undefined;
     if (!slot) return;
@@ -272,14 +298,28 @@ export function chartSeries(
     const t = first + i * slotMs;
     const started = earlier || t >= startOfSlot(firstSeen, slotMs, first);
     let sum = 0;
+    let others = 0;
+    let fleetOthers = 0;
+    let fleetSeconds = 0;
     const upTo = (t + slotMs - readFrom) / BUCKET_MS;
-    for (let s = upTo - AVERAGE_WINDOW_S; s < upTo; s++) sum += counted[s] ?? 0;
+    for (let s = upTo - AVERAGE_WINDOW_S; s < upTo; s++) {
+      sum += counted[s] ?? 0;
+      others += foreign[s] ?? 0;
+      const granted = fleet?.granted[(readFrom + s * BUCKET_MS - fleet.fromMs) / BUCKET_MS];
+      if (granted !== undefined) {
+        fleetOthers += Math.max(0, granted - (served[s] ?? 0));
+        fleetSeconds += 1;
+      }
+    }
     const rps = started ? sum / AVERAGE_WINDOW_S : null;
+    // The store counts the fleet's other workers exactly; the headers' estimate covers them too, so only the rest is estimated.
+    const fleetRps = started && fleetSeconds > 0 ? fleetOthers / fleetSeconds : null;
+    const othersRps = started ? Math.max(0, others / AVERAGE_WINDOW_S - (fleetRps ?? 0)) : null;
     // An idle second refills the budget: with no request in it, Remaining is back at the limit.
     const remaining = slot.seen ? slot.min : started ? limit : null;
-    if (rps !== null) maxRps = Math.max(maxRps, rps);
+    if (rps !== null) maxRps = Math.max(maxRps, rps + (othersRps ?? 0) + (fleetRps ?? 0));
     total429 += slot.n429;
-    points.push({ t, rps, remaining, mark429: slot.n429 > 0 ? 0 : null, n429: slot.n429, wait: slot.wait.figures(slotMs) });
+    points.push({ t, rps, others: othersRps, fleet: fleetRps, remaining, mark429: slot.n429 > 0 ? 0 : null, n429: slot.n429, wait: slot.wait.figures(slotMs) });
   });
   const dataFrom = earlier ? first : Number.isFinite(firstSeen) ? startOfSlot(firstSeen, slotMs, first) : null;
   return { endpoint: spec.id, limit, points, maxRps, total429, slotMs, windowS: AVERAGE_WINDOW_S, dataFrom, end };
@@ -303,7 +343,8 @@ export const WAIT_CAUSE_CSV = {
 /**
  * One row per endpoint and server second. requests: answered ones (what the server counted);
  * errors: answered 4xx/5xx other than 429; no_answer: attempts that got none (the server may or may
- * not have counted them).
+ * not have counted them). foreign_use: other consumers' slots, estimated from our answers' headers
+ * (one decimal; the unseen end of a whole server second is estimated in the next one).
  */
 export const CSV_HEADER = [
   'time',
@@ -361,7 +402,7 @@ function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>)
     Math.round(b.heldMs),
     b.requests > 0 ? Math.round(b.latencyMsSum / b.requests) : '',
     Math.round(b.latencyMsMax),
-    b.foreignUse,
+    Math.round(b.foreignUse * 10) / 10,
     ...WAIT_CAUSES.map((c) => Math.round(b.waitCauses[c])),
   ];
 }

@@ -1,5 +1,5 @@
 /** The hover / focus card of one Overview cell: the last minute as a sparkline, and the figures behind the colour. */
-import { fmtInt, fmtPercent } from '../../lib/format';
+import { fmtInt, fmtPercent, fmtRate } from '../../lib/format';
 import { WARN_SHARE } from '../budget/budget-model';
 import type { OverviewCell, SparkPoint } from './overview-model';
 import { WINDOW_S } from './overview-model';
@@ -90,7 +90,10 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
         {cell.foreignUse > 0 ? (
           <>
             <dt>Others</dt>
-            <dd className="text-warn">{fmtInt(cell.foreignUse)} requests' worth by another consumer</dd>
+            <dd className="text-warn">
+              about {fmtRate(cell.foreignUse / Math.max(1, cell.seconds))} req/s by other consumers
+              <div className="muted">estimated from the answers' headers, over the last {fmtInt(cell.seconds)} s</div>
+            </dd>
           </>
         ) : null}
         {cell.alerts.length > 0 ? (

@@ -1,0 +1,79 @@
+/**
+ * The display estimate of others' use against a deterministic model of the server: the real client at
+ * 100% of an endpoint's limit on the fake service (manual clock), an optional competitor spending an
+ * even `competitorRps` through the same limiter, and every sample fed to the telemetry's estimator.
+ * Returns what the estimator reported per server second beside what the server counted (the
+ * competitor's slots taken), so tests compare them over any stretch.
+ */
+import { BudgetRegistry } from '../../electron/client/budget-registry';
+import { PartnerClient } from '../../electron/client/partner-client';
+import type { FakeRefill } from '../../electron/client/testing';
+import { FAKE_BASE_URL, harness, runFor, seededRandom } from '../../electron/client/testing';
+import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
+import { secondOf } from '../../electron/telemetry/aggregate';
+
+export interface ForeignModelOptions {
+  refill: FakeRefill;
+  seconds: number;
+  competitorRps: number;
+  /** Callers looping on the endpoint (the demo traffic's concurrency). Default 4. */
+  loops?: number;
+  /** Whether the estimator is told the refill model (the embedded simulator's case). Default true. */
+  modelKnown?: boolean;
+  seed?: number;
+  /** The competitor's first slot this long after the run starts (ms; default one interval). */
+  competitorPhaseMs?: number;
+}
+
+export interface ForeignModelRun {
+  /** Start of the run (ms, a whole second). */
+  start: number;
+  /** Estimated foreign slots per server second (epoch ms of the second -> slots). */
+  estimated: Map<number, number>;
+  /** The competitor's slots the server counted, per server second. */
+  counted: Map<number, number>;
+  /** Our own successes per server second. */
+  ours: Map<number, number>;
+}
+
+const add = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+
+export async function runForeignModel(options: ForeignModelOptions): Promise<ForeignModelRun> {
+  const random = seededRandom(options.seed ?? 7);
+  const h = harness({ refill: options.refill, latencyMs: () => 2 + random() * 6, startMs: Date.UTC(2025, 0, 1, 12, 0, 0, 0) });
+  const registry = new BudgetRegistry({ clock: h.clock });
+  const client = new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: ['token-a'], fetch: h.fake.fetch, clock: h.clock, budgets: registry, random: seededRandom(101) });
+  const detector = new ForeignUseDetector({
+    inFlight: (vendor, endpoint) => registry.bucket(FAKE_BASE_URL, vendor, endpoint).snapshot().inFlight,
+    refillModel: () => (options.modelKnown === false ? null : options.refill),
+  });
+  const estimated = new Map<number, number>();
+  client.onSample((s) => add(estimated, secondOf(s), detector.observe(s)));
+  const start = h.clock.now();
+  const end = start + options.seconds * 1000;
+  if (options.competitorRps > 0) {
+    const take = (k: number): void => {
+      h.fake.foreign('v', 'listAssets');
+      const next = first + ((k + 1) * 1000) / options.competitorRps;
+      if (next < end) h.clock.setTimeout(() => take(k + 1), next - h.clock.now());
+    };
+    const first = start + (options.competitorPhaseMs ?? 1000 / options.competitorRps);
+    h.clock.setTimeout(() => take(0), first - start);
+  }
+  await runFor(h.clock, end, options.loops ?? 4, () => client.request('listAssets', { priority: 'background' }));
+  client.close();
+  const counted = new Map<number, number>();
+  const ours = new Map<number, number>();
+  for (const r of h.fake.records) {
+    if (r.status !== 200) continue;
+    add(r.foreign ? counted : ours, Math.floor(r.serverAt / 1000) * 1000, 1);
+  }
+  return { start, estimated, counted, ours };
+}
+
+/** Sum of a per-second map over the seconds [from, to). */
+export function sumOver(m: Map<number, number>, from: number, to: number): number {
+  let n = 0;
+  for (const [t, v] of m) if (t >= from && t < to) n += v;
+  return n;
+}

@@ -1,0 +1,83 @@
+/**
+ * The display estimate of others' use against a deterministic model of the server (the real client at
+ * 100% on the fake service, manual clock), in both refill models: a competitor steady at 8/s is read
+ * within 10% of the slots the server counted for it over 30 s, in every 10 s stretch too (no swing),
+ * and our own traffic alone reads exactly 0, so the target is never met by inflating the estimate.
+ */
+import { describe, expect, it } from 'vitest';
+import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
+import type { BudgetSample } from '../../shared/rate-limit';
+import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
+
+describe('others\' use estimated from our answers (deterministic server model)', () => {
+  for (const refill of ['whole-second', 'continuous'] as const) {
+    it(`${refill}: a competitor at 8/s is read within 10% over 30 s and in each 10 s; alone reads 0`, async () => {
+      for (const phase of [0, 110]) {
+        const run = await runForeignModel({ refill, seconds: 40, competitorRps: 8, competitorPhaseMs: phase });
+        // The client's first seconds share by trial; steady from about the sixth.
+        const from = run.start + 8000;
+        const counted = sumOver(run.counted, from, from + 30_000);
+        const estimated = sumOver(run.estimated, from, from + 30_000);
+        expect(counted).toBeGreaterThan(200);
+        expect(Math.abs(estimated - counted), `${refill}, phase ${phase}: estimated ${estimated.toFixed(1)} of ${counted}`).toBeLessThanOrEqual(0.1 * counted);
+        // Stable: each 10 s stretch on its own is within the same tolerance.
+        for (let i = 0; i < 3; i++) {
+          const c = sumOver(run.counted, from + i * 10_000, from + (i + 1) * 10_000);
+          const e = sumOver(run.estimated, from + i * 10_000, from + (i + 1) * 10_000);
+          expect(Math.abs(e - c), `${refill}, phase ${phase}, stretch ${i}: ${e.toFixed(1)} of ${c}`).toBeLessThanOrEqual(0.1 * c);
+        }
+      }
+      const alone = await runForeignModel({ refill, seconds: 20, competitorRps: 0 });
+      expect(sumOver(alone.ours, alone.start, alone.start + 20_000)).toBeGreaterThan(300);
+      expect(sumOver(alone.estimated, 0, Infinity)).toBe(0);
+    }, 30_000);
+  }
+});
+
+describe('others\' use in the continuous model where the bucket may have reached its cap', () => {
+  it('claims nothing of our own answers that the refill explains without the cap', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'continuous', inFlight: () => 0 });
+    const t0 = 1_700_000_000_000;
+    const at = (ms: number, remaining: number): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: t0 + ms, serverSecond: null, status: 200, limit: 20, remaining, reset: 0, latencyMs: 10, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    // Allowance 0.0 after the first; 940 ms at 20/s refill 18.8, we take 1: 17.8 left (Remaining 17). The cap (20)
+    // might have been reached by the most the readings allow, but it need not have been: nothing of others is proved.
+    expect(detector.observe(at(0, 0))).toBe(0);
+    expect(detector.observe(at(940, 17))).toBe(0);
+  });
+});
+
+describe('others\' use in the whole-second model with a request of ours that got no answer', () => {
+  it('takes the unanswered request for ours in the second its flight overlaps', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const S = 1_700_000_000_000;
+    const answer = (ms: number, status: number, remaining: number | null): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: status === 0 ? null : S, status, limit: status === 0 ? null : 20, remaining, reset: 0, latencyMs: 4, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    let found = 0;
+    // Our 20 requests of one server second; the 10th timed out here but the server counted it (Remaining 10 never seen); then a 429.
+    for (let k = 1; k <= 20; k++) found += detector.observe(k === 10 ? answer(k * 40, 0, null) : answer(k * 40, 200, 20 - k));
+    found += detector.observe(answer(900, 429, 0));
+    found += detector.observe({ ...answer(1100, 200, 19), serverSecond: S + 1000 });
+    expect(found).toBe(0);
+  });
+});
+
+describe('others\' use in the whole-second model when an answer of ours comes late', () => {
+  it('files it under its Date second, however late it came', () => {
+    let inFlight = 1; // the late one, until its answer is read
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => inFlight });
+    const S = 1_700_000_000_000;
+    const answer = (ms: number, latencyMs: number, second: number, remaining: number): BudgetSample => ({
+      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: second, status: 200, limit: 20, remaining, reset: 0, latencyMs, waitedMs: 0, attempt: 1, headerProblems: [],
+    });
+    let found = 0;
+    // Our 20 requests of one server second; the answer to the 10th was read 2.5 s late (a busy event loop).
+    for (let k = 1; k <= 20; k++) if (k !== 10) found += detector.observe(answer(k * 40, 4, S, 20 - k));
+    inFlight = 0;
+    found += detector.observe(answer(2900, 2504, S, 10));
+    found += detector.observe(answer(3100, 4, S + 3000, 19));
+    expect(found).toBe(0);
+  });
+});
