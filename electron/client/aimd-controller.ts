@@ -114,6 +114,16 @@ export class AimdController {
     this.decide(a.at, bound, limit);
   }
 
+  /** Steady from `at` at a pace known from elsewhere (the last fair share a budget store granted), not a fresh start. */
+  resume(at: number, rate: number): void {
+    this.rateNow = Math.min(this.limit(), Math.max(minRate(this.limit(), this.p), rate));
+    this.activeSince = -Infinity;
+    this.startupLeft = 0;
+    this.lastDecisionAt = at;
+    this.calm = 0;
+    this.endDecision(at);
+  }
+
   private startupOpen(at: number): boolean {
     return at - this.activeSince < this.p.startupMs && this.startupLeft > 0;
   }

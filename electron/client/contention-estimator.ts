@@ -97,6 +97,12 @@ export class ContentionEstimator {
     return at - this.foreignAt >= ms && at - this.readAt < ms && this.cleanInRow >= this.p.goneAnswers;
   }
 
+  /** Others taken as present from `at` (a budget store that counted them failed): we pace, for the memory's length unless answers confirm them. */
+  assume(at: number): void {
+    this.contendedAt = at;
+    this.tentative = false;
+  }
+
   /** Others seen on one answer only, not yet confirmed by a second. */
   isTentative(): boolean {
     return this.tentative;

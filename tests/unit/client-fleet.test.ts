@@ -350,6 +350,20 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 22_000)).toBeGreaterThan(LIMIT * 0.85);
   });
 
+  it('resumed at a share (a budget store failed): paces at it at once, steady, and alone again only after the memory', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.resume(t0, 2.5);
+    expect(s.active(t0)).toBe(true);
+    expect(s.phase(t0)).toBe('steady');
+    expect(s.rate(t0)).toBe(2.5);
+    s.sent(t0);
+    expect(s.earliest(t0 + 1)).toBeCloseTo(t0 + 400, 6);
+    // A share above the limit is the limit; nobody seen for the memory's length: the whole limit again.
+    expect(s.rate(t0 + 15_001)).toBe(LIMIT);
+    s.resume(t0 + 20_000, 50);
+    expect(s.rate(t0 + 20_000)).toBe(LIMIT);
+  });
+
   it('a fleet that starts together: five of ours among twenty count as about four consumers, not sixteen', () => {
     const s = new FairShare(() => LIMIT, t0);
     // Four copies send back to back from 0.2 of the second: three of the others' requests per one of ours.
