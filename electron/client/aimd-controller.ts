@@ -114,6 +114,16 @@ export class AimdController {
     this.decide(a.at, bound, limit);
   }
 
+  /** Steady from `at` at a pace known from elsewhere (the last fair share a budget store granted), not a fresh start. */
+  resume(at: number, rate: number): void {
+    this.rateNow = Math.min(this.limit(), Math.max(minRate(this.limit(), this.p), rate));
+    this.activeSince = -Infinity;
+    this.startupLeft = 0;
+    this.lastDecisionAt = at;
+    this.calm = 0;
+    this.endDecision(at);
+  }
+
   private startupOpen(at: number): boolean {
     return at - this.activeSince < this.p.startupMs && this.startupLeft > 0;
   }
@@ -187,7 +197,9 @@ export class AimdController {
     this.calm = Math.min(this.p.maxCalm, this.calm + 1);
     const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, this.p.roomUseFloor) / this.p.roomDivisor : 0;
     const regained = left ? this.rateNow * (target / Math.max(this.bestUse, target / this.p.leftMaxFactor) - 1) : 0;
-    const step = Math.max(this.p.growth * Math.sqrt(limit * this.rateNow) * this.calm, room, regained) * Math.min(1, (at - this.lastDecisionAt) / 1000);
+    // A whole decision period without others' requests: they left, and all the room is ours.
+    const alone = this.bestPhase > 0 && this.others.othersGone(at, this.p.decisionMs) ? (target - this.bestUse) * limit : 0;
+    const step = Math.max(this.p.growth * Math.sqrt(limit * this.rateNow) * this.calm, room, regained, alone) * Math.min(1, (at - this.lastDecisionAt) / 1000);
     this.rateNow = Math.min(limit, this.rateNow + step);
   }
 

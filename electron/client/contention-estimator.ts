@@ -76,6 +76,11 @@ export class ContentionEstimator {
   /** Remaining rose more than a continuous refill could explain: the server's budget is whole-second. */
   private wholeAt = -Infinity;
   private lastRead: { at: number; remaining: number } | null = null;
+  /** The latest readable answer that showed others' requests. */
+  private foreignAt = -Infinity;
+  /** The latest readable answer, and how many came in a row without others' requests. */
+  private readAt = -Infinity;
+  private cleanInRow = 0;
 
   constructor(
     private readonly limit: () => number,
@@ -85,6 +90,17 @@ export class ContentionEstimator {
   /** Others were seen within the memory. */
   active(now: number): boolean {
     return now - this.contendedAt < this.p.contentionMemoryMs;
+  }
+
+  /** Several readable answers over the last `ms` and none showed others: they left (a departure's room is all ours). */
+  othersGone(at: number, ms: number): boolean {
+    return at - this.foreignAt >= ms && at - this.readAt < ms && this.cleanInRow >= this.p.goneAnswers;
+  }
+
+  /** Others taken as present from `at` (a budget store that counted them failed): we pace, for the memory's length unless answers confirm them. */
+  assume(at: number): void {
+    this.contendedAt = at;
+    this.tentative = false;
   }
 
   /** Others seen on one answer only, not yet confirmed by a second. */
@@ -124,7 +140,12 @@ export class ContentionEstimator {
     const readable = a.remaining !== null && !a.refused;
     const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
     const seen = foreign >= 1 && this.foreignBefore;
-    if (readable) this.noteReadable(a.at, a.remaining!, a.phase, foreign, limit);
+    if (readable) {
+      this.noteReadable(a.at, a.remaining!, a.phase, foreign, limit);
+      this.readAt = a.at;
+      this.cleanInRow = foreign >= 1 ? 0 : this.cleanInRow + 1;
+    }
+    if (foreign >= 1) this.foreignAt = a.at;
     this.noteOthersRate(a, foreign, seen, wasActive, readable, limit);
     const got = this.oks.filter((t) => t > a.at - 1000).length;
     // A 429 just after some of ours went through, fewer than the limit: others spent the rest (a

@@ -28,6 +28,8 @@ export const FAIR_SHARE = {
   wholeRise: 3,
   /** Our sends this long before a server second's start may be processed in it. Not in the model: "five of ours among twenty count as about four consumers". */
   sendSlackMs: 5,
+  /** Others are gone when this many readable answers in a row over a whole decision showed none of their requests: all the room is ours at once (8 and 16 copies continuous, fixed work: the tail). */
+  goneAnswers: 3,
   /** First guess where others' requests are spread over the second: what they leave of this share (16 and 8 copies whole-second, fixed work; "others spread over the second"). */
   firstFill: 0.95,
 

@@ -62,6 +62,16 @@ export class FairShare {
     return this.pace.consumers(now);
   }
 
+  /**
+   * Pace from `now` at `rate`, as if the others had been seen: where a budget store (Redis) that
+   * spaced the fleet fails, each process goes on at the last fair share it was granted instead of
+   * starting alone at the whole limit and finding the others again through 429s.
+   */
+  resume(now: number, rate: number): void {
+    this.others.assume(now);
+    this.pace.resume(now, rate);
+  }
+
   sent(now: number): void {
     this.lastSendAt = now;
     this.others.sent(now);

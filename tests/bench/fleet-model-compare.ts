@@ -22,7 +22,7 @@ export interface FleetModelRecord {
 export interface RunComparison {
   scenario: string;
   seed: number;
-  /** `identical`, `missing` (in the saved record only), `new` (in this run only) or `differs`. */
+  /** `identical`, `missing` (in the saved record only), `new` (in this run only: listed, never a difference) or `differs`. */
   verdict: 'identical' | 'missing' | 'new' | 'differs';
   /** The figures that differ, as `name: saved -> now`. */
   differences: string[];
@@ -76,7 +76,8 @@ export function compareRecords(saved: FleetModelRecord, now: FleetModelRecord): 
     }
   }
   for (const r of saved.runs) if (!after.has(runKey(r))) runs.push({ scenario: r.scenario, seed: r.seed, verdict: 'missing', differences: [] });
-  return { identical: settings.length === 0 && runs.every((r) => r.verdict === 'identical'), settings, runs };
+  // A new scenario (in this run only) is no difference of the saved ones: it is listed, not counted.
+  return { identical: settings.length === 0 && runs.every((r) => r.verdict === 'identical' || r.verdict === 'new'), settings, runs };
 }
 
 /** Printable lines: one per scenario and seed, then at most `maxDifferences` differing figures under it. */
@@ -89,6 +90,9 @@ export function formatComparison(c: RecordComparison, maxDifferences = 5): strin
     if (r.differences.length > maxDifferences) lines.push(`    ... ${r.differences.length - maxDifferences} more`);
   }
   const same = c.runs.filter((r) => r.verdict === 'identical').length;
-  lines.push(c.identical ? `All ${same} runs identical, every figure.` : `NOT identical: ${c.runs.length - same} of ${c.runs.length} runs differ or are missing${c.settings.length > 0 ? ', settings differ' : ''}.`);
+  const fresh = c.runs.filter((r) => r.verdict === 'new').length;
+  const saved = c.runs.length - fresh;
+  lines.push(c.identical ? `All ${same} runs identical, every figure.` : `NOT identical: ${saved - same} of ${saved} runs differ or are missing${c.settings.length > 0 ? ', settings differ' : ''}.`);
+  if (fresh > 0) lines.push(`${fresh} new runs (not in the saved record, not compared).`);
   return lines;
 }

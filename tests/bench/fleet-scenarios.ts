@@ -3,6 +3,8 @@
  * 10, each with its own token), the simulator in its own process; headers only, with the Redis
  * budget store, one copy alone, a competing consumer, Redis killed mid-run; and two baselines
  * (the naive client, Bottleneck clustered through Redis). Vendor-wide 429s are counted by the server.
+ * The page size and the catalog are scenario settings: issue 23's short workload (a catalog of 2,500
+ * items in pages of 25 per process) with 8 processes on headers, 16 with Redis, 16 with Redis killed.
  */
 import { spawn } from 'node:child_process';
 import { jainIndex } from '../../electron/client/testing/fleet-model';
@@ -21,6 +23,12 @@ export interface FleetScenario {
   store: 'headers' | 'redis' | 'redis killed';
   /** Competing consumer's requests per second (0: none). */
   competitorRps: number;
+  /** Items per page (default 10). */
+  pageSize?: number;
+  /** Each process exports a catalog of this many items (default: enough pages for FLEET_RUN_SECONDS, or FLEET_PAGES). */
+  catalogItems?: number;
+  /** Redis killed this long after the start (default: half of FLEET_RUN_SECONDS). */
+  killAfterS?: number;
 }
 
 export interface FleetResult extends FleetScenario {
@@ -36,7 +44,7 @@ export interface FleetResult extends FleetScenario {
 
 const VENDOR = 'fleet';
 const LIMIT = 20;
-const PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 /**
  * How long a run lasts at the available rate (FLEET_RUN_SECONDS, default 12): short runs weigh the
  * first seconds (copies finding each other) and the tail (copies finishing at different times) heavily.
@@ -85,17 +93,18 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
   const available = LIMIT - s.competitorRps;
   // Enough pages that the run lasts about RUN_SECONDS at the available rate; or FLEET_PAGES per process
   // (250: the issue's own measurement, every process downloading a catalog of 2,500 items in pages of 10).
-  const pages = PAGES_PER_PROCESS ?? Math.max(10, Math.round((available * RUN_SECONDS) / s.processes));
+  const pageSize = s.pageSize ?? DEFAULT_PAGE_SIZE;
+  const pages = s.catalogItems !== undefined ? Math.ceil(s.catalogItems / pageSize) : (PAGES_PER_PROCESS ?? Math.max(10, Math.round((available * RUN_SECONDS) / s.processes)));
   const tokens = Array.from({ length: s.processes }, (_, i) => `fleet-token-${i + 1}`);
-  const sim = await startSimProcess(['--refill', s.refill, '--catalog-size', String(pages * PAGE_SIZE), ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
+  const sim = await startSimProcess(['--refill', s.refill, '--catalog-size', String(pages * pageSize), ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
   try {
     await sim.control('PUT', '/_sim/competitors', { competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [] });
     // Start every process together (after they have loaded), at the same phase of a second.
     const startAt = Math.ceil((Date.now() + 1_000 + 400 * s.processes) / 1000) * 1000 + 50;
     const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    const workers = tokens.map((token) => runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize: PAGE_SIZE, redis: useRedis ? redis?.url : undefined, startAt }));
+    const workers = tokens.map((token) => runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt }));
     if (s.store === 'redis killed' && redis) {
-      const killAt = startAt + (RUN_SECONDS * 1000) / 2;
+      const killAt = startAt + (s.killAfterS ?? RUN_SECONDS / 2) * 1000;
       setTimeout(() => void redis.kill(), Math.max(0, killAt - Date.now()));
     }
     const tallies = await Promise.all(workers);
@@ -152,6 +161,11 @@ export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
     list.push({ name: 'N=8, Redis killed mid-run', refill, client: 'partner-console', processes: 8, store: 'redis killed', competitorRps: 0 });
     list.push({ name: 'N=8 baseline', refill, client: 'naive', processes: 8, store: 'headers', competitorRps: 0 });
     list.push({ name: 'N=8 baseline', refill, client: 'bottleneck-redis', processes: 8, store: 'headers', competitorRps: 0 });
+    // Issue 23's short workload: each process a catalog of 2,500 items in pages of 25 (about 40 s).
+    const short = { refill, client: 'partner-console' as const, competitorRps: 0, pageSize: 25, catalogItems: 2_500 };
+    list.push({ ...short, name: 'N=8, short, headers only', processes: 8, store: 'headers' });
+    list.push({ ...short, name: 'N=16, short, Redis store', processes: 16, store: 'redis' });
+    list.push({ ...short, name: 'N=16, short, Redis killed after 8 s', processes: 16, store: 'redis killed', killAfterS: 8 });
   }
   return list;
 }

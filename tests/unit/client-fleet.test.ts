@@ -330,6 +330,40 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 22_000)).toBeLessThanOrEqual(before * 2 + 1e-9);
   });
 
+  it('the last copy of a fleet: a whole decision without others takes all the room at once, not our part of it', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    const second = (k: number, others: number): void => {
+      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
+      for (let j = 0; j < n; j++) {
+        const phase = (j + 0.5) / n;
+        const at = t0 + k * 1000 + phase * 1000;
+        s.sent(at - 5);
+        s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
+      }
+    };
+    for (let k = 0; k < 20; k++) second(k, 15); // about 4/s of ours beside 15/s of others
+    const shared = s.rate(t0 + 20_000);
+    for (let k = 20; k < 22; k++) second(k, 0); // the others finished
+    // Still pacing (others were seen within the memory), but at nearly the whole limit within two decisions.
+    expect(s.active(t0 + 22_000)).toBe(true);
+    expect(shared).toBeLessThan(LIMIT / 3);
+    expect(s.rate(t0 + 22_000)).toBeGreaterThan(LIMIT * 0.85);
+  });
+
+  it('resumed at a share (a budget store failed): paces at it at once, steady, and alone again only after the memory', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    s.resume(t0, 2.5);
+    expect(s.active(t0)).toBe(true);
+    expect(s.phase(t0)).toBe('steady');
+    expect(s.rate(t0)).toBe(2.5);
+    s.sent(t0);
+    expect(s.earliest(t0 + 1)).toBeCloseTo(t0 + 400, 6);
+    // A share above the limit is the limit; nobody seen for the memory's length: the whole limit again.
+    expect(s.rate(t0 + 15_001)).toBe(LIMIT);
+    s.resume(t0 + 20_000, 50);
+    expect(s.rate(t0 + 20_000)).toBe(LIMIT);
+  });
+
   it('a fleet that starts together: five of ours among twenty count as about four consumers, not sixteen', () => {
     const s = new FairShare(() => LIMIT, t0);
     // Four copies send back to back from 0.2 of the second: three of the others' requests per one of ours.

@@ -24,6 +24,12 @@ export interface FleetModelOptions {
    * over the time until the last one finished. Default false: every copy works for `seconds`.
    */
   fixedWork?: boolean;
+  /**
+   * Each copy exports a catalog of `items` in pages of `pageSize` (one request a page), as the fleet
+   * bench's short workload: fixed work as above, but the amount set by the catalog instead of by
+   * `seconds` (which is then only the nominal length at the limit). Default: none.
+   */
+  catalog?: { items: number; pageSize: number };
 }
 
 export interface FleetModelResult {
@@ -77,20 +83,21 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     };
     h.clock.setTimeout(() => take(0), 1000 / competitorRps);
   }
-  const work = Math.round(((LIMIT - competitorRps) * seconds) / copies);
+  const fixedWork = options.fixedWork === true || options.catalog !== undefined;
+  const work = options.catalog ? Math.ceil(options.catalog.items / options.catalog.pageSize) : Math.round(((LIMIT - competitorRps) * seconds) / copies);
   const finished = new Array<number>(copies).fill(start);
   const timeline = Array.from({ length: copies }, () => [] as number[]);
-  const { failed } = await runFor(h.clock, options.fixedWork ? Infinity : end, copies, async (i) => {
+  const { failed } = await runFor(h.clock, fixedWork ? Infinity : end, copies, async (i) => {
     await clients[i]!.request('listAssets', { priority: 'background' });
     perCopy[i]!++;
     finished[i] = h.clock.now();
     const second = Math.floor((h.clock.now() - start) / 1000);
     timeline[i]![second] = (timeline[i]![second] ?? 0) + 1;
-  }, (i) => options.fixedWork === true && perCopy[i]! >= work);
+  }, (i) => fixedWork && perCopy[i]! >= work);
   for (const c of clients) c.close();
   const total = perCopy.reduce((a, b) => a + b, 0);
   // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took.
-  const rates = options.fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start)) : perCopy;
+  const rates = fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start)) : perCopy;
   const finishedAt = Math.max(...finished);
   // The fake's clock has no offset here: server time is local time.
   const refusals = h.fake.records.filter((r) => r.status === 429);
@@ -101,7 +108,7 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     seconds,
     competitorRps,
     perCopy,
-    goodput: total / ((options.fixedWork ? (finishedAt - start) / 1000 : seconds) * (LIMIT - competitorRps)),
+    goodput: total / ((fixedWork ? (finishedAt - start) / 1000 : seconds) * (LIMIT - competitorRps)),
     share429: refused / Math.max(1, h.fake.records.length),
     early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
     jain: jainIndex(rates),
