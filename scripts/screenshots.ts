@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: the views an account manager judges, as they look, in every size and theme we
- * support: Budget (live and 6 h), Overview, Requests and the first run, at 1440x900 and 1024x700, light
+ * support: Budget (live, its charts, and 6 h), Overview, Requests and the first run, at 1440x900 and 1024x700, light
  * and dark. Browser mode on a fresh data folder with six hours of seeded history, then the demo traffic
  * at full rate and another consumer at 8/s on /assets/categories. Writes screenshots/NAME-WxH-THEME.png.
  * Not a test: it asserts nothing beyond reaching each view; people look at the pictures.
@@ -66,6 +66,10 @@ async function main(): Promise<void> {
     await page.waitForTimeout(WARM_UP_S * 1000);
 
     await shoot(page, 'budget-live');
+    // The live panels themselves (below the table): ours and the others' stacked under each limit.
+    await shoot(page, 'budget-live-charts', async () => {
+      await page.getByRole('heading', { level: 2, name: 'Live charts' }).evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    });
     await go(page, 'Overview');
     const cell = page.locator('tr.ov-row[data-profile="demo"] [data-cell]').nth(3);
     await shoot(page, 'overview', async () => {

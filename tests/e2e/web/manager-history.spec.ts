@@ -80,7 +80,7 @@ test('an account manager opens yesterday\'s usage after a restart, zooms into th
   await screenshot(page, 'budget-history-zoomed');
   // The spike's other consumers are drawn, stacked on this app's use under the limit line, and said to be an estimate.
   const listPanel = page.getByRole('region', { name: 'GET /assets/list history' });
-  await expect(listPanel).toContainText('with others (about)');
+  await expect(listPanel).toContainText('· others (about)');
   await expect(listPanel.locator('.recharts-area')).toHaveCount(2);
   await expect(listPanel.getByText('limit 20/s')).toBeVisible();
 

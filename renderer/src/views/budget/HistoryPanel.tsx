@@ -143,7 +143,7 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
         <span className="chart-meta">
           peak use {peak > 0 ? `${Math.round(peak)}%` : '—'}
           {total429 > 0 ? <span className="text-danger strong"> · {fmtInt(total429)} × 429</span> : null}
-          {othersTotal > 0 ? <span className="history-others"> · with others (about)</span> : null}
+          {othersTotal > 0 ? <span className="history-others"> · others (about)</span> : null}
         </span>
       </header>
       <div className="history-chart" data-testid={`history-chart-${spec.id}`}>
