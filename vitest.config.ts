@@ -11,6 +11,16 @@ const REAL_TIME = [
   'ledger-processes', 'simulator-cli', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-bridge', 'web-cli', 'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/**
+ * Unit files that stub globals, mock modules, install fake timers or listen on `process`: each gets a
+ * fresh module graph. The other unit files share one per worker (isolate: false), which spares each
+ * file re-importing zod, the client and the simulator.
+ */
+const UNIT_ISOLATED = [
+  'bridge-cancel', 'client-fleet', 'download-reveal', 'shell-desktop', 'shell-ipc', 'shell-notifier', 'shell-permissions', 'shell-preload',
+  'shell-protocol', 'shell-vault', 'simulator-faults', 'renderer/secret', 'renderer/server-probe', 'renderer/websocket-link',
+].map((name) => `tests/unit/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -18,11 +28,16 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests own loopback ports and real clocks: tests in order within a file.
     pool: 'forks',
+    // Two files at a time in all (the default, cores - 1, is one on the 2-core CI machine).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
-        // Two files at a time (the default, cores - 1, is one on the 2-core CI machine).
-        test: { name: 'parallel', include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_TIME], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_ISOLATED], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'parallel', include: [...UNIT_ISOLATED, 'tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_TIME], maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'real-time', include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
