@@ -8,8 +8,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const REAL_TIME = [
   'alerts-app', 'app-fleet-use', 'app-review-defects', 'app-services', 'app-sessions', 'budget-foreign-use', 'budget-store-redis',
   'budget-store-scopes', 'cancel-spends-nothing', 'catalog-cli', 'catalog-fleet', 'catalog-hostile', 'client-simulator',
-  'ledger-processes', 'simulator-cli', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-bridge', 'web-cli', 'web-services',
+  'ledger-processes', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
+// web-bridge, web-cli and simulator-cli run with the rest: they wait for a condition (a URL line, a
+// message, an exit) and count nothing over seconds.
 
 /**
  * Unit files that stub globals, mock modules, install fake timers or listen on `process`: each gets a
