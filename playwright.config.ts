@@ -10,14 +10,14 @@ const real = target.kind === 'real' ? { grep: target.grep, ...(target.grepInvert
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  // One browser-mode server serves every spec; specs reset the state they change.
-  workers: 1,
+  // Each worker starts its own browser-mode server (tests/e2e/web/fixtures.ts): two spec files at a
+  // time on the demo. A real service, or a server given by PARTNER_WEB_URL, is shared: one at a time.
+  workers: target.kind === 'real' || process.env.PARTNER_WEB_URL ? 1 : 2,
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  globalSetup: './tests/e2e/global-setup.ts',
   ...real,
   use: {
     trace: 'retain-on-failure',

@@ -8,8 +8,20 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const REAL_TIME = [
   'alerts-app', 'app-fleet-use', 'app-review-defects', 'app-services', 'app-sessions', 'budget-foreign-use', 'budget-store-redis',
   'budget-store-scopes', 'cancel-spends-nothing', 'catalog-cli', 'catalog-fleet', 'catalog-hostile', 'client-simulator',
-  'ledger-processes', 'simulator-cli', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-bridge', 'web-cli', 'web-services',
+  'ledger-processes', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
+// web-bridge, web-cli and simulator-cli run with the rest: they wait for a condition (a URL line, a
+// message, an exit) and count nothing over seconds.
+
+/**
+ * Unit files that stub globals, mock modules, install fake timers or listen on `process`: each gets a
+ * fresh module graph. The other unit files share one per worker (isolate: false), which spares each
+ * file re-importing zod, the client and the simulator.
+ */
+const UNIT_ISOLATED = [
+  'bridge-cancel', 'client-fleet', 'download-reveal', 'shell-desktop', 'shell-ipc', 'shell-notifier', 'shell-permissions', 'shell-preload',
+  'shell-protocol', 'shell-vault', 'simulator-faults', 'renderer/secret', 'renderer/server-probe', 'renderer/websocket-link',
+].map((name) => `tests/unit/${name}.test.ts`);
 
 export default defineConfig({
   test: {
@@ -18,11 +30,16 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests own loopback ports and real clocks: tests in order within a file.
     pool: 'forks',
+    // Two files at a time in all (the default, cores - 1, is one on the 2-core CI machine).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
-        // Two files at a time (the default, cores - 1, is one on the 2-core CI machine).
-        test: { name: 'parallel', include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_TIME], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_ISOLATED], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'parallel', include: [...UNIT_ISOLATED, 'tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_TIME], maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'real-time', include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

@@ -3,7 +3,7 @@
  * critical violation. One page per theme, moved by the nav links as a user would.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { openApp } from './helpers';
 

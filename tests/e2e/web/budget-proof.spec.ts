@@ -4,7 +4,7 @@
  * compared with the simulator's own counters over the same whole seconds (within 2%).
  */
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Browser, Page } from '@playwright/test';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import type { EndpointId } from '../../../shared/endpoints';

@@ -12,7 +12,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { DEFAULT_RENDERER_DIR } from '../../../electron/web/server';
 import { startSimulator } from '../../../electron/simulator';

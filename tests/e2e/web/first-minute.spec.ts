@@ -4,7 +4,7 @@
  * on Esc and outside clicks; range buttons show a whole focus ring; Settings shows the demo's public tokens
  * beside the demo profile only.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
 

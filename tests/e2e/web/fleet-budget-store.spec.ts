@@ -4,7 +4,7 @@
  * the Budget table's Fleet column counts the demo traffic's granted slots; Redis killed: "headers
  * only", no counts; Redis back: shared again. The profile form takes a store URL and shows it masked.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { startBrowserMode } from '../browser-mode';
 import type { BrowserMode } from '../browser-mode';

@@ -2,7 +2,7 @@
  * Keyboard and resilience, as a power user meets them: shortcuts and their `?` list, table rows by
  * arrow keys, preferences remembered per view, a malformed link and a view whose code cannot load.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { openApp, screenshot } from './helpers';
 
 test('shortcuts: ? lists them, digits and g+letter open views, / searches, space pauses, ] widens the range', async ({ page }) => {

@@ -4,7 +4,8 @@
  * box, no table whose last column is cut, and a detail that opens in view. A screenshot of each lands
  * in tests/e2e/screenshots/layout-*.png. Written by route, so views changed by others are checked too.
  */
-import { chromium, expect, test } from '@playwright/test';
+import { chromium } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Browser, Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../chromium-path';
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * granted in the context), in the header's count, on the Budget row, and in the Alerts view, where it
  * is acknowledged. Screenshots of the Alerts view at 1440x900 and 1024x700.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
 

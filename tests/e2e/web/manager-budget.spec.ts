@@ -1,5 +1,5 @@
 /** Account managers watch each endpoint's budget live, and see a competing consumer's effect. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { numberIn, openApp, quietSimulator, screenshot } from './helpers';
 

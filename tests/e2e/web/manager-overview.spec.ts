@@ -2,7 +2,7 @@
  * An account manager watches two vendors side by side (the built-in demo and acme, each with its own
  * client and traffic), opens one vendor's Budget at an endpoint from its cell, and disconnects one.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { startBrowserMode } from '../browser-mode';
 import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import harSdk from '@har-sdk/validator';
 import type { Har } from 'har-format';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { openApp, screenshot } from './helpers';
 
 test('QA export the filtered log as HAR, replay it in Settings, and get words for a file that is not a HAR', async ({ page }) => {

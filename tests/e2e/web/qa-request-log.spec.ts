@@ -1,6 +1,6 @@
 /** QA find a request in the log and read its headers (tokens masked); the search finds a registration by the reference in its body. */
 import { execFileSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bridgeCall, openApp, screenshot, webUrl } from './helpers';
 
 test('QA find a catalog request in the log and read its headers', async ({ page }) => {

@@ -3,7 +3,7 @@
  * read, with the fields not found and the raw answer; the Service map panel detects, edits and saves
  * a map, after which the same answers read whole.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { startSimulator } from '../../../electron/simulator';
 import type { RunningSimulator } from '../../../electron/simulator';

@@ -1,5 +1,5 @@
 /** Settings: a vendor profile is added (token masked), tested, edited and removed; the theme follows the setting. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bridgeCall, openApp, screenshot } from './helpers';
 
 const NAME = 'Acme QA (e2e)';

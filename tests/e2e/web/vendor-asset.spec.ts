@@ -1,5 +1,5 @@
 /** Vendor staff open an asset and read its history. Read-only: @real. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { activeProfileId, openConsole } from '../pages/app';
 import { bridgeCall, screenshot } from './helpers';
 

@@ -1,5 +1,5 @@
 /** Vendor staff page through the catalog by cursor (next, previous) and choose a page size. Read-only: @real. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { openConsole } from '../pages/app';
 import { bridgeCall, numberIn, screenshot } from './helpers';
 

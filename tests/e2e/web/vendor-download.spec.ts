@@ -1,5 +1,5 @@
 /** Vendor staff download the whole catalog: start, pause, resume, and see where the file is. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
 
 test.afterEach(async () => {

@@ -3,7 +3,7 @@
  * connection to acme. Page 1's asset stays demo's (shown as another vendor's, its actions off) and
  * nothing of it is ever registered at acme; once demo is shown again, its Register goes to demo.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bridgeCall, openApp, screenshot } from './helpers';
 
 const ACME = 'demo-acme';

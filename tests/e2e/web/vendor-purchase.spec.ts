@@ -2,7 +2,7 @@
  * Vendor staff run the purchase flow from an asset: register, validate, download URL, cancel; the
  * purchase ledger keeps it across a reload, and Register asks again, naming it (the guard is main's).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { bridgeCall, openApp, screenshot } from './helpers';
 

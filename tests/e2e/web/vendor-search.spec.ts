@@ -1,5 +1,5 @@
 /** Vendor staff search the catalog and filter it by category. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
 
 test('vendor staff search assets by a word of the title', async ({ page }) => {
