@@ -10,7 +10,9 @@
  *   budget    the budget is used up: Remaining (the server's, or what our own sends leave) is 0
  *   pause     the pause after a 429
  *   store     the fleet's budget store (Redis): waiting for this attempt's slot, and asking for it
- *   inFlight  our own requests in flight take every slot of the budget: only an answer frees one
+ *   inFlight  our own requests: those in flight take every slot of the budget (only an answer frees
+ *             one), or those ahead of it in the queue are being sent (nothing held the bucket back, but
+ *             this request's turn had not come: on a busy process, a few milliseconds per request)
  */
 import { z } from 'zod';
 
@@ -53,3 +55,13 @@ export function rankedWaitCauses(causes: Readonly<WaitCauses>): WaitCause[] {
 
 /** Causes that hold requests back while Remaining is above 0 (the budget itself is not what holds them). */
 export const HELD_WITH_BUDGET_LEFT: readonly WaitCause[] = ['others', 'window', 'pause', 'store'];
+
+/**
+ * The causes of a wait of `waitedMs`, the part that no bound, pause or store held (our own queue ahead of
+ * the request, the process's own scheduling) counted as `inFlight`: so the parts add up to the wait.
+ */
+export function ownShare(causes: WaitCauses, waitedMs: number): WaitCauses {
+  const rest = waitedMs - waitCausesTotal(causes);
+  if (rest > 0) causes.inFlight += rest;
+  return causes;
+}

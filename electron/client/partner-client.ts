@@ -41,7 +41,7 @@ import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import type { WaitCauses } from '../../shared/wait-causes';
-import { emptyWaitCauses } from '../../shared/wait-causes';
+import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
@@ -193,7 +193,8 @@ export class PartnerClient {
       } finally {
         this.closers.delete(closer);
       }
-      const wait: AttemptWait = { ms: Math.max(0, ticket.sentAt - queuedAt), causes: waitCauses };
+      const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
+      const wait: AttemptWait = { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) };
       const next =
         outcome.kind === 'response'
           ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, priority, opts.onSample)

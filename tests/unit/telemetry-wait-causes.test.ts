@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetAggregateSchema } from '../../shared/bridge/schemas';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { WaitCauses } from '../../shared/wait-causes';
-import { emptyWaitCauses } from '../../shared/wait-causes';
+import { emptyWaitCauses, ownShare, waitCausesTotal } from '../../shared/wait-causes';
 import { createTelemetry } from '../../electron/telemetry/telemetry';
 import { ManualClock } from '../../electron/client/testing/manual-clock';
 
@@ -27,5 +27,15 @@ describe('wait causes per second', () => {
     expect(agg!.waitedMs).toBe(1000);
     expect(budgetAggregateSchema.parse(agg).waitCauses).toEqual(agg!.waitCauses);
     telemetry.dispose();
+  });
+});
+
+describe('the part of a wait that nothing held back', () => {
+  it('is our own queue ahead of the request (inFlight), so the parts add up to the wait; an over-count is left as it is', () => {
+    const causes = { ...emptyWaitCauses(), others: 40 };
+    expect(ownShare(causes, 46.7)).toEqual({ ...emptyWaitCauses(), others: 40, inFlight: 46.7 - 40 });
+    expect(waitCausesTotal(causes)).toBeCloseTo(46.7);
+    const over = { ...emptyWaitCauses(), store: 50 };
+    expect(ownShare(over, 46.7)).toEqual({ ...emptyWaitCauses(), store: 50 });
   });
 });

@@ -16,7 +16,7 @@ export const WAIT_CAUSE_WORDS: Record<WaitCause, string> = {
   budget: 'budget used up (Remaining 0)',
   pause: 'pause after a 429',
   store: 'fleet store slot',
-  inFlight: 'own requests in flight',
+  inFlight: 'own requests ahead of it',
 };
 
 /** The same, to follow "Held back 62%" on a small panel. */
@@ -26,7 +26,7 @@ const SHORT_WORDS: Record<WaitCause, string> = {
   budget: 'by the budget used up',
   pause: 'after 429s',
   store: 'by the fleet store',
-  inFlight: 'by own requests in flight',
+  inFlight: 'by own requests ahead',
 };
 
 /** A cause below this share of the time is left out of the words (it would read "0 ms ..."). */
