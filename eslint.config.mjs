@@ -1,7 +1,30 @@
 // Lint, and the layer table of ../shared/DESIGN.md as import rules (as VS Code does for common/).
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'net', 'crypto', 'child_process', 'stream', 'stream/*', 'url', 'util', 'events', 'worker_threads', 'zlib', 'readline', 'tty', 'dns', 'timers', 'timers/*'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'child_process',
+  'stream',
+  'stream/*',
+  'url',
+  'util',
+  'events',
+  'worker_threads',
+  'zlib',
+  'readline',
+  'tty',
+  'dns',
+  'timers',
+  'timers/*',
+];
 const electronOnly = ['electron', 'electron/*'];
 
 const restrict = (groups, message) => ({
@@ -19,7 +42,10 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    rules: restrict([...nodeBuiltins, ...electronOnly, '**/electron/**', '**/renderer/**', 'react', 'react-dom'], 'shared/ runs in both processes: zod and other shared/ files only.'),
+    rules: restrict(
+      [...nodeBuiltins, ...electronOnly, '**/electron/**', '**/renderer/**', 'react', 'react-dom'],
+      'shared/ runs in both processes: zod and other shared/ files only.',
+    ),
     languageOptions: { globals: {} },
   },
   {
@@ -30,7 +56,10 @@ export default tseslint.config(
     // Inside electron/, only the shell imports electron; everything else is plain Node.
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**'],
-    rules: restrict([...electronOnly, '**/renderer/**'], 'Only the Electron shell (main.ts, preload.ts, shell/) imports electron; nothing in electron/ imports renderer/.'),
+    rules: restrict(
+      [...electronOnly, '**/renderer/**'],
+      'Only the Electron shell (main.ts, preload.ts, shell/) imports electron; nothing in electron/ imports renderer/.',
+    ),
   },
   {
     files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],

@@ -6,9 +6,24 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * count and a resumed download's request count came out one off now and then).
  */
 const REAL_TIME = [
-  'alerts-app', 'app-fleet-use', 'app-review-defects', 'app-services', 'app-sessions', 'budget-foreign-use', 'budget-store-redis',
-  'budget-store-scopes', 'cancel-spends-nothing', 'catalog-cli', 'catalog-fleet', 'catalog-hostile', 'client-simulator',
-  'ledger-processes', 'har-replay', 'simulator-faults', 'transport-no-resend', 'web-services',
+  'alerts-app',
+  'app-fleet-use',
+  'app-review-defects',
+  'app-services',
+  'app-sessions',
+  'budget-foreign-use',
+  'budget-store-redis',
+  'budget-store-scopes',
+  'cancel-spends-nothing',
+  'catalog-cli',
+  'catalog-fleet',
+  'catalog-hostile',
+  'client-simulator',
+  'ledger-processes',
+  'har-replay',
+  'simulator-faults',
+  'transport-no-resend',
+  'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
 // web-bridge, web-cli and simulator-cli run with the rest: they wait for a condition (a URL line, a
 // message, an exit) and count nothing over seconds.
@@ -19,8 +34,20 @@ const REAL_TIME = [
  * file re-importing zod, the client and the simulator.
  */
 const UNIT_ISOLATED = [
-  'bridge-cancel', 'client-fleet', 'download-reveal', 'shell-desktop', 'shell-ipc', 'shell-notifier', 'shell-permissions', 'shell-preload',
-  'shell-protocol', 'shell-vault', 'simulator-faults', 'renderer/secret', 'renderer/server-probe', 'renderer/websocket-link',
+  'bridge-cancel',
+  'client-fleet',
+  'download-reveal',
+  'shell-desktop',
+  'shell-ipc',
+  'shell-notifier',
+  'shell-permissions',
+  'shell-preload',
+  'shell-protocol',
+  'shell-vault',
+  'simulator-faults',
+  'renderer/secret',
+  'renderer/server-probe',
+  'renderer/websocket-link',
 ].map((name) => `tests/unit/${name}.test.ts`);
 
 export default defineConfig({
@@ -35,11 +62,24 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_ISOLATED], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT_ISOLATED],
+          isolate: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
-        test: { name: 'parallel', include: [...UNIT_ISOLATED, 'tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_TIME], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'parallel',
+          include: [...UNIT_ISOLATED, 'tests/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...REAL_TIME],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       { extends: true, test: { name: 'real-time', include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

@@ -43,7 +43,15 @@ const common = {
 /** Replaces shared/bridge/contract.ts with its CALL_NAMES and EVENT_NAMES, evaluated from the real module. */
 async function contractNamesOnly() {
   const contractPath = path.join(root, 'shared', 'bridge', 'contract.ts');
-  const compiled = await build({ entryPoints: [contractPath], bundle: true, write: false, format: 'cjs', platform: 'node', logLevel: 'silent', absWorkingDir: root });
+  const compiled = await build({
+    entryPoints: [contractPath],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    logLevel: 'silent',
+    absWorkingDir: root,
+  });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', compiled.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
   const { CALL_NAMES, EVENT_NAMES } = module.exports;

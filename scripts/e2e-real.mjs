@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 
 const missing = ['PARTNER_BASE_URL', 'PARTNER_VENDOR', 'PARTNER_TOKEN'].filter((name) => !process.env[name]?.trim());
 if (missing.length > 0) {
-  console.error(`npm run test:e2e:real needs ${missing.join(', ')} in the environment (the staging service's base URL, the vendor and its token); nothing was run.`);
+  console.error(
+    `npm run test:e2e:real needs ${missing.join(', ')} in the environment (the staging service's base URL, the vendor and its token); nothing was run.`,
+  );
   process.exit(2);
 }
 const result = spawnSync('npx', ['playwright', 'test', '--project', 'web', ...process.argv.slice(2)], {

@@ -87,15 +87,23 @@ async function main() {
   const reportPath = path.join(reportDir, 'report.csv');
   writeFileSync(
     reportPath,
-    ['issue,severity,confidence,file,location,description,sample', ...findings.map((f) => [f.id, f.severity, f.confidence, f.file, f.location, f.description, f.sample].map(csvCell).join(','))].join('\n') + '\n',
+    [
+      'issue,severity,confidence,file,location,description,sample',
+      ...findings.map((f) => [f.id, f.severity, f.confidence, f.file, f.location, f.description, f.sample].map(csvCell).join(',')),
+    ].join('\n') + '\n',
   );
 
   const suppressed = suppressions(input);
-  for (const s of suppressed) if (s.reason === '') problems.push(`${s.file}:${s.line}: eng-disable ${s.checks} gives no reason (write "eng-disable ${s.checks}: why it is safe")`);
+  for (const s of suppressed)
+    if (s.reason === '') problems.push(`${s.file}:${s.line}: eng-disable ${s.checks} gives no reason (write "eng-disable ${s.checks}: why it is safe")`);
 
   const failing = findings.filter((f) => f.severityValue >= FAIL_AT);
-  console.log(`Electronegativity ${require('@doyensec/electronegativity/package.json').version} on ${path.relative(root, input) || '.'}, assuming Electron ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks.`);
-  console.log(`Findings: ${findings.length} (${['HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL'].map((s) => `${findings.filter((f) => f.severity === s).length} ${s.toLowerCase()}`).join(', ')}); report: ${reportPath}`);
+  console.log(
+    `Electronegativity ${require('@doyensec/electronegativity/package.json').version} on ${path.relative(root, input) || '.'}, assuming Electron ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks.`,
+  );
+  console.log(
+    `Findings: ${findings.length} (${['HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL'].map((s) => `${findings.filter((f) => f.severity === s).length} ${s.toLowerCase()}`).join(', ')}); report: ${reportPath}`,
+  );
   for (const f of findings) {
     console.log(`  ${f.severityValue >= FAIL_AT ? 'FAIL' : 'note'} ${f.severity}/${f.confidence} ${f.id} ${f.file}:${f.location} — ${f.description}`);
   }
@@ -105,7 +113,9 @@ async function main() {
   }
   for (const problem of problems) console.log(`  FAIL ${problem}`);
   if (failing.length > 0 || problems.length > 0) {
-    console.log(`Security check failed: ${failing.length} finding(s) of severity MEDIUM or higher without a justification${problems.length ? `, ${problems.length} other problem(s)` : ''}.`);
+    console.log(
+      `Security check failed: ${failing.length} finding(s) of severity MEDIUM or higher without a justification${problems.length ? `, ${problems.length} other problem(s)` : ''}.`,
+    );
     process.exit(1);
   }
   console.log('Security check passed: no unjustified finding of severity MEDIUM or higher.');

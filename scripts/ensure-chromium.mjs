@@ -24,7 +24,8 @@ if (!path && process.platform === 'linux' && existsSync('/usr/bin/apt-get')) {
   console.log("e2e: no Chromium found; installing Debian's chromium package (apt-get install -y chromium)");
   try {
     const sudo = root ? [] : ['sudo'];
-    const run = (args) => execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const run = (args) =>
+      execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     run(['apt-get', 'update', '-qq']);
     run(['apt-get', 'install', '-y', '-qq', 'chromium']);
   } catch {

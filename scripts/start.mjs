@@ -83,7 +83,8 @@ function main() {
     startBrowserMode(process.argv.slice(2));
     return;
   }
-  if (outdated(['dist/main/main.cjs', 'dist/main/preload.cjs'], ['electron', 'scripts/build-main.mjs', ...shared])) run('building the main process', process.execPath, [path.join(root, 'scripts', 'build-main.mjs')]);
+  if (outdated(['dist/main/main.cjs', 'dist/main/preload.cjs'], ['electron', 'scripts/build-main.mjs', ...shared]))
+    run('building the main process', process.execPath, [path.join(root, 'scripts', 'build-main.mjs')]);
 
   const child = spawn(electron.path, [root, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
   child.on('error', (error) => {

@@ -36,7 +36,10 @@ export function baseUrlProblem(raw: string): string | null {
     return 'must not carry a user name or password (user:password@); the vendor token goes in the token field';
   }
   // The URL parser has already turned 2852039166, 0xa9fea9fe and [::ffff:169.254.169.254] into canonical forms.
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (isLinkLocalV4(host) || isLinkLocalV6(host)) return `points at a link-local address (${host}), where cloud metadata services live; refused`;
   if (METADATA_HOSTS.has(host)) return `points at a cloud metadata service (${host}); refused`;
   return null;
@@ -61,7 +64,11 @@ export function normalizeBaseUrl(baseUrl: string): string {
     url = new URL('invalid:');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PartnerError({ code: 'BAD_REQUEST', message: `The base URL must be an http(s) URL, got ${JSON.stringify(String(baseUrl).slice(0, 100))}.`, retryable: false });
+    throw new PartnerError({
+      code: 'BAD_REQUEST',
+      message: `The base URL must be an http(s) URL, got ${JSON.stringify(String(baseUrl).slice(0, 100))}.`,
+      retryable: false,
+    });
   }
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;

@@ -22,7 +22,14 @@ const harReplayEntrySchema = z.object({
   request: z.object({
     method: z.string().min(1).max(16),
     url: z.string().min(1).max(16_384),
-    postData: z.object({ text: z.string().max(1024 * 1024).optional() }).optional(),
+    postData: z
+      .object({
+        text: z
+          .string()
+          .max(1024 * 1024)
+          .optional(),
+      })
+      .optional(),
   }),
   /** Ours: the client's attempt number (2, 3, ... are its own retries). */
   _attempt: z.number().int().min(1).optional(),
@@ -40,7 +47,8 @@ export type HarReadResult = { ok: true; har: HarReplayInput } | { ok: false; mes
 
 /** A file's text as a HAR the replay can use, or a sentence that says why not. */
 export function readHarText(text: string): HarReadResult {
-  if (text.length > MAX_HAR_BYTES) return { ok: false, message: `The file is larger than ${MAX_HAR_BYTES / 1024 / 1024} MB; export a filtered part of the log.` };
+  if (text.length > MAX_HAR_BYTES)
+    return { ok: false, message: `The file is larger than ${MAX_HAR_BYTES / 1024 / 1024} MB; export a filtered part of the log.` };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -63,7 +71,11 @@ export function readHarText(text: string): HarReadResult {
   let last = -Infinity;
   for (const t of times) [first, last] = [Math.min(first, t), Math.max(last, t)];
   const spanMs = last - first;
-  if (spanMs > MAX_REPLAY_SPAN_MS) return { ok: false, message: `This HAR file spans ${Math.round(spanMs / 3600_000)} hours; a replay runs in real time, at most 24 hours: export a shorter part.` };
+  if (spanMs > MAX_REPLAY_SPAN_MS)
+    return {
+      ok: false,
+      message: `This HAR file spans ${Math.round(spanMs / 3600_000)} hours; a replay runs in real time, at most 24 hours: export a shorter part.`,
+    };
   return { ok: true, har: parsed.data };
 }
 

@@ -26,7 +26,10 @@ export interface HistoryWindow {
 export const historyWindowSchema: z.ZodType<HistoryWindow | null> = z
   .object({
     preset: z.enum(HISTORY_RANGES.map((r) => r.id) as [HistoryRangeId, ...HistoryRangeId[]]),
-    custom: z.object({ fromMs: z.number().finite(), toMs: z.number().finite() }).refine((c) => c.toMs > c.fromMs).nullable(),
+    custom: z
+      .object({ fromMs: z.number().finite(), toMs: z.number().finite() })
+      .refine((c) => c.toMs > c.fromMs)
+      .nullable(),
   })
   .nullable();
 

@@ -55,7 +55,20 @@ interface Sums {
   waits: [number, number][];
 }
 
-const emptySums = (): Sums => ({ requests: 0, useSum: 0, useCount: 0, peak: null, throttled: 0, throttledByOthers: 0, others: 0, failures: 0, waitedMs: 0, buckets: 0, heldBack: 0, waits: [] });
+const emptySums = (): Sums => ({
+  requests: 0,
+  useSum: 0,
+  useCount: 0,
+  peak: null,
+  throttled: 0,
+  throttledByOthers: 0,
+  others: 0,
+  failures: 0,
+  waitedMs: 0,
+  buckets: 0,
+  heldBack: 0,
+  waits: [],
+});
 
 const maxOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
 

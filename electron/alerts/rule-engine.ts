@@ -28,8 +28,7 @@ const MINUTE_MS = 60_000;
 const SECOND_MS = 1000;
 
 export type Transition =
-  | { type: 'fire'; key: string; rule: AlertRule; endpoint: EndpointId | null; message: string; at: number }
-  | { type: 'clear'; key: string; at: number };
+  { type: 'fire'; key: string; rule: AlertRule; endpoint: EndpointId | null; message: string; at: number } | { type: 'clear'; key: string; at: number };
 
 export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'offline';
 export type DownloadState = 'idle' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';

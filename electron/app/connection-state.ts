@@ -98,8 +98,10 @@ export class ConnectionTracker {
       this.failuresInARow = 0;
       if (sample.status === 401 || sample.status === 403) this.unauthorized = true;
       else if (sample.status >= 200 && sample.status < 300) this.unauthorized = false;
-      if (sample.status === 429) this.troubles.set('rate-limited', { at: now, seq: ++this.troubleSeq, message: 'The service answered 429 (rate limited) recently.' });
-      else if (sample.status >= 500) this.troubles.set('server-error', { at: now, seq: ++this.troubleSeq, message: `The service answered ${sample.status} (server error) recently.` });
+      if (sample.status === 429)
+        this.troubles.set('rate-limited', { at: now, seq: ++this.troubleSeq, message: 'The service answered 429 (rate limited) recently.' });
+      else if (sample.status >= 500)
+        this.troubles.set('server-error', { at: now, seq: ++this.troubleSeq, message: `The service answered ${sample.status} (server error) recently.` });
     }
     this.evaluate();
   }
@@ -123,10 +125,13 @@ export class ConnectionTracker {
       this.clearTimer();
       // Re-evaluated when the oldest recent trouble leaves the window (the causes shrink, or it ends).
       const oldest = Math.min(...recent.map(([, t]) => t.at));
-      this.timer = this.options.clock.setTimeout(() => {
-        this.timer = null;
-        this.evaluate();
-      }, oldest + this.windowMs - now);
+      this.timer = this.options.clock.setTimeout(
+        () => {
+          this.timer = null;
+          this.evaluate();
+        },
+        oldest + this.windowMs - now,
+      );
       return;
     }
     this.causes = [];

@@ -241,8 +241,7 @@ export class DemoTraffic {
         this.learnAssets(readSearch(res.body, this.map).value.items);
         return;
       }
-      case 'assetHistory':
-      {
+      case 'assetHistory': {
         const assetId = await this.assetId(signal);
         if (assetId !== undefined) await client.request('assetHistory', { ...historyRequest(this.map, assetId), ...bg });
         return;

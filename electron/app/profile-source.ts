@@ -32,7 +32,8 @@ export class ProfileSource {
   /** The profile as listed, before it opens; throws NOT_FOUND for one that cannot be connected in this run. */
   describe(id: string): PoolTarget {
     const isDemo = this.demo.isDemo(id);
-    if (isDemo && !this.demo.enabled) throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
+    if (isDemo && !this.demo.enabled)
+      throw new PartnerError({ code: 'NOT_FOUND', message: 'The built-in demo service is turned off in this run.', retryable: false });
     const view = isDemo ? this.demo.view(id) : this.store.get(id);
     if (!view) throw notFound(id);
     return { profileId: id, name: view.name, vendor: view.vendor, baseUrl: view.baseUrl, demo: isDemo };

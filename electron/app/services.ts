@@ -198,7 +198,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       const learned = learnedWithoutMap.get(id);
       store.saveServiceMap(id, learned ? applyLearnedPatch(found.map, learned) : found.map, { detected: true });
       learnedWithoutMap.delete(id);
-      log('info', `${profile.name}: service map detected at first contact with ${found.requests} requests (confidence ${found.proposal.confidence}), not yet reviewed.`);
+      log(
+        'info',
+        `${profile.name}: service map detected at first contact with ${found.requests} requests (confidence ${found.proposal.confidence}), not yet reviewed.`,
+      );
       return profiles.open(id);
     } finally {
       unsubscribe();
@@ -286,7 +289,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   for (const [i, draft] of (env.initialProfiles ?? []).entries()) {
     const parsed = profileInputSchema.safeParse(draft);
     if (!parsed.success) {
-      throw new PartnerError({ code: 'BAD_REQUEST', message: `Profile #${i + 1} from the command line is invalid: ${describeIssues(parsed.error.issues)}.`, retryable: false });
+      throw new PartnerError({
+        code: 'BAD_REQUEST',
+        message: `Profile #${i + 1} from the command line is invalid: ${describeIssues(parsed.error.issues)}.`,
+        retryable: false,
+      });
     }
     flagIds.push(store.save(parsed.data, { ephemeral: true }).id);
   }

@@ -66,7 +66,6 @@ function notConnected(id: string | undefined, name?: string): PartnerError {
     : new PartnerError({ code: 'NOT_FOUND', message: `The profile "${name ?? id}" is not connected.`, hint: 'Connect it first.', retryable: false });
 }
 
-
 /** A vendor-scoped call named a profile that is not connected: refused, never run on another profile. */
 function profileNotConnected(name: string): PartnerError {
   return new PartnerError({

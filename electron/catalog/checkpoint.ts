@@ -225,7 +225,10 @@ export async function truncateToCheckpoint(outPath: string, bytes: number): Prom
   } catch (e) {
     if (!isMissing(e)) throw fileError('read', outPath, e);
     if (bytes === 0) return 0;
-    throw refused(`Cannot resume: the output file ${outPath} is missing, but its checkpoint says ${bytes} bytes were written.`, 'Delete the checkpoint to start over.');
+    throw refused(
+      `Cannot resume: the output file ${outPath} is missing, but its checkpoint says ${bytes} bytes were written.`,
+      'Delete the checkpoint to start over.',
+    );
   }
   if (size < bytes) {
     throw refused(

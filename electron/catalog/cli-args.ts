@@ -160,12 +160,16 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
 
   if (values['max-response-mib'] !== undefined) {
     const mib = Number(values['max-response-mib']);
-    if (!/^\d+$/.test(values['max-response-mib'].trim()) || mib < 1 || mib > 4096) throw new Error(`--max-response-mib must be a whole number from 1 to 4096, got ${JSON.stringify(values['max-response-mib'])}.`);
+    if (!/^\d+$/.test(values['max-response-mib'].trim()) || mib < 1 || mib > 4096)
+      throw new Error(`--max-response-mib must be a whole number from 1 to 4096, got ${JSON.stringify(values['max-response-mib'])}.`);
     options.maxResponseMiB = mib;
   }
   if (values['give-up-after'] !== undefined) {
     const minutes = Number(values['give-up-after']);
-    if (!/^\d+$/.test(values['give-up-after'].trim()) || minutes < GIVE_UP_AFTER_MINUTES.min || minutes > GIVE_UP_AFTER_MINUTES.max) throw new Error(`--give-up-after must be a whole number of minutes from ${GIVE_UP_AFTER_MINUTES.min} to ${GIVE_UP_AFTER_MINUTES.max}, got ${JSON.stringify(values['give-up-after'])}.`);
+    if (!/^\d+$/.test(values['give-up-after'].trim()) || minutes < GIVE_UP_AFTER_MINUTES.min || minutes > GIVE_UP_AFTER_MINUTES.max)
+      throw new Error(
+        `--give-up-after must be a whole number of minutes from ${GIVE_UP_AFTER_MINUTES.min} to ${GIVE_UP_AFTER_MINUTES.max}, got ${JSON.stringify(values['give-up-after'])}.`,
+      );
     options.giveUpAfterMinutes = minutes;
   }
   if (values['id-field'] !== undefined) {

@@ -55,7 +55,9 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   let store: StoreLease | null = null;
   try {
     // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
-    store = options.budgetStore ? stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`)) : null;
+    store = options.budgetStore
+      ? stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`))
+      : null;
     client = new PartnerClient(clientOptionsFor(options, store ? stores : null));
   } catch (e) {
     store?.release();

@@ -23,7 +23,9 @@ let settled = false;
 process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
-  process.stderr.write('catalog: internal error: the download stopped waiting on nothing before it finished; the checkpoint is intact, resume with --resume.\n');
+  process.stderr.write(
+    'catalog: internal error: the download stopped waiting on nothing before it finished; the checkpoint is intact, resume with --resume.\n',
+  );
   process.exitCode = 1;
 });
 

@@ -212,7 +212,8 @@ export class CatalogDownload {
         });
         for (const warning of page.warnings) this.pageWarnings.add(warning);
         // An empty page with a new cursor (a filtered scan's empty stretch) moves on: followed like any page, bounded.
-        const movesOn = page.items.length === 0 && page.cursor !== null && !page.done && !seenCursors.has(String(page.cursor)) && emptyFollowed < MAX_EMPTY_FOLLOWED;
+        const movesOn =
+          page.items.length === 0 && page.cursor !== null && !page.done && !seenCursors.has(String(page.cursor)) && emptyFollowed < MAX_EMPTY_FOLLOWED;
         if (page.items.length === 0 && saysMoreFollows(page, checkpoint.items) && !movesOn) {
           // Never a truncated catalog reported as done: ask again, then fail (the checkpoint stays where it is).
           emptyPages += 1;
@@ -230,7 +231,8 @@ export class CatalogDownload {
           if (!sameCursor(sent, after)) {
             // What was sent came from that field, not from an item: the answer to it may be any page. Drop
             // it and ask after the last item written; without one, stop rather than guess.
-            if (after === null || seenCursors.has(String(after))) throw nonAdvancingCursorError(foundAlternative(page.raw, this.shape.map.list.cursor) ?? this.shape.map.list.cursor, sent, checkpoint.items);
+            if (after === null || seenCursors.has(String(after)))
+              throw nonAdvancingCursorError(foundAlternative(page.raw, this.shape.map.list.cursor) ?? this.shape.map.list.cursor, sent, checkpoint.items);
             sending = after;
             continue;
           }
@@ -262,12 +264,7 @@ export class CatalogDownload {
   }
 
   /** Items into the output, fsync, then the checkpoint: this order is what makes a resume exact. */
-  private async writePage(
-    output: OutputFile,
-    encoder: RecordEncoder,
-    previous: Checkpoint,
-    page: ParsedPage,
-  ): Promise<Checkpoint> {
+  private async writePage(output: OutputFile, encoder: RecordEncoder, previous: Checkpoint, page: ParsedPage): Promise<Checkpoint> {
     const head = encoder.begin(page.items);
     if (head !== '') await output.write(head);
     for (const item of page.items) await output.write(encoder.encode(item));
@@ -357,7 +354,9 @@ function saysMoreFollows(page: ParsedPage, saved: number): boolean {
 function agreedEnd(page: ParsedPage, saved: number, warn: (warning: string) => void): ParsedPage {
   const short = page.total !== null && saved + page.items.length < page.total;
   if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
-  warn(`A page ended the catalog at ${saved + page.items.length} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
+  warn(
+    `A page ended the catalog at ${saved + page.items.length} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`,
+  );
   return { ...page, done: false, cursor: page.lastItemId };
 }
 

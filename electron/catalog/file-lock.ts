@@ -63,7 +63,11 @@ export class FileLock {
       }
       await rm(path, { force: true });
     }
-    throw new PartnerError({ code: 'BAD_REQUEST', retryable: false, message: `${what} was locked by another run at the same moment; refusing to run two at once.` });
+    throw new PartnerError({
+      code: 'BAD_REQUEST',
+      retryable: false,
+      message: `${what} was locked by another run at the same moment; refusing to run two at once.`,
+    });
   }
 
   async release(): Promise<void> {

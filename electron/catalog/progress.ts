@@ -20,7 +20,8 @@ export interface SharedBudgetWait {
 
 export function sharedBudgetWait(endpoint: string, consumers: number): SharedBudgetWait {
   const others = Math.max(0, Math.round(consumers) - 1);
-  const message = others > 0 ? `sharing ${endpoint} with about ${others} other consumer${others === 1 ? '' : 's'}` : `waiting for the shared budget of ${endpoint}`;
+  const message =
+    others > 0 ? `sharing ${endpoint} with about ${others} other consumer${others === 1 ? '' : 's'}` : `waiting for the shared budget of ${endpoint}`;
   return { endpoint, consumers: Math.max(1, Math.round(consumers)), message };
 }
 
@@ -229,10 +230,13 @@ export class ProgressEmitter<T> {
       return;
     }
     if (this.timer === null) {
-      this.timer = this.clock.setTimeout(() => {
-        this.timer = null;
-        this.emitNow();
-      }, this.intervalMs - (now - this.lastAt));
+      this.timer = this.clock.setTimeout(
+        () => {
+          this.timer = null;
+          this.emitNow();
+        },
+        this.intervalMs - (now - this.lastAt),
+      );
     }
   }
 

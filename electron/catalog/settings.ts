@@ -46,7 +46,8 @@ export function pageShape(partial: Partial<PageShape> = {}): PageShape {
   const base = partial.map ?? DEFAULT_SERVICE_MAP;
   const idField = partial.idField ?? base.asset.id;
   if (idField.trim() === '' || !isPath(idField)) throw badSetting('The id field name must not be empty.');
-  if (partial.itemsField !== undefined && (partial.itemsField.trim() === '' || !isPath(partial.itemsField))) throw badSetting('The items field name must not be empty.');
+  if (partial.itemsField !== undefined && (partial.itemsField.trim() === '' || !isPath(partial.itemsField)))
+    throw badSetting('The items field name must not be empty.');
   const cursor = alternatives(partial.cursorFields, 'cursor field');
   const more = alternatives(partial.moreFields, 'has-more field');
   const total = alternatives(partial.totalFields, 'total field');

@@ -159,7 +159,8 @@ export class AimdController {
   /** Marks this decision period congested or near the aim; the answer latest in its server second projects the whole second best. */
   private noteUse(a: ShareAnswer, readable: boolean, bound: number, limit: number): void {
     // Without Date (no phase): the budget nearly gone is all we can tell.
-    if (readable && (a.remaining === 0 || (a.phase === null && a.remaining! <= Math.max(1, Math.ceil(limit * this.p.noDateCongestedShare))))) this.congested = true;
+    if (readable && (a.remaining === 0 || (a.phase === null && a.remaining! <= Math.max(1, Math.ceil(limit * this.p.noDateCongestedShare)))))
+      this.congested = true;
     if (readable && a.phase !== null && a.phase >= this.p.projectFromPhase && a.phase > this.bestPhase) {
       this.bestPhase = a.phase;
       this.bestUse = (limit - a.remaining! - 1) / (limit * a.phase);

@@ -24,7 +24,10 @@ export const MAX_BELIEVED_RESET_MS = 10_000;
 export function retryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   const p = { ...DEFAULT_RETRY_POLICY, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as RetryPolicy;
   const bad = (Object.keys(DEFAULT_RETRY_POLICY) as (keyof RetryPolicy)[]).filter((k) => typeof p[k] !== 'number' || !Number.isFinite(p[k]) || p[k] < 0);
-  if (bad.length > 0 || p.maxAttempts < 1) throw new RangeError(`retry policy: ${[...bad, ...(p.maxAttempts < 1 ? ['maxAttempts < 1'] : [])].join(', ')} must be finite numbers >= 0 (maxAttempts >= 1)`);
+  if (bad.length > 0 || p.maxAttempts < 1)
+    throw new RangeError(
+      `retry policy: ${[...bad, ...(p.maxAttempts < 1 ? ['maxAttempts < 1'] : [])].join(', ')} must be finite numbers >= 0 (maxAttempts >= 1)`,
+    );
   return { ...p, maxAttempts: Math.floor(p.maxAttempts) };
 }
 

@@ -121,7 +121,10 @@ export class BudgetBucket {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const maxWait = options.maxWaitMs;
       if (maxWait !== undefined && Number.isFinite(maxWait)) {
-        expiry = this.clock.setTimeout(() => leave(queueTimeoutError(this.endpoint, this.clock.now() - queuedAt)), Math.max(0, Math.min(maxWait, MAX_TIMER_MS)));
+        expiry = this.clock.setTimeout(
+          () => leave(queueTimeoutError(this.endpoint, this.clock.now() - queuedAt)),
+          Math.max(0, Math.min(maxWait, MAX_TIMER_MS)),
+        );
       }
       this.queue.push(waiter);
       this.pump();

@@ -39,7 +39,8 @@ function meaningOf(status: number): StatusMeaning {
   if (status === 401 || status === 403) return { code: 'UNAUTHORIZED', retryable: false, hint: "Check the vendor's token in its profile." };
   if (status === 404) return { code: 'NOT_FOUND', retryable: false, hint: 'Check the id (a vendor sees only its own purchases).' };
   if (status === 409) return { code: 'CONFLICT', retryable: false, hint: "The purchase's state does not allow this action; refresh it with purchase info." };
-  if (status === 429) return { code: 'RATE_LIMITED', retryable: true, hint: "The vendor's budget for this endpoint stayed used up; try again in a few seconds." };
+  if (status === 429)
+    return { code: 'RATE_LIMITED', retryable: true, hint: "The vendor's budget for this endpoint stayed used up; try again in a few seconds." };
   if (status >= 500) return { code: 'SERVER_ERROR', retryable: true, hint: 'The service failed; try again later.' };
   if (status >= 400) return { code: 'BAD_REQUEST', retryable: false };
   return { code: 'INVALID_RESPONSE', retryable: false, hint: 'The service answered with a status this client does not expect.' };
@@ -51,7 +52,14 @@ export function codeOfStatus(status: number): ErrorCode {
 }
 
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
-export function statusError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
+export function statusError(
+  endpoint: EndpointId,
+  status: number,
+  statusText: string,
+  body: ParsedBody,
+  tokens: readonly string[],
+  attempts: number,
+): PartnerError {
   const m = meaningOf(status);
   // An error body is for showing: ids past 2^53 as their digits.
   const value = body.json ? redactValue(numberTextAsDigits(body.value), tokens) : redactText(body.text, tokens);
@@ -82,9 +90,22 @@ export function invalidBodyError(endpoint: EndpointId, status: number, text: str
 export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blindly: check whether it took effect before repeating it.';
 
 /** A 5xx on an endpoint that is not safe to resend: the service may have acted before failing. */
-export function unknownOutcomeAnswerError(endpoint: EndpointId, status: number, statusText: string, body: ParsedBody, tokens: readonly string[], attempts: number): PartnerError {
+export function unknownOutcomeAnswerError(
+  endpoint: EndpointId,
+  status: number,
+  statusText: string,
+  body: ParsedBody,
+  tokens: readonly string[],
+  attempts: number,
+): PartnerError {
   const e = statusError(endpoint, status, statusText, body, tokens, attempts);
-  return new PartnerError({ ...e.data, code: 'UNKNOWN_OUTCOME', retryable: false, message: `${e.message}. The service may or may not have acted.`, hint: UNKNOWN_OUTCOME_HINT });
+  return new PartnerError({
+    ...e.data,
+    code: 'UNKNOWN_OUTCOME',
+    retryable: false,
+    message: `${e.message}. The service may or may not have acted.`,
+    hint: UNKNOWN_OUTCOME_HINT,
+  });
 }
 
 /** No answer (after retries where they were safe). */
@@ -93,16 +114,46 @@ export function failureError(endpoint: EndpointId, failure: FailureKind, detail:
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const text = redactText(detail, tokens);
   if (failure === 'too-large') {
-    return new PartnerError({ code: 'RESPONSE_TOO_LARGE', message: `${label(endpoint)}: ${text}; not retried.`, endpoint, retryable: false, hint: 'Raise the response-size cap in Settings if the service really sends answers this large.' });
+    return new PartnerError({
+      code: 'RESPONSE_TOO_LARGE',
+      message: `${label(endpoint)}: ${text}; not retried.`,
+      endpoint,
+      retryable: false,
+      hint: 'Raise the response-size cap in Settings if the service really sends answers this large.',
+    });
   }
   if (failure === 'refused') {
-    return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`, endpoint, retryable: true, hint: 'Check the base URL and that the service is running.' });
+    return new PartnerError({
+      code: 'NETWORK',
+      message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`,
+      endpoint,
+      retryable: true,
+      hint: 'Check the base URL and that the service is running.',
+    });
   }
   if (!spec.safeToResend) {
-    return new PartnerError({ code: 'UNKNOWN_OUTCOME', message: `${label(endpoint)}: ${text}; the service may or may not have acted.`, endpoint, retryable: false, hint: UNKNOWN_OUTCOME_HINT });
+    return new PartnerError({
+      code: 'UNKNOWN_OUTCOME',
+      message: `${label(endpoint)}: ${text}; the service may or may not have acted.`,
+      endpoint,
+      retryable: false,
+      hint: UNKNOWN_OUTCOME_HINT,
+    });
   }
   if (failure === 'timeout') {
-    return new PartnerError({ code: 'TIMEOUT', message: `${label(endpoint)}: ${text}${tries}.`, endpoint, retryable: true, hint: 'The service is slow or unreachable; try again later.' });
+    return new PartnerError({
+      code: 'TIMEOUT',
+      message: `${label(endpoint)}: ${text}${tries}.`,
+      endpoint,
+      retryable: true,
+      hint: 'The service is slow or unreachable; try again later.',
+    });
   }
-  return new PartnerError({ code: 'NETWORK', message: `${label(endpoint)}: ${text}${tries}.`, endpoint, retryable: true, hint: 'The connection broke; try again.' });
+  return new PartnerError({
+    code: 'NETWORK',
+    message: `${label(endpoint)}: ${text}${tries}.`,
+    endpoint,
+    retryable: true,
+    hint: 'The connection broke; try again.',
+  });
 }

@@ -34,7 +34,7 @@ export function stalledError(endpoint: EndpointId, e: PartnerError, stalledMs: n
   return new PartnerError({
     ...e.data,
     message: `${label(endpoint)}: no request of this budget has gone through for anyone for ${Math.round(stalledMs / 60_000)} min; stopped waiting. ${e.message}`,
-    hint: 'The vendor\'s budget made no progress for a long time: check the service, then resume.',
+    hint: "The vendor's budget made no progress for a long time: check the service, then resume.",
   });
 }
 

@@ -96,7 +96,8 @@ export class FairShare {
     const others = this.othersForecast(r, paced, now);
     const expected = r.remaining - others - this.p.othersSpread * Math.sqrt(others);
     if (this.others.wholeSecondLikely(r.at) && expected < 1) return secondEnds + this.p.nextSecondGuardMs + this.spread(r.at);
-    if (r.phase >= this.p.projectFromPhase && (limit - r.remaining - 1) / r.phase >= limit * (this.pace.aim(now) + this.p.deferExcess)) return secondEnds + this.p.nextSecondGuardMs;
+    if (r.phase >= this.p.projectFromPhase && (limit - r.remaining - 1) / r.phase >= limit * (this.pace.aim(now) + this.p.deferExcess))
+      return secondEnds + this.p.nextSecondGuardMs;
     return paced;
   }
 

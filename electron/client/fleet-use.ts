@@ -16,10 +16,19 @@ export type FleetUse = Pick<z.output<typeof fleetUseSchema>, 'fromMs' | 'endpoin
 export async function readFleetUse(stores: ScopeStores, budgets: BudgetRegistry, scope: BudgetScope, seconds: number): Promise<FleetUse> {
   const base = normalizeBaseUrl(scope.baseUrl);
   const store = stores.storeFor(scope);
-  const read = store ? await store.granted(ENDPOINT_IDS.map((id) => storeKey(base, scope.vendor, id)), seconds) : null;
+  const read = store
+    ? await store.granted(
+        ENDPOINT_IDS.map((id) => storeKey(base, scope.vendor, id)),
+        seconds,
+      )
+    : null;
   const wallNow = budgets.clock.wallNow?.() ?? budgets.clock.now();
   return {
     fromMs: read?.fromMs ?? (Math.floor(wallNow / 1000) - seconds) * 1000,
-    endpoints: ENDPOINT_IDS.map((endpoint, i) => ({ endpoint, limit: budgets.bucket(base, scope.vendor, endpoint).model.limit, granted: read?.counts[i] ?? [] })),
+    endpoints: ENDPOINT_IDS.map((endpoint, i) => ({
+      endpoint,
+      limit: budgets.bucket(base, scope.vendor, endpoint).model.limit,
+      granted: read?.counts[i] ?? [],
+    })),
   };
 }

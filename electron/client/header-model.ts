@@ -404,7 +404,9 @@ export class HeaderModel {
     if (!x.refused && x.remaining !== null) {
       // Whole-second model: our requests that may share the answer's server second (this one, those
       // in flight, and those answered in it). Continuous: what our own sends leave in the bucket.
-      const sameSecond = this.answeredLog.filter((a) => !a.refused && (x.window !== null ? a.window === x.window : a.receivedAt > x.receivedAt - 1000 - SLIDING_SLACK_MS)).length;
+      const sameSecond = this.answeredLog.filter(
+        (a) => !a.refused && (x.window !== null ? a.window === x.window : a.receivedAt > x.receivedAt - 1000 - SLIDING_SLACK_MS),
+      ).length;
       const wholeSecond = limit - 1 - this.inFlightCount - sameSecond;
       const continuous = Math.floor(this.ownCont.value(x.receivedAt, limit) + 1e-9);
       aloneFloor = Math.min(wholeSecond, continuous);

@@ -35,7 +35,13 @@ export type AttemptOutcome =
   | { kind: 'failure'; failure: FailureKind; detail: string; sentAt: number; receivedAt: number };
 
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH'];
-const NOT_CONNECTED_CHROMIUM = ['ERR_CONNECTION_REFUSED', 'ERR_NAME_NOT_RESOLVED', 'ERR_ADDRESS_UNREACHABLE', 'ERR_NAME_RESOLUTION_FAILED', 'ERR_INTERNET_DISCONNECTED'];
+const NOT_CONNECTED_CHROMIUM = [
+  'ERR_CONNECTION_REFUSED',
+  'ERR_NAME_NOT_RESOLVED',
+  'ERR_ADDRESS_UNREACHABLE',
+  'ERR_NAME_RESOLUTION_FAILED',
+  'ERR_INTERNET_DISCONNECTED',
+];
 
 /** Error codes and messages along the cause chain (undici nests them; happy eyeballs aggregates). */
 function describe(e: unknown, depth = 0): { codes: string[]; messages: string[] } {

@@ -101,7 +101,8 @@ export class PartnerClient {
     if (typeof options.vendor !== 'string' || options.vendor.trim() === '') throw badRequest('vendor must be a non-empty string');
     if (!Array.isArray(options.tokens)) throw badRequest('tokens must be a list of strings');
     options.tokens.forEach((t, i) => {
-      if (typeof t !== 'string' || !TOKEN_CHARS.test(t)) throw badRequest(`token #${i + 1} of vendor ${options.vendor} is empty or has characters an HTTP header cannot carry`);
+      if (typeof t !== 'string' || !TOKEN_CHARS.test(t))
+        throw badRequest(`token #${i + 1} of vendor ${options.vendor} is empty or has characters an HTTP header cannot carry`);
     });
     const presentation = options.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
     if (!HEADER_NAME.test(presentation.header) || (presentation.scheme !== null && !HEADER_NAME.test(presentation.scheme))) {
@@ -189,7 +190,11 @@ export class PartnerClient {
       this.closers.add(closer);
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt(this.fetchFn, { ...request, timeoutMs: opts.timeoutMs ?? this.attemptTimeoutMs(), signal: opts.signal, closeSignal: closer.signal }, this.clock);
+        outcome = await attempt(
+          this.fetchFn,
+          { ...request, timeoutMs: opts.timeoutMs ?? this.attemptTimeoutMs(), signal: opts.signal, closeSignal: closer.signal },
+          this.clock,
+        );
       } finally {
         this.closers.delete(closer);
       }
@@ -277,7 +282,8 @@ export class PartnerClient {
     const body = parseBody(outcome.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
-        if (status === 204 || (status !== 200 && outcome.text.trim() === '')) return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
+        if (status === 204 || (status !== 200 && outcome.text.trim() === ''))
+          return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
         return { error: invalidBodyError(endpoint, status, outcome.text, this.tokens) };
       }
       return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
@@ -380,11 +386,18 @@ export class PartnerClient {
 
   private pickToken(endpoint: EndpointId, named: string | undefined): string {
     if (named !== undefined) {
-      if (!this.tokens.includes(named)) throw badRequest(`${label(endpoint)}: the named token is not one of vendor ${this.vendor}'s tokens. Not sent.`, endpoint);
+      if (!this.tokens.includes(named))
+        throw badRequest(`${label(endpoint)}: the named token is not one of vendor ${this.vendor}'s tokens. Not sent.`, endpoint);
       return named;
     }
     if (this.tokens.length === 0) {
-      throw new PartnerErrorClass({ code: 'UNAUTHORIZED', message: `${label(endpoint)}: vendor ${this.vendor} has no token. Not sent.`, endpoint, retryable: false, hint: 'Add a token to the vendor profile.' });
+      throw new PartnerErrorClass({
+        code: 'UNAUTHORIZED',
+        message: `${label(endpoint)}: vendor ${this.vendor} has no token. Not sent.`,
+        endpoint,
+        retryable: false,
+        hint: 'Add a token to the vendor profile.',
+      });
     }
     const token = this.tokens[this.nextToken % this.tokens.length]!;
     this.nextToken = (this.nextToken + 1) % this.tokens.length;

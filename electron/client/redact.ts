@@ -72,7 +72,8 @@ export function redactValue(value: unknown, tokens: Iterable<string>): unknown {
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
     const out: Record<string, unknown> = {};
     // Defined, not assigned: an answer's own `__proto__` key stays a data key, never a prototype.
-    for (const [k, item] of Object.entries(v)) Object.defineProperty(out, text(k), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const [k, item] of Object.entries(v))
+      Object.defineProperty(out, text(k), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   };
   return walk(value, 0);

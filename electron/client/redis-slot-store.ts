@@ -74,8 +74,21 @@ export class RedisSlotStore implements FleetSlotStore {
     if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
-    const reply = this.redis.reserveSlot(key, String(Math.max(1, limit)), String(COUNT_KEEP_MS), refused ? '1' : '0', String(floorMs), String(mostMs), String(narrowMsPerSecond), String(startMs));
-    const answered = await this.answer(reply, timeout, (v) => Array.isArray(v) && v.length === 3 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0));
+    const reply = this.redis.reserveSlot(
+      key,
+      String(Math.max(1, limit)),
+      String(COUNT_KEEP_MS),
+      refused ? '1' : '0',
+      String(floorMs),
+      String(mostMs),
+      String(narrowMsPerSecond),
+      String(startMs),
+    );
+    const answered = await this.answer(
+      reply,
+      timeout,
+      (v) => Array.isArray(v) && v.length === 3 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
+    );
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
@@ -86,8 +99,12 @@ export class RedisSlotStore implements FleetSlotStore {
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */
   private plausible(key: string, got: { value: number[] }): Answer<number[]> {
     const [wait, , reset] = got.value.map(Number);
-    if (reset! > 0) this.log(`budget store: the slot time stored under ${key} was ${formatAhead(reset!)} ahead of ${this.where}'s clock with no slot of the fleet before it (a clock step, a failover or another writer?); reset to now`);
-    if (wait! > MAX_SLOT_WAIT_MS) return { problem: 'garbage', detail: `a slot ${formatAhead(wait!)} away (longer than anyone waits: a clock step, a failover or another writer?)` };
+    if (reset! > 0)
+      this.log(
+        `budget store: the slot time stored under ${key} was ${formatAhead(reset!)} ahead of ${this.where}'s clock with no slot of the fleet before it (a clock step, a failover or another writer?); reset to now`,
+      );
+    if (wait! > MAX_SLOT_WAIT_MS)
+      return { problem: 'garbage', detail: `a slot ${formatAhead(wait!)} away (longer than anyone waits: a clock step, a failover or another writer?)` };
     return got;
   }
 

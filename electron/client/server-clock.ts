@@ -39,7 +39,9 @@ export class ServerClock {
     this.recent.push(offset);
     if (this.recent.length > HISTORY) this.recent.shift();
     const agreeing = this.recent.filter((o) => Math.abs(o - offset) <= AGREE_MS).length;
-    const settledElsewhere = this.recent.some((o) => Math.abs(o - offset) > AGREE_MS && this.recent.filter((p) => Math.abs(p - o) <= AGREE_MS).length >= CONFIRMATIONS);
+    const settledElsewhere = this.recent.some(
+      (o) => Math.abs(o - offset) > AGREE_MS && this.recent.filter((p) => Math.abs(p - o) <= AGREE_MS).length >= CONFIRMATIONS,
+    );
     const believed = agreeing >= CONFIRMATIONS || (Math.abs(offset) <= MAX_UNCONFIRMED_SKEW_MS && !settledElsewhere);
     if (believed) this.observe(sentAt, receivedAt, dateMs);
     return believed;

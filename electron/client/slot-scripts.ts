@@ -91,7 +91,16 @@ return out
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none)] in ms for the slot granted under key. */
-    reserveSlot(key: string, limit: string, keepMs: string, refused: '0' | '1', floorMs: string, mostMs: string, narrowMsPerS: string, startMs: string): Result<number[], Context>;
+    reserveSlot(
+      key: string,
+      limit: string,
+      keepMs: string,
+      refused: '0' | '1',
+      floorMs: string,
+      mostMs: string,
+      narrowMsPerS: string,
+      startMs: string,
+    ): Result<number[], Context>;
     /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
     grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;
   }

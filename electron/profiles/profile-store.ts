@@ -101,7 +101,8 @@ export class ProfileStore {
     const keptPlain = new Set(kept.flatMap((t) => this.tryOpen(t)));
     const added: StoredToken[] = [];
     const scheme = input.tokenPresentation.scheme?.trim() || null;
-    if (scheme !== null && !SCHEME_CHARS.test(scheme)) throw badRequest(`tokenPresentation.scheme must be one word (letters, digits, -._~ and the like), got "${scheme.slice(0, 40)}".`);
+    if (scheme !== null && !SCHEME_CHARS.test(scheme))
+      throw badRequest(`tokenPresentation.scheme must be one word (letters, digits, -._~ and the like), got "${scheme.slice(0, 40)}".`);
     for (const [i, token] of input.addTokens.entries()) {
       const plain = token.trim();
       if (plain !== '' && !TOKEN_CHARS.test(plain)) {
@@ -131,9 +132,7 @@ export class ProfileStore {
     };
     const persist = existing ? existing.persisted : !options.ephemeral;
     if (persist) {
-      const profiles = existing
-        ? this.state.profiles.map((p) => (p.id === profile.id ? profile : p))
-        : [...this.state.profiles, profile];
+      const profiles = existing ? this.state.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...this.state.profiles, profile];
       this.commit({ ...this.state, profiles });
     } else {
       this.ephemeral.set(profile.id, profile);

@@ -66,7 +66,10 @@ function readState(path: string): { state: PersistedState | null; reason: string
  * defaults, named in the problem with the value that was there, and the profiles and other settings are
  * kept. Anything else wrong (a profile, the shape) is not repaired here: the whole file is set aside.
  */
-function withoutBadPreferences(json: unknown, issues: readonly { path: readonly PropertyKey[]; message: string }[]): { state: PersistedState; dropped: string[] } | null {
+function withoutBadPreferences(
+  json: unknown,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): { state: PersistedState; dropped: string[] } | null {
   if (typeof json !== 'object' || json === null || !issues.every((i) => i.path[0] === 'settings' && typeof i.path[1] === 'string')) return null;
   const source = json as { settings?: unknown };
   if (typeof source.settings !== 'object' || source.settings === null) return null;

@@ -147,8 +147,14 @@ function matchingReference(items: Purchase[], reference: string, assetId: number
   const kept = sameRef.filter((p) => asset === '' || p.asset_id === '' || String(p.asset_id) === asset);
   const otherAsset = sameRef.length - kept.length;
   const warnings: string[] = [];
-  if (unreadable > 0) warnings.push(`${unreadable} item(s) of the lookup's answer carry no readable reference (service map: purchase.reference): not taken as reference ${reference}.`);
-  if (otherRef > 0) warnings.push(`${otherRef} item(s) of the lookup's answer carry another reference than ${reference}: the service seems to ignore the lookup's filter; they were left out.`);
+  if (unreadable > 0)
+    warnings.push(
+      `${unreadable} item(s) of the lookup's answer carry no readable reference (service map: purchase.reference): not taken as reference ${reference}.`,
+    );
+  if (otherRef > 0)
+    warnings.push(
+      `${otherRef} item(s) of the lookup's answer carry another reference than ${reference}: the service seems to ignore the lookup's filter; they were left out.`,
+    );
   if (otherAsset > 0) warnings.push(`${otherAsset} item(s) with reference ${reference} are of another asset than ${asset}: left out.`);
   return { items: kept, warnings };
 }
@@ -197,7 +203,7 @@ export class PurchaseService {
       throw new PartnerError({
         code: 'NOT_FOUND',
         message: 'This service has no lookup of purchases by reference (service map: lookupByReference is off).',
-        hint: 'Open the purchase by its id instead, or set the lookup in the profile\'s service map if the service has one.',
+        hint: "Open the purchase by its id instead, or set the lookup in the profile's service map if the service has one.",
         retryable: false,
       });
     }
@@ -254,7 +260,10 @@ export class PurchaseService {
     const purchase = withNote(withReadInfo(read), learnedNote);
     const unresolved = purchase.id === '';
     const warnings = unresolved
-      ? [...purchase.warnings, `The service accepted the registration (HTTP ${res.status}) but its answer names no purchase id: a purchase may exist (reference ${reference}).`]
+      ? [
+          ...purchase.warnings,
+          `The service accepted the registration (HTTP ${res.status}) but its answer names no purchase id: a purchase may exist (reference ${reference}).`,
+        ]
       : purchase.warnings;
     return {
       ...purchase,
@@ -280,7 +289,10 @@ export class PurchaseService {
         if (known === '') throw badArgument('validatePurchase', "this service validates by the asset's id, and the purchase's asset is not known");
         asset = checkAssetId('validatePurchase', known);
       }
-      return this.client.request('validatePurchase', { ...callOptions, ...validateRequest({ ...this.map, validate: shape }, { purchaseId: id, assetId: asset }) });
+      return this.client.request('validatePurchase', {
+        ...callOptions,
+        ...validateRequest({ ...this.map, validate: shape }, { purchaseId: id, assetId: asset }),
+      });
     };
     const shape = this.learnedValidate ?? this.map.validate;
     try {
@@ -292,7 +304,13 @@ export class PurchaseService {
       const purchase = this.purchaseFrom((await send(learned)).body, id);
       this.learnedValidate = learned;
       const how = `${learned.takes === 'asset' ? "the asset's id" : "the purchase's id"} as ${learned.in} \`${learned.name}\``;
-      return { ...purchase, warnings: [...purchase.warnings, `Validate was refused as the service map says (400) and sent again with ${how}, as the service's answer asked. Save validate = ${JSON.stringify(learned)} in the profile's service map.`] };
+      return {
+        ...purchase,
+        warnings: [
+          ...purchase.warnings,
+          `Validate was refused as the service map says (400) and sent again with ${how}, as the service's answer asked. Save validate = ${JSON.stringify(learned)} in the profile's service map.`,
+        ],
+      };
     }
   }
 
@@ -359,6 +377,14 @@ export class PurchaseService {
     }
     const all = [...read.notes, ...(note === null ? [] : [note])];
     const notes = all.length > 0 ? { notes: all } : {};
-    return { purchaseId: id, url: read.value.url, expiresAt: read.value.expiresAt, missing: read.missing, warnings: read.warnings, ...notes, ...(read.missing.length > 0 ? { raw: read.raw } : {}) };
+    return {
+      purchaseId: id,
+      url: read.value.url,
+      expiresAt: read.value.expiresAt,
+      missing: read.missing,
+      warnings: read.warnings,
+      ...notes,
+      ...(read.missing.length > 0 ? { raw: read.raw } : {}),
+    };
   }
 }

@@ -152,7 +152,11 @@ export function replaySummary(status: ReplayStatus): string {
   const skipped = status.skipped.notAnEndpoint + status.skipped.retries;
   return [
     `replay ${status.state}: ${status.sent} of ${status.planned} requests sent over ${(status.durationMs / 1000).toFixed(1)} s of recording`,
-    ...(skipped > 0 ? [`  left out: ${status.skipped.notAnEndpoint} not one of the ten endpoints, ${status.skipped.retries} retries of the recording's client (this client retries on its own)`] : []),
+    ...(skipped > 0
+      ? [
+          `  left out: ${status.skipped.notAnEndpoint} not one of the ten endpoints, ${status.skipped.retries} retries of the recording's client (this client retries on its own)`,
+        ]
+      : []),
     `  ${line(header)}`,
     ...rows.map((r) => `  ${line(r)}`),
   ].join('\n');

@@ -56,7 +56,8 @@ export function parseReportArgs(argv: readonly string[], defaultTimeZone: string
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (!known.has(flag)) return { kind: 'error', message: `Unknown flag ${arg}.` };
     const value = inline ?? argv[++i];
-    if (value === undefined || value.trim() === '' || (inline === undefined && value.startsWith('--'))) return { kind: 'error', message: `${flag} needs a value.` };
+    if (value === undefined || value.trim() === '' || (inline === undefined && value.startsWith('--')))
+      return { kind: 'error', message: `${flag} needs a value.` };
     values.set(flag, value.trim());
   }
   const profile = values.get('--profile');
@@ -64,7 +65,10 @@ export function parseReportArgs(argv: readonly string[], defaultTimeZone: string
   const fromDay = values.get('--from');
   if (!fromDay) return { kind: 'error', message: '--from is required (YYYY-MM-DD).' };
   const toDay = values.get('--to') ?? fromDay;
-  for (const [flag, day] of [['--from', fromDay], ['--to', toDay]] as const) {
+  for (const [flag, day] of [
+    ['--from', fromDay],
+    ['--to', toDay],
+  ] as const) {
     if (!isDay(day)) return { kind: 'error', message: `${flag} "${day}" is not a date: write it as YYYY-MM-DD, e.g. 2026-11-20.` };
   }
   if (toDay < fromDay) return { kind: 'error', message: `--to ${toDay} is before --from ${fromDay}.` };
@@ -77,6 +81,17 @@ export function parseReportArgs(argv: readonly string[], defaultTimeZone: string
   if (toMs - fromMs > 400 * 86_400_000) return { kind: 'error', message: 'A report covers at most 400 days.' };
   return {
     kind: 'run',
-    options: { profile, fromDay, toDay, fromMs, toMs, format, timeZone, out: values.get('--out') ?? null, dataDir: values.get('--data-dir') ?? null, vendor: values.get('--vendor') ?? null },
+    options: {
+      profile,
+      fromDay,
+      toDay,
+      fromMs,
+      toMs,
+      format,
+      timeZone,
+      out: values.get('--out') ?? null,
+      dataDir: values.get('--data-dir') ?? null,
+      vendor: values.get('--vendor') ?? null,
+    },
   };
 }

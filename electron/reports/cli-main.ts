@@ -40,7 +40,9 @@ function readProfiles(dataDir: string): { profiles: KnownProfile[]; usageHistory
   const path = join(dataDir, SETTINGS_FILE_NAME);
   if (!existsSync(path)) return { profiles: demo, usageHistory: undefined };
   const state = JSON.parse(readFileSync(path, 'utf8')) as { profiles?: Partial<KnownProfile>[]; settings?: { usageHistory?: unknown } };
-  const profiles = (state.profiles ?? []).filter((p): p is KnownProfile => typeof p.id === 'string' && typeof p.name === 'string' && typeof p.vendor === 'string');
+  const profiles = (state.profiles ?? []).filter(
+    (p): p is KnownProfile => typeof p.id === 'string' && typeof p.name === 'string' && typeof p.vendor === 'string',
+  );
   return { profiles: [...profiles, ...demo], usageHistory: state.settings?.usageHistory };
 }
 
@@ -74,7 +76,11 @@ export async function runReportCli(argv: readonly string[], io: ReportCliIo): Pr
   const matches = known.profiles.filter((p) => p.id === options.profile || p.name.toLowerCase() === wanted);
   if (matches.length !== 1) {
     const names = known.profiles.map((p) => `"${p.name}"`).join(', ');
-    return fail(matches.length === 0 ? `No profile named "${options.profile}". Profiles: ${names}.` : `${matches.length} profiles are named "${options.profile}": give the id instead (${matches.map((p) => p.id).join(', ')}).`);
+    return fail(
+      matches.length === 0
+        ? `No profile named "${options.profile}". Profiles: ${names}.`
+        : `${matches.length} profiles are named "${options.profile}": give the id instead (${matches.map((p) => p.id).join(', ')}).`,
+    );
   }
   const profile = matches[0]!;
 
@@ -85,12 +91,20 @@ export async function runReportCli(argv: readonly string[], io: ReportCliIo): Pr
   try {
     const report = usageReportFrom(
       { rows: (q) => store.read(q), now: io.now?.() ?? Date.now(), minuteRetentionMs: retention.minuteMs },
-      { profileId: profile.id, profileName: profile.name, vendor: options.vendor ?? profile.vendor, fromMs: options.fromMs, toMs: options.toMs, timeZone: options.timeZone },
+      {
+        profileId: profile.id,
+        profileName: profile.name,
+        vendor: options.vendor ?? profile.vendor,
+        fromMs: options.fromMs,
+        toMs: options.toMs,
+        timeZone: options.timeZone,
+      },
     );
     const text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : usageReportCsv(report);
     if (options.out) writeFileSync(resolve(io.cwd, options.out), text);
     else io.stdout.write(text);
-    if (report.days.length === 0) io.stderr.write(`report: no usage stored for "${profile.name}" (${profile.vendor}) from ${options.fromDay} to ${options.toDay}.\n`);
+    if (report.days.length === 0)
+      io.stderr.write(`report: no usage stored for "${profile.name}" (${profile.vendor}) from ${options.fromDay} to ${options.toDay}.\n`);
     return 0;
   } catch (e) {
     return fail((e as Error).message);

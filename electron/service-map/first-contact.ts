@@ -17,12 +17,20 @@ export const FIRST_CONTACT_TIMEOUT_MS = 20_000;
 
 export type FirstContact = { map: ServiceMap; proposal: Proposal; requests: number } | { map: null; reason: string; requests: number };
 
-export async function detectAtFirstContact(client: ProbeClient, base: ServiceMap, options: { timeoutMs?: number; search?: boolean } = {}): Promise<FirstContact> {
+export async function detectAtFirstContact(
+  client: ProbeClient,
+  base: ServiceMap,
+  options: { timeoutMs?: number; search?: boolean } = {},
+): Promise<FirstContact> {
   try {
     const signal = AbortSignal.timeout(options.timeoutMs ?? FIRST_CONTACT_TIMEOUT_MS);
     const { proposal, requests } = await probeService(client, { base, signal, ...(options.search === false ? { search: false } : {}) });
     if (proposal.confidence < FIRST_CONTACT_MIN_CONFIDENCE) {
-      return { map: null, requests, reason: `detection was not sure enough (confidence ${proposal.confidence})${proposal.warnings.map((w) => `; ${w}`).join('')}` };
+      return {
+        map: null,
+        requests,
+        reason: `detection was not sure enough (confidence ${proposal.confidence})${proposal.warnings.map((w) => `; ${w}`).join('')}`,
+      };
     }
     return { map: proposal.map, proposal, requests };
   } catch (e) {

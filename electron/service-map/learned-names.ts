@@ -64,7 +64,10 @@ export class LearnedNames {
       this.current = withLearned(this.current, map, learned, field);
       this.onLearned(this.current, field);
       const res = await client.request<T>(endpoint, { ...options, ...build(learned) });
-      return { res, note: `The service refused ${WHAT[field]} as guessed (400) and named the one it wanted: sent again that way, and kept in the profile's service map as learned.` };
+      return {
+        res,
+        note: `The service refused ${WHAT[field]} as guessed (400) and named the one it wanted: sent again that way, and kept in the profile's service map as learned.`,
+      };
     }
   }
 }

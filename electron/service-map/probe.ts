@@ -14,7 +14,14 @@ import type { EndpointId } from '../../shared/endpoints';
 import { toErrorData } from '../../shared/errors';
 import { detectServiceMap } from '../../shared/service-map/detect';
 import type { Proposal, Samples } from '../../shared/service-map/detect';
-import { PAGE_SIZE_PARAMS, PROBE_PAGE_SIZES, PROBE_SEARCH_LIMITS, SEARCH_CATEGORY_FIELDS, SEARCH_LIMIT_FIELDS, SEARCH_TEXT_FIELDS } from '../../shared/service-map/names';
+import {
+  PAGE_SIZE_PARAMS,
+  PROBE_PAGE_SIZES,
+  PROBE_SEARCH_LIMITS,
+  SEARCH_CATEGORY_FIELDS,
+  SEARCH_LIMIT_FIELDS,
+  SEARCH_TEXT_FIELDS,
+} from '../../shared/service-map/names';
 import { readPath, writePath } from '../../shared/service-map/field-path';
 import { findItems, Misses, readAssetPage } from '../../shared/service-map/read';
 import { asId } from '../../shared/service-map/values';
@@ -71,7 +78,12 @@ export function searchCandidates(map: ServiceMap, listBody: unknown, categoriesB
   const counts = new Map<string, number>();
   for (const a of assets) {
     if (chosen !== undefined && String(a.category) !== String(chosen)) continue;
-    for (const w of new Set(String(a.title ?? '').toLowerCase().match(WORD) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const w of new Set(
+      String(a.title ?? '')
+        .toLowerCase()
+        .match(WORD) ?? [],
+    ))
+      counts.set(w, (counts.get(w) ?? 0) + 1);
   }
   const words = [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
   const text: Record<string, string> = {};
@@ -119,7 +131,11 @@ export async function probeService(client: ProbeClient, options: ProbeOptions = 
   // Unreachable, or the token refused: the other probes would only fail the same way.
   if (!categories.ok && (categories.status === undefined || categories.status === 401 || categories.status === 403)) {
     const proposal = detectServiceMap(samples, base);
-    return { proposal: { ...proposal, confidence: 0, warnings: [...warnings, ...proposal.warnings] }, samples: { categories: null, list: null, search: null }, requests };
+    return {
+      proposal: { ...proposal, confidence: 0, warnings: [...warnings, ...proposal.warnings] },
+      samples: { categories: null, list: null, search: null },
+      requests,
+    };
   }
 
   const pageSizes = pageSizeCandidates();

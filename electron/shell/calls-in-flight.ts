@@ -47,6 +47,11 @@ export class CallsInFlight {
 export function tooManyCalls(cap = MAX_CALLS_IN_FLIGHT): CallResult<never> {
   return {
     ok: false,
-    error: { code: 'BAD_REQUEST', message: `Too many calls in flight from this page (${cap}); nothing was sent.`, retryable: true, hint: 'Wait for answers before asking again.' },
+    error: {
+      code: 'BAD_REQUEST',
+      message: `Too many calls in flight from this page (${cap}); nothing was sent.`,
+      retryable: true,
+      hint: 'Wait for answers before asking again.',
+    },
   };
 }

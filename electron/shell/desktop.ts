@@ -50,8 +50,7 @@ const USER_DATA_FOLDER = 'partner-console';
  * instead (electron/client/transport.ts).
  */
 export function fetchOverNet(netFetch: typeof net.fetch): typeof fetch {
-  return ((input: string | URL | Request, init?: RequestInit) =>
-    netFetch(input instanceof URL ? input.href : input, init)) as typeof fetch;
+  return ((input: string | URL | Request, init?: RequestInit) => netFetch(input instanceof URL ? input.href : input, init)) as typeof fetch;
 }
 
 /** shell.openExternal for https URLs only (the contract checks too; this is the last gate). */
@@ -95,7 +94,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
   serveAppProtocol(session.defaultSession, rendererDir);
 
   const vault = createSafeStorageVault(safeStorage);
-  if (vault.kind !== 'os-encrypted') log(`tokens are kept ${vault.kind === 'memory' ? 'in memory only (no OS encryption available)' : 'with a plain-text key (no secret service found)'}`);
+  if (vault.kind !== 'os-encrypted')
+    log(`tokens are kept ${vault.kind === 'memory' ? 'in memory only (no OS encryption available)' : 'with a plain-text key (no secret service found)'}`);
 
   let services: AppServices;
   try {

@@ -31,9 +31,7 @@ export function contentTypeOf(filePath: string): string {
   return CONTENT_TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
 }
 
-export type StaticFile =
-  | { status: 200; body: Buffer; contentType: string; filePath: string }
-  | { status: 403 | 404; body: Buffer; contentType: string };
+export type StaticFile = { status: 200; body: Buffer; contentType: string; filePath: string } | { status: 403 | 404; body: Buffer; contentType: string };
 
 /**
  * Maps a URL path (still percent-encoded, as in URL.pathname) to a file under root, or null when

@@ -71,7 +71,13 @@ function pageSizeOf(query: URLSearchParams): number {
   return n;
 }
 
-const idSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,16}$/, 'expected an integer').transform(Number)]);
+const idSchema = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d{1,16}$/, 'expected an integer')
+    .transform(Number),
+]);
 const purchaseIdSchema = z.string().min(1).max(64);
 const searchSchema = z.object({
   query: z.string().max(200),
@@ -104,7 +110,9 @@ function outcome(o: PurchaseOutcome, then: (p: Extract<PurchaseOutcome, { ok: tr
 }
 
 function signedUrl(base: string, purchaseId: string, assetId: number, expiresMs: number): string {
-  const sig = mix32(mix32(expiresMs % 0x7fffffff) ^ assetId).toString(16).padStart(8, '0');
+  const sig = mix32(mix32(expiresMs % 0x7fffffff) ^ assetId)
+    .toString(16)
+    .padStart(8, '0');
   return `${base}/${purchaseId}/${assetId}?expires=${Math.floor(expiresMs / 1000)}&sig=${sig}`;
 }
 

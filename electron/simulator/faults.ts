@@ -11,10 +11,7 @@ export const NO_FAULTS: FaultConfig = { latencyMs: 0, jitterMs: 0, errorRate: 0,
 const ms = z.number().min(0).max(60_000);
 const rate = z.number().min(0).max(1);
 
-export const faultPatchSchema = z
-  .object({ latencyMs: ms, jitterMs: ms, errorRate: rate, dropRate: rate, garbleRate: rate })
-  .partial()
-  .strict();
+export const faultPatchSchema = z.object({ latencyMs: ms, jitterMs: ms, errorRate: rate, dropRate: rate, garbleRate: rate }).partial().strict();
 
 /** Issues of a zod error as one readable line. */
 export function describeIssues(error: z.ZodError): string {

@@ -67,7 +67,8 @@ export function createPartnerHandler(core: SimulatorCore): (req: IncomingMessage
     } else {
       const request = body.kind === 'text' ? body.text : '';
       const keyed = endpoint.id === 'registerPurchase' ? core.idempotency.answerFor(req, vendor, request) : null;
-      const r = keyed ?? runInDialect(core.dialect(), { vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
+      const r =
+        keyed ?? runInDialect(core.dialect(), { vendor, endpoint: endpoint.id, query, body, nowMs: now, catalog: core.catalog, purchases: core.purchases });
       if (keyed === null && endpoint.id === 'registerPurchase') core.idempotency.settle(req, vendor, request, r);
       status = r.status;
       payload = r.body;

@@ -83,7 +83,9 @@ export class AlertStore {
         .run(...values);
       return this.rule(Number(info.lastInsertRowid))!;
     }
-    this.db.prepare('UPDATE alert_rule SET profile_id = ?, kind = ?, endpoint = ?, threshold_pct = ?, minutes = ?, enabled = ? WHERE id = ?').run(...values, input.id);
+    this.db
+      .prepare('UPDATE alert_rule SET profile_id = ?, kind = ?, endpoint = ?, threshold_pct = ?, minutes = ?, enabled = ? WHERE id = ?')
+      .run(...values, input.id);
     const saved = this.rule(input.id);
     if (!saved) throw new Error(`no alert rule ${input.id}`);
     return saved;
@@ -91,12 +93,14 @@ export class AlertStore {
 
   /** The profile's rules; when it has none yet, `defaults` are stored first (in one transaction). */
   rulesOrDefaults(profileId: string, defaults: () => Omit<AlertRuleInput, 'id' | 'profileId'>[]): AlertRule[] {
-    return this.db.transaction(() => {
-      const existing = this.rules(profileId);
-      if (existing.length > 0) return existing;
-      for (const d of defaults()) this.saveRule({ ...d, profileId });
-      return this.rules(profileId);
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const existing = this.rules(profileId);
+        if (existing.length > 0) return existing;
+        for (const d of defaults()) this.saveRule({ ...d, profileId });
+        return this.rules(profileId);
+      })
+      .immediate();
   }
 
   start(alert: AlertStart): AlertView {

@@ -54,7 +54,11 @@ function sqlite(): Driver {
     return driver;
   } catch (e) {
     const abi = /NODE_MODULE_VERSION/.test(describe(e));
-    throw new Error(abi ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}` : describe(e));
+    throw new Error(
+      abi
+        ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}`
+        : describe(e),
+    );
   }
 }
 
@@ -102,7 +106,11 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
         problem: `The purchase ledger was unusable (${describe(e)}). It was kept as ${aside}; a new, empty ledger was started, so purchases registered before are not listed.`,
       };
     } catch (again) {
-      return { db: null, path, problem: `The purchase ledger ${path} is unusable (${describe(e)}) and could not be replaced (${describe(again)}). Registering purchases is off until it is fixed or removed.` };
+      return {
+        db: null,
+        path,
+        problem: `The purchase ledger ${path} is unusable (${describe(e)}) and could not be replaced (${describe(again)}). Registering purchases is off until it is fixed or removed.`,
+      };
     }
   }
 }

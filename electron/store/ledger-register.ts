@@ -35,7 +35,10 @@ export async function registerWithLedger<P extends SeenPurchase>(ledger: Purchas
   const reference = record.reference!;
   const about = assetKey(registration.target, registration.asset.id);
   // The body under the key: a resend sends the first one as it was (a service checks key and body agree).
-  const body: IntentBody = { sent: sentBody, keep: (text) => void ledger.settle(`registration ${reference}: its body`, () => ledger.keepSentBody(record.id, text), about) };
+  const body: IntentBody = {
+    sent: sentBody,
+    keep: (text) => void ledger.settle(`registration ${reference}: its body`, () => ledger.keepSentBody(record.id, text), about),
+  };
   let purchase: P;
   try {
     purchase = await registration.send(reference, body);
@@ -44,5 +47,10 @@ export async function registerWithLedger<P extends SeenPurchase>(ledger: Purchas
     throw e;
   }
   const landed = ledger.settle(`registration ${reference}: purchase ${purchase.id}`, () => ledger.finishRegistration(record.id, purchase), about);
-  return landed.landed ? purchase : { ...purchase, ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason) };
+  return landed.landed
+    ? purchase
+    : {
+        ...purchase,
+        ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason),
+      };
 }

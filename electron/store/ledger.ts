@@ -184,7 +184,9 @@ export class PurchaseLedger {
 
   /** The record of a purchase at this service, if the ledger has seen it. */
   byPurchaseId(target: LedgerTarget, purchaseId: string): LedgerRecord | null {
-    const row = this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?').get(target.vendor, target.baseUrl, purchaseId) as Row | undefined;
+    const row = this.db
+      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
+      .get(target.vendor, target.baseUrl, purchaseId) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
@@ -280,13 +282,23 @@ export class PurchaseLedger {
       }
       const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
       if (asset !== '' && asset !== record.assetId) {
-        this.update(id, 'unknown', `The service named purchase ${purchase.id} of asset ${asset}, not of asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        this.update(
+          id,
+          'unknown',
+          `The service named purchase ${purchase.id} of asset ${asset}, not of asset ${record.assetId}: not recorded here. Check it with the vendor.`,
+          purchase.raw,
+        );
         return this.get(id)!;
       }
       const other = this.byPurchaseId(record, purchase.id);
       if (other && other.id !== id && other.assetId !== '' && other.assetId !== record.assetId) {
         // Another asset's purchase (a service that answered with the wrong one): never taken over; this stays unresolved.
-        this.update(id, 'unknown', `The service named purchase ${purchase.id}, which the ledger holds for asset ${other.assetId}, not asset ${record.assetId}: not recorded here. Check it with the vendor.`, purchase.raw);
+        this.update(
+          id,
+          'unknown',
+          `The service named purchase ${purchase.id}, which the ledger holds for asset ${other.assetId}, not asset ${record.assetId}: not recorded here. Check it with the vendor.`,
+          purchase.raw,
+        );
         return this.get(id)!;
       }
       // A lookup may have recorded this purchase already (another row of this asset): one row per purchase.
@@ -326,15 +338,15 @@ export class PurchaseLedger {
    */
   recordSeen(target: LedgerTarget, purchase: SeenPurchase, assetTitle: string | null = null): LedgerRecord {
     const seen = this.db.transaction((): LedgerRecord => {
-      const byId = this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?').get(target.vendor, target.baseUrl, purchase.id) as
-        | Row
-        | undefined;
+      const byId = this.db
+        .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
+        .get(target.vendor, target.baseUrl, purchase.id) as Row | undefined;
       const byRef =
         byId ??
         (purchase.client_reference
-          ? (this.db.prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND reference = ?').get(target.vendor, target.baseUrl, purchase.client_reference) as
-              | Row
-              | undefined)
+          ? (this.db
+              .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND reference = ?')
+              .get(target.vendor, target.baseUrl, purchase.client_reference) as Row | undefined)
           : undefined);
       const at = this.now();
       const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
@@ -353,7 +365,19 @@ export class PurchaseLedger {
           `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, purchase_id, state, purchase_state, purchase_state_kind, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, 'registered', ?, ?, ?, ?)`,
         )
-        .run(target.vendor, target.baseUrl, target.profileId, String(purchase.asset_id ?? ''), assetTitle, purchase.client_reference ?? null, purchase.id, purchase.state, kindOf(purchase), at, at);
+        .run(
+          target.vendor,
+          target.baseUrl,
+          target.profileId,
+          String(purchase.asset_id ?? ''),
+          assetTitle,
+          purchase.client_reference ?? null,
+          purchase.id,
+          purchase.state,
+          kindOf(purchase),
+          at,
+          at,
+        );
       return this.get(Number(info.lastInsertRowid))!;
     });
     return seen.immediate();

@@ -261,7 +261,10 @@ export class UsageStore {
          FROM ${LEVEL[query.level].table}
         WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms >= ? AND start_ms < ?
         GROUP BY point_ms ORDER BY point_ms`,
-    ).all(query.pointMs, query.profileId, query.vendor, query.endpoint, query.fromMs, query.toMs) as (Omit<DbRow, 'profile_id' | 'vendor' | 'endpoint' | 'start_ms'> & { point_ms: number })[];
+    ).all(query.pointMs, query.profileId, query.vendor, query.endpoint, query.fromMs, query.toMs) as (Omit<
+      DbRow,
+      'profile_id' | 'vendor' | 'endpoint' | 'start_ms'
+    > & { point_ms: number })[];
     return rows.map((r) => {
       const latency = new Array<number>(LATENCY_BINS).fill(0);
       for (const histogram of JSON.parse(r.latency) as number[][]) histogram.forEach((n, i) => (latency[i] = (latency[i] ?? 0) + n));
@@ -269,7 +272,18 @@ export class UsageStore {
       return {
         endpoint: query.endpoint,
         startMs: r.point_ms,
-        agg: { requests, throttled, failures, lowestRemaining: lowest_remaining, useSum: use_sum, useCount: use_count, usePeak: use_peak, waitedMs: waited_ms, foreignRequests: foreign_requests, latency },
+        agg: {
+          requests,
+          throttled,
+          failures,
+          lowestRemaining: lowest_remaining,
+          useSum: use_sum,
+          useCount: use_count,
+          usePeak: use_peak,
+          waitedMs: waited_ms,
+          foreignRequests: foreign_requests,
+          latency,
+        },
       };
     });
   }
@@ -325,35 +339,40 @@ export class UsageStore {
       buckets.set(id, bucket);
     }
     for (const { key, startMs, agg } of buckets.values()) this.mergeRow(to, key, startMs, agg);
-    this.stmt('INSERT INTO usage_rollup (level, done_until_ms) VALUES (?, ?) ON CONFLICT (level) DO UPDATE SET done_until_ms = excluded.done_until_ms').run(to, until);
+    this.stmt('INSERT INTO usage_rollup (level, done_until_ms) VALUES (?, ?) ON CONFLICT (level) DO UPDATE SET done_until_ms = excluded.done_until_ms').run(
+      to,
+      until,
+    );
   }
 
   private mergeRow(level: UsageLevel, key: UsageKey, startMs: number, agg: UsageAggregate): void {
     const table = LEVEL[level].table;
-    const existing = this
-      .stmt(`SELECT * FROM ${table} WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms = ?`)
-      .get(key.profileId, key.vendor, key.endpoint, startMs) as DbRow | undefined;
+    const existing = this.stmt(`SELECT * FROM ${table} WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms = ?`).get(
+      key.profileId,
+      key.vendor,
+      key.endpoint,
+      startMs,
+    ) as DbRow | undefined;
     const merged = existing ? mergeAggregate(toAggregate(existing), agg) : agg;
     this.stmt(
-        `INSERT OR REPLACE INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
+      `INSERT OR REPLACE INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        key.profileId,
-        key.vendor,
-        key.endpoint,
-        startMs,
-        merged.requests,
-        merged.throttled,
-        merged.failures,
-        merged.lowestRemaining,
-        merged.useSum,
-        merged.useCount,
-        merged.usePeak,
-        merged.waitedMs,
-        merged.foreignRequests,
-        JSON.stringify(merged.latency),
-      );
+    ).run(
+      key.profileId,
+      key.vendor,
+      key.endpoint,
+      startMs,
+      merged.requests,
+      merged.throttled,
+      merged.failures,
+      merged.lowestRemaining,
+      merged.useSum,
+      merged.useCount,
+      merged.usePeak,
+      merged.waitedMs,
+      merged.foreignRequests,
+      JSON.stringify(merged.latency),
+    );
   }
 }
 

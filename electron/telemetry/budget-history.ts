@@ -45,7 +45,8 @@ export class BudgetHistory {
     });
     if (!target) {
       const last = ring.last();
-      if (last && last.from > from) target = last; // older than anything kept: count it in the newest rather than lose it
+      if (last && last.from > from)
+        target = last; // older than anything kept: count it in the newest rather than lose it
       else {
         // Seconds skipped just before are kept (empty) so that an answer that arrives late still finds its own second.
         const gapFrom = last ? Math.max(last.to, from - LATE_SECONDS * SECOND_MS) : from;
@@ -64,7 +65,8 @@ export class BudgetHistory {
     for (const ring of this.perBucket.values()) {
       ring.forEachNewest((agg) => {
         if (agg.to <= horizon) return false;
-        if (agg.requests > 0 || agg.foreignUse > 0) out.push({ ...agg, waitBins: [...agg.waitBins], ...(agg.waitCauses ? { waitCauses: { ...agg.waitCauses } } : {}) });
+        if (agg.requests > 0 || agg.foreignUse > 0)
+          out.push({ ...agg, waitBins: [...agg.waitBins], ...(agg.waitCauses ? { waitCauses: { ...agg.waitCauses } } : {}) });
         return true;
       });
     }

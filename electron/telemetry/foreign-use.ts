@@ -102,4 +102,3 @@ class ServerOffset {
     return Number.isFinite(this.low) && Number.isFinite(this.high) ? (this.low + this.high) / 2 : null;
   }
 }
-

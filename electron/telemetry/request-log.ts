@@ -60,7 +60,6 @@ export interface ExportedEntry {
   detail: (Omit<StoredDetail, 'responseBody' | 'searchable'> & { responseBody: string | null }) | null;
 }
 
-
 /** The error code a status stands for in the log (the client's final error may differ after retries). */
 export function errorCodeOfStatus(status: number, exchangeError: string | null): ErrorCode | null {
   if (status === 0) return exchangeError && /abort|timeout/i.test(exchangeError) ? 'TIMEOUT' : 'NETWORK';
@@ -175,7 +174,14 @@ export class RequestLog {
         entry: { ...stored.entry },
         origin: stored.origin,
         detail: d
-          ? { requestHeaders: { ...d.requestHeaders }, requestBody: d.requestBody, responseHeaders: { ...d.responseHeaders }, responseBody: body === null ? null : redactText(body, tokens), error: d.error, tokenHeader: d.tokenHeader }
+          ? {
+              requestHeaders: { ...d.requestHeaders },
+              requestBody: d.requestBody,
+              responseHeaders: { ...d.responseHeaders },
+              responseBody: body === null ? null : redactText(body, tokens),
+              error: d.error,
+              tokenHeader: d.tokenHeader,
+            }
           : null,
       });
       return true;

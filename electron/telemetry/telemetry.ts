@@ -200,4 +200,3 @@ function notify<T>(listeners: Set<(p: T) => void>, payload: T): void {
     }
   }
 }
-

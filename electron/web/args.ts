@@ -166,21 +166,27 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
         return fail(`Unknown option ${arg}.`);
     }
   }
-  for (const item of (env.PARTNER_CONSOLE_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (env.PARTNER_CONSOLE_TOKENS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const token = parseToken(item);
     if (token === null) return fail('PARTNER_CONSOLE_TOKENS must be "vendor:token,vendor:token".');
     options.tokens.push(token);
   }
   if (options.tokens.length > 0 && options.baseUrl === null) return fail('Tokens need the service they belong to: add --base-url URL.');
   if (options.baseUrl !== null && options.tokens.length === 0) return fail('--base-url needs at least one --token VENDOR:TOKEN.');
-  if ((options.serviceMapFile !== null || options.detect) && options.baseUrl === null) return fail('--service-map and --detect apply to the service of --base-url and --token.');
+  if ((options.serviceMapFile !== null || options.detect) && options.baseUrl === null)
+    return fail('--service-map and --detect apply to the service of --base-url and --token.');
   if (options.serviceMapFile !== null && options.detect) return fail('Give either --service-map FILE or --detect, not both.');
   if (options.noDetect && options.detect) return fail('Give either --detect or --no-detect, not both.');
   return { ok: true, options };
 }
 
 /** One profile per vendor, with all of that vendor's tokens. */
-export function profilesFromArgs(options: Pick<WebCliOptions, 'baseUrl' | 'tokens'>): Array<{ name: string; vendor: string; baseUrl: string; addTokens: string[] }> {
+export function profilesFromArgs(
+  options: Pick<WebCliOptions, 'baseUrl' | 'tokens'>,
+): Array<{ name: string; vendor: string; baseUrl: string; addTokens: string[] }> {
   if (options.baseUrl === null) return [];
   const byVendor = new Map<string, string[]>();
   for (const { vendor, token } of options.tokens) byVendor.set(vendor, [...(byVendor.get(vendor) ?? []), token]);

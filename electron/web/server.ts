@@ -97,7 +97,9 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
   try {
     services =
       options.services ??
-      (await (await import('../app')).createAppServices({
+      (await (
+        await import('../app')
+      ).createAppServices({
         shell: 'web',
         dataDir,
         vault: memoryVault(),

@@ -82,7 +82,13 @@ export function App() {
               </a>
             ))}
           </nav>
-          <button type="button" className="btn btn-ghost btn-small shortcuts-button" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+          <button
+            type="button"
+            className="btn btn-ghost btn-small shortcuts-button"
+            onClick={() => setHelp(true)}
+            title="Keyboard shortcuts (?)"
+            aria-label="Keyboard shortcuts"
+          >
             ?
           </button>
           <AlertsBadge />

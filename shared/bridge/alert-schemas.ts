@@ -23,7 +23,10 @@ export const alertRuleSchema = z.object({
    * use-above / down: how long the condition must hold before it fires. throttled / foreign: how long
    * without a new occurrence before it clears. download-failed: unused.
    */
-  minutes: z.number().min(0).max(24 * 60),
+  minutes: z
+    .number()
+    .min(0)
+    .max(24 * 60),
   enabled: z.boolean(),
 });
 export type AlertRule = z.output<typeof alertRuleSchema>;

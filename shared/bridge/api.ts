@@ -43,7 +43,8 @@ export function eventKey<N extends EventName>(name: N): EventKey<N> {
 
 export function createPartnerBridge(invoke: Invoke, subscribe: Subscribe, cancel: Cancel = () => {}): PartnerBridge {
   const bridge: Record<string, unknown> = {};
-  for (const name of CALL_NAMES) bridge[name] = (request: unknown, callId?: number) => invoke(name, request ?? {}, typeof callId === 'number' ? callId : undefined);
+  for (const name of CALL_NAMES)
+    bridge[name] = (request: unknown, callId?: number) => invoke(name, request ?? {}, typeof callId === 'number' ? callId : undefined);
   bridge.cancelCall = (callId: number) => cancel(callId);
   for (const name of EVENT_NAMES) {
     bridge[eventKey(name)] = (listener: (payload: unknown) => void) => subscribe(name, listener);

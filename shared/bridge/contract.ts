@@ -29,10 +29,7 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, respon
 
 export const calls = {
   // catalog
-  listAssets: call(
-    z.object({ lastId: cursorRequestSchema.nullable(), pageSize: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
-    s.pageSchema,
-  ),
+  listAssets: call(z.object({ lastId: cursorRequestSchema.nullable(), pageSize: z.number().int().min(1).max(100) }).extend(profileScoped.shape), s.pageSchema),
   searchAssets: call(
     z.object({ query: z.string().max(200), category: z.string().max(100).nullable(), limit: z.number().int().min(1).max(100) }).extend(profileScoped.shape),
     s.searchResultSchema,
@@ -59,7 +56,10 @@ export const calls = {
   viewUrl: call(purchaseId, s.urlResultSchema),
   cancelPurchase: call(purchaseId, purchaseRead),
   /** Purchases registered with this client reference, where the service map configures a lookup. */
-  findPurchases: call(z.object({ reference: z.string().trim().min(1).max(200) }).extend(profileScoped.shape), z.object({ items: z.array(purchaseRead), ...s.readInfo })),
+  findPurchases: call(
+    z.object({ reference: z.string().trim().min(1).max(200) }).extend(profileScoped.shape),
+    z.object({ items: z.array(purchaseRead), ...s.readInfo }),
+  ),
   // the purchase ledger (every session's registrations; the guard against registering twice)
   ...ledgerCalls,
   /** Opens a download or view URL the user chose in the system browser (https only). */

@@ -80,12 +80,14 @@ export const ledgerCalls = {
   },
   /** Settles an unresolved record: look it up at the service (by purchase id or reference), or mark it checked. */
   ledgerResolve: {
-    request: z.object({
-      id: z.number().int(),
-      action: z.enum(['lookup', 'markChecked']),
-      /** lookup: a purchase id the person found (verified with purchase info before it is recorded). */
-      purchaseId: z.string().trim().min(1).max(200).optional(),
-    }).extend(profileScoped.shape),
+    request: z
+      .object({
+        id: z.number().int(),
+        action: z.enum(['lookup', 'markChecked']),
+        /** lookup: a purchase id the person found (verified with purchase info before it is recorded). */
+        purchaseId: z.string().trim().min(1).max(200).optional(),
+      })
+      .extend(profileScoped.shape),
     response: z.object({ record: ledgerRecordSchema, message: z.string() }),
   },
 } as const;

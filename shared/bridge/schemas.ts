@@ -72,7 +72,10 @@ export const downloadProgressSchema = z.object({
 
 export const tokenPresentationSchema = z.object({
   /** Header that carries the token; default Authorization. */
-  header: z.string().min(1).regex(/^[A-Za-z0-9-]+$/, 'a header name: letters, digits and dashes'),
+  header: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name: letters, digits and dashes'),
   /** Scheme before the token (e.g. Bearer); null sends the bare token. */
   scheme: z.string().nullable(),
 });

@@ -15,9 +15,19 @@ export const usageHistorySettingsSchema = z.object({
   /** Per-second rows are kept this long (ms); default 1 h. */
   secondRetentionMs: z.number().int().min(60_000).max(DAY_MS).optional(),
   /** Per-minute rows: default 14 days. */
-  minuteRetentionMs: z.number().int().min(3_600_000).max(90 * DAY_MS).optional(),
+  minuteRetentionMs: z
+    .number()
+    .int()
+    .min(3_600_000)
+    .max(90 * DAY_MS)
+    .optional(),
   /** Per-hour rows: default 400 days. */
-  hourRetentionMs: z.number().int().min(DAY_MS).max(3650 * DAY_MS).optional(),
+  hourRetentionMs: z
+    .number()
+    .int()
+    .min(DAY_MS)
+    .max(3650 * DAY_MS)
+    .optional(),
   /** Off: nothing is recorded (what is stored stays readable). */
   enabled: z.boolean().optional(),
 });

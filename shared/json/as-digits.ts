@@ -6,13 +6,7 @@
 import { NumberText } from './number-text';
 
 /** The type after the walk: NumberText becomes string, everywhere in the value. */
-export type Digits<T> = T extends NumberText
-  ? string
-  : T extends readonly (infer U)[]
-    ? Digits<U>[]
-    : T extends object
-      ? { [K in keyof T]: Digits<T[K]> }
-      : T;
+export type Digits<T> = T extends NumberText ? string : T extends readonly (infer U)[] ? Digits<U>[] : T extends object ? { [K in keyof T]: Digits<T[K]> } : T;
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -5,7 +5,8 @@
  */
 import { NumberText } from './number-text';
 
-type Container = { kind: 'array'; value: unknown[]; index: number } | { kind: 'object'; value: Record<string, unknown>; keys: string[]; index: number; wrote: boolean };
+type Container =
+  { kind: 'array'; value: unknown[]; index: number } | { kind: 'object'; value: Record<string, unknown>; keys: string[]; index: number; wrote: boolean };
 
 /** What a value is written as: its text, a container to open, or nothing (undefined, a function). */
 function leaf(value: unknown): string | object | undefined {

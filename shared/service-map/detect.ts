@@ -148,12 +148,24 @@ interface ItemsPick {
 /** The array that holds the items of an answer (objects, named like an envelope, with ids). */
 export function pickItems(body: unknown, what: string, allowScalars = false): ItemsPick {
   if (!isRecord(body) && !Array.isArray(body)) {
-    return { path: null, items: [], confidence: 0, evidence: `the ${what} answer is ${describeBody(body)}`, warnings: [`The ${what} answer is ${describeBody(body)}: nothing to detect from it.`] };
+    return {
+      path: null,
+      items: [],
+      confidence: 0,
+      evidence: `the ${what} answer is ${describeBody(body)}`,
+      warnings: [`The ${what} answer is ${describeBody(body)}: nothing to detect from it.`],
+    };
   }
   const candidates = arraysIn(body, allowScalars);
   const best = candidates[0];
   if (!best) {
-    return { path: null, items: [], confidence: 0, evidence: `no array of objects in the ${what} answer`, warnings: [`The ${what} answer holds no array of objects: its items could not be found.`] };
+    return {
+      path: null,
+      items: [],
+      confidence: 0,
+      evidence: `no array of objects in the ${what} answer`,
+      warnings: [`The ${what} answer holds no array of objects: its items could not be found.`],
+    };
   }
   const second = candidates[1];
   const warnings: string[] = [];
@@ -161,7 +173,9 @@ export function pickItems(body: unknown, what: string, allowScalars = false): It
   let evidence = `${best.path === '' ? 'the answer itself is' : `\`${best.path}\` is`} an array of ${best.items.length}`;
   if (second && best.score - second.score < 0.05) {
     confidence *= 0.5;
-    warnings.push(`Two arrays in the ${what} answer look equally like its items: \`${best.path || '(the answer)'}\` and \`${second.path || '(the answer)'}\`; \`${best.path || '(the answer)'}\` was taken. Check list paths in the service map.`);
+    warnings.push(
+      `Two arrays in the ${what} answer look equally like its items: \`${best.path || '(the answer)'}\` and \`${second.path || '(the answer)'}\`; \`${best.path || '(the answer)'}\` was taken. Check list paths in the service map.`,
+    );
     evidence += `; \`${second.path}\` looked as good`;
   }
   if (best.items.length === 0) {
@@ -205,7 +219,11 @@ function pickField(
     const score = named * typed * (0.6 + 0.4 * presence) - 0.01 * path.split('.').length;
     if (score > bestScore) {
       bestScore = score;
-      best = { path, confidence: Math.max(0, Math.min(1, score + 0.02)), evidence: `\`${path}\` in ${vals.length} of ${sample.length} items (${Math.round(typed * 100)}% usable values)` };
+      best = {
+        path,
+        confidence: Math.max(0, Math.min(1, score + 0.02)),
+        evidence: `\`${path}\` in ${vals.length} of ${sample.length} items (${Math.round(typed * 100)}% usable values)`,
+      };
     }
   }
   return best;
@@ -271,13 +289,20 @@ function detectAsset(items: readonly unknown[], map: ServiceMap, ev: Evidence, c
   const category = pickField(items, NAMES.category, inCategories, taken);
   asset.category = category?.path ?? null;
   if (category) taken.add(category.path);
-  ev.add('asset.category', category?.confidence ?? 0, category ? category.evidence + (categoryIds.size > 0 ? ', values are category ids' : '') : 'no category-like field');
+  ev.add(
+    'asset.category',
+    category?.confidence ?? 0,
+    category ? category.evidence + (categoryIds.size > 0 ? ', values are category ids' : '') : 'no category-like field',
+  );
 
   const price = pickField(items, NAMES.price, isAmount, taken);
   asset.price = price?.path ?? null;
   if (price) {
     taken.add(price.path);
-    const unit = priceUnit(price.path, sample.map((i) => readPath(i, price.path).value));
+    const unit = priceUnit(
+      price.path,
+      sample.map((i) => readPath(i, price.path).value),
+    );
     asset.priceUnit = unit.unit;
     ev.add('asset.price', price.confidence, price.evidence);
     ev.add('asset.priceUnit', unit.confidence, unit.evidence);
@@ -369,7 +394,11 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
     ev.add('list.cursor', cursor.confidence, `${cursor.evidence} (sent back as \`${map.list.cursorParam}\`)`);
   } else if (refused) {
     next.list.cursor = null;
-    ev.add('list.cursor', lastId !== null ? 0.7 : 0, `${refused.evidence} does not follow the last item while more follow (an echo of the request, or a constant): the last item's id is the next last_id (the spec's rule)`);
+    ev.add(
+      'list.cursor',
+      lastId !== null ? 0.7 : 0,
+      `${refused.evidence} does not follow the last item while more follow (an echo of the request, or a constant): the last item's id is the next last_id (the spec's rule)`,
+    );
   } else {
     next.list.cursor = null;
     ev.add('list.cursor', lastId !== null ? 0.7 : 0, "no cursor field: the last item's id is the next last_id (the spec's rule)");
@@ -378,15 +407,26 @@ function detectList(samples: Samples, map: ServiceMap, ev: Evidence, categoryIds
   // The page-size trick: each candidate name carried a different size; the count tells which one the service honoured.
   if (list.pageSizes && Object.keys(list.pageSizes).length > 0) {
     const received = pick.items.length;
-    const honoured = Object.entries(list.pageSizes).filter(([, n]) => n === received).map(([name]) => name);
+    const honoured = Object.entries(list.pageSizes)
+      .filter(([, n]) => n === received)
+      .map(([name]) => name);
     const saysMore = asFlag(readPath(list.body, next.list.hasMore).value) === true;
     const moreInTotal = (asCount(readPath(list.body, next.list.total).value) ?? 0) > received;
     const nextCursor = next.list.cursor !== null && asId(readPath(list.body, next.list.cursor).value) !== null;
     const moreFollow = saysMore || moreInTotal || nextCursor;
     if (honoured.length === 1) {
       next.list.pageSizeParam = honoured[0]!;
-      ev.add('list.pageSizeParam', moreFollow ? 0.95 : 0.5, `asked ${Object.entries(list.pageSizes).map(([k, n]) => `${k}=${n}`).join(' ')}; got ${received} items`);
-      if (!moreFollow) ev.warnings.push(`The sample page held ${received} items and no more followed: \`${honoured[0]}\` may be the catalog's size by chance. Check list.pageSizeParam.`);
+      ev.add(
+        'list.pageSizeParam',
+        moreFollow ? 0.95 : 0.5,
+        `asked ${Object.entries(list.pageSizes)
+          .map(([k, n]) => `${k}=${n}`)
+          .join(' ')}; got ${received} items`,
+      );
+      if (!moreFollow)
+        ev.warnings.push(
+          `The sample page held ${received} items and no more followed: \`${honoured[0]}\` may be the catalog's size by chance. Check list.pageSizeParam.`,
+        );
     } else {
       next.list.pageSizeParam = map.list.pageSizeParam;
       ev.add('list.pageSizeParam', 0, `no candidate size matched the ${received} items returned`);
@@ -436,7 +476,9 @@ function detectCategories(body: unknown, map: ServiceMap, ev: Evidence): { map: 
 /** The candidate whose sent value every result shows (a tie goes to the likelier, earlier name); null when none does. */
 function honouredBy<V>(sent: Record<string, V> | undefined, fits: (value: V) => boolean): { name: string | null; tied: string[] } {
   if (!sent) return { name: null, tied: [] };
-  const hits = Object.entries(sent).filter(([, v]) => fits(v)).map(([k]) => k);
+  const hits = Object.entries(sent)
+    .filter(([, v]) => fits(v))
+    .map(([k]) => k);
   return { name: hits[0] ?? null, tied: hits.length > 1 ? hits : [] };
 }
 
@@ -469,10 +511,18 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   const items = pick.items.filter(isRecord);
   if (items.length === 0) {
     // Nothing ruled out (the word and the category may just not meet): each field goes under every candidate name.
-    const all = (sent: Record<string, unknown> | undefined, fallback: string | null): string | null => (sent && Object.keys(sent).length > 0 ? Object.keys(sent).join('|') : fallback);
-    next.search = { ...next.search, textField: all(search.text, map.search.textField)!, categoryField: all(search.category, map.search.categoryField), limitField: all(search.limit, map.search.limitField) };
+    const all = (sent: Record<string, unknown> | undefined, fallback: string | null): string | null =>
+      sent && Object.keys(sent).length > 0 ? Object.keys(sent).join('|') : fallback;
+    next.search = {
+      ...next.search,
+      textField: all(search.text, map.search.textField)!,
+      categoryField: all(search.category, map.search.categoryField),
+      limitField: all(search.limit, map.search.limitField),
+    };
     ev.add('search.textField', 0.2, 'the sample search found nothing: sent under every candidate name');
-    ev.warnings.push('The sample search found nothing, so its field names could not be told: text, category and limit are sent under every usual name. Narrow them in the service map (search.*Field).');
+    ev.warnings.push(
+      'The sample search found nothing, so its field names could not be told: text, category and limit are sent under every usual name. Narrow them in the service map (search.*Field).',
+    );
     return next;
   }
   const titles = items.map((i) => (next.asset.title === null ? '' : (asText(readPath(i, next.asset.title).value) ?? '')).toLowerCase());
@@ -481,11 +531,18 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
     // Several words in every result's title: each of those names may be the one, so the text goes under each
     // (the probe showed the service takes them all at once).
     next.search.textField = text.tied.length > 0 ? text.tied.join('|') : text.name;
-    ev.add('search.textField', text.tied.length > 0 ? 0.6 : 0.9, text.tied.length > 0 ? `every result's title holds each word sent as ${text.tied.map((n) => `\`${n}\``).join(', ')}: sent under each` : `every result's title holds the word sent as \`${text.name}\``);
+    ev.add(
+      'search.textField',
+      text.tied.length > 0 ? 0.6 : 0.9,
+      text.tied.length > 0
+        ? `every result's title holds each word sent as ${text.tied.map((n) => `\`${n}\``).join(', ')}: sent under each`
+        : `every result's title holds the word sent as \`${text.name}\``,
+    );
   } else ev.add('search.textField', 0.3, 'the results do not tell the text field');
-  const categories = items.map((i) => (next.asset.category === null ? null : asText(readPath(i, next.asset.category).value)?.toLowerCase() ?? null));
+  const categories = items.map((i) => (next.asset.category === null ? null : (asText(readPath(i, next.asset.category).value)?.toLowerCase() ?? null)));
   const honoured = honouredBy(search.category, (c) => categories.every((x) => x === String(c).toLowerCase()));
-  const category = honoured.tied.length > 0 ? { ...honoured, name: likeliestCategoryName(honoured.tied, next.search.textField.split('|'), next.asset.category) } : honoured;
+  const category =
+    honoured.tied.length > 0 ? { ...honoured, name: likeliestCategoryName(honoured.tied, next.search.textField.split('|'), next.asset.category) } : honoured;
   if (category.name) {
     next.search.categoryField = category.name;
     next.search.categoryType = typeof search.category?.[category.name] === 'number' ? 'number' : 'string';
@@ -499,14 +556,18 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
   } else {
     ev.add('search.categoryField', 0, 'no candidate category field was honoured');
     if (search.category && Object.keys(search.category).length > 0 && new Set(categories).size > 1) {
-      ev.warnings.push(`The category filter is unknown: results came from several categories whatever the field (${Object.keys(search.category).join(', ')}). Kept \`${map.search.categoryField}\`; set search.categoryField.`);
+      ev.warnings.push(
+        `The category filter is unknown: results came from several categories whatever the field (${Object.keys(search.category).join(', ')}). Kept \`${map.search.categoryField}\`; set search.categoryField.`,
+      );
     }
   }
   // Only a result cut short by the limit tells it: with fewer matches than every limit, the count is the matches'.
   const matches = total ? asCount(readPath(search.body, total.path).value) : null;
   const limit = honouredBy(search.limit, (n) => n === items.length);
   // Names not ruled out: with all the matches returned, the honoured limit is at least their number.
-  const possible = Object.entries(search.limit ?? {}).filter(([, n]) => n >= items.length).map(([name]) => name);
+  const possible = Object.entries(search.limit ?? {})
+    .filter(([, n]) => n >= items.length)
+    .map(([name]) => name);
   if (limit.name && matches !== null && matches > items.length) {
     next.search.limitField = limit.name;
     ev.add('search.limitField', 0.85, `asked different limits; got ${items.length} of ${matches} results, the value of \`${limit.name}\``);
@@ -514,7 +575,9 @@ function detectSearch(samples: Samples, map: ServiceMap, ev: Evidence): ServiceM
     // The probe showed the service takes unknown fields: send the limit under each name still possible.
     next.search.limitField = possible.join('|');
     ev.add('search.limitField', 0.4, `only ${items.length} matches, fewer than most limits asked: sent under each name not ruled out`);
-    ev.warnings.push(`The search limit field could not be told (the sample search had only ${items.length} matches): the limit is sent under each of ${possible.length} possible names. Narrow search.limitField in the service map.`);
+    ev.warnings.push(
+      `The search limit field could not be told (the sample search had only ${items.length} matches): the limit is sent under each of ${possible.length} possible names. Narrow search.limitField in the service map.`,
+    );
   } else ev.add('search.limitField', 0.3, `got ${items.length} results: no candidate limit matched`);
   return next;
 }
@@ -676,7 +739,8 @@ function requestNames(map: ServiceMap, style: 'camel' | 'snake' | null, ev: Evid
     url: { ...map.url, expiry: name('expires_at', 'expiresAt') },
   };
   const why = `inferred from the answers' ${style === 'camel' ? 'camelCase' : 'snake_case'} names; not probed (that would buy a purchase): check them`;
-  for (const field of ['register.assetIdField', 'register.referenceField', 'history.assetIdField', 'purchaseId', 'validate', 'lookupByReference']) ev.add(field, 0.5, why);
+  for (const field of ['register.assetIdField', 'register.referenceField', 'history.assetIdField', 'purchaseId', 'validate', 'lookupByReference'])
+    ev.add(field, 0.5, why);
   return next;
 }
 
@@ -698,8 +762,10 @@ export function detectServiceMap(samples: Samples, base: ServiceMap = DEFAULT_SE
     if (samples.history !== undefined) map = detectHistory(samples.history, map, ev).map;
     if (samples.purchase !== undefined) map = detectPurchase(samples.purchase, map, ev).map;
     if (samples.url !== undefined) map = detectUrl(samples.url, map, ev).map;
-    if (samples.history === undefined) ev.add('history.points', 0.3, 'not sampled (one per asset): read with these fields, or detected on the first real answer if they do not fit');
-    if (samples.purchase === undefined) ev.add('purchase.id', 0.3, 'not sampled (that would buy): read with these fields, or detected on the first real answer if they do not fit');
+    if (samples.history === undefined)
+      ev.add('history.points', 0.3, 'not sampled (one per asset): read with these fields, or detected on the first real answer if they do not fit');
+    if (samples.purchase === undefined)
+      ev.add('purchase.id', 0.3, 'not sampled (that would buy): read with these fields, or detected on the first real answer if they do not fit');
     return finish(map, ev, ['list.items', 'asset.id']);
   } catch (e) {
     // Detection must never take a view down: a bug here is a low-confidence proposal, said in words.

@@ -58,22 +58,48 @@ function withFallback<T>(
   if (!fits(second)) return { ...first, notes: [] };
   learned.set(map, { ...learned.get(map), [kind]: proposal.map });
   if (keepers.get(map)?.(proposal.map) === true) return { ...second, notes: [], detected: proposal.map };
-  const used = proposal.fields.filter((f) => f.confidence > 0).map((f) => f.field).join(', ');
+  const used = proposal.fields
+    .filter((f) => f.confidence > 0)
+    .map((f) => f.field)
+    .join(', ');
   return {
     ...second,
-    notes: [`The ${what} does not fit the service map: it was read with a detected layout (${used}) for this session. Detect again: the map is then kept as detected (not yet reviewed) and takes this layout from the next such answer.`],
+    notes: [
+      `The ${what} does not fit the service map: it was read with a detected layout (${used}) for this session. Detect again: the map is then kept as detected (not yet reviewed) and takes this layout from the next such answer.`,
+    ],
     detected: proposal.map,
   };
 }
 
 export function readHistoryOrDetect(body: unknown, map: ServiceMap): FallbackRead<ReturnType<typeof readHistory>['value']> {
-  return withFallback('history', (m) => readHistory(body, m), (m) => detectHistory(body, m), ['history.points', 'historyPoint.time'], 'history answer', map);
+  return withFallback(
+    'history',
+    (m) => readHistory(body, m),
+    (m) => detectHistory(body, m),
+    ['history.points', 'historyPoint.time'],
+    'history answer',
+    map,
+  );
 }
 
 export function readPurchaseOrDetect(body: unknown, map: ServiceMap): FallbackRead<ReturnType<typeof readPurchase>['value']> {
-  return withFallback('purchase', (m) => readPurchase(body, m), (m) => detectPurchase(body, m), ['purchase.id', 'purchase.state', 'purchase.at'], 'purchase answer', map);
+  return withFallback(
+    'purchase',
+    (m) => readPurchase(body, m),
+    (m) => detectPurchase(body, m),
+    ['purchase.id', 'purchase.state', 'purchase.at'],
+    'purchase answer',
+    map,
+  );
 }
 
 export function readUrlOrDetect(body: unknown, map: ServiceMap, nowMs: number): FallbackRead<ReturnType<typeof readUrl>['value']> {
-  return withFallback('url', (m) => readUrl(body, m, nowMs), (m) => detectUrl(body, m), ['url.url', 'url.expiry'], 'link answer', map);
+  return withFallback(
+    'url',
+    (m) => readUrl(body, m, nowMs),
+    (m) => detectUrl(body, m),
+    ['url.url', 'url.expiry'],
+    'link answer',
+    map,
+  );
 }

@@ -41,7 +41,9 @@ export function verifySearch(check: SearchCheck): string[] {
   if (check.category !== null && check.category !== '') {
     const outside = check.items.filter((a) => a.category !== undefined && a.category.toLowerCase() !== check.category!.toLowerCase());
     if (check.field === null) {
-      warnings.push(`The service map has no category field for search, so the category "${check.category}" was not sent. Set search.categoryField in the service map.`);
+      warnings.push(
+        `The service map has no category field for search, so the category "${check.category}" was not sent. Set search.categoryField in the service map.`,
+      );
     } else if (outside.length > 0) {
       warnings.push(
         `The category filter \`${check.field}\` seems ignored: ${outside.length} of ${check.items.length} results are not in "${check.category}". Fix search.categoryField in the service map.`,
@@ -49,7 +51,9 @@ export function verifySearch(check: SearchCheck): string[] {
     }
   }
   if (check.limitField !== null && check.items.length > check.limit) {
-    warnings.push(`The search limit \`${check.limitField}\` seems ignored: asked for ${check.limit} results, got ${check.items.length}. Fix search.limitField in the service map.`);
+    warnings.push(
+      `The search limit \`${check.limitField}\` seems ignored: asked for ${check.limit} results, got ${check.items.length}. Fix search.limitField in the service map.`,
+    );
   }
   return warnings;
 }

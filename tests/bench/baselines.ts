@@ -45,10 +45,7 @@ async function send(baseUrl: string, endpoint: EndpointId, call: BenchCall): Pro
 }
 
 /** Runs attempts until one is not a 429 or the retries are spent; `pause` decides the wait after a 429. */
-async function withRetries(
-  attempt: () => Promise<Attempt>,
-  pause: (a: Attempt) => number,
-): Promise<BenchOutcome> {
+async function withRetries(attempt: () => Promise<Attempt>, pause: (a: Attempt) => number): Promise<BenchOutcome> {
   const start = performance.now();
   let sentAt = start;
   let last: Attempt = { status: 0, resetSeconds: 0 };
@@ -64,7 +61,11 @@ async function withRetries(
 export function naiveClient(baseUrl: string): BenchClient {
   return {
     name: 'naive',
-    request: (endpoint, call) => withRetries(() => send(baseUrl, endpoint, call), () => 0),
+    request: (endpoint, call) =>
+      withRetries(
+        () => send(baseUrl, endpoint, call),
+        () => 0,
+      ),
     close() {},
   };
 }
@@ -72,7 +73,11 @@ export function naiveClient(baseUrl: string): BenchClient {
 export function retryOnlyClient(baseUrl: string): BenchClient {
   return {
     name: 'retry-only',
-    request: (endpoint, call) => withRetries(() => send(baseUrl, endpoint, call), (a) => a.resetSeconds * 1000),
+    request: (endpoint, call) =>
+      withRetries(
+        () => send(baseUrl, endpoint, call),
+        (a) => a.resetSeconds * 1000,
+      ),
     close() {},
   };
 }
@@ -92,7 +97,10 @@ export function bottleneckClient(baseUrl: string): BenchClient {
     name: 'bottleneck',
     request: (endpoint, call) => {
       const limiter = limiterFor(endpoint);
-      return withRetries(() => limiter.schedule(() => send(baseUrl, endpoint, call)), (a) => a.resetSeconds * 1000);
+      return withRetries(
+        () => limiter.schedule(() => send(baseUrl, endpoint, call)),
+        (a) => a.resetSeconds * 1000,
+      );
     },
     close() {
       for (const l of limiters.values()) void l.stop({ dropWaitingJobs: true });
@@ -128,11 +136,13 @@ export function bottleneckRedisClient(baseUrl: string, redisUrl: string, vendor:
     name: 'bottleneck-redis',
     request: (endpoint, call) => {
       const limiter = limiterFor(endpoint);
-      return withRetries(() => limiter.schedule(() => send(baseUrl, endpoint, call)), (a) => a.resetSeconds * 1000);
+      return withRetries(
+        () => limiter.schedule(() => send(baseUrl, endpoint, call)),
+        (a) => a.resetSeconds * 1000,
+      );
     },
     close() {
       for (const l of limiters.values()) void l.disconnect(false);
     },
   };
 }
-

@@ -75,7 +75,15 @@ async function purchaseId(sim: SimProcess): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-function result(scenario: string, refill: RefillModel, client: BenchClientKind, tallies: Tally[], seconds: number, budget: number, counts: ServerCounts): ScenarioResult {
+function result(
+  scenario: string,
+  refill: RefillModel,
+  client: BenchClientKind,
+  tallies: Tally[],
+  seconds: number,
+  budget: number,
+  counts: ServerCounts,
+): ScenarioResult {
   const good = tallies.reduce((n, t) => n + t.good, 0);
   return {
     scenario,

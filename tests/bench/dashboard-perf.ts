@@ -159,7 +159,11 @@ export async function main(): Promise<DashboardBenchResult> {
       const heap1At = (Date.now() - t0) / 1000;
       await page.waitForTimeout(Math.max(0, seconds * 1000 - (Date.now() - t0)));
       const probe = await page.evaluate(() => {
-        const b = (globalThis as unknown as { __bench: { longTasks: [number, number][]; longFrames: [number, number][]; hist: Uint32Array; frames: number; max: number } }).__bench;
+        const b = (
+          globalThis as unknown as {
+            __bench: { longTasks: [number, number][]; longFrames: [number, number][]; hist: Uint32Array; frames: number; max: number };
+          }
+        ).__bench;
         return { longTasks: b.longTasks, longFrames: b.longFrames, hist: [...b.hist], frames: b.frames, max: b.max };
       });
       const heapEnd = await heapNow();
@@ -213,11 +217,21 @@ function print(r: DashboardBenchResult): void {
   console.log(`\nDashboard (browser mode, Chromium, demo traffic at 100% of all 10 endpoints, ${r.seconds} s per view, a requestAnimationFrame loop running)`);
   console.log(`| figure | ${r.views.map((v) => `${v.view} view`).join(' | ')} | target |`);
   console.log(`|---|${r.views.map(() => '---:|').join('')}---:|`);
-  const row = (figure: string, cell: (v: ViewBenchResult) => string, target: string) => console.log(`| ${figure} | ${r.views.map(cell).join(' | ')} | ${target} |`);
+  const row = (figure: string, cell: (v: ViewBenchResult) => string, target: string) =>
+    console.log(`| ${figure} | ${r.views.map(cell).join(' | ')} | ${target} |`);
   row('long tasks > 50 ms', (v) => `${v.longTasks.over50} (of ${v.longTasks.count}; longest ${v.longTasks.maxMs} ms) ${v.verdicts.longTasks}`, '0');
   row('long animation frames > 50 ms', (v) => `${v.longFrames.count} (longest ${v.longFrames.maxMs} ms)`, '');
-  row('frame time p95', (v) => `${v.frames.p95Ms} ms (p50 ${v.frames.p50Ms}, p99 ${v.frames.p99Ms}, max ${v.frames.maxMs}; ${v.frames.count} frames) ${v.verdicts.frameP95}`, '<= 20 ms');
-  row('JS heap after GC', (v) => `${v.heap.minute1MB} MB at ${v.heap.atSeconds[0]} s -> ${v.heap.endMB} MB at ${v.heap.atSeconds[1]} s (${(v.heap.growth * 100).toFixed(1)}%) ${v.verdicts.heap}`, 'within 20%');
+  row(
+    'frame time p95',
+    (v) => `${v.frames.p95Ms} ms (p50 ${v.frames.p50Ms}, p99 ${v.frames.p99Ms}, max ${v.frames.maxMs}; ${v.frames.count} frames) ${v.verdicts.frameP95}`,
+    '<= 20 ms',
+  );
+  row(
+    'JS heap after GC',
+    (v) =>
+      `${v.heap.minute1MB} MB at ${v.heap.atSeconds[0]} s -> ${v.heap.endMB} MB at ${v.heap.atSeconds[1]} s (${(v.heap.growth * 100).toFixed(1)}%) ${v.verdicts.heap}`,
+    'within 20%',
+  );
   console.log(
     `\nInitial JS gzipped: ${(r.initialJs.gzipBytes / 1024).toFixed(1)} KB (${r.initialJs.files.map((f) => `${f.file} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join(', ')}); target <= 350 KB: ${r.verdicts.initialJs}`,
   );

@@ -29,13 +29,19 @@ export async function fleetBench(refills: RefillModel[]): Promise<void> {
     const redis = needsRedis ? await startRedis() : null;
     try {
       const row = await runFleet(s, redis);
-      console.error(`  ${s.name} / ${s.refill} / ${s.client}: goodput ${row.goodput.toFixed(3)}, 429s ${(row.vendor429Share * 100).toFixed(2)}%, Jain ${row.jain.toFixed(3)}, gave up ${row.gaveUp}, ${row.seconds.toFixed(1)} s`);
+      console.error(
+        `  ${s.name} / ${s.refill} / ${s.client}: goodput ${row.goodput.toFixed(3)}, 429s ${(row.vendor429Share * 100).toFixed(2)}%, Jain ${row.jain.toFixed(3)}, gave up ${row.gaveUp}, ${row.seconds.toFixed(1)} s`,
+      );
       rows.push(row);
     } finally {
       await redis?.kill();
     }
   }
   printTable(rows);
-  console.log(`\n(fleet bench: ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
+  console.log(
+    `\n(fleet bench: ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores)`,
+  );
   writeFileSync('bench-results/fleet.json', JSON.stringify(rows, null, 2));
 }

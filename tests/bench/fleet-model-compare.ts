@@ -85,14 +85,20 @@ export function formatComparison(c: RecordComparison, maxDifferences = 5): strin
   const lines: string[] = [];
   if (c.settings.length > 0) lines.push(`settings differ: ${c.settings.join('; ')}`);
   for (const r of c.runs) {
-    lines.push(`${r.verdict === 'identical' ? 'identical' : r.verdict.toUpperCase()}  ${r.scenario}  seed ${r.seed}${r.verdict === 'differs' ? ` (${r.differences.length} figures)` : ''}`);
+    lines.push(
+      `${r.verdict === 'identical' ? 'identical' : r.verdict.toUpperCase()}  ${r.scenario}  seed ${r.seed}${r.verdict === 'differs' ? ` (${r.differences.length} figures)` : ''}`,
+    );
     for (const d of r.differences.slice(0, maxDifferences)) lines.push(`    ${d}`);
     if (r.differences.length > maxDifferences) lines.push(`    ... ${r.differences.length - maxDifferences} more`);
   }
   const same = c.runs.filter((r) => r.verdict === 'identical').length;
   const fresh = c.runs.filter((r) => r.verdict === 'new').length;
   const saved = c.runs.length - fresh;
-  lines.push(c.identical ? `All ${same} runs identical, every figure.` : `NOT identical: ${saved - same} of ${saved} runs differ or are missing${c.settings.length > 0 ? ', settings differ' : ''}.`);
+  lines.push(
+    c.identical
+      ? `All ${same} runs identical, every figure.`
+      : `NOT identical: ${saved - same} of ${saved} runs differ or are missing${c.settings.length > 0 ? ', settings differ' : ''}.`,
+  );
   if (fresh > 0) lines.push(`${fresh} new runs (not in the saved record, not compared).`);
   return lines;
 }

@@ -44,7 +44,12 @@ function scenarioName(o: FleetModelOptions): string {
 }
 
 /** Prints one seed's tables (as they always were) and returns its runs. */
-async function oneSeed(refills: RefillModel[], seconds: number, fixedSeconds: number, seed: number): Promise<{ rows: FleetModelResult[]; runs: FleetModelRun[] }> {
+async function oneSeed(
+  refills: RefillModel[],
+  seconds: number,
+  fixedSeconds: number,
+  seed: number,
+): Promise<{ rows: FleetModelResult[]; runs: FleetModelRun[] }> {
   const rows: FleetModelResult[] = [];
   const runs: FleetModelRun[] = [];
   const run = async (o: FleetModelOptions): Promise<FleetModelResult> => {
@@ -57,7 +62,8 @@ async function oneSeed(refills: RefillModel[], seconds: number, fixedSeconds: nu
   for (const copies of COPIES) for (const refill of refills) steady.push(await run({ copies, refill, seconds }));
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
-  for (const copies of COPIES) console.log(`| ${copies} | ${refills.map((refill) => cell(steady.find((r) => r.copies === copies && r.refill === refill)!)).join(' | ')} |`);
+  for (const copies of COPIES)
+    console.log(`| ${copies} | ${refills.map((refill) => cell(steady.find((r) => r.copies === copies && r.refill === refill)!)).join(' | ')} |`);
   // One download beside a competing consumer at 8 of the 20/s: goodput over what it leaves, 429s vendor-wide.
   const beside: FleetModelResult[] = [];
   for (const refill of refills) beside.push(await run({ copies: 1, refill, seconds, competitorRps: COMPETITOR_RPS }));
@@ -65,7 +71,9 @@ async function oneSeed(refills: RefillModel[], seconds: number, fixedSeconds: nu
   console.log(`\nBeside the competitor: goodput over what it leaves (${20 - COMPETITOR_RPS}/s), 429s of the vendor's every request (ours and its).`);
   // Fixed work, as the real fleet bench: every copy downloads the same catalog, copies finish at
   // different times, and goodput runs until the last one finished (the tail counts).
-  console.log(`\nFixed work (each copy the same catalog, ${fixedSeconds} s at the limit; goodput until the last copy finished, Jain over the copies' rates):\n`);
+  console.log(
+    `\nFixed work (each copy the same catalog, ${fixedSeconds} s at the limit; goodput until the last copy finished, Jain over the copies' rates):\n`,
+  );
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
   for (const copies of COPIES.filter((c) => c > 1)) {
@@ -73,7 +81,9 @@ async function oneSeed(refills: RefillModel[], seconds: number, fixedSeconds: nu
     for (const refill of refills) fixed.push(await run({ copies, refill, seconds: fixedSeconds, fixedWork: true }));
     console.log(`| ${copies} | ${fixed.map(cell).join(' | ')} |`);
   }
-  const early = rows.filter((r) => r.share429 > 0).map((r) => `${r.copies}${r.competitorRps > 0 ? ' + competitor' : ''}/${r.refill} ${(r.early429 * 100).toFixed(0)}%`);
+  const early = rows
+    .filter((r) => r.share429 > 0)
+    .map((r) => `${r.copies}${r.competitorRps > 0 ? ' + competitor' : ''}/${r.refill} ${(r.early429 * 100).toFixed(0)}%`);
   if (early.length > 0) console.log(`\nShare of the 429s in the first 15 s: ${early.join(', ')}`);
   // After the tables above (which stay as they were): the short workload: the start and the departures weigh heavily, as on the issue's real 40 s runs.
   const { copies, items, pageSize } = SHORT_WORKLOAD;
@@ -96,7 +106,18 @@ function printSpread(runs: FleetModelRun[], seeds: number[]): void {
   console.log('|---|---:|---:|---:|---:|');
   for (const name of new Set(runs.map((r) => r.scenario))) {
     const rs = runs.filter((r) => r.scenario === name).map((r) => r.figures as unknown as FleetModelResult);
-    console.log(`| ${name} | ${range(rs.map((r) => r.goodput), (x) => x.toFixed(3))} | ${range(rs.map((r) => r.share429 * 100), (x) => `${x.toFixed(2)}%`)} | ${range(rs.map((r) => r.jain), (x) => x.toFixed(3))} | ${rs.filter(met).length} of ${rs.length} |`);
+    console.log(
+      `| ${name} | ${range(
+        rs.map((r) => r.goodput),
+        (x) => x.toFixed(3),
+      )} | ${range(
+        rs.map((r) => r.share429 * 100),
+        (x) => `${x.toFixed(2)}%`,
+      )} | ${range(
+        rs.map((r) => r.jain),
+        (x) => x.toFixed(3),
+      )} | ${rs.filter(met).length} of ${rs.length} |`,
+    );
   }
 }
 

@@ -94,15 +94,28 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
   // Enough pages that the run lasts about RUN_SECONDS at the available rate; or FLEET_PAGES per process
   // (250: the issue's own measurement, every process downloading a catalog of 2,500 items in pages of 10).
   const pageSize = s.pageSize ?? DEFAULT_PAGE_SIZE;
-  const pages = s.catalogItems !== undefined ? Math.ceil(s.catalogItems / pageSize) : (PAGES_PER_PROCESS ?? Math.max(10, Math.round((available * RUN_SECONDS) / s.processes)));
+  const pages =
+    s.catalogItems !== undefined
+      ? Math.ceil(s.catalogItems / pageSize)
+      : (PAGES_PER_PROCESS ?? Math.max(10, Math.round((available * RUN_SECONDS) / s.processes)));
   const tokens = Array.from({ length: s.processes }, (_, i) => `fleet-token-${i + 1}`);
-  const sim = await startSimProcess(['--refill', s.refill, '--catalog-size', String(pages * pageSize), ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`])]);
+  const sim = await startSimProcess([
+    '--refill',
+    s.refill,
+    '--catalog-size',
+    String(pages * pageSize),
+    ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`]),
+  ]);
   try {
-    await sim.control('PUT', '/_sim/competitors', { competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [] });
+    await sim.control('PUT', '/_sim/competitors', {
+      competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [],
+    });
     // Start every process together (after they have loaded), at the same phase of a second.
     const startAt = Math.ceil((Date.now() + 1_000 + 400 * s.processes) / 1000) * 1000 + 50;
     const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    const workers = tokens.map((token) => runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt }));
+    const workers = tokens.map((token) =>
+      runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt }),
+    );
     if (s.store === 'redis killed' && redis) {
       const killAt = startAt + (s.killAfterS ?? RUN_SECONDS / 2) * 1000;
       setTimeout(() => void redis.kill(), Math.max(0, killAt - Date.now()));
@@ -133,7 +146,8 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
 /** Pages per second of each worker and of the fleet, from the common start (FLEET_TIMELINE=1): where a run loses its goodput. */
 function printTimeline(tallies: FleetTally[], startAt: number): void {
   const seconds = Math.ceil((Math.max(...tallies.map((t) => t.finishedAt)) - startAt) / 1000);
-  const perSecond = (times: number[]) => Array.from({ length: seconds }, (_, s) => times.filter((at) => at - startAt >= s * 1000 && at - startAt < (s + 1) * 1000).length);
+  const perSecond = (times: number[]) =>
+    Array.from({ length: seconds }, (_, s) => times.filter((at) => at - startAt >= s * 1000 && at - startAt < (s + 1) * 1000).length);
   const cells = (row: number[]) => row.map((n) => String(n).padStart(3)).join('');
   console.error(`    fleet ${cells(perSecond(tallies.flatMap((t) => t.pageTimes)))}`);
   tallies.forEach((t, i) => console.error(`    ${String(i + 1).padStart(5)} ${cells(perSecond(t.pageTimes))}`));
@@ -155,7 +169,8 @@ export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
   const list: FleetScenario[] = [];
   for (const refill of refills) {
     list.push({ name: 'one copy alone', refill, client: 'partner-console', processes: 1, store: 'headers', competitorRps: 0 });
-    for (const n of [4, 8, 16]) list.push({ name: `N=${n}, headers only`, refill, client: 'partner-console', processes: n, store: 'headers', competitorRps: 0 });
+    for (const n of [4, 8, 16])
+      list.push({ name: `N=${n}, headers only`, refill, client: 'partner-console', processes: n, store: 'headers', competitorRps: 0 });
     list.push({ name: 'N=16, Redis store', refill, client: 'partner-console', processes: 16, store: 'redis', competitorRps: 0 });
     list.push({ name: 'download + competitor 8/20', refill, client: 'partner-console', processes: 1, store: 'headers', competitorRps: 8 });
     list.push({ name: 'N=8, Redis killed mid-run', refill, client: 'partner-console', processes: 8, store: 'redis killed', competitorRps: 0 });

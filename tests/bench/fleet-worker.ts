@@ -56,7 +56,11 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
 }
 
 const client: BenchClient & { closeAsync?: () => Promise<void> } =
-  args.kind === 'partner-console' ? partnerConsole() : args.kind === 'naive' ? naiveClient(args.url) : bottleneckRedisClient(args.url, args.redis!, args.vendor);
+  args.kind === 'partner-console'
+    ? partnerConsole()
+    : args.kind === 'naive'
+      ? naiveClient(args.url)
+      : bottleneckRedisClient(args.url, args.redis!, args.vendor);
 await new Promise((r) => setTimeout(r, Math.max(0, args.startAt - Date.now())));
 const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [] };
 let lastId: number | null = null;

@@ -58,7 +58,8 @@ export async function historyBench(): Promise<void> {
     const t0 = performance.now();
     while (clock.now() < end - HOUR) {
       const minute = clock.now();
-      for (const spec of ENDPOINT_LIST) usage.recordAggregate({ profileId: PROFILE, vendor: VENDOR, endpoint: spec.id }, minute, syntheticAggregate(spec, 60, { share: SHARE }));
+      for (const spec of ENDPOINT_LIST)
+        usage.recordAggregate({ profileId: PROFILE, vendor: VENDOR, endpoint: spec.id }, minute, syntheticAggregate(spec, 60, { share: SHARE }));
       await clock.advance(MINUTE);
     }
     const simulateS = (performance.now() - t0) / 1000;
@@ -117,15 +118,20 @@ export async function historyBench(): Promise<void> {
     const bytes = dirBytes(dir);
 
     const writeUs = ((recordMs + flushMs) * 1000) / samples;
-    console.log(`Traffic: all 10 endpoints at ${SHARE * 100}% of their limits (${perSecond} requests/s), ${DAYS} simulated days (simulated in ${simulateS.toFixed(1)} s).\n`);
+    console.log(
+      `Traffic: all 10 endpoints at ${SHARE * 100}% of their limits (${perSecond} requests/s), ${DAYS} simulated days (simulated in ${simulateS.toFixed(1)} s).\n`,
+    );
     console.log('| figure | value | goal |');
     console.log('|---|---:|---|');
-    console.log(`| write cost per sample (record + its share of the 1/s flush), ${samples} samples | ${writeUs.toFixed(2)} µs (record ${((recordMs * 1000) / samples).toFixed(2)} µs) | never blocks the client |`);
+    console.log(
+      `| write cost per sample (record + its share of the 1/s flush), ${samples} samples | ${writeUs.toFixed(2)} µs (record ${((recordMs * 1000) / samples).toFixed(2)} µs) | never blocks the client |`,
+    );
     console.log(`| flush, one transaction a second (mean) | ${(flushMs / (samples / perSecond)).toFixed(2)} ms | |`);
     console.log(`| size on disk after ${DAYS} days | ${(bytes / 1024 / 1024).toFixed(1)} MB | <= 200 MB ${bytes <= 200 * 1024 * 1024 ? 'met' : 'MISSED'} |`);
     console.log('\n| range (10 endpoints) | level read | points | read p50 | read p95 | goal p95 <= 100 ms |');
     console.log('|---|---|---:|---:|---:|---|');
-    for (const r of reads) console.log(`| ${r.range} | ${r.level} | ${r.points} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.p95 <= 100 ? 'met' : 'MISSED'} |`);
+    for (const r of reads)
+      console.log(`| ${r.range} | ${r.level} | ${r.points} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.p95 <= 100 ? 'met' : 'MISSED'} |`);
     writeFileSync('bench-results/history.json', JSON.stringify({ samples, writeUs, bytes, reads, simulateS }, null, 2));
   } finally {
     local.close();

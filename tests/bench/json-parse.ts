@@ -40,7 +40,12 @@ export function jsonBench(): void {
   const snowflakes = page((i) => (1234567890123456789n + BigInt(i)).toString());
   const rows = [
     { what: 'read a page, ordinary ids', bytes: plain.length, native: micros(() => JSON.parse(plain)), exact: micros(() => parseJsonExact(plain)) },
-    { what: 'read a page, snowflake ids', bytes: snowflakes.length, native: micros(() => JSON.parse(snowflakes)), exact: micros(() => parseJsonExact(snowflakes)) },
+    {
+      what: 'read a page, snowflake ids',
+      bytes: snowflakes.length,
+      native: micros(() => JSON.parse(snowflakes)),
+      exact: micros(() => parseJsonExact(snowflakes)),
+    },
   ];
   const items = (parseJsonExact(snowflakes) as { items: unknown[] }).items;
   const plainItems = (JSON.parse(snowflakes) as { items: unknown[] }).items;

@@ -179,7 +179,7 @@ export function measurePageCost(catalogSize: number): PageCost {
   const constructMs = performance.now() - t;
   const mid = Math.floor(catalogSize / 2);
   let i = 0;
-  const lastId = (): number => catalog.idAt((mid + (i++ * 100) % Math.max(1, mid - 200)) % catalogSize);
+  const lastId = (): number => catalog.idAt((mid + ((i++ * 100) % Math.max(1, mid - 200))) % catalogSize);
   for (let w = 0; w < 300; w++) catalog.page(lastId(), 100); // warm up
   const pageMedianUs = medianUs(() => catalog.page(lastId(), 100), 2000);
   const pageJsonMedianUs = medianUs(() => JSON.stringify(catalog.page(lastId(), 100)), 2000);
@@ -212,10 +212,16 @@ export async function main(argv: readonly string[] = []): Promise<{ throughput: 
   const ok = throughput.statuses['200'] ?? 0;
   console.log('| measure | value |');
   console.log('|---|---:|');
-  console.log(`| requests/second (${throughput.concurrency} in flight, ${throughput.vendors} vendors, ${throughput.seconds} s) | ${throughput.requestsPerSecond} |`);
+  console.log(
+    `| requests/second (${throughput.concurrency} in flight, ${throughput.vendors} vendors, ${throughput.seconds} s) | ${throughput.requestsPerSecond} |`,
+  );
   console.log(`| target | >= ${TARGET_RPS} (${throughput.requestsPerSecond >= TARGET_RPS ? 'met' : 'MISSED'}) |`);
   console.log(`| latency p50 / p95 / p99 ms | ${throughput.p50Ms} / ${throughput.p95Ms} / ${throughput.p99Ms} |`);
-  console.log(`| statuses | ${Object.entries(throughput.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')} (${((100 * ok) / Math.max(1, throughput.requests)).toFixed(1)}% 200) |`);
+  console.log(
+    `| statuses | ${Object.entries(throughput.statuses)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')} (${((100 * ok) / Math.max(1, throughput.requests)).toFixed(1)}% 200) |`,
+  );
   console.log('\n| catalog size | new catalog ms | 100-item page median µs | page + JSON median µs | first categories ms | search, no match ms |');
   console.log('|---:|---:|---:|---:|---:|---:|');
   for (const p of pages) {

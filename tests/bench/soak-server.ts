@@ -67,7 +67,12 @@ process.on('message', (message: SoakRequest) => {
       rssAnonBytes: rssAnonBytes(),
       cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     });
-    if (process.env.SOAK_SPACES === '1') console.error(getHeapSpaceStatistics().map((x) => `${x.space_name} ${(x.space_size / 1048576).toFixed(0)}/${(x.space_used_size / 1048576).toFixed(0)}`).join(', '));
+    if (process.env.SOAK_SPACES === '1')
+      console.error(
+        getHeapSpaceStatistics()
+          .map((x) => `${x.space_name} ${(x.space_size / 1048576).toFixed(0)}/${(x.space_used_size / 1048576).toFixed(0)}`)
+          .join(', '),
+      );
   } else if (message.t === 'snapshot') {
     reply({ t: 'snapshot', file: writeHeapSnapshot(message.file) });
   } else {

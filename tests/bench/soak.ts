@@ -199,8 +199,15 @@ function printCurve(samples: SoakSample[]): void {
   const cpu = last && first ? last.cpuSeconds - first.cpuSeconds : 0;
   const minutes = last && first ? last.minute - first.minute : 0;
   if (minutes > 0 && requests > 0) {
-    console.log(`Requests answered: ${(requests / minutes / 60).toFixed(0)}/s; server CPU ${((cpu / minutes / 60) * 100).toFixed(0)}% of a core, ${((cpu * 1000) / requests).toFixed(2)} ms per request.`);
+    console.log(
+      `Requests answered: ${(requests / minutes / 60).toFixed(0)}/s; server CPU ${((cpu / minutes / 60) * 100).toFixed(0)}% of a core, ${((cpu * 1000) / requests).toFixed(2)} ms per request.`,
+    );
   }
-  console.log(`\nSecond half: heap after GC ${heapSlope >= 0 ? '+' : ''}${heapSlope.toFixed(2)} MiB/min, RSS after GC ${rssSlope >= 0 ? '+' : ''}${rssSlope.toFixed(2)} MiB/min; peak RSS ${peakRss.toFixed(0)} MiB.`);
-  writeFileSync('bench-results/soak.json', JSON.stringify({ samples, heapSlopeMiBPerMin: heapSlope, rssSlopeMiBPerMin: rssSlope, peakRssMiB: peakRss }, null, 2));
+  console.log(
+    `\nSecond half: heap after GC ${heapSlope >= 0 ? '+' : ''}${heapSlope.toFixed(2)} MiB/min, RSS after GC ${rssSlope >= 0 ? '+' : ''}${rssSlope.toFixed(2)} MiB/min; peak RSS ${peakRss.toFixed(0)} MiB.`,
+  );
+  writeFileSync(
+    'bench-results/soak.json',
+    JSON.stringify({ samples, heapSlopeMiBPerMin: heapSlope, rssSlopeMiBPerMin: rssSlope, peakRssMiB: peakRss }, null, 2),
+  );
 }

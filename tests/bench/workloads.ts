@@ -70,7 +70,13 @@ export function callFor(endpoint: EndpointId, token: string, purchaseId: string)
 }
 
 /** Keeps every endpoint asking for more than its limit for `seconds`: `callers` loops per endpoint. */
-export async function flood(client: BenchClient, token: string, purchaseId: string, seconds: number, callersPerEndpoint: number): Promise<Map<EndpointId, Tally>> {
+export async function flood(
+  client: BenchClient,
+  token: string,
+  purchaseId: string,
+  seconds: number,
+  callersPerEndpoint: number,
+): Promise<Map<EndpointId, Tally>> {
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
   const tallies = new Map<EndpointId, Tally>();

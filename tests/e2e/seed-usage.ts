@@ -35,7 +35,11 @@ export function seedYesterday(dataDir: string, profileId = 'demo', vendor = 'dem
   let listRequests = 0;
   for (let t = fromMs; t < toMs; t += MINUTE) {
     const inSpike = t >= spikeStartMs && t < spikeStartMs + spikeMinutes * MINUTE;
-    const list = syntheticAggregate(ENDPOINTS.listAssets, 60, inSpike ? { share: 0.95, throttled: t === spikeStartMs ? spike429s : 0, foreign: 40 } : { share: 0.1 });
+    const list = syntheticAggregate(
+      ENDPOINTS.listAssets,
+      60,
+      inSpike ? { share: 0.95, throttled: t === spikeStartMs ? spike429s : 0, foreign: 40 } : { share: 0.1 },
+    );
     listRequests += list.requests;
     usage.recordAggregate({ profileId, vendor, endpoint: 'listAssets' }, t, list);
     usage.recordAggregate({ profileId, vendor, endpoint: 'purchaseInfo' }, t, syntheticAggregate(ENDPOINTS.purchaseInfo, 60, { share: 0.05 }));

@@ -42,7 +42,15 @@ export async function runForeignModel(options: ForeignModelOptions): Promise<For
   const random = seededRandom(options.seed ?? 7);
   const h = harness({ refill: options.refill, latencyMs: () => 2 + random() * 6, startMs: Date.UTC(2025, 0, 1, 12, 0, 0, 0) });
   const registry = new BudgetRegistry({ clock: h.clock });
-  const client = new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: ['token-a'], fetch: h.fake.fetch, clock: h.clock, budgets: registry, random: seededRandom(101) });
+  const client = new PartnerClient({
+    baseUrl: FAKE_BASE_URL,
+    vendor: 'v',
+    tokens: ['token-a'],
+    fetch: h.fake.fetch,
+    clock: h.clock,
+    budgets: registry,
+    random: seededRandom(101),
+  });
   const detector = new ForeignUseDetector({
     inFlight: (vendor, endpoint) => registry.bucket(FAKE_BASE_URL, vendor, endpoint).snapshot().inFlight,
     refillModel: () => (options.modelKnown === false ? null : options.refill),

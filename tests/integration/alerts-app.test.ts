@@ -19,7 +19,14 @@ const notices: { title: string; body: string }[] = [];
 const events: AlertEvent[] = [];
 
 async function start(): Promise<AppServices> {
-  const services = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '9.9.9', notify: (n) => notices.push(n), log: () => undefined });
+  const services = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '9.9.9',
+    notify: (n) => notices.push(n),
+    log: () => undefined,
+  });
   services.onEvent((name, payload) => {
     if (name === 'alert') events.push(payload as AlertEvent);
   });
@@ -66,7 +73,10 @@ describe('alerts in the app', () => {
     for (let i = 0; i < 3; i++) await Promise.all(Array.from({ length: 12 }, () => call('categories', { profileId: 'demo' }).catch(() => undefined)));
     const fired = events.filter((e) => e.change === 'fired' && e.alert.kind === 'use-above');
     expect(fired).toHaveLength(1);
-    expect(fired[0]).toMatchObject({ notify: true, alert: { endpoint: 'categories', message: 'GET /assets/categories above 20% of its limit', endedAt: null } });
+    expect(fired[0]).toMatchObject({
+      notify: true,
+      alert: { endpoint: 'categories', message: 'GET /assets/categories above 20% of its limit', endedAt: null },
+    });
     const useNotices = notices.slice(before).filter((n) => n.body.includes('above 20%'));
     expect(useNotices).toEqual([{ title: 'Partner Console: demo', body: 'GET /assets/categories above 20% of its limit' }]);
     alertId = fired[0]!.alert.id;

@@ -25,7 +25,15 @@ const call = <N extends CallName>(name: N, request: unknown): Promise<CallRespon
 beforeAll(async () => {
   service = await startSnowflakeService([...SNOWFLAKE_IDS.map((id) => ({ id })), { id: STRING_ID }]);
   dir = mkdtempSync(join(tmpdir(), 'app-exact-ids-'));
-  app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+  app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+    embeddedSimulator: false,
+  });
   const profile = await call('saveProfile', { name: 'Snowflakes', vendor: 'flake', baseUrl: service.url, addTokens: ['flake-token-1'] });
   await call('selectProfile', { id: profile.id });
 });

@@ -22,7 +22,15 @@ const apps: AppServices[] = [];
 async function openApp(budgetStore?: string): Promise<AppServices> {
   const dir = mkdtempSync(join(tmpdir(), 'app-fleet-'));
   dirs.push(dir);
-  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, ...(budgetStore ? { budgetStore } : {}) });
+  const app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+    ...(budgetStore ? { budgetStore } : {}),
+  });
   apps.push(app);
   return app;
 }
@@ -63,14 +71,18 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
     // acme's own light background load runs on listAssets; the demo's traffic on purchaseInfo.
     let demo = await call(app, 'fleetUse', { seconds: 5 });
     let acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 5 });
-    for (const end = Date.now() + 20_000; Date.now() < end && (sum(demo, 'purchaseInfo') === 0 || sum(acme, 'listAssets') === 0); ) {
+    for (const end = Date.now() + 20_000; Date.now() < end && (sum(demo, 'purchaseInfo') === 0 || sum(acme, 'listAssets') === 0);) {
       await new Promise((r) => setTimeout(r, 500));
       demo = await call(app, 'fleetUse', { seconds: 5 });
       acme = await call(app, 'fleetUse', { profileId: 'demo-acme', seconds: 5 });
     }
     await call(app, 'simSetDemoTraffic', { share: 0, endpoints: [] });
 
-    expect(demo).toMatchObject({ profileId: expect.any(String), vendor: 'demo', store: { kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/6` } });
+    expect(demo).toMatchObject({
+      profileId: expect.any(String),
+      vendor: 'demo',
+      store: { kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/6` },
+    });
     expect(acme).toMatchObject({ profileId: 'demo-acme', vendor: 'acme', store: { kind: 'redis', state: 'connected' } });
     expect(sum(demo, 'purchaseInfo')).toBeGreaterThan(0);
     expect(sum(acme, 'purchaseInfo')).toBe(0);
@@ -85,7 +97,13 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
   it("a profile opened without a store leaves another connected profile's store in place", async () => {
     const plain = await openApp(); // no store from the command line
     const sim = await call(plain, 'connection', {});
-    const saved = await call(plain, 'saveProfile', { name: 'acme with a fleet', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-1'], budgetStore: redis.url(7) });
+    const saved = await call(plain, 'saveProfile', {
+      name: 'acme with a fleet',
+      vendor: 'acme',
+      baseUrl: sim.baseUrl!,
+      addTokens: ['acme-token-1'],
+      budgetStore: redis.url(7),
+    });
     await call(plain, 'connectProfile', { id: saved.id });
     // The demo profile (no store) opened after it.
     await call(plain, 'disconnectProfile', { id: 'demo' });
@@ -94,10 +112,16 @@ describe.skipIf(!hasRedis)('fleetUse with a Redis store (real redis-server)', ()
     expect((await call(plain, 'fleetUse', { profileId: 'demo' })).store.kind).toBe('none');
   });
 
-  it("a second profile of the scope without a store, disconnected, gives the first its store back", async () => {
+  it('a second profile of the scope without a store, disconnected, gives the first its store back', async () => {
     const plain = await openApp();
     const sim = await call(plain, 'connection', {});
-    const fleet = await call(plain, 'saveProfile', { name: 'acme fleet', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-1'], budgetStore: redis.url(8) });
+    const fleet = await call(plain, 'saveProfile', {
+      name: 'acme fleet',
+      vendor: 'acme',
+      baseUrl: sim.baseUrl!,
+      addTokens: ['acme-token-1'],
+      budgetStore: redis.url(8),
+    });
     const alone = await call(plain, 'saveProfile', { name: 'acme alone', vendor: 'acme', baseUrl: sim.baseUrl!, addTokens: ['acme-token-2'] });
     await call(plain, 'connectProfile', { id: fleet.id });
     await call(plain, 'connectProfile', { id: alone.id });

@@ -66,7 +66,9 @@ describe('a call goes to the profile the page showed', () => {
   it("the page's other actions on that purchase stay with demo too", async () => {
     const [record] = await ledgerOf(registeredAsset);
     expect(await call('validatePurchase', { profileId: 'demo', purchaseId: record!.purchaseId })).toMatchObject({ id: record!.purchaseId, state: 'validated' });
-    expect(await call('findPurchases', { profileId: 'demo', reference: record!.reference })).toMatchObject({ items: [expect.objectContaining({ id: record!.purchaseId })] });
+    expect(await call('findPurchases', { profileId: 'demo', reference: record!.reference })).toMatchObject({
+      items: [expect.objectContaining({ id: record!.purchaseId })],
+    });
     expect(await call('ledgerResolve', { profileId: 'demo', id: record!.id, action: 'lookup' })).toMatchObject({ record: { vendor: 'demo' } });
     // Looking a demo record up through acme's profile asks the wrong service: refused.
     expect(await app.dispatch('ledgerResolve', { profileId: 'demo-acme', id: record!.id, action: 'lookup' })).toMatchObject({
@@ -82,7 +84,10 @@ describe('a call naming a profile that is not connected is refused', () => {
     for (const name of PROFILE_SCOPED_CALLS) {
       const example = name === 'ledgerResolve' ? { ...PROFILE_SCOPED_EXAMPLES.ledgerResolve, id: record!.id } : PROFILE_SCOPED_EXAMPLES[name];
       const answer = await app.dispatch(name, { ...example, profileId: 'p_nobody' });
-      expect(answer, name).toMatchObject({ ok: false, error: { code: 'PROFILE_NOT_CONNECTED', message: 'Profile "p_nobody" is not connected: nothing was sent.', retryable: false } });
+      expect(answer, name).toMatchObject({
+        ok: false,
+        error: { code: 'PROFILE_NOT_CONNECTED', message: 'Profile "p_nobody" is not connected: nothing was sent.', retryable: false },
+      });
     }
   });
 

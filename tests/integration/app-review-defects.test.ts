@@ -23,7 +23,15 @@ const sims: RunningSimulator[] = [];
 async function openApp(embeddedSimulator = false): Promise<{ app: AppServices; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
   dirs.push(dir);
-  const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator });
+  const app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+    embeddedSimulator,
+  });
   apps.push(app);
   return { app, dir };
 }
@@ -41,7 +49,10 @@ async function call<N extends CallName>(app: AppServices, name: N, request: unkn
 }
 
 const usageRequests = async (app: AppServices, profileId: string): Promise<number> =>
-  (await call(app, 'usageHistory', { profileId, vendor: 'acme', fromMs: Date.now() - 60_000, toMs: Date.now() + 1000 })).points.reduce((n, p) => n + p.requests, 0);
+  (await call(app, 'usageHistory', { profileId, vendor: 'acme', fromMs: Date.now() - 60_000, toMs: Date.now() + 1000 })).points.reduce(
+    (n, p) => n + p.requests,
+    0,
+  );
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -58,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('samples of a short-lived client (Test connection)', () => {
-  it("land under the tested profile, never under another connected profile of the same vendor on another server", async () => {
+  it('land under the tested profile, never under another connected profile of the same vendor on another server', async () => {
     const [one, two] = [await sim(), await sim()];
     const { app } = await openApp();
     const connected = await call(app, 'saveProfile', { name: 'acme one', vendor: 'acme', baseUrl: one.url, addTokens: ['acme-token-1'] });
@@ -94,7 +105,15 @@ async function appWithALostToken(s: RunningSimulator): Promise<{ app: AppService
   const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
   dirs.push(dir);
   const open = async (): Promise<AppServices> => {
-    const app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined, embeddedSimulator: false });
+    const app = await createAppServices({
+      shell: 'desktop',
+      dataDir: dir,
+      vault: memoryVault(),
+      version: '0.0.0',
+      openExternal: async () => undefined,
+      log: () => undefined,
+      embeddedSimulator: false,
+    });
     apps.push(app);
     return app;
   };
@@ -249,7 +268,13 @@ describe.skipIf(!hasRedisServer())('a profile with a Redis budget store (real re
       const slow = await startSimulator({ host: '127.0.0.1', port: 0, faults: { latencyMs: 400 } });
       sims.push(slow);
       const { app } = await openApp();
-      const p = await call(app, 'saveProfile', { name: 'acme fleet', vendor: 'acme', baseUrl: slow.url, addTokens: ['acme-token-1'], budgetStore: redis.url(4) });
+      const p = await call(app, 'saveProfile', {
+        name: 'acme fleet',
+        vendor: 'acme',
+        baseUrl: slow.url,
+        addTokens: ['acme-token-1'],
+        budgetStore: redis.url(4),
+      });
       const opening = app.dispatch('connectProfile', { id: p.id });
       await waitFor(async () => (await appConnections()) === 1);
       await call(app, 'removeProfile', { id: p.id });

@@ -150,7 +150,10 @@ describe('app services on the embedded simulator', () => {
     expect(conn).toMatchObject({ profileId: saved.id, vendor: 'acme', demo: false });
     // The sim controls follow the active profile; the demo stays connected in the background.
     expect(await call('simState', {})).toBeNull();
-    expect(await app.dispatch('simReset', {})).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Not connected to the built-in demo service.' } });
+    expect(await app.dispatch('simReset', {})).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'Not connected to the built-in demo service.' },
+    });
     await until(async () => (await call('connection', {})).state === 'connected');
     // Disconnecting the last demo profile stopped the simulator: the saved profile now points at a closed port.
     expect((await call('disconnectProfile', { id: 'demo' })).items.map((p) => p.profileId)).toEqual([saved.id]);

@@ -33,7 +33,14 @@ const stateOf = async (id: string) => (await call('connectedProfiles', {})).item
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'app-sessions-'));
-  app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined });
+  app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+  });
   app.onEvent((name, payload) => got.push({ at: Date.now(), name, payload }));
 });
 
@@ -66,10 +73,17 @@ describe('several profiles connected at once', () => {
     expect(again).toMatchObject({ profileId: 'demo-acme', active: false, connection: { state: 'connected' } });
     await sleep(100);
     // A second client would have started over at "connecting".
-    expect(sessionEvents(before).flatMap((e) => e.items).filter((p) => p.profileId === 'demo-acme' && p.connection.state !== 'connected')).toEqual([]);
+    expect(
+      sessionEvents(before)
+        .flatMap((e) => e.items)
+        .filter((p) => p.profileId === 'demo-acme' && p.connection.state !== 'connected'),
+    ).toEqual([]);
     expect(await call('connection', {})).toMatchObject({ profileId: 'demo', vendor: 'demo', state: 'connected' });
     const both = await call('connectedProfiles', {});
-    expect(both.items.map((p) => [p.profileId, p.active])).toEqual([['demo', true], ['demo-acme', false]]);
+    expect(both.items.map((p) => [p.profileId, p.active])).toEqual([
+      ['demo', true],
+      ['demo-acme', false],
+    ]);
     const last = sessionEvents().at(-1)!;
     expect(last.items.map((p) => p.profileId)).toEqual(['demo', 'demo-acme']);
     for (const g of got) expect(eventSchemas[g.name].safeParse(g.payload).success, g.name).toBe(true);
@@ -88,7 +102,10 @@ describe('several profiles connected at once', () => {
   it('selecting demo-acme keeps the demo connected with its traffic running; the views follow the active one', async () => {
     const conn = await call('selectProfile', { id: 'demo-acme' });
     expect(conn).toMatchObject({ profileId: 'demo-acme', vendor: 'acme', demo: true });
-    expect((await call('connectedProfiles', {})).items.map((p) => [p.profileId, p.active])).toEqual([['demo', false], ['demo-acme', true]]);
+    expect((await call('connectedProfiles', {})).items.map((p) => [p.profileId, p.active])).toEqual([
+      ['demo', false],
+      ['demo-acme', true],
+    ]);
     expect(got.filter((g) => g.name === 'connection').at(-1)!.payload).toMatchObject({ profileId: 'demo-acme', vendor: 'acme' });
     // The simulator panel now shows (and changes) acme's own, lighter demo traffic.
     expect((await call('simState', {}))!.demoTraffic).toEqual({ share: 0.2, endpoints: ['listAssets', 'categories', 'searchAssets'] });
@@ -138,7 +155,10 @@ describe('several profiles connected at once', () => {
   it('disconnecting the active profile stops its download and makes the next one active; the last demo profile stops the simulator', async () => {
     const url = (await call('simState', {}))!.url;
     // acme's catalog download goes with it.
-    expect(await call('downloadStart', { profileId: 'demo-acme', format: 'jsonl', resume: false })).toMatchObject({ state: 'running', outPath: expect.stringMatching(/catalog-acme\.jsonl$/) });
+    expect(await call('downloadStart', { profileId: 'demo-acme', format: 'jsonl', resume: false })).toMatchObject({
+      state: 'running',
+      outPath: expect.stringMatching(/catalog-acme\.jsonl$/),
+    });
     const since = Date.now();
     const left = await call('disconnectProfile', { id: 'demo-acme' });
     expect((await call('downloadStatus', {})).state).toBe('idle');

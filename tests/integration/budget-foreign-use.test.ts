@@ -35,7 +35,14 @@ async function figures(sinceMs: number): Promise<{ foreign: number; requests: nu
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'foreign-it-'));
-  app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined });
+  app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+  });
   const end = Date.now() + 10_000;
   while ((await call('connection', {})).state !== 'connected' && Date.now() < end) await sleep(50);
 });

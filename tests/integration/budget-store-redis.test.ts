@@ -130,7 +130,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
   };
 
-  it('a stored time far ahead of Redis\'s clock with no slot before it (another writer, a clock step) is reset: the request goes at once, and the log says so', async () => {
+  it("a stored time far ahead of Redis's clock with no slot before it (another writer, a clock step) is reset: the request goes at once, and the log says so", async () => {
     const w = store();
     const admin = new Redis(redis.url(0));
     try {
@@ -176,12 +176,14 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   }, 15_000);
 
-  it('wait causes (issue 22): two workers on one store, 20 requests at once: the store\'s slots hold them, and the parts add up to the measured wait', async () => {
+  it("wait causes (issue 22): two workers on one store, 20 requests at once: the store's slots hold them, and the parts add up to the measured wait", async () => {
     const sim = await startSimulator({ port: 0, catalogSize: 50, random: seededRandom(11) });
     // Two workers as two processes would be: each its own registry and its own lease of the scope's store.
     const registries = [new BudgetRegistry(), new BudgetRegistry()];
     const storesOf = registries.map(() => new ScopeStores());
-    const clients = registries.map((budgets, i) => new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets, stores: storesOf[i] }));
+    const clients = registries.map(
+      (budgets, i) => new PartnerClient({ baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1'], budgets, stores: storesOf[i] }),
+    );
     const samples: BudgetSample[] = [];
     try {
       for (const stores of storesOf) stores.take({ baseUrl: sim.url, vendor: 'demo' }, redis.url(0), (l) => lines.push(l));
@@ -209,7 +211,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   }, 15_000);
 
-  it('Redis\'s clock an hour behind the one the key\'s slots were granted on (a failover, a step back): the backlog keeps its length, not the hour', async () => {
+  it("Redis's clock an hour behind the one the key's slots were granted on (a failover, a step back): the backlog keeps its length, not the hour", async () => {
     const w = store();
     const admin = new Redis(redis.url(0));
     try {

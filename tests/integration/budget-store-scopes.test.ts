@@ -127,7 +127,13 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     await until(() => workers.every((w) => storeState(w, ACME).state === 'connected'));
     const key = storeKey(ACME.baseUrl, ACME.vendor, 'listAssets');
     const limit = ENDPOINTS.listAssets.limit;
-    const waits = await Promise.all(Array.from({ length: 50 }, (_, i) => workers[i % 3]!.storeFor(ACME)!.reserve(key, limit).then((slot) => slot?.waitMs ?? null)));
+    const waits = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        workers[i % 3]!.storeFor(ACME)!
+          .reserve(key, limit)
+          .then((slot) => slot?.waitMs ?? null),
+      ),
+    );
     expect(waits.every((w) => typeof w === 'number')).toBe(true);
     // Slots are counted in the second they fall in: wait until the last one's second is complete.
     await new Promise((res) => setTimeout(res, Math.max(...(waits as number[])) + 1_100));
@@ -202,7 +208,11 @@ describe.skipIf(!hasRedis)('a client and the store of its scope (real simulator 
     // Another consumer of the vendor, outside the store, spends the second's 20; our request then goes on its slot.
     let attempts = 1;
     for (let round = 0; round < 5 && attempts === 1; round++) {
-      await Promise.all(Array.from({ length: 20 }, () => fetch(`${sim.url}/assets/categories`, { headers: { Authorization: 'Bearer demo-token-2', Accept: 'application/json' } })));
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${sim.url}/assets/categories`, { headers: { Authorization: 'Bearer demo-token-2', Accept: 'application/json' } }),
+        ),
+      );
       attempts = (await client.request('categories')).attempts;
     }
     expect(attempts).toBeGreaterThan(1); // refused once, then sent again on a new slot
@@ -210,13 +220,16 @@ describe.skipIf(!hasRedis)('a client and the store of its scope (real simulator 
     expect(await spread()).toBeGreaterThanOrEqual(2 * DEFAULT_SPACING.startMs - 5);
   });
 
-  it('a request the headers hold past its slot\'s grace takes another slot instead of landing late in a second the fleet has filled', async () => {
+  it("a request the headers hold past its slot's grace takes another slot instead of landing late in a second the fleet has filled", async () => {
     // The header model holds the bucket for 300 ms (as after a 429, or another consumer's burst): the
     // slot reserved at once is 300 ms behind when the request could go, far past its grace (25 ms).
     budgets.bucket(sim.url, 'demo', 'categories').pauseUntil(Date.now() + 300);
     expect((await client.request('categories')).attempts).toBe(1);
     const granted = await grantedCategories();
-    const sent = sim.control.counters().filter((c) => c.endpoint === 'categories').reduce((n, c) => n + c.count, 0);
+    const sent = sim.control
+      .counters()
+      .filter((c) => c.endpoint === 'categories')
+      .reduce((n, c) => n + c.count, 0);
     expect({ granted, sent }).toEqual({ granted: 2, sent: 1 }); // the late slot given up, the request sent on the next
   });
 });

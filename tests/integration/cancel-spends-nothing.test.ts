@@ -36,7 +36,9 @@ describe('a cancelled call spends nothing', () => {
       vault: memoryVault(),
       version: '0.0.0',
       embeddedSimulator: false,
-      initialProfiles: [{ name: 'Acme', vendor: 'acme', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, addTokens: ['tok-acme-123456'] }],
+      initialProfiles: [
+        { name: 'Acme', vendor: 'acme', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, addTokens: ['tok-acme-123456'] },
+      ],
       log: () => undefined,
     });
   });

@@ -47,7 +47,11 @@ interface Run {
 }
 
 function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd: dir, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, PARTNER_TOKENS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -65,7 +69,10 @@ function expectedIds(): number[] {
 }
 
 async function fileIds(path: string): Promise<number[]> {
-  return (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 }
 
 /** Polls the checkpoint until it holds at least `pages` pages. */

@@ -47,7 +47,10 @@ function client(sim: RunningSimulator, patch: Partial<ClientOptions> = {}): Part
 }
 
 async function jsonlIds(path: string): Promise<number[]> {
-  return (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 }
 
 /** RFC 4180 rows (quoted fields with doubled quotes, CRLF or LF inside quotes). */

@@ -72,7 +72,11 @@ function io(cwd: string): CliIo & { err: () => string; out: () => string } {
   };
 }
 
-const fileIds = async (path: string): Promise<number[]> => (await readFile(path, 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
+const fileIds = async (path: string): Promise<number[]> =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
 const ROOT = resolve(__dirname, '../..');
@@ -81,7 +85,11 @@ const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resol
 
 /** The catalog CLI as its own process (`npm run catalog` runs the same file), as a user runs it. */
 function cliProcess(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd,
+    env: { ...process.env, PARTNER_TOKENS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -101,7 +109,7 @@ afterEach(async () => {
 });
 
 describe('a catalog ends only when the service agrees', () => {
-  it('(a) a cursor that echoes the request (null on page 1) beside has_more true: all 50 items from the last item\'s id, exit 0, done', async () => {
+  it("(a) a cursor that echoes the request (null on page 1) beside has_more true: all 50 items from the last item's id, exit 0, done", async () => {
     service = await hostileService('echo', 50);
     const run = io(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '10', '--out', 'cat.jsonl'], run);
@@ -123,11 +131,19 @@ describe('a catalog ends only when the service agrees', () => {
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ items: 50, done: true });
   });
 
-  it('the app\'s download catches a cursor that does not advance: an echo, and a constant whose page is dropped; every item once, a warning', async () => {
+  it("the app's download catches a cursor that does not advance: an echo, and a constant whose page is dropped; every item once, a warning", async () => {
     const cases = [
-      { mode: 'echo' as const, lists: ['-', '10', '20', '30', '40'], warning: /`last_id` is null while `has_more` says more follow[^]*`last_id` does not advance: it sent back the last_id it was given \(10\)/ },
+      {
+        mode: 'echo' as const,
+        lists: ['-', '10', '20', '30', '40'],
+        warning: /`last_id` is null while `has_more` says more follow[^]*`last_id` does not advance: it sent back the last_id it was given \(10\)/,
+      },
       // Page 1, the constant sent once (its answer, page 1 again, dropped), then by the last item's id.
-      { mode: 'constant' as const, lists: ['-', 'c0ffee', '10', '20', '30', '40'], warning: /`cursor` does not advance: it sent back the last_id it was given \(c0ffee\)/ },
+      {
+        mode: 'constant' as const,
+        lists: ['-', 'c0ffee', '10', '20', '30', '40'],
+        warning: /`cursor` does not advance: it sent back the last_id it was given \(c0ffee\)/,
+      },
     ];
     for (const { mode, lists, warning } of cases) {
       service = await hostileService(mode, 50);

@@ -36,11 +36,15 @@ afterAll(async () => {
 
 function download(i: number): Promise<{ code: number | null; stderr: string; out: string }> {
   const out = join(dir, `catalog-${i}.jsonl`);
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, '--base-url', sim.url, '--vendor', 'fleet', '--token', tokens[i]!, '--page-size', '10', '--out', out], {
-    cwd: dir,
-    env: { ...process.env, PARTNER_TOKENS: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, CLI, '--base-url', sim.url, '--vendor', 'fleet', '--token', tokens[i]!, '--page-size', '10', '--out', out],
+    {
+      cwd: dir,
+      env: { ...process.env, PARTNER_TOKENS: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((res) => child.on('close', (code) => res({ code, stderr, out })));
@@ -53,7 +57,10 @@ describe('a fleet of catalog CLI processes sharing one vendor budget', () => {
     const expected = Array.from({ length: SIZE }, (_, k) => catalog.idAt(k));
     for (const run of runs) {
       expect(run.code, run.stderr.slice(-500)).toBe(0);
-      const ids = (await readFile(run.out, 'utf8')).split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+      const ids = (await readFile(run.out, 'utf8'))
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { id: number }).id);
       expect(ids).toEqual(expected);
     }
   });

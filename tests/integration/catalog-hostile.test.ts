@@ -33,7 +33,12 @@ async function hostileService(mode: Mode): Promise<{ url: string; lists: string[
     if (mode === 'backwards' && lastId === 6) ids = [1, 2, 3]; // 3 -> 6 -> 3 -> 6 ...
     if ((mode === 'empty' || mode === 'empty-untotalled') && lastId === 3) ids = [];
     const last = ids[ids.length - 1] ?? null;
-    const body: Record<string, unknown> = { items: ids.map((id) => ({ id, title: `Asset ${id}` })), last_id: last, has_more: ids.length > 0 ? last! < TOTAL : true, total: TOTAL };
+    const body: Record<string, unknown> = {
+      items: ids.map((id) => ({ id, title: `Asset ${id}` })),
+      last_id: last,
+      has_more: ids.length > 0 ? last! < TOTAL : true,
+      total: TOTAL,
+    };
     // Only has_more says that more follow: no total to fall short of.
     if (mode === 'empty-untotalled') delete body['total'];
     const answer = () => {
@@ -75,7 +80,11 @@ function io(cwd: string): CliIo & { err: () => string; out: () => string; interr
   };
 }
 
-const ids = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
+const ids = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 
 let dir: string;
 let service: Awaited<ReturnType<typeof hostileService>> | null = null;
@@ -128,7 +137,10 @@ describe('catalog download against a hostile service', () => {
   it('an answer over --max-response-mib fails the run once, clearly, without retrying it', async () => {
     service = await hostileService('huge');
     const run = io(dir);
-    const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl', '--max-response-mib', '1'], run);
+    const code = await runCatalogCli(
+      ['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl', '--max-response-mib', '1'],
+      run,
+    );
     expect(code).toBe(1);
     expect(run.err()).toMatch(/larger than the 1 MiB response-size cap/);
     expect(service.lists).toEqual(['0']);
@@ -151,7 +163,11 @@ describe('catalog download against a hostile service', () => {
     const refused = codeA === 1 ? a : b;
     expect(refused.err()).toMatch(/is in use by another run \(process \d+/);
     expect(await ids(join(dir, 'cat.jsonl'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ items: 9, done: true, bytes: (await stat(join(dir, 'cat.jsonl'))).size });
+    expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({
+      items: 9,
+      done: true,
+      bytes: (await stat(join(dir, 'cat.jsonl'))).size,
+    });
     // The lock goes with the run.
     await expect(stat(join(dir, 'cat.jsonl.lock'))).rejects.toThrow();
   });

@@ -63,7 +63,10 @@ describe.each(['whole-second', 'continuous'] as const)('alone, %s refill', (refi
 
 describe('competing load', () => {
   it('a greedy competitor causes 429s; each pauses the bucket for at least Reset (1 s) before it sends again', async () => {
-    const { sim, client } = await setup({ refill: 'whole-second', competitors: [{ vendor: 'demo', endpoint: 'assetHistory', rps: 40 }] }, { retry: { maxAttempts: 2, maxElapsedMs: 3_000 } });
+    const { sim, client } = await setup(
+      { refill: 'whole-second', competitors: [{ vendor: 'demo', endpoint: 'assetHistory', rps: 40 }] },
+      { retry: { maxAttempts: 2, maxElapsedMs: 3_000 } },
+    );
     // An asset that exists, so a request that gets through is a 200 (the pacing may now wait its turn).
     const assetId = (await client.request<{ items: { id: number }[] }>('listAssets', { query: { 'per-page': 1 } })).body.items[0]!.id;
     const samples: BudgetSample[] = [];
@@ -110,7 +113,9 @@ describe('faults', () => {
     const samples: BudgetSample[] = [];
     client.onSample((s) => samples.push(s));
     const calls = Array.from({ length: 60 }, (_, i) =>
-      i % 3 === 0 ? client.request('purchaseInfo', { query: { purchase_id: 'p_none' } }).catch((e: unknown) => e) : client.request(i % 3 === 1 ? 'categories' : 'listAssets'),
+      i % 3 === 0
+        ? client.request('purchaseInfo', { query: { purchase_id: 'p_none' } }).catch((e: unknown) => e)
+        : client.request(i % 3 === 1 ? 'categories' : 'listAssets'),
     );
     const results = await Promise.all(calls);
     // Unknown purchase ids answer 404: delivered as NOT_FOUND, not lost.

@@ -25,7 +25,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'demo-health-it-'));
-  app = await createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '0.0.0', openExternal: async () => undefined, log: () => undefined });
+  app = await createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+  });
   const end = Date.now() + 10_000;
   while ((await call('connection', {})).state !== 'connected' && Date.now() < end) await sleep(50);
 });

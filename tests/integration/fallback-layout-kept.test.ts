@@ -37,7 +37,10 @@ afterEach(async () => {
 });
 
 /** The app's services on `dir` (a restart: the same folder and vault), the profile connected. */
-async function start(vault: TokenVault, profileId: string | null): Promise<{ call: <N extends CallName>(name: N, request: unknown) => Promise<CallResponse<N>>; profileId: string }> {
+async function start(
+  vault: TokenVault,
+  profileId: string | null,
+): Promise<{ call: <N extends CallName>(name: N, request: unknown) => Promise<CallResponse<N>>; profileId: string }> {
   app = await createAppServices({ shell: 'web', dataDir: dir!, vault, version: '0.0.0', embeddedSimulator: false, log: () => undefined });
   const a = app;
   const call = <N extends CallName>(name: N, request: unknown) => callApp(a, name, request);

@@ -82,7 +82,11 @@ function count(endpoint: EndpointId | null, status?: number): number {
 }
 
 function spawnCli(args: string[], cwd: string) {
-  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd,
+    env: { ...process.env, PARTNER_TOKENS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -106,7 +110,9 @@ describe.each(DIALECTS)('dialect %s, a profile with only a base URL and a token'
 
     const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.items).toHaveLength(7);
-    expect(page.items.map((a) => [Number(a.id), a.title, a.price])).toEqual([0, 1, 2, 3, 4, 5, 6].map((k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]));
+    expect(page.items.map((a) => [Number(a.id), a.title, a.price])).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]),
+    );
     expect(page.warnings ?? []).toEqual([]);
 
     const history = await call('assetHistory', { profileId: await shownProfile(app!), assetId: page.items[0]!.id });
@@ -143,7 +149,9 @@ describe.each(DIALECTS)('dialect %s, a profile with only a base URL and a token'
     expect(count('listAssets')).toBe(1 + Math.ceil(SIZE / 100));
     const lines = (await readFile(join(dir, 'catalog-default.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
     const assets = lines.map((l) => JSON.parse(l) as { id: number; title: string; price: number });
-    expect(assets.map((a) => [Number(a.id), a.title, a.price])).toEqual(Array.from({ length: SIZE }, (_, k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]));
+    expect(assets.map((a) => [Number(a.id), a.title, a.price])).toEqual(
+      Array.from({ length: SIZE }, (_, k) => [catalog.idAt(k), catalog.assetAt(k).title, catalog.assetAt(k).price]),
+    );
   }, 60_000);
 });
 
@@ -168,7 +176,10 @@ describe('--resume', () => {
     expect(second.stderr).toContain('resuming with the service map the checkpoint recorded');
     expect(second.stderr).not.toMatch(/detected a service map/);
     expect(count('categories')).toBe(categoriesBefore);
-    const ids = (await readFile(join(dir, 'catalog-default.jsonl'), 'utf8')).split('\n').filter((l) => l !== '').map((l) => Number((JSON.parse(l) as { id: number }).id));
+    const ids = (await readFile(join(dir, 'catalog-default.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => Number((JSON.parse(l) as { id: number }).id));
     expect(ids).toEqual(Array.from({ length: SIZE }, (_, k) => catalog.idAt(k)));
   }, 60_000);
 });
@@ -226,7 +237,9 @@ describe('request names learned from a 400', () => {
     // --no-detect: the built-in shapes, whose asset field snake-envelope shares. A bad value is a 400 naming the field sent.
     const call = await startApp(['--base-url', sim.url, '--token', `acme:${TOKEN}`, '--no-detect']);
     expect(count(null)).toBeLessThanOrEqual(1);
-    await expect(call('registerPurchase', { profileId: await shownProfile(app!), assetId: 'not-a-number', assetTitle: null })).rejects.toThrow(/400|BAD_REQUEST/);
+    await expect(call('registerPurchase', { profileId: await shownProfile(app!), assetId: 'not-a-number', assetTitle: null })).rejects.toThrow(
+      /400|BAD_REQUEST/,
+    );
     expect(count('registerPurchase')).toBe(1);
   }, 30_000);
 });

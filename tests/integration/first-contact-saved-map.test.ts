@@ -92,7 +92,7 @@ describe("the user's saved map always wins", () => {
     expect(page.items.map((a) => a.title)).not.toEqual([0, 1, 2].map((k) => catalog.assetAt(k).title));
   }, 30_000);
 
-  it("a name a 400 taught on a session goes into the map saved since, keeping the rest of that map", async () => {
+  it('a name a 400 taught on a session goes into the map saved since, keeping the rest of that map', async () => {
     const simA = await simulator('camel-minor');
     const slow = await simulator('default');
     const call = await startApp();
@@ -124,7 +124,7 @@ describe("the user's saved map always wins", () => {
     expect(kept.map).toEqual({ ...second, register: { ...second.register, assetIdField: 'assetId' }, learned: ['register.assetIdField'] });
   }, 30_000);
 
-  it("a name learned while the profile has no map is kept for the session, and the next connection still detects (the name applied on top)", async () => {
+  it('a name learned while the profile has no map is kept for the session, and the next connection still detects (the name applied on top)', async () => {
     const sim = await simulator('camel-minor');
     const call = await startApp();
     // First contact fails (the service answers 5xx): the built-in shapes are used.

@@ -121,7 +121,8 @@ describe('HAR export and replay', () => {
     // Its text search as in the view: found in the bodies too (the search's query is in the POST body only).
     const castle = JSON.parse((await callApp(a, 'requestLogHar', { ...ALL, text: 'castle' })).text) as Har;
     expect(castle.log.entries.filter((e) => e.request.method === 'POST')).toHaveLength(2 * SECONDS);
-    for (const e of castle.log.entries) expect(`${e.request.url} ${e.request.postData?.text ?? ''} ${e.response.content.text ?? ''}`.toLowerCase()).toContain('castle');
+    for (const e of castle.log.entries)
+      expect(`${e.request.url} ${e.request.postData?.text ?? ''} ${e.response.content.text ?? ''}`.toLowerCase()).toContain('castle');
     recorded = { text: exported.text, har };
   }, 20_000);
 
@@ -138,7 +139,9 @@ describe('HAR export and replay', () => {
 
     // B's simulator counted them (B's own connection probe, one categories call, besides).
     const { url } = (await callApp(b, 'simState', {}))!;
-    const { counters } = (await (await fetch(`${url}/_sim/counters`)).json()) as { counters: { vendor: string; endpoint: string; status: number; count: number }[] };
+    const { counters } = (await (await fetch(`${url}/_sim/counters`)).json()) as {
+      counters: { vendor: string; endpoint: string; status: number; count: number }[];
+    };
     const served = (endpoint: string) => counters.filter((c) => c.vendor === 'demo' && c.endpoint === endpoint).reduce((n, c) => n + c.count, 0);
 
     const replayedHar = JSON.parse((await callApp(b, 'requestLogHar', ALL)).text) as Har;
@@ -154,7 +157,9 @@ describe('HAR export and replay', () => {
       // Each second: the same count, give or take 5% (a request whose timer fired late may cross a second's edge: at most one).
       const recBins = perSecond(rec, SECONDS + 1);
       const repBins = perSecond(rep, SECONDS + 1);
-      recBins.forEach((n, i) => expect(Math.abs(repBins[i]! - n), `${endpoint} second ${i}: ${repBins.join(',')} vs ${recBins.join(',')}`).toBeLessThanOrEqual(Math.max(1, 0.05 * n)));
+      recBins.forEach((n, i) =>
+        expect(Math.abs(repBins[i]! - n), `${endpoint} second ${i}: ${repBins.join(',')} vs ${recBins.join(',')}`).toBeLessThanOrEqual(Math.max(1, 0.05 * n)),
+      );
       drifts.push(...rec.map((t, k) => Math.abs((rep[k] ?? Infinity) - t)));
     }
     // And each request near its recorded time: the k-th of each endpoint, 95% of all of them within 50 ms.
@@ -162,7 +167,7 @@ describe('HAR export and replay', () => {
     expect(drifts[Math.floor(drifts.length * 0.95)], `replay offsets minus recorded, sorted: ${drifts.join(',')}`).toBeLessThan(50);
   }, 25_000);
 
-  it('npm run sim -- --replay FILE.har replays the ten endpoints\' requests, leaves retries and other URLs out, and prints a summary', async () => {
+  it("npm run sim -- --replay FILE.har replays the ten endpoints' requests, leaves retries and other URLs out, and prints a summary", async () => {
     const t0 = Date.parse(recorded.har.log.entries[0]!.startedDateTime);
     const early = recorded.har.log.entries.filter((e) => Date.parse(e.startedDateTime) - t0 < 1500);
     const extra = [
@@ -201,7 +206,14 @@ describe('HAR export and replay', () => {
       message: expect.stringContaining('startedDateTime'),
     });
     const request = { method: 'GET', url: 'http://x/assets/categories' };
-    const twoDays = { log: { entries: [{ startedDateTime: '2026-01-01T00:00:00Z', request }, { startedDateTime: '2026-01-03T00:00:00Z', request }] } };
+    const twoDays = {
+      log: {
+        entries: [
+          { startedDateTime: '2026-01-01T00:00:00Z', request },
+          { startedDateTime: '2026-01-03T00:00:00Z', request },
+        ],
+      },
+    };
     expect(readHarText(JSON.stringify(twoDays))).toEqual({ ok: false, message: expect.stringContaining('spans 48 hours') });
   });
 });

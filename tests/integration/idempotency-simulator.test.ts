@@ -43,7 +43,10 @@ async function setup(options: SimulatorOptions, map = DEFAULT_SERVICE_MAP): Prom
 }
 
 const registrationsSent = (sim: RunningSimulator): number =>
-  sim.control.counters().filter((c) => c.endpoint === 'registerPurchase' && !c.competitor).reduce((n, c) => n + c.count, 0);
+  sim.control
+    .counters()
+    .filter((c) => c.endpoint === 'registerPurchase' && !c.competitor)
+    .reduce((n, c) => n + c.count, 0);
 
 describe('the idempotency key on registration', () => {
   it('a confirmed resend after a lost answer gets the first purchase back: one purchase, two sends, none automatic', async () => {
@@ -103,13 +106,24 @@ describe('one key per purchase intent, through the app', () => {
     const { app } = await appOn(sim);
 
     sim.control.setFaults({ dropRate: 1 });
-    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_OUTCOME' },
+    });
     sim.control.setFaults({ dropRate: 0 });
     const [unknown] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(unknown).toMatchObject({ state: 'unknown' });
-    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED' },
+    });
 
-    const registered = await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Eleven', confirmDuplicate: { seen: [unknown!.reference!] } });
+    const registered = await callApp(app, 'registerPurchase', {
+      profileId: await shownProfile(app),
+      assetId: asset,
+      assetTitle: 'Eleven',
+      confirmDuplicate: { seen: [unknown!.reference!] },
+    });
     expect(registered.client_reference).toBe(unknown!.reference);
     const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: unknown!.reference! });
     expect(atService.items.map((p) => p.id)).toEqual([registered.id]);
@@ -129,7 +143,10 @@ async function appOn(sim: RunningSimulator): Promise<ConnectedApp> {
 /** A registration from the Catalog (id as a number) whose answer is lost: the simulator bought it, the record is unknown. */
 async function lostRegistration(app: AppServices, sim: RunningSimulator, asset: number): Promise<{ id: number; reference: string }> {
   sim.control.setFaults({ dropRate: 1 });
-  expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
+  expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({
+    ok: false,
+    error: { code: 'UNKNOWN_OUTCOME' },
+  });
   sim.control.setFaults({ dropRate: 0 });
   const [unknown] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
   expect(unknown).toMatchObject({ state: 'unknown' });
@@ -143,12 +160,20 @@ describe('a confirmed resend under the same key', () => {
     const lost = await lostRegistration(app, sim, asset);
 
     // The Purchases view passes LedgerRecord.assetId, a string.
-    const again = await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: String(asset), assetTitle: 'Five', confirmDuplicate: { seen: [lost.reference] } });
+    const again = await callApp(app, 'registerPurchase', {
+      profileId: await shownProfile(app),
+      assetId: String(asset),
+      assetTitle: 'Five',
+      confirmDuplicate: { seen: [lost.reference] },
+    });
     const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: lost.reference });
     expect(atService.items.map((p) => p.id)).toEqual([again.id]);
     expect((await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items).toMatchObject([{ id: lost.id, state: 'registered', purchaseId: again.id }]);
     // The next Register from the Catalog asks first: the asset is bought.
-    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED' },
+    });
     expect(registrationsSent(sim)).toBe(2);
   });
 
@@ -162,12 +187,20 @@ describe('a confirmed resend under the same key', () => {
     if (columns.includes('sent_body')) raw.prepare('UPDATE purchase_ledger SET sent_body = NULL').run();
     raw.close();
 
-    const refused = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: String(asset), assetTitle: 'Five', confirmDuplicate: { seen: [lost.reference] } });
+    const refused = await app.dispatch('registerPurchase', {
+      profileId: await shownProfile(app),
+      assetId: String(asset),
+      assetTitle: 'Five',
+      confirmDuplicate: { seen: [lost.reference] },
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME', status: 422 } });
     const [record] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(record).toMatchObject({ id: lost.id, state: 'unknown' });
     expect(record!.note).toContain('still in progress or already done');
-    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: 'Five' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED' },
+    });
     // One purchase: the lost registration's.
     expect((await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: lost.reference })).items).toHaveLength(1);
     expect(registrationsSent(sim)).toBe(2);
@@ -191,7 +224,10 @@ describe('learning from a 400 against the idempotency mode', () => {
     expect(second.id).not.toBe('');
     expect(second.id).not.toBe(first.id);
     const byStatus = (ok: (status: number) => boolean): number =>
-      sim.control.counters().filter((c) => c.endpoint === 'registerPurchase' && !c.competitor && ok(c.status)).reduce((n, c) => n + c.count, 0);
+      sim.control
+        .counters()
+        .filter((c) => c.endpoint === 'registerPurchase' && !c.competitor && ok(c.status))
+        .reduce((n, c) => n + c.count, 0);
     // One 400 (the wrong guess), then two registrations; no 422.
     expect([byStatus((s) => s === 400), byStatus((s) => s >= 200 && s < 300), byStatus((s) => s === 422)]).toEqual([1, 2, 0]);
   });

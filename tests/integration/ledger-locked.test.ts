@@ -71,7 +71,11 @@ describe('a ledger that cannot be written after the service answered', () => {
     sim.control.setFaults({ latencyMs: 0 });
     const registered = await registering;
     expect(registered.ledgerWarning).toContain('It will be updated as soon as it can');
-    const sent = (): number => sim.control.counters().filter((c) => c.endpoint === 'registerPurchase').reduce((n, c) => n + c.count, 0);
+    const sent = (): number =>
+      sim.control
+        .counters()
+        .filter((c) => c.endpoint === 'registerPurchase')
+        .reduce((n, c) => n + c.count, 0);
     expect(sent()).toBe(1);
 
     // The guard would read "sending" (may have gone through) although the app knows the purchase: not asked, refused.
@@ -83,6 +87,9 @@ describe('a ledger that cannot be written after the service answered', () => {
     // The lock gone: another asset registers; the first asks to confirm (it is bought).
     await until(async () => (await callApp(app, 'ledgerList', { limit: 10 })).unresolved === 0, 8000);
     expect((await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: other!.id, assetTitle: 'Other' })).id).toMatch(/^p_/);
-    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset!.id, assetTitle: 'Locked' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset!.id, assetTitle: 'Locked' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED' },
+    });
   }, 20_000);
 });

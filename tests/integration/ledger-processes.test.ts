@@ -92,7 +92,10 @@ interface Child {
 }
 
 function startChild(dataDir: string, baseUrl: string, assets: (string | number)[]): Child {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, dataDir, baseUrl, ...assets.map(String)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, dataDir, baseUrl, ...assets.map(String)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: Record<string, unknown>[] = [];
   createInterface({ input: child.stdout! }).on('line', (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
   let stderr = '';
@@ -127,11 +130,16 @@ async function setup(): Promise<{ sim: RunningSimulator; proxy: Proxy; dataDir: 
   cleanup.push(() => sim.stop());
   const proxy = await startProxy(sim.url);
   cleanup.push(() => proxy.close());
-  const page = (await (await fetch(`${sim.url}/assets/list?per-page=10`, { headers: { authorization: 'Bearer demo-token-1' } })).json()) as { items: { id: number }[] };
+  const page = (await (await fetch(`${sim.url}/assets/list?per-page=10`, { headers: { authorization: 'Bearer demo-token-1' } })).json()) as {
+    items: { id: number }[];
+  };
   return { sim, proxy, dataDir, assets: page.items.map((a) => a.id) };
 }
 
-async function openApp(dataDir: string, baseUrl: string): Promise<{ app: AppServices; call: <N extends CallName>(name: N, request: unknown) => Promise<CallResponse<N>> }> {
+async function openApp(
+  dataDir: string,
+  baseUrl: string,
+): Promise<{ app: AppServices; call: <N extends CallName>(name: N, request: unknown) => Promise<CallResponse<N>> }> {
   const app = await createAppServices({
     shell: 'web',
     dataDir,
@@ -180,7 +188,10 @@ describe('the ledger across processes', () => {
 
     // Register asks first, naming the unresolved registration; nothing is sent.
     const refused = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: `Asset ${asset}` });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED', body: { records: [{ reference: bought.client_reference, state: 'unknown' }] } } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED', body: { records: [{ reference: bought.client_reference, state: 'unknown' }] } },
+    });
     expect(proxy.registered).toHaveLength(1);
 
     // A lookup by the reference finds the purchase the simulator made.
@@ -191,8 +202,16 @@ describe('the ledger across processes', () => {
 
     // Still bought: asking again names the purchase; confirming it registers a second one, once.
     const again = await app.dispatch('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: null });
-    expect(again).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED', message: `This asset is already bought: purchase ${bought.id}. Registering again buys it a second time.` } });
-    const second = await call('registerPurchase', { profileId: await shownProfile(app), assetId: asset, assetTitle: null, confirmDuplicate: { seen: [bought.client_reference] } });
+    expect(again).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED', message: `This asset is already bought: purchase ${bought.id}. Registering again buys it a second time.` },
+    });
+    const second = await call('registerPurchase', {
+      profileId: await shownProfile(app),
+      assetId: asset,
+      assetTitle: null,
+      confirmDuplicate: { seen: [bought.client_reference] },
+    });
     expect(second.id).not.toBe(bought.id);
     expect(proxy.registered).toHaveLength(2);
   });
@@ -201,7 +220,10 @@ describe('the ledger across processes', () => {
     const { proxy, dataDir, assets } = await setup();
     // One instance creates the database first (the migration race is the migrations test's).
     const [a, b] = [startChild(dataDir, proxy.url, assets), startChild(dataDir, proxy.url, [...assets].reverse())];
-    cleanup.push(() => void a.process.kill('SIGKILL'), () => void b.process.kill('SIGKILL'));
+    cleanup.push(
+      () => void a.process.kill('SIGKILL'),
+      () => void b.process.kill('SIGKILL'),
+    );
     expect(await a.exited).toBe(0);
     expect(await b.exited).toBe(0);
     const results = [...a.lines, ...b.lines].filter((l) => 'assetId' in l);

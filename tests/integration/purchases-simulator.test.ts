@@ -51,7 +51,10 @@ describe('purchases against the simulator', () => {
     const found = (await purchases.findByReference('ref-dropped-1')).items;
     expect(found).toHaveLength(1);
     expect(found[0]!.state).toBe('registered');
-    const sent = sim.control.counters().filter((c) => c.endpoint === 'registerPurchase').reduce((n, c) => n + c.count, 0);
+    const sent = sim.control
+      .counters()
+      .filter((c) => c.endpoint === 'registerPurchase')
+      .reduce((n, c) => n + c.count, 0);
     expect(sent).toBe(1);
   });
 
@@ -66,6 +69,11 @@ describe('purchases against the simulator', () => {
     // Reads are resent until one gets through.
     expect((await purchases.info(p.id)).id).toBe(p.id);
     sim.control.setFaults({ errorRate: 0 });
-    expect(sim.control.counters().filter((c) => c.endpoint === 'registerPurchase').reduce((n, c) => n + c.count, 0)).toBe(2);
+    expect(
+      sim.control
+        .counters()
+        .filter((c) => c.endpoint === 'registerPurchase')
+        .reduce((n, c) => n + c.count, 0),
+    ).toBe(2);
   });
 });

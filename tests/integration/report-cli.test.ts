@@ -15,14 +15,45 @@ let dir: string;
 
 function sample(endpoint: BudgetSample['endpoint'], iso: string, status: number, limit: number, remaining: number, waitedMs = 0): BudgetSample {
   const at = Date.parse(iso);
-  return { vendor: 'acme', endpoint, at, serverSecond: Math.floor(at / 1000) * 1000, status, limit, remaining, reset: 1, latencyMs: 40, waitedMs, attempt: 1, headerProblems: [] };
+  return {
+    vendor: 'acme',
+    endpoint,
+    at,
+    serverSecond: Math.floor(at / 1000) * 1000,
+    status,
+    limit,
+    remaining,
+    reset: 1,
+    latencyMs: 40,
+    waitedMs,
+    attempt: 1,
+    headerProblems: [],
+  };
 }
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'report-cli-'));
   writeFileSync(
     join(dir, 'config.json'),
-    JSON.stringify({ version: 1, activeId: null, settings: {}, profiles: [{ id: 'p-acme', name: 'Acme Books', vendor: 'acme', baseUrl: 'https://api.acme.test', tokens: [], tokenPresentation: { header: 'Authorization', scheme: 'Bearer' }, pageSizeParam: 'per-page', idField: 'id', createdAt: 0, updatedAt: 0 }] }),
+    JSON.stringify({
+      version: 1,
+      activeId: null,
+      settings: {},
+      profiles: [
+        {
+          id: 'p-acme',
+          name: 'Acme Books',
+          vendor: 'acme',
+          baseUrl: 'https://api.acme.test',
+          tokens: [],
+          tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
+          pageSizeParam: 'per-page',
+          idField: 'id',
+          createdAt: 0,
+          updatedAt: 0,
+        },
+      ],
+    }),
   );
   const clock: Clock = { now: () => NOW, setTimeout: () => 0, clearTimeout: () => undefined };
   const local = new LocalStore(dir);
@@ -44,13 +75,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function run(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runReportCli(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env: {}, cwd: dir, now: () => NOW });
+  const code = await runReportCli(argv, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: {},
+    cwd: dir,
+    now: () => NOW,
+  });
   return { code, stdout, stderr };
 }
 
 describe('npm run report', () => {
   it('prints the per endpoint and day CSV of the profile, hours older than the minute retention counted once', async () => {
-    const { code, stdout, stderr } = await run('--profile', 'acme books', '--from', '2026-11-01', '--to', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir);
+    const { code, stdout, stderr } = await run(
+      '--profile',
+      'acme books',
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-20',
+      '--time-zone',
+      'UTC',
+      '--data-dir',
+      dir,
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout.split('\r\n')).toEqual([
@@ -63,7 +111,20 @@ describe('npm run report', () => {
   });
 
   it('writes the whole report as JSON with --out', async () => {
-    const { code } = await run('--profile', 'p-acme', '--from', '2026-11-20', '--format', 'json', '--out', 'r.json', '--time-zone', 'Europe/Berlin', '--data-dir', '.');
+    const { code } = await run(
+      '--profile',
+      'p-acme',
+      '--from',
+      '2026-11-20',
+      '--format',
+      'json',
+      '--out',
+      'r.json',
+      '--time-zone',
+      'Europe/Berlin',
+      '--data-dir',
+      '.',
+    );
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as UsageReport;
     expect(report).toMatchObject({ profileId: 'p-acme', profileName: 'Acme Books', vendor: 'acme', timeZone: 'Europe/Berlin', hourlyBeforeMs: null });
@@ -101,7 +162,11 @@ describe('npm run report', () => {
   });
 
   it('runs as its own process with exit codes', () => {
-    const ok = spawnSync(process.execPath, ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'Acme Books', '--from', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir], { encoding: 'utf8' });
+    const ok = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'Acme Books', '--from', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir],
+      { encoding: 'utf8' },
+    );
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,0.7');
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'x', '--from', 'yesterday'], { encoding: 'utf8' });

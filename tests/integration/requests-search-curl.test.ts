@@ -26,8 +26,11 @@ const call = <N extends CallName>(name: N, request: unknown): Promise<CallRespon
 /** Runs a copied command as a user's shell would, with only PATH and the variables given; answers curl's status line. */
 function runInShell(command: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('/bin/sh', ['-c', `${command} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: '/usr/bin:/bin', ...env }, timeout: 10_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim()),
+    execFile(
+      '/bin/sh',
+      ['-c', `${command} --silent --output /dev/null --write-out '%{http_code}'`],
+      { env: { PATH: '/usr/bin:/bin', ...env }, timeout: 10_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim())),
     );
   });
 }

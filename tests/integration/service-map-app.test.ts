@@ -81,7 +81,17 @@ describe('service maps in the app', () => {
     const call = await start(sim.url, 'demo-token-1');
     const { activeId } = await call('listProfiles', {});
     // Read its items by hand, but keep the default request names (per-page, category): the service ignores both.
-    const map = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, title: 'name', category: 'categoryId', price: 'priceCents', priceUnit: 'minor' as const, currency: 'currencyCode' } };
+    const map = {
+      ...DEFAULT_SERVICE_MAP,
+      asset: {
+        ...DEFAULT_SERVICE_MAP.asset,
+        title: 'name',
+        category: 'categoryId',
+        price: 'priceCents',
+        priceUnit: 'minor' as const,
+        currency: 'currencyCode',
+      },
+    };
     await call('serviceMapSave', { profileId: activeId!, map });
     const page = await call('listAssets', { profileId: await shownProfile(app!), lastId: null, pageSize: 7 });
     expect(page.warnings?.join(' ')).toContain('The page-size parameter `per-page` seems ignored');

@@ -41,7 +41,10 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 async function lines(file: string): Promise<Record<string, unknown>[]> {
-  return (await readFile(join(dir, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return (await readFile(join(dir, file), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('catalog CLI with service maps', () => {
@@ -56,17 +59,23 @@ describe('catalog CLI with service maps', () => {
     expect(typeof rows[0]!.title).toBe('string');
     const summary = JSON.parse(r.stdout) as { pages: number; warnings: string[] };
     expect(summary.pages).toBeLessThanOrEqual(Math.ceil(SIZE / 50) + 1);
-    expect(summary.warnings.filter((w) => w.includes("page-size")), r.stderr).toEqual([]);
+    expect(
+      summary.warnings.filter((w) => w.includes('page-size')),
+      r.stderr,
+    ).toEqual([]);
   }, 30_000);
 
   it('--service-map FILE: a page-size parameter the service ignores is a warning on stderr and in the summary', async () => {
     sim = await startSimulator({ catalogSize: SIZE, seed: 3, dialect: 'camel-minor' });
     // The default dialect's map against camel-minor: its lists are read, but `per-page` is not its page size.
-    const map = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, title: 'name', price: 'priceCents', priceUnit: 'minor', currency: 'currencyCode' } };
+    const map = {
+      ...DEFAULT_SERVICE_MAP,
+      asset: { ...DEFAULT_SERVICE_MAP.asset, title: 'name', price: 'priceCents', priceUnit: 'minor', currency: 'currencyCode' },
+    };
     await writeFile(join(dir, 'map.json'), JSON.stringify(map));
     const r = await run(['--service-map', 'map.json', '--out', 'cat.jsonl', '--page-size', '50']);
     expect(r.code, r.stderr).toBe(0);
-    expect((await lines('cat.jsonl'))).toHaveLength(SIZE);
+    expect(await lines('cat.jsonl')).toHaveLength(SIZE);
     expect(r.stderr).toContain('warning: The page-size parameter `per-page` seems ignored');
     const summary = JSON.parse(r.stdout) as { warnings: string[] };
     expect(summary.warnings.some((w) => w.includes('list.pageSizeParam'))).toBe(true);

@@ -53,10 +53,21 @@ describe.each(SIM_DIALECTS)('detection against the %s dialect', (dialect) => {
     // Whole catalog with the detected map only: every asset once, in pages of the size asked.
     env.dir = await mkdtemp(join(tmpdir(), 'pc-map-'));
     const out = join(env.dir, 'catalog.jsonl');
-    const download = new CatalogDownload({ client: env.client, baseUrl: env.sim.url, vendor: 'demo', out, map, pageSize: 100, pageSizeParam: map.list.pageSizeParam ?? undefined });
+    const download = new CatalogDownload({
+      client: env.client,
+      baseUrl: env.sim.url,
+      vendor: 'demo',
+      out,
+      map,
+      pageSize: 100,
+      pageSizeParam: map.list.pageSizeParam ?? undefined,
+    });
     const done = await download.start();
     expect(done.state, JSON.stringify(done.error)).toBe('done');
-    const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(SIZE);
     expect(new Set(rows.map((r) => String(r.id))).size).toBe(SIZE);
     expect(done.pages).toBeLessThanOrEqual(Math.ceil(SIZE / 100) + 1);

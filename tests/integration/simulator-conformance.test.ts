@@ -312,7 +312,12 @@ describe('list parameters', () => {
 
   it('per-page is an integer from 1 to 100 (default 20); anything else is 400 and costs a slot', async () => {
     const s = await sim({ catalogSize: 500 });
-    const sizes: [string, number][] = [['', 20], ['?per-page=1', 1], ['?per-page=100', 100], ['?per-page=007', 7]];
+    const sizes: [string, number][] = [
+      ['', 20],
+      ['?per-page=1', 1],
+      ['?per-page=100', 100],
+      ['?per-page=007', 7],
+    ];
     for (const [q, n] of sizes) expect(((await call(s, 'GET', `/assets/list${q}`)).json as { items: unknown[] }).items).toHaveLength(n);
     for (const v of ['0', '101', 'abc', '1.5', '', '-5', '1e2']) {
       const r = await call(s, 'GET', `/assets/list?per-page=${v}`);

@@ -56,7 +56,11 @@ async function detect(dialect: SimDialect): Promise<{ sim: RunningSimulator; cli
 }
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { cwd: dir, env: { ...process.env, PARTNER_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, PARTNER_TOKENS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -128,7 +132,20 @@ describe.each(DIALECTS)('dialect %s, with the map found by detection alone', (di
     const wrong: ServiceMap = { ...map, list: { ...map.list, pageSizeParam: OTHER_PAGE_SIZE_PARAM[dialect] } };
     const mapFile = join(dir, `${dialect}.wrong.map.json`);
     await writeFile(mapFile, JSON.stringify(wrong));
-    const run = await cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--page-size', '25', '--service-map', mapFile, '--out', join(dir, `${dialect}.wrong.jsonl`)]);
+    const run = await cli([
+      '--base-url',
+      sim.url,
+      '--token',
+      TOKEN,
+      '--vendor',
+      'demo',
+      '--page-size',
+      '25',
+      '--service-map',
+      mapFile,
+      '--out',
+      join(dir, `${dialect}.wrong.jsonl`),
+    ]);
     expect(run.stderr).toMatch(new RegExp(`warning: The page-size parameter \`${wrong.list.pageSizeParam}\` seems ignored.*list\\.pageSizeParam`));
   });
 });

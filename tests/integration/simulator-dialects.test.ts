@@ -39,14 +39,16 @@ async function call(s: RunningSimulator, method: string, path: string, body?: un
 }
 
 /** 200 and its JSON, or the test fails showing the answer. */
-async function ok(s: RunningSimulator, method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function ok(s: RunningSimulator, method: string, path: string, body?: unknown): Promise<any> {
   const r = await call(s, method, path, body);
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   return r.json;
 }
 
 /** The default dialect's view of the same service, for expected values. */
-async function canonical(): Promise<{ assets: any[]; categories: any[] }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function canonical(): Promise<{ assets: any[]; categories: any[] }> {
   const d = await sim('default');
   const assets = (await ok(d, 'GET', '/assets/list?per-page=100')).items;
   const categories = (await ok(d, 'GET', '/assets/categories')).items;
@@ -176,16 +178,28 @@ describe('dialect shapes', () => {
     expect(page.meta).toEqual({ total: 45 });
     expect(page.links.next).toBe(`/assets/list?last_id=${assets[1].id}&page[size]=2`);
     const cats = await ok(s, 'GET', '/assets/categories');
-    expect(cats.data).toContainEqual({ type: 'category', id: 'audio', attributes: { name: 'Audio', assetCount: categories.find((c) => c.id === 'audio').count } });
+    expect(cats.data).toContainEqual({
+      type: 'category',
+      id: 'audio',
+      attributes: { name: 'Audio', assetCount: categories.find((c) => c.id === 'audio').count },
+    });
     const history = await ok(s, 'POST', '/assets/history', { assetId: String(a.id) });
     expect(history.data.at(-1).attributes).toMatchObject({ recordedAt: a.updated_at, price: { amount: a.price.toFixed(2), currency: 'USD' } });
 
     const reg = await ok(s, 'POST', '/purchase/register', { assetId: String(a.id), clientReference: 'ref-1' });
-    expect(reg.data).toMatchObject({ type: 'purchase', attributes: { state: 'pending', clientReference: 'ref-1' }, relationships: { asset: { data: { type: 'asset', id: String(a.id) } } } });
+    expect(reg.data).toMatchObject({
+      type: 'purchase',
+      attributes: { state: 'pending', clientReference: 'ref-1' },
+      relationships: { asset: { data: { type: 'asset', id: String(a.id) } } },
+    });
     const id = reg.data.id as string;
     expect((await ok(s, 'POST', `/purchase/validate-purchase-before-payment?purchaseId=${id}`)).data.attributes.state).toBe('confirmed');
     const url = await ok(s, 'GET', `/purchase/download-url?purchaseId=${id}`);
-    expect(url.data).toMatchObject({ type: 'download-url', id, attributes: { url: expect.stringMatching(/^https:\/\//), expiresAt: new Date(T0 + 15 * 60_000).toISOString() } });
+    expect(url.data).toMatchObject({
+      type: 'download-url',
+      id,
+      attributes: { url: expect.stringMatching(/^https:\/\//), expiresAt: new Date(T0 + 15 * 60_000).toISOString() },
+    });
     const found = await ok(s, 'GET', '/purchase/info?filter[clientReference]=ref-1');
     expect(found.data.map((p: { id: string }) => p.id)).toEqual([id]);
     expect((await ok(s, 'DELETE', `/purchase/cancel?purchaseId=${id}`)).data.attributes.state).toBe('void');
@@ -222,7 +236,14 @@ describe('dialect shapes', () => {
     expect(history.history.at(-1)).toMatchObject({ timestamp: Date.parse(a.updated_at), priceCents: Math.round(a.price * 100) });
 
     const first = await ok(s, 'POST', '/purchase/register', { assetId: a.id, reference: 'r' });
-    expect(first).toMatchObject({ id: expect.any(Number), assetId: a.id, status: 'PENDING', priceCents: Math.round(a.price * 100), reference: 'r', createdAt: T0 });
+    expect(first).toMatchObject({
+      id: expect.any(Number),
+      assetId: a.id,
+      status: 'PENDING',
+      priceCents: Math.round(a.price * 100),
+      reference: 'r',
+      createdAt: T0,
+    });
     // Validate names the asset; the newest pending purchase of it is the one validated.
     const second = await ok(s, 'POST', '/purchase/register', { assetId: a.id });
     const validated = await ok(s, 'POST', '/purchase/validate-purchase-before-payment', { assetId: a.id });
@@ -234,7 +255,11 @@ describe('dialect shapes', () => {
     expect(none.status).toBe(404);
     expect((await call(s, 'POST', '/purchase/validate-purchase-before-payment', { purchaseId: first.id })).status).toBe(400);
 
-    expect(await ok(s, 'GET', `/purchase/view-url?purchaseId=${first.id}`)).toEqual({ purchaseId: first.id, url: expect.stringMatching(/^https:\/\//), expiresIn: 900 });
+    expect(await ok(s, 'GET', `/purchase/view-url?purchaseId=${first.id}`)).toEqual({
+      purchaseId: first.id,
+      url: expect.stringMatching(/^https:\/\//),
+      expiresIn: 900,
+    });
     expect((await ok(s, 'GET', '/purchase/info?reference=r')).items.map((p: { id: number }) => p.id)).toEqual([first.id]);
     expect((await ok(s, 'DELETE', `/purchase/cancel?purchaseId=${first.id}`)).status).toBe('CANCELED');
     expect((await call(s, 'GET', '/purchase/info?purchaseId=999999')).status).toBe(404);
@@ -265,7 +290,11 @@ describe('dialect shapes', () => {
         paging: { total: 45, next_last_id: a.id },
       },
     });
-    expect((await ok(s, 'GET', '/assets/categories')).result.records[0]).toEqual({ code: categories[0].id, title: categories[0].name, asset_count: categories[0].count });
+    expect((await ok(s, 'GET', '/assets/categories')).result.records[0]).toEqual({
+      code: categories[0].id,
+      title: categories[0].name,
+      asset_count: categories[0].count,
+    });
     const history = await ok(s, 'POST', '/assets/history', { asset_id: a.id });
     expect(history.result.points.at(-1)).toMatchObject({ ts: Date.parse(a.updated_at) / 1000, amount: a.price });
 
@@ -273,7 +302,11 @@ describe('dialect shapes', () => {
     expect(reg.result.purchase).toMatchObject({ asset_id: a.id, state: 'new', unit_price: a.price, client_reference: 'c', created_at: T0 / 1000 });
     const id = reg.result.purchase.purchase_id as string;
     expect((await ok(s, 'POST', '/purchase/validate-purchase-before-payment', { purchase_id: id })).result.purchase.state).toBe('approved');
-    expect((await ok(s, 'GET', `/purchase/download-url?purchase_id=${id}`)).result).toEqual({ purchase_id: id, url: expect.any(String), expires_at: T0 / 1000 + 900 });
+    expect((await ok(s, 'GET', `/purchase/download-url?purchase_id=${id}`)).result).toEqual({
+      purchase_id: id,
+      url: expect.any(String),
+      expires_at: T0 / 1000 + 900,
+    });
     expect((await ok(s, 'GET', '/purchase/info?client_reference=c')).result.records).toHaveLength(1);
     expect((await ok(s, 'DELETE', `/purchase/cancel?purchase_id=${id}`)).result.purchase.state).toBe('cancelled');
   });

@@ -103,7 +103,12 @@ describe('garble fault', () => {
       expect(r.status).toBe(200);
       const parsed = parseRateLimitHeaders((n) => r.headers.get(n));
       expect(parsed.problems.length).toBeGreaterThan(0);
-      shapes.add(parsed.problems.join(' | ').replace(/[\d"]+/g, '').slice(0, 40));
+      shapes.add(
+        parsed.problems
+          .join(' | ')
+          .replace(/[\d"]+/g, '')
+          .slice(0, 40),
+      );
     }
     expect(shapes.size).toBeGreaterThanOrEqual(5);
   });
@@ -189,7 +194,10 @@ describe('control API over HTTP', () => {
       seed: 42,
       faults: { latencyMs: 0, jitterMs: 0, errorRate: 0, dropRate: 0, garbleRate: 0 },
       competitors: [],
-      vendors: [{ vendor: 'demo', tokenCount: 2 }, { vendor: 'acme', tokenCount: 1 }],
+      vendors: [
+        { vendor: 'demo', tokenCount: 2 },
+        { vendor: 'acme', tokenCount: 1 },
+      ],
     });
     expect(JSON.stringify(state)).not.toContain('demo-token-1');
 

@@ -81,7 +81,8 @@ async function startService(big?: { bytes: number }): Promise<{ url: string; cou
 /** Electron's net.fetch as Chromium's stack behaves: a keep-alive pool, and one silent resend when a connection breaks. */
 function chromiumLikeNetFetch(seen: string[]): typeof fetch {
   const pool = new Agent({ keepAliveTimeout: 30_000 });
-  const once = (url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: pool } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+  const once = (url: string, init?: RequestInit) =>
+    undiciFetch(url, { ...(init as object), dispatcher: pool } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input);
     seen.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
@@ -138,7 +139,13 @@ describe('a purchase is never sent twice (item 2)', () => {
   it('a registration whose connection is closed after acting is UNKNOWN_OUTCOME, never resent', async () => {
     // Reuse forced: the pooled stack here is the resending one, and registration must still not touch it.
     const seen: string[] = [];
-    const client = new PartnerClient({ baseUrl: service.url, vendor: 'acme', tokens: ['tok-acme-123456'], budgets: new BudgetRegistry(), fetch: createTransport({ pooled: chromiumLikeNetFetch(seen) }) });
+    const client = new PartnerClient({
+      baseUrl: service.url,
+      vendor: 'acme',
+      tokens: ['tok-acme-123456'],
+      budgets: new BudgetRegistry(),
+      fetch: createTransport({ pooled: chromiumLikeNetFetch(seen) }),
+    });
     await client.request('categories');
     const before = service.counts.purchases;
     await client.request('registerPurchase', { body: { asset_id: 1, client_reference: 'r-1' } }).catch(() => undefined);
@@ -159,7 +166,13 @@ describe('response-size cap (item 7)', () => {
   it('fails with RESPONSE_TOO_LARGE after counting the stream, and does not fetch again', async () => {
     const service = await startService({ bytes: 8 * 1024 * 1024 });
     try {
-      const client = new PartnerClient({ baseUrl: service.url, vendor: 'acme', tokens: ['tok-acme-123456'], budgets: new BudgetRegistry(), fetch: createTransport({ maxResponseBytes: 1024 * 1024 }) });
+      const client = new PartnerClient({
+        baseUrl: service.url,
+        vendor: 'acme',
+        tokens: ['tok-acme-123456'],
+        budgets: new BudgetRegistry(),
+        fetch: createTransport({ maxResponseBytes: 1024 * 1024 }),
+      });
       const error = await client.request('listAssets').then(
         () => null,
         (e: unknown) => e as { code?: string; message?: string; data?: { retryable: boolean } },

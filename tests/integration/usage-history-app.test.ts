@@ -15,7 +15,14 @@ let dir: string;
 let app: AppServices | null = null;
 
 async function start(): Promise<AppServices> {
-  return createAppServices({ shell: 'desktop', dataDir: dir, vault: memoryVault(), version: '9.9.9', openExternal: async () => undefined, log: () => undefined });
+  return createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault: memoryVault(),
+    version: '9.9.9',
+    openExternal: async () => undefined,
+    log: () => undefined,
+  });
 }
 
 async function call<N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> {

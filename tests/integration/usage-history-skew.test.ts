@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('usage history of a service whose clock is 3 years off', () => {
-  it('files the traffic at the local time: today\'s history shows every request, and no row lies in the future', async () => {
+  it("files the traffic at the local time: today's history shows every request, and no row lies in the future", async () => {
     const local = new LocalStore(dir);
     const usage = new UsageService(local, { clock: timerClock });
     const client = new PartnerClient({ baseUrl: proxyUrl, vendor: 'demo', tokens: ['demo-token-1'], budgets: new BudgetRegistry() });

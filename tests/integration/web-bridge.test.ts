@@ -12,7 +12,14 @@ import { startWebServer } from '../../electron/web/server';
 import type { RunningWebServer } from '../../electron/web/server';
 import { createFakeServices } from '../fakes/electron';
 
-type Message = { t: string; id?: number | null; result?: { ok: boolean; value?: unknown; error?: { code: string; message: string } }; name?: string; payload?: unknown; message?: string };
+type Message = {
+  t: string;
+  id?: number | null;
+  result?: { ok: boolean; value?: unknown; error?: { code: string; message: string } };
+  name?: string;
+  payload?: unknown;
+  message?: string;
+};
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {

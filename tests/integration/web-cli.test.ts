@@ -54,7 +54,15 @@ describe('npm run web (the CLI)', () => {
 
   it('prints one URL line, serves the app and the bridge behind it, and stops cleanly on SIGTERM', async () => {
     running = runCli(['--no-open', '--data-dir', path.join(dir, 'data'), '--renderer-dir', path.join(dir, 'renderer')]);
-    const line = await waitFor(() => running!.stdout().split('\n').find((l) => l.startsWith(URL_LINE_PREFIX)), 20_000, 'the URL line');
+    const line = await waitFor(
+      () =>
+        running!
+          .stdout()
+          .split('\n')
+          .find((l) => l.startsWith(URL_LINE_PREFIX)),
+      20_000,
+      'the URL line',
+    );
     const url = new URL(line.slice(URL_LINE_PREFIX.length).trim());
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.hash).toMatch(/^#secret=[A-Za-z0-9_-]{43}$/);

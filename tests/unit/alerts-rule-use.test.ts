@@ -17,7 +17,20 @@ const LIMIT = 20;
 const RULE: AlertRule = { id: 1, profileId: 'p', kind: 'use-above', endpoint: null, thresholdPct: 90, minutes: 5, enabled: true };
 
 function sample(at: number, status: number, remaining: number): BudgetSample {
-  return { vendor: 'v', endpoint: 'listAssets', at, serverSecond: Math.floor(at / 1000) * 1000, status, limit: LIMIT, remaining, reset: 0, latencyMs: 20, waitedMs: 0, attempt: 1, headerProblems: [] };
+  return {
+    vendor: 'v',
+    endpoint: 'listAssets',
+    at,
+    serverSecond: Math.floor(at / 1000) * 1000,
+    status,
+    limit: LIMIT,
+    remaining,
+    reset: 0,
+    latencyMs: 20,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+  };
 }
 
 /** Feeds `seconds` seconds of `perSecond(s)` samples to the engine and to the telemetry's per-second sums (what the table reads). */
@@ -56,11 +69,7 @@ describe('the use-above rule uses the Budget table’s use', () => {
   it('does not fire when Remaining hits 0 each second but the table shows little served (429s and a burst of others)', () => {
     // Each second: 2 answered, then 3 refused (429, Remaining 0): the headers' peak use is 100%, the table 10%.
     const { out, tableUse } = play(
-      (s) => [
-        sample(T0 + s * 1000 + 10, 200, 1),
-        sample(T0 + s * 1000 + 20, 200, 0),
-        ...[30, 40, 50].map((d) => sample(T0 + s * 1000 + d, 429, 0)),
-      ],
+      (s) => [sample(T0 + s * 1000 + 10, 200, 1), sample(T0 + s * 1000 + 20, 200, 0), ...[30, 40, 50].map((d) => sample(T0 + s * 1000 + d, 429, 0))],
       5 * 60 + 10,
     );
     expect(Math.max(...tableUse)).toBeLessThan(0.9);

@@ -13,7 +13,20 @@ function rule(over: Partial<AlertRule> & Pick<AlertRule, 'id' | 'kind'>): AlertR
 }
 
 function sample(at: number, over: Partial<BudgetSample> = {}): BudgetSample {
-  return { vendor: 'v', endpoint: 'listAssets', at, status: 200, limit: 10, remaining: 5, reset: null, latencyMs: 20, waitedMs: 0, attempt: 1, headerProblems: [], ...over };
+  return {
+    vendor: 'v',
+    endpoint: 'listAssets',
+    at,
+    status: 200,
+    limit: 10,
+    remaining: 5,
+    reset: null,
+    latencyMs: 20,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+    ...over,
+  };
 }
 
 /** `use` (0..1) of a limit of 100 served each second (100 x use answered requests), for `seconds`, from `from`; ticks too. */

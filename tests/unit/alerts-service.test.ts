@@ -25,7 +25,15 @@ const opened: { local: LocalStore; service: AlertService }[] = [];
 
 function open() {
   const local = new LocalStore(dir);
-  const service = new AlertService(local, { clock, quiet: () => quiet, emit: (e) => events.push(e), notify: (n) => notices.push(n), onError: (e) => { throw e; } });
+  const service = new AlertService(local, {
+    clock,
+    quiet: () => quiet,
+    emit: (e) => events.push(e),
+    notify: (n) => notices.push(n),
+    onError: (e) => {
+      throw e;
+    },
+  });
   opened.push({ local, service });
   return service;
 }
@@ -38,7 +46,19 @@ function close(): void {
 }
 
 function throttled(endpoint: BudgetSample['endpoint'] = 'listAssets'): BudgetSample {
-  return { vendor: 'demo', endpoint, at: clock.now(), status: 429, limit: 10, remaining: 0, reset: null, latencyMs: 5, waitedMs: 0, attempt: 1, headerProblems: [] };
+  return {
+    vendor: 'demo',
+    endpoint,
+    at: clock.now(),
+    status: 429,
+    limit: 10,
+    remaining: 0,
+    reset: null,
+    latencyMs: 5,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+  };
 }
 
 beforeEach(() => {
@@ -123,7 +143,10 @@ describe('alert service', () => {
     service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     service.sample(throttled('listAssets'), 0);
     service.sample(throttled('categories'), 0); // same rule, other endpoint: an alert, no second notification
-    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false]]);
+    expect(events.map((e) => [e.change, e.notify])).toEqual([
+      ['fired', true],
+      ['fired', false],
+    ]);
     expect(notices).toHaveLength(1);
     expect(notices[0]!.body).toContain('429');
     await clock.advance(3 * 60_000); // both clear
@@ -145,7 +168,7 @@ describe('alert service', () => {
     expect(service.list({})).toHaveLength(1);
   });
 
-  it('edited rules: a disabled rule stops firing; a threshold rule needs its threshold; another profile\'s rule is refused', () => {
+  it("edited rules: a disabled rule stops firing; a threshold rule needs its threshold; another profile's rule is refused", () => {
     const service = open();
     service.watch([{ profileId: 'demo', vendor: 'demo', demo: true }]);
     const rules = service.rulesOf('demo', true);
@@ -196,7 +219,12 @@ describe('several connected profiles', () => {
       ['cleared', 'demo-acme'],
       ['cleared', 'demo-acme'],
     ]);
-    expect(service.list({}).filter((a) => a.endedAt === null).map((a) => a.profileId)).toEqual(['demo']);
+    expect(
+      service
+        .list({})
+        .filter((a) => a.endedAt === null)
+        .map((a) => a.profileId),
+    ).toEqual(['demo']);
   });
 });
 
@@ -208,10 +236,19 @@ describe('notifications after a rule is edited', () => {
     service.sample(throttled(), 0);
     service.saveRule(rule); // unchanged: the alert keeps firing, no new notification
     service.sample(throttled('categories'), 0);
-    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false]]);
+    expect(events.map((e) => [e.change, e.notify])).toEqual([
+      ['fired', true],
+      ['fired', false],
+    ]);
     service.saveRule({ ...rule, minutes: 3 }); // changed: its alerts clear, and it starts afresh
     service.sample(throttled(), 0);
-    expect(events.map((e) => [e.change, e.notify])).toEqual([['fired', true], ['fired', false], ['cleared', false], ['cleared', false], ['fired', true]]);
+    expect(events.map((e) => [e.change, e.notify])).toEqual([
+      ['fired', true],
+      ['fired', false],
+      ['cleared', false],
+      ['cleared', false],
+      ['fired', true],
+    ]);
     expect(notices).toHaveLength(2);
   });
 });

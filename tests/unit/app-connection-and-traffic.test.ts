@@ -208,7 +208,12 @@ describe('DemoTraffic', () => {
 
   it("acts on purchases in a state that allows the action (the simulator's state machine), with a few conflicts kept", async () => {
     const clock = fakeClock();
-    const allowed: Record<string, string[]> = { validatePurchase: ['registered'], cancelPurchase: ['registered', 'validated'], downloadUrl: ['validated'], viewUrl: ['registered', 'validated'] };
+    const allowed: Record<string, string[]> = {
+      validatePurchase: ['registered'],
+      cancelPurchase: ['registered', 'validated'],
+      downloadUrl: ['validated'],
+      viewUrl: ['registered', 'validated'],
+    };
     const states = new Map<string, string>();
     const tally = { answers: 0, conflicts: 0 };
     const client = {
@@ -234,7 +239,7 @@ describe('DemoTraffic', () => {
       },
     };
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const traffic = new DemoTraffic({ client, clock, random });
     traffic.setPlan({ share: 0.2, endpoints: ['purchaseInfo', 'registerPurchase', 'validatePurchase', 'downloadUrl', 'viewUrl', 'cancelPurchase'] });
     for (let i = 0; i < 500; i++) {

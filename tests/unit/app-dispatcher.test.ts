@@ -45,7 +45,10 @@ describe('createHandlers', () => {
 describe('dispatch: requests', () => {
   it('refuses an unknown call name', async () => {
     const { dispatch } = setup();
-    expect(await dispatch('deleteEverything', {})).toEqual({ ok: false, error: { code: 'BAD_REQUEST', message: 'Unknown call "deleteEverything".', retryable: false } });
+    expect(await dispatch('deleteEverything', {})).toEqual({
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: 'Unknown call "deleteEverything".', retryable: false },
+    });
     expect((await dispatch('__proto__', {})).ok).toBe(false);
     expect((await dispatch('toString', {})).ok).toBe(false);
   });
@@ -96,7 +99,13 @@ describe('dispatch: requests', () => {
     });
     const saved = await dispatch('saveProfile', { name: ' Acme ', vendor: 'acme', baseUrl: 'https://x.example' });
     expect(saved.ok).toBe(true);
-    expect(seen[0]!.req).toMatchObject({ name: 'Acme', addTokens: [], removeTokenIds: [], pageSizeParam: 'per-page', tokenPresentation: { header: 'Authorization', scheme: 'Bearer' } });
+    expect(seen[0]!.req).toMatchObject({
+      name: 'Acme',
+      addTokens: [],
+      removeTokenIds: [],
+      pageSizeParam: 'per-page',
+      tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
+    });
     expect((await dispatch('connectedProfiles', undefined)).ok).toBe(true);
   });
 });
@@ -110,11 +119,20 @@ describe('dispatch: answers and errors', () => {
   it('turns a PartnerError into its data, tokens masked', async () => {
     const { dispatch, log } = setup({
       purchaseInfo: () => {
-        throw new PartnerError({ code: 'NOT_FOUND', message: 'No purchase for sekrit-token-123', status: 404, retryable: false, body: { echo: 'sekrit-token-123' } });
+        throw new PartnerError({
+          code: 'NOT_FOUND',
+          message: 'No purchase for sekrit-token-123',
+          status: 404,
+          retryable: false,
+          body: { echo: 'sekrit-token-123' },
+        });
       },
     });
     const result = await dispatch('purchaseInfo', { profileId: 'demo', purchaseId: 'p_1' });
-    expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for sekr…23', status: 404, retryable: false, body: { echo: 'sekr…23' } } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No purchase for sekr…23', status: 404, retryable: false, body: { echo: 'sekr…23' } },
+    });
     expect(log).not.toHaveBeenCalled();
   });
 
@@ -122,12 +140,21 @@ describe('dispatch: answers and errors', () => {
     const token = 'quo"te\\token-9';
     const { dispatch } = setup({
       purchaseInfo: () => {
-        throw new PartnerError({ code: 'NOT_FOUND', message: `No purchase for ${token}`, status: 404, retryable: false, body: { echo: [token, { [token]: 1 }] } });
+        throw new PartnerError({
+          code: 'NOT_FOUND',
+          message: `No purchase for ${token}`,
+          status: 404,
+          retryable: false,
+          body: { echo: [token, { [token]: 1 }] },
+        });
       },
     });
     const result = await dispatch('purchaseInfo', { profileId: 'demo', purchaseId: 'p_1' });
     expect(JSON.stringify(result)).not.toContain('te\\\\token');
-    expect(result).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No purchase for quo"…-9', status: 404, retryable: false, body: { echo: ['quo"…-9', { 'quo"…-9': 1 }] } } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No purchase for quo"…-9', status: 404, retryable: false, body: { echo: ['quo"…-9', { 'quo"…-9': 1 }] } },
+    });
   });
 
   it('turns any other thrown value into INTERNAL, logged, never thrown', async () => {
@@ -139,7 +166,10 @@ describe('dispatch: answers and errors', () => {
         throw 'a string';
       },
     });
-    expect(await dispatch('categories', { profileId: 'demo' })).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error: x is undefined', retryable: false } });
+    expect(await dispatch('categories', { profileId: 'demo' })).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: 'Unexpected error: x is undefined', retryable: false },
+    });
     expect(await dispatch('connection', {})).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error: a string', retryable: false } });
     expect(log).toHaveBeenCalledTimes(2);
     expect(log.mock.calls[0]![0]).toBe('error');
@@ -148,7 +178,10 @@ describe('dispatch: answers and errors', () => {
   it('reports a handler answer outside the contract as INTERNAL and logs it', async () => {
     const { dispatch, log } = setup({ categories: () => ({ items: [{ id: 7 }] }) });
     const result = await dispatch('categories', { profileId: 'demo' });
-    expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'The app produced an invalid answer for categories; this is a bug.', retryable: false } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: 'The app produced an invalid answer for categories; this is a bug.', retryable: false },
+    });
     expect(log).toHaveBeenCalledWith('error', expect.stringContaining('items.0.id'));
   });
 

@@ -36,7 +36,8 @@ afterEach(() => {
 
 describe('base URL safety', () => {
   it('accepts ordinary service URLs, loopback included', () => {
-    for (const ok of ['http://127.0.0.1:8080', 'https://partner.example.com/api/v1', 'http://[::1]:9000', 'http://10.0.0.5', 'http://169.253.1.1']) expect(baseUrlProblem(ok)).toBeNull();
+    for (const ok of ['http://127.0.0.1:8080', 'https://partner.example.com/api/v1', 'http://[::1]:9000', 'http://10.0.0.5', 'http://169.253.1.1'])
+      expect(baseUrlProblem(ok)).toBeNull();
   });
 
   it('refuses link-local and metadata addresses however written', () => {
@@ -55,7 +56,9 @@ describe('base URL safety', () => {
     expect(message).not.toContain(SECRET);
     expect(store.list()).toHaveLength(0);
     for (const bad of LINK_LOCAL) {
-      expect(() => store.save(profileInputSchema.parse({ name: 'A', vendor: 'acme', baseUrl: bad, addTokens: ['tok-123456'] })), bad).toThrow(/link-local|metadata/);
+      expect(() => store.save(profileInputSchema.parse({ name: 'A', vendor: 'acme', baseUrl: bad, addTokens: ['tok-123456'] })), bad).toThrow(
+        /link-local|metadata/,
+      );
     }
   });
 
@@ -73,7 +76,10 @@ describe('base URL safety', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/--base-url must not carry a user name or password/);
     expect(err).not.toContain(SECRET);
-    expect(parseCliArgs(['--base-url', 'http://169.254.169.254', '--token', 't'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/link-local/) });
+    expect(parseCliArgs(['--base-url', 'http://169.254.169.254', '--token', 't'], {}, dir)).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/link-local/),
+    });
     expect(hideUrlCredentials(`failed at https://u:${SECRET}@h/x`)).toBe('failed at https://***@h/x');
   });
 

@@ -72,7 +72,8 @@ describe('WebSocket bridge', () => {
     await new Promise((r) => socket.once('open', r));
     return { socket, results };
   }
-  const call = (socket: WebSocket, id: number) => socket.send(JSON.stringify({ t: 'call', id, name: 'searchAssets', request: { profileId: 'demo', query: 'x', category: null, limit: 5 } }));
+  const call = (socket: WebSocket, id: number) =>
+    socket.send(JSON.stringify({ t: 'call', id, name: 'searchAssets', request: { profileId: 'demo', query: 'x', category: null, limit: 5 } }));
 
   it('a cancel message aborts that call only', async () => {
     const { socket, results } = await open();
@@ -86,7 +87,7 @@ describe('WebSocket bridge', () => {
     socket.close();
   });
 
-  it("closing the socket cancels every call it had in flight", async () => {
+  it('closing the socket cancels every call it had in flight', async () => {
     const { socket } = await open();
     for (let id = 1; id <= 3; id++) call(socket, id);
     await until(() => services.signals.length === 3);
@@ -98,7 +99,10 @@ describe('WebSocket bridge', () => {
     const { socket, results } = await open();
     for (let id = 1; id <= MAX_CALLS_IN_FLIGHT + 1; id++) call(socket, id);
     await until(() => results.has(MAX_CALLS_IN_FLIGHT + 1));
-    expect(results.get(MAX_CALLS_IN_FLIGHT + 1)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST', message: expect.stringMatching(/Too many calls in flight/) } });
+    expect(results.get(MAX_CALLS_IN_FLIGHT + 1)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: expect.stringMatching(/Too many calls in flight/) },
+    });
     expect(services.signals).toHaveLength(MAX_CALLS_IN_FLIGHT);
     socket.close();
   });

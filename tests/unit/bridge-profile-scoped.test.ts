@@ -63,7 +63,17 @@ describe('the handlers: a session only by the request profileId', () => {
       throw new Error('reached without a session');
     };
     const refused = new Error('the fake context has no sessions');
-    const record = { id: 1, vendor: 'acme', baseUrl: 'http://x', profileId: 'p_shown', assetId: '1', assetTitle: null, reference: 'pc-1', purchaseId: null, state: 'unknown' };
+    const record = {
+      id: 1,
+      vendor: 'acme',
+      baseUrl: 'http://x',
+      profileId: 'p_shown',
+      assetId: '1',
+      assetTitle: null,
+      reference: 'pc-1',
+      purchaseId: null,
+      state: 'unknown',
+    };
     const ctx = {
       session: (profileId: string) => {
         asked.push(profileId);
@@ -85,7 +95,10 @@ describe('the handlers: a session only by the request profileId', () => {
       asked.length = 0;
       const request = calls[name].request.parse({ ...PROFILE_SCOPED_EXAMPLES[name], profileId: 'p_shown' });
       // Some handlers throw before their first await: run each as the dispatcher does.
-      await expect(Promise.resolve().then(() => handlers[name]!(request)), name).rejects.toBe(refused);
+      await expect(
+        Promise.resolve().then(() => handlers[name]!(request)),
+        name,
+      ).rejects.toBe(refused);
       expect(asked, name).toEqual(['p_shown']);
     }
     expect(Object.keys(handlers).sort()).toEqual([...CALL_NAMES].sort() satisfies (keyof CallHandlers)[]);

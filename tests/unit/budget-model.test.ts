@@ -88,7 +88,7 @@ describe('RecentSends (whole-second model, own requests)', () => {
     }
   });
 
-  it('with Date, frees room as soon as the answer\'s server second surely ended', () => {
+  it("with Date, frees room as soon as the answer's server second surely ended", () => {
     const r = new RecentSends((second) => second + 1_000 + 20); // server clock = local clock, 20 ms guard
     r.add(1);
     r.settle(1, 10_900, 10_000); // answered at 10.900 s, processed in server second 10
@@ -252,7 +252,7 @@ describe('HeaderModel', () => {
     expect(m.rateLimitStreak).toBe(0);
   });
 
-  it('a 429 on a budget store\'s slot is told to the store once; one on headers alone is not the store\'s', () => {
+  it("a 429 on a budget store's slot is told to the store once; one on headers alone is not the store's", () => {
     const { m } = model(20);
     m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
     expect(m.takeRefusal()).toBe(false);

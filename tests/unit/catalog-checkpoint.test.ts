@@ -49,7 +49,11 @@ function legacyFile(version: 1 | 2, names: { idField: string; pageSizeParam: str
   return JSON.stringify({ ...rest, version, settings: { ...settings, ...names }, ...(serviceMap ? { serviceMap } : {}) });
 }
 
-const withNames = (map: ServiceMap, pageSizeParam: string | null, id: string): ServiceMap => ({ ...map, list: { ...map.list, pageSizeParam }, asset: { ...map.asset, id } });
+const withNames = (map: ServiceMap, pageSizeParam: string | null, id: string): ServiceMap => ({
+  ...map,
+  list: { ...map.list, pageSizeParam },
+  asset: { ...map.asset, id },
+});
 
 describe('checkpoint file', () => {
   it('sits beside the output', () => {
@@ -160,7 +164,9 @@ describe('resume rules', () => {
     const saved = checkpoint({ settings: { ...checkpoint().settings, format: 'csv' }, columns: ['id', 'title'] });
     const map = DEFAULT_SERVICE_MAP;
     expect(() => assertResumable('cp.json', saved, { ...saved.settings, vendor: 'acme' }, map)).toThrow(/other settings \(vendor was "demo", now "acme"\)/);
-    expect(() => assertResumable('cp.json', saved, saved.settings, withNames(map, 'per-page', 'uuid'))).toThrow(/the id field \(asset.id\) was "id", now "uuid"/);
+    expect(() => assertResumable('cp.json', saved, saved.settings, withNames(map, 'per-page', 'uuid'))).toThrow(
+      /the id field \(asset.id\) was "id", now "uuid"/,
+    );
     expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id'])).toThrow(/columns were id,title, now id/);
     expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id', 'title'])).not.toThrow();
   });

@@ -22,8 +22,15 @@ function errorOf(argv: string[], env: NodeJS.ProcessEnv = {}): string {
 describe('catalog CLI flags', () => {
   it('has defaults: vendor "default", JSON Lines in the current folder, page size 100', () => {
     expect(run(base)).toEqual({
-      baseUrl: 'http://127.0.0.1:8080', tokens: ['t1'], vendor: 'default', out: '/work/dir/catalog-default.jsonl', defaultOut: true,
-      format: 'jsonl', pageSize: 100, resume: false, detect: { explicit: false },
+      baseUrl: 'http://127.0.0.1:8080',
+      tokens: ['t1'],
+      vendor: 'default',
+      out: '/work/dir/catalog-default.jsonl',
+      defaultOut: true,
+      format: 'jsonl',
+      pageSize: 100,
+      resume: false,
+      detect: { explicit: false },
     });
     // --no-detect keeps the built-in shapes; a map file is never detected over.
     expect(run([...base, '--no-detect']).detect).toBeUndefined();
@@ -31,10 +38,44 @@ describe('catalog CLI flags', () => {
   });
 
   it('reads every flag', () => {
-    const o = run([...base, '--token', 't2', '--vendor', 'acme', '--out', 'x/cat.csv', '--page-size', '25', '--page-size-param', 'limit',
-      '--id-field', 'uuid', '--cursor-field', 'next', '--cursor-field', 'after', '--columns', 'uuid, title', '--resume', '--give-up-after', '30']);
-    expect(o).toMatchObject({ tokens: ['t1', 't2'], vendor: 'acme', out: '/work/dir/x/cat.csv', defaultOut: false, format: 'csv', pageSize: 25,
-      pageSizeParam: 'limit', idField: 'uuid', cursorFields: ['next', 'after'], columns: ['uuid', 'title'], resume: true, giveUpAfterMinutes: 30 });
+    const o = run([
+      ...base,
+      '--token',
+      't2',
+      '--vendor',
+      'acme',
+      '--out',
+      'x/cat.csv',
+      '--page-size',
+      '25',
+      '--page-size-param',
+      'limit',
+      '--id-field',
+      'uuid',
+      '--cursor-field',
+      'next',
+      '--cursor-field',
+      'after',
+      '--columns',
+      'uuid, title',
+      '--resume',
+      '--give-up-after',
+      '30',
+    ]);
+    expect(o).toMatchObject({
+      tokens: ['t1', 't2'],
+      vendor: 'acme',
+      out: '/work/dir/x/cat.csv',
+      defaultOut: false,
+      format: 'csv',
+      pageSize: 25,
+      pageSizeParam: 'limit',
+      idField: 'uuid',
+      cursorFields: ['next', 'after'],
+      columns: ['uuid', 'title'],
+      resume: true,
+      giveUpAfterMinutes: 30,
+    });
     expect(run([...base, '--out', 'a.data', '--format', 'csv']).format).toBe('csv');
   });
 
@@ -57,7 +98,8 @@ describe('catalog CLI flags', () => {
     expect(errorOf([...base, '--bogus'])).toMatch(/bogus/);
     expect(errorOf([...base, 'positional'])).toMatch(/positional/i);
     expect(errorOf([...base, '--vendor', ''])).toMatch(/--vendor/);
-    for (const bad of ['0', '1441', '2.5', 'ten', '']) expect(errorOf([...base, '--give-up-after', bad])).toMatch(/--give-up-after must be a whole number of minutes from 1 to 1440/);
+    for (const bad of ['0', '1441', '2.5', 'ten', ''])
+      expect(errorOf([...base, '--give-up-after', bad])).toMatch(/--give-up-after must be a whole number of minutes from 1 to 1440/);
   });
 
   it('answers --help', () => {
@@ -79,16 +121,35 @@ describe('catalog CLI flags', () => {
 
 function progress(patch: Partial<CatalogProgress> = {}): CatalogProgress {
   return {
-    state: 'running', out: '/o/c.jsonl', checkpoint: '/o/c.jsonl.checkpoint.json', format: 'jsonl', resumed: false,
-    pages: 45, items: 4500, bytes: 100, itemsThisRun: 4500, total: 10_000, percent: 45, requests: 47, requestsPerSecond: 19.84,
-    waitedMs: 12_300, rateLimited: 2, statuses: { '200': 45, '429': 2 }, elapsedMs: 2500, etaSeconds: 72, sharing: null, ...patch,
+    state: 'running',
+    out: '/o/c.jsonl',
+    checkpoint: '/o/c.jsonl.checkpoint.json',
+    format: 'jsonl',
+    resumed: false,
+    pages: 45,
+    items: 4500,
+    bytes: 100,
+    itemsThisRun: 4500,
+    total: 10_000,
+    percent: 45,
+    requests: 47,
+    requestsPerSecond: 19.84,
+    waitedMs: 12_300,
+    rateLimited: 2,
+    statuses: { '200': 45, '429': 2 },
+    elapsedMs: 2500,
+    etaSeconds: 72,
+    sharing: null,
+    ...patch,
   };
 }
 
 describe('catalog CLI output', () => {
   it('draws a bar with percent, items, pages, rate, waited, 429s and ETA', () => {
     expect(formatProgressBar(progress(), 200)).toBe('[#########...........]  45.0%  4500/10000 items  45 pages  19.8 req/s  waited 12.3s  429s 2  ETA 1m12s');
-    expect(formatProgressBar(progress({ total: null, percent: null, etaSeconds: null }), 200)).toBe('catalog  4500 items  45 pages  19.8 req/s  waited 12.3s  429s 2');
+    expect(formatProgressBar(progress({ total: null, percent: null, etaSeconds: null }), 200)).toBe(
+      'catalog  4500 items  45 pages  19.8 req/s  waited 12.3s  429s 2',
+    );
     // An 80-column terminal: the bar goes, every figure stays.
     expect(formatProgressBar(progress(), 80)).toBe(' 45.0%  4500/10000 items  45 pages  19.8 req/s  waited 12.3s  429s 2  ETA 1m12s');
     expect(formatProgressBar(progress(), 40)).toHaveLength(39);
@@ -106,9 +167,22 @@ describe('catalog CLI output', () => {
 
   it('summarises in one JSON object with the agreed fields', () => {
     const s = summaryJson(progress({ state: 'done', elapsedMs: 2500 }));
-    expect(s).toMatchObject({ items: 4500, pages: 45, requests: 47, statuses: { '200': 45, '429': 2 }, seconds: 2.5, waited_seconds: 12.3, out: '/o/c.jsonl', resumed: false, state: 'done' });
+    expect(s).toMatchObject({
+      items: 4500,
+      pages: 45,
+      requests: 47,
+      statuses: { '200': 45, '429': 2 },
+      seconds: 2.5,
+      waited_seconds: 12.3,
+      out: '/o/c.jsonl',
+      resumed: false,
+      state: 'done',
+    });
     expect(s.requests_per_second).toBe(18.8);
-    expect(summaryJson(progress({ state: 'failed', error: { code: 'NETWORK', message: 'down', retryable: true } })).error).toEqual({ code: 'NETWORK', message: 'down' });
+    expect(summaryJson(progress({ state: 'failed', error: { code: 'NETWORK', message: 'down', retryable: true } })).error).toEqual({
+      code: 'NETWORK',
+      message: 'down',
+    });
   });
 
   it('explains failures in one line, naming the URL or the token', () => {
@@ -117,9 +191,17 @@ describe('catalog CLI output', () => {
     expect(down).toContain('http://127.0.0.1:1');
     expect(down).not.toContain('\n');
     expect(failureMessage({ code: 'UNAUTHORIZED', message: 'x', status: 401, retryable: false }, ctx)).toMatch(/refused the token/);
-    expect(failureMessage({ code: 'BAD_REQUEST', message: 'a.jsonl already exists; not overwriting it.', hint: 'Resume it (--resume) or choose another output file (--out).', retryable: false }, ctx)).toBe(
-      'catalog: a.jsonl already exists; not overwriting it. Resume it (--resume) or choose another output file (--out).',
-    );
+    expect(
+      failureMessage(
+        {
+          code: 'BAD_REQUEST',
+          message: 'a.jsonl already exists; not overwriting it.',
+          hint: 'Resume it (--resume) or choose another output file (--out).',
+          retryable: false,
+        },
+        ctx,
+      ),
+    ).toBe('catalog: a.jsonl already exists; not overwriting it. Resume it (--resume) or choose another output file (--out).');
   });
 
   it('redraws one line on a terminal and throttles plain lines to one every 2 s', () => {
@@ -145,7 +227,7 @@ describe('catalog CLI output', () => {
 });
 
 describe('catalog CLI flags reach the client', () => {
-  it('--give-up-after becomes the client\'s stall limit; without it the client keeps its own default', () => {
+  it("--give-up-after becomes the client's stall limit; without it the client keeps its own default", () => {
     expect(clientOptionsFor(run([...base, '--give-up-after', '30']), null).stallLimitMs).toBe(30 * 60_000);
     expect(clientOptionsFor(run(base), null)).not.toHaveProperty('stallLimitMs');
   });

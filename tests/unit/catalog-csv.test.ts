@@ -35,7 +35,12 @@ describe('CSV quoting (RFC 4180)', () => {
   });
 
   it('takes the header from the first page keys in the order first seen', () => {
-    expect(columnsFromItems([{ id: 1, title: 't' }, { id: 2, price: 3, title: 'u' }])).toEqual(['id', 'title', 'price']);
+    expect(
+      columnsFromItems([
+        { id: 1, title: 't' },
+        { id: 2, price: 3, title: 'u' },
+      ]),
+    ).toEqual(['id', 'title', 'price']);
   });
 
   it('does not treat inherited properties as columns values', () => {

@@ -66,8 +66,17 @@ class FakeCatalogClient implements CatalogClient {
   /** A sample to every subscriber (as PartnerClient does) and, for an attempt of a request, to that request's own listener. */
   emit(status: number, waitedMs = 5, endpoint: BudgetSample['endpoint'] = 'listAssets', request?: ListRequestOptions): void {
     const sample: BudgetSample = {
-      vendor: 'demo', endpoint, at: Date.now(), status, limit: 20, remaining: 10, reset: 0,
-      latencyMs: 1, waitedMs, attempt: 1, headerProblems: [],
+      vendor: 'demo',
+      endpoint,
+      at: Date.now(),
+      status,
+      limit: 20,
+      remaining: 10,
+      reset: 0,
+      latencyMs: 1,
+      waitedMs,
+      attempt: 1,
+      headerProblems: [],
     };
     for (const l of this.listeners) l(sample);
     request?.onSample?.(sample);
@@ -88,7 +97,10 @@ function download(client: CatalogClient, patch: Partial<CatalogDownloadOptions> 
 
 async function jsonlIds(path: string): Promise<number[]> {
   const text = await readFile(path, 'utf8');
-  return text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: number }).id);
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
@@ -123,7 +135,7 @@ describe('readPage', () => {
     expect(client.calls[0]?.query).toEqual({ limit: 100 });
   });
 
-  it('a cursor equal to the one sent does not advance: the next cursor is the last item\'s id, said in a warning', async () => {
+  it("a cursor equal to the one sent does not advance: the next cursor is the last item's id, said in a warning", async () => {
     // A constant cursor: 5 on every page.
     const client = new FakeCatalogClient({ size: 30, shapeBody: (items, _l, more) => ({ items, next_cursor: '5', has_more: more }) });
     const page = await readPage(client, { lastId: 5, pageSize: 10, tolerant: true });
@@ -178,7 +190,8 @@ describe('CatalogDownload', () => {
     const client = new FakeCatalogClient({
       size: 30,
       // The second page comes back empty while still saying more follows; no total anywhere.
-      shapeBody: (items, lastId, hasMore) => (lastId !== null && lastId > 20 ? { items: [], last_id: null, has_more: true } : { items, last_id: lastId, has_more: hasMore }),
+      shapeBody: (items, lastId, hasMore) =>
+        lastId !== null && lastId > 20 ? { items: [], last_id: null, has_more: true } : { items, last_id: lastId, has_more: hasMore },
     });
     const dl = download(client, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
     const result = await dl.start();
@@ -238,7 +251,9 @@ describe('CatalogDownload', () => {
     delete cp['lastItemId'];
     await writeFile(resumed.out, (await readFile(resumed.out, 'utf8')).split('\n').slice(0, 20).join('\n') + '\n');
     await writeFile(path, JSON.stringify({ ...cp, done: false, cursor: 20, pages: 2, items: 20, bytes: (await stat(resumed.out)).size }));
-    const old = await download(new FakeCatalogClient({ size: 45, shapeBody: (...a) => echo(sent)(...a), before: (_c, o) => void (sent = o.query) }), { resume: true }).start();
+    const old = await download(new FakeCatalogClient({ size: 45, shapeBody: (...a) => echo(sent)(...a), before: (_c, o) => void (sent = o.query) }), {
+      resume: true,
+    }).start();
     expect(old).toMatchObject({ state: 'failed', items: 20, error: { code: 'INVALID_RESPONSE' } });
     expect(old.error?.message).toMatch(/`last_id` does not advance: it sent back the cursor it was given \(20\)/);
     expect(old.error?.hint).toMatch(/list\.cursor to none/);
@@ -262,11 +277,12 @@ describe('CatalogDownload', () => {
     expect(await jsonlIds(dl.out)).toEqual(range(20));
   });
 
-  it('an empty page with a new cursor moves on (a filtered scan\'s empty stretch) rather than fail', async () => {
+  it("an empty page with a new cursor moves on (a filtered scan's empty stretch) rather than fail", async () => {
     // After item 10, an empty page that names the next cursor 15: items 11-15 are not in this catalog.
     const skipping = new FakeCatalogClient({
       size: 30,
-      shapeBody: (items, last, more) => (items[0]?.id === 11 ? { items: [], next_cursor: 15, has_more: true } : { items, next_cursor: more ? last : null, has_more: more }),
+      shapeBody: (items, last, more) =>
+        items[0]?.id === 11 ? { items: [], next_cursor: 15, has_more: true } : { items, next_cursor: more ? last : null, has_more: more },
     });
     const dl = download(skipping, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
     expect(await dl.start()).toMatchObject({ state: 'done', items: 25 });
@@ -275,7 +291,10 @@ describe('CatalogDownload', () => {
   });
 
   it('fails with INVALID_RESPONSE on items without an id, writing nothing of that page', async () => {
-    const client = new FakeCatalogClient({ size: 30, shapeBody: (items, _l, hasMore) => ({ items: items.map(({ id: _id, ...rest }) => rest), has_more: hasMore }) });
+    const client = new FakeCatalogClient({
+      size: 30,
+      shapeBody: (items, _l, hasMore) => ({ items: items.map(({ id: _id, ...rest }) => rest), has_more: hasMore }),
+    });
     const dl = download(client);
     const result = await dl.start();
     expect(result).toMatchObject({ state: 'failed', items: 0, error: { code: 'INVALID_RESPONSE' } });
@@ -288,11 +307,23 @@ describe('CatalogDownload', () => {
     const out = join(dir, 'catalog.jsonl');
     // What a SIGKILL during the first request leaves: an empty output and a checkpoint with no page.
     await writeFile(out, '');
-    await writeFile(`${out}.checkpoint.json`, JSON.stringify({
-      version: 1, output: 'catalog.jsonl', cursor: null, done: false, pages: 0, items: 0, bytes: 0, columns: null, total: null,
-      settings: { baseUrl: 'http://127.0.0.1:9', vendor: 'demo', format: 'jsonl', idField: 'id', pageSize: 10, pageSizeParam: 'per-page' },
-      startedAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z',
-    }));
+    await writeFile(
+      `${out}.checkpoint.json`,
+      JSON.stringify({
+        version: 1,
+        output: 'catalog.jsonl',
+        cursor: null,
+        done: false,
+        pages: 0,
+        items: 0,
+        bytes: 0,
+        columns: null,
+        total: null,
+        settings: { baseUrl: 'http://127.0.0.1:9', vendor: 'demo', format: 'jsonl', idField: 'id', pageSize: 10, pageSizeParam: 'per-page' },
+        startedAt: '2024-01-01T00:00:00Z',
+        updatedAt: '2024-01-01T00:00:00Z',
+      }),
+    );
     expect((await download(new FakeCatalogClient({ size: 12 })).start()).state).toBe('done');
     expect(await jsonlIds(out)).toEqual(range(12));
   });
@@ -335,7 +366,12 @@ describe('CatalogDownload', () => {
     expect((await download(crashing).start()).items).toBe(30);
     const path = `${out}.checkpoint.json`;
     const { serviceMap, lastItemId, ...rest } = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown> & { settings: object };
-    const older = { ...rest, version, settings: { ...rest.settings, idField, pageSizeParam: 'per-page' }, ...(version === 2 ? { serviceMap, lastItemId } : {}) };
+    const older = {
+      ...rest,
+      version,
+      settings: { ...rest.settings, idField, pageSizeParam: 'per-page' },
+      ...(version === 2 ? { serviceMap, lastItemId } : {}),
+    };
     await writeFile(path, JSON.stringify(older));
     return path;
   }
@@ -356,7 +392,11 @@ describe('CatalogDownload', () => {
     expect(client.calls[0]?.query).toEqual({ 'per-page': 10, last_id: 30 });
     expect(await jsonlIds(join(dir, 'catalog.jsonl'))).toEqual(range(57));
     // Written back once without them: the recorded map carries the names.
-    const after = JSON.parse(await readFile(path, 'utf8')) as { version: number; settings: object; serviceMap: { asset: { id: string }; list: { pageSizeParam: string } } };
+    const after = JSON.parse(await readFile(path, 'utf8')) as {
+      version: number;
+      settings: object;
+      serviceMap: { asset: { id: string }; list: { pageSizeParam: string } };
+    };
     expect(after.version).toBe(2);
     expect(Object.keys(after.settings).sort()).toEqual(['baseUrl', 'format', 'pageSize', 'vendor']);
     expect(after.serviceMap.asset.id).toBe('id');
@@ -410,7 +450,12 @@ describe('CatalogDownload', () => {
 
   it('pauses after the page in flight and resumes from its checkpoint', async () => {
     let dl: CatalogDownload | null = null;
-    const client = new FakeCatalogClient({ size: 50, before: (call) => { if (call === 2) dl?.pause(); } });
+    const client = new FakeCatalogClient({
+      size: 50,
+      before: (call) => {
+        if (call === 2) dl?.pause();
+      },
+    });
     dl = download(client);
     const paused = await dl.start();
     expect(paused).toMatchObject({ state: 'paused', items: 20, pages: 2 });

@@ -50,7 +50,18 @@ describe('ProgressTracker', () => {
       if (i !== 1) tracker.addPage(100, 5000 + (i + 1) * 100, 1000);
     }
     const p = tracker.snapshot();
-    expect(p).toMatchObject({ state: 'running', resumed: true, pages: 5, items: 500, total: 1000, percent: 50, requests: 4, rateLimited: 1, waitedMs: 400, elapsedMs: 2000 });
+    expect(p).toMatchObject({
+      state: 'running',
+      resumed: true,
+      pages: 5,
+      items: 500,
+      total: 1000,
+      percent: 50,
+      requests: 4,
+      rateLimited: 1,
+      waitedMs: 400,
+      elapsedMs: 2000,
+    });
     expect(p.statuses).toEqual({ '200': 3, '429': 1 });
     expect(p.requestsPerSecond).toBe(2);
     // 300 items in 2 s this run: 500 left take 3.3 s.

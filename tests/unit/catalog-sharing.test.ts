@@ -7,7 +7,19 @@ import type { BudgetSample } from '../../shared/rate-limit';
 const files = { out: '/tmp/c.jsonl', checkpoint: '/tmp/c.jsonl.checkpoint.json', format: 'jsonl' as const };
 
 function sample(status: number, consumers?: number): BudgetSample {
-  const s: BudgetSample = { vendor: 'v', endpoint: 'listAssets', at: 0, status, limit: 20, remaining: 3, reset: 0, latencyMs: 2, waitedMs: 40, attempt: 1, headerProblems: [] };
+  const s: BudgetSample = {
+    vendor: 'v',
+    endpoint: 'listAssets',
+    at: 0,
+    status,
+    limit: 20,
+    remaining: 3,
+    reset: 0,
+    latencyMs: 2,
+    waitedMs: 40,
+    attempt: 1,
+    headerProblems: [],
+  };
   if (consumers !== undefined) s.consumers = consumers;
   return s;
 }

@@ -37,10 +37,13 @@ describe.each<FakeRefill>(['whole-second', 'continuous'])('a fleet on the manual
     [4, 0.01],
     [8, 0.01],
     [16, 0.02],
-  ])("the issue's workload, %i copies of 250 pages each: nobody gives up, 429s <= %s, goodput >= 0.9 until the last one finished, Jain >= 0.9", async (copies, max429) => {
-    // The whole catalog at the limit takes 250 * copies / 20 s.
-    expectGoals(await runFleetModel({ copies, refill, seconds: (250 * copies) / 20, fixedWork: true }), max429, 0.9);
-  });
+  ])(
+    "the issue's workload, %i copies of 250 pages each: nobody gives up, 429s <= %s, goodput >= 0.9 until the last one finished, Jain >= 0.9",
+    async (copies, max429) => {
+      // The whole catalog at the limit takes 250 * copies / 20 s.
+      expectGoals(await runFleetModel({ copies, refill, seconds: (250 * copies) / 20, fixedWork: true }), max429, 0.9);
+    },
+  );
 
   it('a download beside a competitor at 8 of 20/s: >= 0.9 of what it leaves, vendor-wide 429s <= 2%', async () => {
     const r = await runFleetModel({ copies: 1, refill, competitorRps: 8 });

@@ -116,19 +116,28 @@ describe('Retry-After (issue 11, item 11)', () => {
 
 describe('background work never gives up on a shared budget', () => {
   it('a background call waits through more 429s than the retry budget; an interactive one stops and says others hold the budget', async () => {
-    const h = harness({ latencyMs: 2, action: (req) => (req.endpoint === 'listAssets' && h.fake.received.length <= 12 ? { kind: 'rate-limited' } : { kind: 'answer' }) });
+    const h = harness({
+      latencyMs: 2,
+      action: (req) => (req.endpoint === 'listAssets' && h.fake.received.length <= 12 ? { kind: 'rate-limited' } : { kind: 'answer' }),
+    });
     const client = h.client();
     const res = await drive(h.clock, client.request('listAssets', { priority: 'background' }));
     expect(res.status).toBe(200);
     expect(res.attempts).toBeGreaterThan(DEFAULT_RETRY_POLICY.maxAttempts);
-    const interactive = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    const interactive = await drive(
+      h.clock,
+      client.request('listAssets').catch((e: unknown) => e),
+    );
     expect(interactive).toMatchObject({ status: 200 });
   });
 
   it('an interactive call keeps its bounded retries', async () => {
     const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
     const client = h.client();
-    const error = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    const error = await drive(
+      h.clock,
+      client.request('listAssets').catch((e: unknown) => e),
+    );
     expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
     expect(h.fake.received).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
   });
@@ -136,7 +145,10 @@ describe('background work never gives up on a shared budget', () => {
   it('a background call stops only when nothing went through for anyone for the stall limit', async () => {
     const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
     const client = h.client({ stallLimitMs: 20_000 });
-    const error = await drive(h.clock, client.request('listAssets', { priority: 'background' }).catch((e: unknown) => e));
+    const error = await drive(
+      h.clock,
+      client.request('listAssets', { priority: 'background' }).catch((e: unknown) => e),
+    );
     expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
     expect((error as Error).message).toMatch(/no request of this budget has gone through for anyone/);
     expect(h.fake.received.length).toBeGreaterThan(6);
@@ -188,7 +200,10 @@ describe('an interactive call that meets a crowd', () => {
     const client = h.client();
     await runFor(h.clock, h.clock.now() + 3_000, 1, () => client.request('listAssets'));
     crowded = true;
-    const error = await drive(h.clock, client.request('listAssets').catch((e: unknown) => e));
+    const error = await drive(
+      h.clock,
+      client.request('listAssets').catch((e: unknown) => e),
+    );
     stop = true;
     expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
     expect((error as Error).message).toMatch(/taken by other consumers of vendor v \(about \d+ others? share it\)/);
@@ -417,7 +432,16 @@ describe.each<FakeRefill>(['whole-second', 'continuous'])('four copies sharing o
     // Each copy is its own process: its own registry, nothing shared but the server's answers.
     const copies = Array.from(
       { length: 4 },
-      (_, i) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: [`token-${i}`], fetch: h.fake.fetch, clock: h.clock, budgets: new BudgetRegistry({ clock: h.clock }), random: seededRandom(100 + i) }),
+      (_, i) =>
+        new PartnerClient({
+          baseUrl: FAKE_BASE_URL,
+          vendor: 'v',
+          tokens: [`token-${i}`],
+          fetch: h.fake.fetch,
+          clock: h.clock,
+          budgets: new BudgetRegistry({ clock: h.clock }),
+          random: seededRandom(100 + i),
+        }),
     );
     const got = [0, 0, 0, 0];
     const seconds = 60;

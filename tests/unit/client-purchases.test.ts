@@ -49,7 +49,9 @@ describe('PurchaseService', () => {
       }
     });
     expect(await drive(h.clock, purchases.info('p_1'))).toMatchObject({ id: 'p_1', state: 'registered' });
-    expect((await drive(h.clock, purchases.findByReference('ref-9'))).items).toMatchObject([{ id: 'p_1', asset_id: 7, state: 'registered', client_reference: 'ref-9' }]);
+    expect((await drive(h.clock, purchases.findByReference('ref-9'))).items).toMatchObject([
+      { id: 'p_1', asset_id: 7, state: 'registered', client_reference: 'ref-9' },
+    ]);
     expect((await drive(h.clock, purchases.validate('p_1'))).state).toBe('validated');
     expect((await drive(h.clock, purchases.downloadUrl('p_1'))).url).toBe('https://cdn.example/x');
     expect((await drive(h.clock, purchases.viewUrl('p_1'))).url).toBe('https://cdn.example/x');
@@ -90,7 +92,14 @@ describe('PurchaseService', () => {
 
   it('refuses bad arguments before sending', async () => {
     const { h, purchases } = service(() => ({ kind: 'answer', body: purchase() }));
-    for (const p of [purchases.info(''), purchases.cancel('  '), purchases.validate(42 as never), purchases.register(-1), purchases.register(1.5), purchases.findByReference('x'.repeat(500))]) {
+    for (const p of [
+      purchases.info(''),
+      purchases.cancel('  '),
+      purchases.validate(42 as never),
+      purchases.register(-1),
+      purchases.register(1.5),
+      purchases.findByReference('x'.repeat(500)),
+    ]) {
       expect((await errorOf(p)).code).toBe('BAD_REQUEST');
     }
     expect(h.fake.received).toHaveLength(0);

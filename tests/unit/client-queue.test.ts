@@ -14,7 +14,9 @@ describe('queue order', () => {
     const client = h.client();
     await fillHistoryBucket(h, client);
     const order = ['bg-1', 'bg-2', 'click-1', 'bg-3', 'click-2'];
-    const calls = order.map((tag) => client.request('assetHistory', { body: { asset_id: tag }, priority: tag.startsWith('bg') ? 'background' : 'interactive' }));
+    const calls = order.map((tag) =>
+      client.request('assetHistory', { body: { asset_id: tag }, priority: tag.startsWith('bg') ? 'background' : 'interactive' }),
+    );
     await settle();
     expect(client.budgetSnapshot().find((b) => b.endpoint === 'assetHistory')!.queued).toBe(5);
     await drive(h.clock, Promise.all(calls));
@@ -82,7 +84,12 @@ describe('timeouts', () => {
     const client = h.client({ timeoutMs: 1_000, retry: { maxAttempts: 2, baseMs: 100 } });
     const start = h.clock.now();
     let endedAt = 0;
-    const e = await errorOf(drive(h.clock, client.request('categories').finally(() => (endedAt = h.clock.now()))));
+    const e = await errorOf(
+      drive(
+        h.clock,
+        client.request('categories').finally(() => (endedAt = h.clock.now())),
+      ),
+    );
     expect(e.code).toBe('TIMEOUT');
     expect(e.message).toMatch(/no answer within 1000 ms/);
     expect(endedAt - start).toBeGreaterThanOrEqual(2_000);

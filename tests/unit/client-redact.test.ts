@@ -5,7 +5,10 @@ describe('redactText', () => {
   it('masks a token that contains another whole, whatever the list order', () => {
     const a = 'abc123';
     const b = 'abc123-SECRET-TAIL-xyz';
-    for (const tokens of [[a, b], [b, a]]) {
+    for (const tokens of [
+      [a, b],
+      [b, a],
+    ]) {
       const out = redactText(`short ${a} long ${b}.`, tokens);
       expect(out).toBe(`short ${maskToken(a)} long ${maskToken(b)}.`);
       expect(out).not.toContain('SECRET');

@@ -11,7 +11,7 @@ const RATE_LIMITED_BODY = { name: 'Too Many Requests', message: 'Rate limit exce
 /** The first `n` requests (optionally of one endpoint) get `action`, the rest are answered. */
 function firstN(n: number, action: FakeAction, endpoint?: string): (req: FakeRequest) => FakeAction {
   let seen = 0;
-  return (req) => (endpoint === undefined || req.endpoint === endpoint) && seen++ < n ? action : { kind: 'answer' };
+  return (req) => ((endpoint === undefined || req.endpoint === endpoint) && seen++ < n ? action : { kind: 'answer' });
 }
 
 describe('429: the whole bucket pauses', () => {
@@ -44,7 +44,8 @@ describe('429: the whole bucket pauses', () => {
     for (const w of waiting) void w.then(() => granted++);
     bucket.pauseUntil(clock.now() + 5_000);
     // Answers free the budget, but the pause holds the queue.
-    for (const t of first) bucket.answered(t, { receivedAt: clock.now(), status: 200, rate: { limit: 10, remaining: 9, reset: 0, problems: [] }, dateMs: null });
+    for (const t of first)
+      bucket.answered(t, { receivedAt: clock.now(), status: 200, rate: { limit: 10, remaining: 9, reset: 0, problems: [] }, dateMs: null });
     await clock.advance(4_900);
     expect(granted).toBe(0);
     await clock.advance(200);

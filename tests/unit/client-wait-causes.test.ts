@@ -119,7 +119,19 @@ describe('wait causes add up to the measured wait, and name what held the reques
   it('copies of the app with separate budgets (a crowd of 8, continuous): both pacing and window ends, adding up per copy', async () => {
     const random = seededRandom(42);
     const h = harness({ refill: 'continuous', latencyMs: () => 2 + random() * 6 });
-    const clients = Array.from({ length: 8 }, (_, i) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: [`t-${i}`], fetch: h.fake.fetch, clock: h.clock, budgets: new BudgetRegistry({ clock: h.clock }), random: seededRandom(100 + i) }));
+    const clients = Array.from(
+      { length: 8 },
+      (_, i) =>
+        new PartnerClient({
+          baseUrl: FAKE_BASE_URL,
+          vendor: 'v',
+          tokens: [`t-${i}`],
+          fetch: h.fake.fetch,
+          clock: h.clock,
+          budgets: new BudgetRegistry({ clock: h.clock }),
+          random: seededRandom(100 + i),
+        }),
+    );
     const perCopy = clients.map(() => [] as BudgetSample[]);
     clients.forEach((c, i) => c.onSample((s) => perCopy[i]!.push(s)));
     await runFor(h.clock, h.clock.now() + 20_000, 8, (i) => clients[i]!.request('listAssets', { priority: 'background' }));

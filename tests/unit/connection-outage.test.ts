@@ -5,7 +5,17 @@ import { ManualClock } from '../../electron/client/testing/manual-clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 
 const sample = (status: number, at: number): BudgetSample => ({
-  vendor: 'acme', endpoint: 'categories', at, status, limit: 20, remaining: 10, reset: 0, latencyMs: 3, waitedMs: 0, attempt: 1, headerProblems: [],
+  vendor: 'acme',
+  endpoint: 'categories',
+  at,
+  status,
+  limit: 20,
+  remaining: 10,
+  reset: 0,
+  latencyMs: 3,
+  waitedMs: 0,
+  attempt: 1,
+  headerProblems: [],
 });
 
 describe('ConnectionTracker during an outage', () => {

@@ -30,7 +30,9 @@ describe('the built-in demo profile shows its public tokens', () => {
     const dir = mkdtempSync(join(tmpdir(), 'demo-tokens-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
-    const saved = store.save(profileInputSchema.parse({ name: 'My sim', vendor: 'demo', baseUrl: 'http://127.0.0.1:8700', addTokens: ['demo-token-1', 'real-secret-token-42'] }));
+    const saved = store.save(
+      profileInputSchema.parse({ name: 'My sim', vendor: 'demo', baseUrl: 'http://127.0.0.1:8700', addTokens: ['demo-token-1', 'real-secret-token-42'] }),
+    );
     const listed = store.list();
     for (const view of [saved, ...listed]) {
       expect(view.demo).toBe(false);

@@ -37,7 +37,9 @@ describe('downloadReveal', () => {
     await expect(fileHandlers(contextWith('/x')).downloadReveal({ action: 'show' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: /browser mode/ });
     const reveal = vi.fn(async () => {});
     await expect(fileHandlers(contextWith(null, reveal)).downloadReveal({ action: 'show' })).rejects.toMatchObject({ message: /No catalog file/ });
-    await expect(fileHandlers(contextWith(path.join(dir, 'gone.jsonl'), reveal)).downloadReveal({ action: 'open' })).rejects.toMatchObject({ message: /no longer there/ });
+    await expect(fileHandlers(contextWith(path.join(dir, 'gone.jsonl'), reveal)).downloadReveal({ action: 'open' })).rejects.toMatchObject({
+      message: /no longer there/,
+    });
     expect(reveal).not.toHaveBeenCalled();
   });
 

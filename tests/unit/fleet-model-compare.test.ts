@@ -35,12 +35,18 @@ describe('fleet model comparison (the safety net of pacing refactorings)', () =>
     expect(c.identical).toBe(false);
     expect(c.settings).toEqual(['seconds: 60 -> 30']);
     expect(c.runs.map((r) => `${r.verdict} ${r.seed}`)).toEqual(['new 2', 'missing 1']);
-    expect(formatComparison(c).slice(-2)).toEqual(['NOT identical: 1 of 1 runs differ or are missing, settings differ.', '1 new runs (not in the saved record, not compared).']);
+    expect(formatComparison(c).slice(-2)).toEqual([
+      'NOT identical: 1 of 1 runs differ or are missing, settings differ.',
+      '1 new runs (not in the saved record, not compared).',
+    ]);
   });
 
   it('counts a new scenario as no difference of the saved ones (a bench may gain scenarios)', () => {
     const saved = record(1);
-    const now: FleetModelRecord = { ...saved, runs: [...saved.runs, { scenario: '8 copies whole-second catalog 2500 in pages of 25', seed: 1, figures: { goodput: 0.8 } }] };
+    const now: FleetModelRecord = {
+      ...saved,
+      runs: [...saved.runs, { scenario: '8 copies whole-second catalog 2500 in pages of 25', seed: 1, figures: { goodput: 0.8 } }],
+    };
     const c = compareRecords(saved, now);
     expect(c.identical).toBe(true);
     expect(formatComparison(c).slice(-2)).toEqual(['All 1 runs identical, every figure.', '1 new runs (not in the saved record, not compared).']);

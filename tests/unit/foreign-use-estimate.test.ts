@@ -9,7 +9,7 @@ import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
-describe('others\' use estimated from our answers (deterministic server model)', () => {
+describe("others' use estimated from our answers (deterministic server model)", () => {
   for (const refill of ['whole-second', 'continuous'] as const) {
     it(`${refill}: a competitor at 8/s is read within 10% over 30 s and in each 10 s; alone reads 0`, async () => {
       for (const phase of [0, 110]) {
@@ -34,12 +34,23 @@ describe('others\' use estimated from our answers (deterministic server model)',
   }
 });
 
-describe('others\' use in the continuous model where the bucket may have reached its cap', () => {
+describe("others' use in the continuous model where the bucket may have reached its cap", () => {
   it('claims nothing of our own answers that the refill explains without the cap', () => {
     const detector = new ForeignUseDetector({ refillModel: () => 'continuous', inFlight: () => 0 });
     const t0 = 1_700_000_000_000;
     const at = (ms: number, remaining: number): BudgetSample => ({
-      vendor: 'demo', endpoint: 'categories', at: t0 + ms, serverSecond: null, status: 200, limit: 20, remaining, reset: 0, latencyMs: 10, waitedMs: 0, attempt: 1, headerProblems: [],
+      vendor: 'demo',
+      endpoint: 'categories',
+      at: t0 + ms,
+      serverSecond: null,
+      status: 200,
+      limit: 20,
+      remaining,
+      reset: 0,
+      latencyMs: 10,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
     });
     // Allowance 0.0 after the first; 940 ms at 20/s refill 18.8, we take 1: 17.8 left (Remaining 17). The cap (20)
     // might have been reached by the most the readings allow, but it need not have been: nothing of others is proved.
@@ -48,12 +59,23 @@ describe('others\' use in the continuous model where the bucket may have reached
   });
 });
 
-describe('others\' use in the whole-second model with a request of ours that got no answer', () => {
+describe("others' use in the whole-second model with a request of ours that got no answer", () => {
   it('takes the unanswered request for ours in the second its flight overlaps', () => {
     const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
     const S = 1_700_000_000_000;
     const answer = (ms: number, status: number, remaining: number | null): BudgetSample => ({
-      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: status === 0 ? null : S, status, limit: status === 0 ? null : 20, remaining, reset: 0, latencyMs: 4, waitedMs: 0, attempt: 1, headerProblems: [],
+      vendor: 'demo',
+      endpoint: 'categories',
+      at: S + ms,
+      serverSecond: status === 0 ? null : S,
+      status,
+      limit: status === 0 ? null : 20,
+      remaining,
+      reset: 0,
+      latencyMs: 4,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
     });
     let found = 0;
     // Our 20 requests of one server second; the 10th timed out here but the server counted it (Remaining 10 never seen); then a 429.
@@ -64,13 +86,24 @@ describe('others\' use in the whole-second model with a request of ours that got
   });
 });
 
-describe('others\' use in the whole-second model when an answer of ours comes late', () => {
+describe("others' use in the whole-second model when an answer of ours comes late", () => {
   it('files it under its Date second, however late it came', () => {
     let inFlight = 1; // the late one, until its answer is read
     const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => inFlight });
     const S = 1_700_000_000_000;
     const answer = (ms: number, latencyMs: number, second: number, remaining: number): BudgetSample => ({
-      vendor: 'demo', endpoint: 'categories', at: S + ms, serverSecond: second, status: 200, limit: 20, remaining, reset: 0, latencyMs, waitedMs: 0, attempt: 1, headerProblems: [],
+      vendor: 'demo',
+      endpoint: 'categories',
+      at: S + ms,
+      serverSecond: second,
+      status: 200,
+      limit: 20,
+      remaining,
+      reset: 0,
+      latencyMs,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
     });
     let found = 0;
     // Our 20 requests of one server second; the answer to the 10th was read 2.5 s late (a busy event loop).

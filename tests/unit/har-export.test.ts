@@ -46,9 +46,26 @@ describe('HAR export', () => {
     const log = new RequestLog();
     // Stored while nobody knew the token or its header.
     log.add(sample({}), exchange({}), { tokens: [], tokenHeaders: new Set() });
-    log.add(sample({ endpoint: 'registerPurchase', status: 0, latencyMs: 15000, attempt: 1 }), exchange({ method: 'POST', url: 'https://partner.example:8443/api/purchase/register', requestBody: `{"asset_id":7,"note":"${TOKEN}"}`, status: 0, responseHeaders: {}, responseBody: { text: null }, error: 'TimeoutError: timed out' }), { tokens: [], tokenHeaders: new Set() });
+    log.add(
+      sample({ endpoint: 'registerPurchase', status: 0, latencyMs: 15000, attempt: 1 }),
+      exchange({
+        method: 'POST',
+        url: 'https://partner.example:8443/api/purchase/register',
+        requestBody: `{"asset_id":7,"note":"${TOKEN}"}`,
+        status: 0,
+        responseHeaders: {},
+        responseBody: { text: null },
+        error: 'TimeoutError: timed out',
+      }),
+      { tokens: [], tokenHeaders: new Set() },
+    );
     const mask = { tokens: [TOKEN], tokenHeaders: new Set(['x-partner-key']) };
-    const built = buildHar(log.exported(() => true, mask.tokens), { name: 'Partner Console', version: '1.0.0' }, mask, 'test');
+    const built = buildHar(
+      log.exported(() => true, mask.tokens),
+      { name: 'Partner Console', version: '1.0.0' },
+      mask,
+      'test',
+    );
     const text = harText(built.har, mask);
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain('user:pw');
@@ -79,9 +96,17 @@ describe('HAR export', () => {
   it('writes an entry whose headers and bodies the bounded log let go, with a comment that says so', async () => {
     const log = new RequestLog({ capacity: 10, detailCapacity: 1 });
     log.add(sample({ endpoint: 'categories' }), exchange({ url: 'http://127.0.0.1:9/assets/categories' }), { tokens: [TOKEN], tokenHeaders: new Set() });
-    log.add(sample({ endpoint: 'categories', at: sample({}).at + 100 }), exchange({ url: 'http://127.0.0.1:9/assets/categories' }), { tokens: [TOKEN], tokenHeaders: new Set() });
+    log.add(sample({ endpoint: 'categories', at: sample({}).at + 100 }), exchange({ url: 'http://127.0.0.1:9/assets/categories' }), {
+      tokens: [TOKEN],
+      tokenHeaders: new Set(),
+    });
     const mask = { tokens: [TOKEN], tokenHeaders: new Set<string>() };
-    const built = buildHar(log.exported(() => true, mask.tokens), { name: 'Partner Console', version: '1.0.0' }, mask, 'test');
+    const built = buildHar(
+      log.exported(() => true, mask.tokens),
+      { name: 'Partner Console', version: '1.0.0' },
+      mask,
+      'test',
+    );
     expect(built).toMatchObject({ entries: 2, withoutDetail: 1 });
     const text = harText(built.har, mask);
     const har = JSON.parse(text) as Har;

@@ -9,15 +9,24 @@ describe('the service map’s idempotency header', () => {
     const { idempotencyHeader: _none, ...saved } = DEFAULT_SERVICE_MAP;
     const parsed = parseServiceMap(JSON.stringify(saved));
     expect(parsed).toMatchObject({ ok: true, map: { idempotencyHeader: 'Idempotency-Key' } });
-    expect(registerRequest(DEFAULT_SERVICE_MAP, 7, 'pc-1')).toEqual({ body: { asset_id: 7, client_reference: 'pc-1' }, headers: { 'Idempotency-Key': 'pc-1' } });
+    expect(registerRequest(DEFAULT_SERVICE_MAP, 7, 'pc-1')).toEqual({
+      body: { asset_id: 7, client_reference: 'pc-1' },
+      headers: { 'Idempotency-Key': 'pc-1' },
+    });
     expect(registerRequest({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: null }, 7, 'pc-1')).toEqual({ body: { asset_id: 7, client_reference: 'pc-1' } });
   });
 
   it('takes another header name or none, and refuses a header the client sets itself or a non-name', () => {
-    expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: 'X-Request-Id' })).toMatchObject({ ok: true, map: { idempotencyHeader: 'X-Request-Id' } });
+    expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: 'X-Request-Id' })).toMatchObject({
+      ok: true,
+      map: { idempotencyHeader: 'X-Request-Id' },
+    });
     expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: null })).toMatchObject({ ok: true, map: { idempotencyHeader: null } });
     for (const bad of ['Authorization', 'content-type', 'Idempotency Key', 'X:Y']) {
-      expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: bad })).toMatchObject({ ok: false, errors: [expect.stringContaining('idempotencyHeader')] });
+      expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, idempotencyHeader: bad })).toMatchObject({
+        ok: false,
+        errors: [expect.stringContaining('idempotencyHeader')],
+      });
     }
   });
 

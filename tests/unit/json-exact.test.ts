@@ -8,7 +8,8 @@ const deepObject = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.re
 
 describe('parseJsonExact', () => {
   it('keeps integers past 2^53 as the digits the text has, and every other value as JSON.parse reads it', () => {
-    const text = '{"ids":[1234567890123456789,1234567890123456790,9007199254740993,9007199254740992,-9007199254740993],"safe":9007199254740991,"price":12.5,"big":1e300,"s":"1234567890123456789"}';
+    const text =
+      '{"ids":[1234567890123456789,1234567890123456790,9007199254740993,9007199254740992,-9007199254740993],"safe":9007199254740991,"price":12.5,"big":1e300,"s":"1234567890123456789"}';
     const value = parseJsonExact(text) as { ids: unknown[]; safe: unknown; price: unknown; big: unknown; s: unknown };
     expect(value.ids.map((v) => (v instanceof NumberText ? `text:${v.text}` : v))).toEqual([
       'text:1234567890123456789',
@@ -97,7 +98,12 @@ describe('exact JSON round trip on generated documents', () => {
       const big = (BigInt(Math.floor(next() * 1e9)) * 10_000_000_000n + 9_007_199_254_740_993n) * (next() < 0.3 ? -1n : 1n);
       return { value: new NumberText(big.toString()), text: big.toString() };
     }
-    if (kind === 3) return [{ value: null, text: 'null' }, { value: true, text: 'true' }, { value: false, text: 'false' }][Math.floor(next() * 3)]!;
+    if (kind === 3)
+      return [
+        { value: null, text: 'null' },
+        { value: true, text: 'true' },
+        { value: false, text: 'false' },
+      ][Math.floor(next() * 3)]!;
     const children = Array.from({ length: Math.floor(next() * 4) }, () => generate(next, depth + 1));
     if (kind === 4) return { value: children.map((c) => c.value), text: `[${children.map((c) => c.text).join(',')}]` };
     const keys = children.map((_, i) => `k${i}${PIECES[Math.floor(next() * PIECES.length)]}`);

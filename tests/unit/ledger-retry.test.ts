@@ -54,7 +54,11 @@ describe('LedgerWriteRetry', () => {
 
   it('throws what is not a passing store failure, and keeps nothing for it', () => {
     const { retry, timers } = harness();
-    expect(() => retry.write('bug', () => { throw new Error('ledger record 9 is gone'); })).toThrow('is gone');
+    expect(() =>
+      retry.write('bug', () => {
+        throw new Error('ledger record 9 is gone');
+      }),
+    ).toThrow('is gone');
     expect(retry.pending).toBe(0);
     expect(timers).toEqual([]);
   });

@@ -93,7 +93,10 @@ describe('profile budget store field', () => {
   });
 
   it.each([
-    [`redis://10.0.0.5:6379/0?password=${SECRET}`, /carries a password in its query: write credentials before the host \(redis:\/\/user:password@host:6379\/0\), where they are stored sealed/],
+    [
+      `redis://10.0.0.5:6379/0?password=${SECRET}`,
+      /carries a password in its query: write credentials before the host \(redis:\/\/user:password@host:6379\/0\), where they are stored sealed/,
+    ],
     [`redis://10.0.0.5:6379/0?username=ops&password=${SECRET}`, /carries a username in its query/],
     ['redis://10.0.0.5:6379/0?path=/var/run/redis.sock', /query option "path" that is not accepted \(only family, connectionName\)/],
     ['redis://10.0.0.5:6379/0?host=169.254.169.254', /query option "host" that is not accepted/],

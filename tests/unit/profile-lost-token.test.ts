@@ -15,13 +15,24 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 it('lists the tokens the vault can no longer open, and only those', () => {
   const before = new ProfileStore({ dataDir: dir, vault: memoryVault() });
-  const view = before.save(profileInputSchema.parse({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-aaaaaaaaaaaa'] }));
+  const view = before.save(
+    profileInputSchema.parse({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-aaaaaaaaaaaa'] }),
+  );
   expect(before.lostTokenIds(view.id)).toEqual([]);
 
   // A restart: the same data folder, a new memory vault.
   const after = new ProfileStore({ dataDir: dir, vault: memoryVault() });
   expect(after.lostTokenIds(view.id)).toEqual([view.tokens[0]!.id]);
-  const again = after.save(profileInputSchema.parse({ id: view.id, name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-bbbbbbbbbbbb'], removeTokenIds: [view.tokens[0]!.id] }));
+  const again = after.save(
+    profileInputSchema.parse({
+      id: view.id,
+      name: 'Acme',
+      vendor: 'acme',
+      baseUrl: 'https://partner.example.com/api',
+      addTokens: ['tok-bbbbbbbbbbbb'],
+      removeTokenIds: [view.tokens[0]!.id],
+    }),
+  );
   expect(after.lostTokenIds(again.id)).toEqual([]);
   expect(after.lostTokenIds('no-such-profile')).toEqual([]);
 });

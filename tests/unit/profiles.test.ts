@@ -38,7 +38,14 @@ describe('ProfileStore', () => {
     expect(store.settingsProblem).toBeNull();
     const view = store.save(input({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api/', addTokens: [TOKEN_A, TOKEN_B, TOKEN_A] }));
     expect(profileViewSchema.safeParse(view).success).toBe(true);
-    expect(view).toMatchObject({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', demo: false, pageSizeParam: 'per-page', idField: 'id' });
+    expect(view).toMatchObject({
+      name: 'Acme',
+      vendor: 'acme',
+      baseUrl: 'https://partner.example.com/api',
+      demo: false,
+      pageSizeParam: 'per-page',
+      idField: 'id',
+    });
     expect(view.tokens.map((t) => t.masked)).toEqual(['acme…AA', 'acme…BB']);
     store.setActive(view.id);
     store.saveSettings({ theme: 'dark', pageSize: 50 });
@@ -85,13 +92,24 @@ describe('ProfileStore', () => {
         expect((e as Error).message).toMatch(text);
       }
     };
-    refuse(() => store.save(input({ id: view.id, name: 'Acme', vendor: 'acme', baseUrl: 'https://x.example', removeTokenIds: [fewer.tokens[0]!.id] })), 'BAD_REQUEST', /at least one token/);
+    refuse(
+      () => store.save(input({ id: view.id, name: 'Acme', vendor: 'acme', baseUrl: 'https://x.example', removeTokenIds: [fewer.tokens[0]!.id] })),
+      'BAD_REQUEST',
+      /at least one token/,
+    );
     refuse(() => store.save(input({ id: view.id, name: 'A', vendor: 'a', baseUrl: 'https://x.example', removeTokenIds: ['t_nope'] })), 'BAD_REQUEST', /t_nope/);
     refuse(() => store.save(input({ id: 'p_unknown', name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['x'] })), 'NOT_FOUND', /p_unknown/);
     refuse(() => store.saveSettings({ downloadDir: 'relative/dir' }), 'BAD_REQUEST', /absolute/);
-    refuse(() => store.save(input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['two words'] })), 'BAD_REQUEST', /addTokens\.0: .*visible ASCII/);
     refuse(
-      () => store.save(input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['ok'], tokenPresentation: { header: 'X-Key', scheme: 'Two words' } })),
+      () => store.save(input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['two words'] })),
+      'BAD_REQUEST',
+      /addTokens\.0: .*visible ASCII/,
+    );
+    refuse(
+      () =>
+        store.save(
+          input({ name: 'A', vendor: 'a', baseUrl: 'https://x.example', addTokens: ['ok'], tokenPresentation: { header: 'X-Key', scheme: 'Two words' } }),
+        ),
       'BAD_REQUEST',
       /scheme/,
     );

@@ -51,7 +51,13 @@ describe('PurchaseService with a service map', () => {
       return { kind: 'answer', body: { data: { orderId: 'o1', status: req.endpoint === 'validatePurchase' ? 'APPROVED' : 'PENDING', assetId: 42 } } };
     }, camel);
     const registered = await drive(h.clock, purchases.register(42, { reference: 'mine-1' }));
-    expect(registered).toMatchObject({ id: 'o1', asset_id: 42, state: 'PENDING', stateKind: 'registered', actions: ['purchaseInfo', 'validatePurchase', 'cancelPurchase'] });
+    expect(registered).toMatchObject({
+      id: 'o1',
+      asset_id: 42,
+      state: 'PENDING',
+      stateKind: 'registered',
+      actions: ['purchaseInfo', 'validatePurchase', 'cancelPurchase'],
+    });
     // validate takes the asset: asked for with purchase info when not given.
     expect((await drive(h.clock, purchases.validate('o1'))).stateKind).toBe('validated');
     const link = await drive(h.clock, purchases.downloadUrl('o1'));
@@ -82,7 +88,8 @@ describe('PurchaseService with a service map', () => {
     const { h, purchases } = service((req) => {
       if (req.endpoint === 'purchaseInfo') return { kind: 'answer', body: { id: 'p1', asset_id: 5, state: 'registered' } };
       const body = req.body as Record<string, unknown> | undefined;
-      if (body?.assetId === undefined) return { kind: 'answer', status: 400, body: { name: 'Bad Request', message: 'Missing required field: assetId', code: 0, status: 400 } };
+      if (body?.assetId === undefined)
+        return { kind: 'answer', status: 400, body: { name: 'Bad Request', message: 'Missing required field: assetId', code: 0, status: 400 } };
       return { kind: 'answer', body: { id: 'p1', asset_id: 5, state: 'validated' } };
     });
     const p = await drive(h.clock, purchases.validate('p1'));
@@ -94,7 +101,11 @@ describe('PurchaseService with a service map', () => {
   });
 
   it('a 400 that names nothing new stands, and is sent once', async () => {
-    const { h, purchases } = service(() => ({ kind: 'answer', status: 400, body: { name: 'Bad Request', message: 'Request body is not valid JSON.', code: 0, status: 400 } }));
+    const { h, purchases } = service(() => ({
+      kind: 'answer',
+      status: 400,
+      body: { name: 'Bad Request', message: 'Request body is not valid JSON.', code: 0, status: 400 },
+    }));
     expect((await errorOf(drive(h.clock, purchases.validate('p1')))).code).toBe('BAD_REQUEST');
     expect(h.fake.received).toHaveLength(1);
   });

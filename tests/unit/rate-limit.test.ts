@@ -67,7 +67,16 @@ describe('parseRateLimitHeaders', () => {
     ['a plain object', { value: 5 }],
     ['an array holding an object', [{}]],
     ['an array holding a symbol', [Symbol('x')]],
-    ['an element whose toString throws', [{ toString: () => { throw new Error('boom'); } }]],
+    [
+      'an element whose toString throws',
+      [
+        {
+          toString: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
+    ],
   ];
 
   for (const field of ['limit', 'remaining', 'reset'] as const) {

@@ -19,13 +19,33 @@ describe('JSON-escaped tokens', () => {
 
   it('the request log never holds the raw token of an escaped echo, even once the body is parsed', () => {
     const log = new RequestLog();
-    const sample: BudgetSample = { vendor: 'acme', endpoint: 'purchaseInfo', at: 1, status: 200, limit: 50, remaining: 49, reset: 0, latencyMs: 1, waitedMs: 0, attempt: 1, headerProblems: [] };
+    const sample: BudgetSample = {
+      vendor: 'acme',
+      endpoint: 'purchaseInfo',
+      at: 1,
+      status: 200,
+      limit: 50,
+      remaining: 49,
+      reset: 0,
+      latencyMs: 1,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
+    };
     const echoed = JSON.stringify({ you_sent: TOKEN }).replace(/\//g, '\\/'); // as PHP's json_encode writes it
     const entry = log.add(
       sample,
       {
-        method: 'GET', url: 'http://h/purchase/info?id=1', requestHeaders: { authorization: `Bearer ${TOKEN}` }, requestBody: null, status: 200,
-        responseHeaders: {}, responseBody: { text: echoed }, error: null, startedAt: 0, endedAt: 1,
+        method: 'GET',
+        url: 'http://h/purchase/info?id=1',
+        requestHeaders: { authorization: `Bearer ${TOKEN}` },
+        requestBody: null,
+        status: 200,
+        responseHeaders: {},
+        responseBody: { text: echoed },
+        error: null,
+        startedAt: 0,
+        endedAt: 1,
       },
       { tokens: [TOKEN], tokenHeaders: new Set(['authorization']) },
     );

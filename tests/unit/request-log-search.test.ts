@@ -15,16 +15,46 @@ const TOKEN = 'secret-token-xyz';
 const mask: MaskContext = { tokens: [TOKEN], tokenHeaders: new Set(['authorization']) };
 
 const sample = (at: number, endpoint: BudgetSample['endpoint']): BudgetSample => ({
-  vendor: 'demo', endpoint, at, status: 200, limit: 50, remaining: 49, reset: 0, latencyMs: 5, waitedMs: 0, attempt: 1, headerProblems: [],
+  vendor: 'demo',
+  endpoint,
+  at,
+  status: 200,
+  limit: 50,
+  remaining: 49,
+  reset: 0,
+  latencyMs: 5,
+  waitedMs: 0,
+  attempt: 1,
+  headerProblems: [],
 });
 
-function exchange(url: string, requestBody: string | null, responseBody: string | null, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): RecordedExchange {
-  return { method: requestBody ? 'POST' : 'GET', url, requestHeaders: headers, requestBody, status: 200, responseHeaders: {}, responseBody: { text: responseBody }, error: null, startedAt: 0, endedAt: 1 };
+function exchange(
+  url: string,
+  requestBody: string | null,
+  responseBody: string | null,
+  headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+): RecordedExchange {
+  return {
+    method: requestBody ? 'POST' : 'GET',
+    url,
+    requestHeaders: headers,
+    requestBody,
+    status: 200,
+    responseHeaders: {},
+    responseBody: { text: responseBody },
+    error: null,
+    startedAt: 0,
+    endedAt: 1,
+  };
 }
 
 describe('request log search', () => {
   const log = new RequestLog({ capacity: 10, detailCapacity: 3 });
-  const register = log.add(sample(1, 'registerPurchase'), exchange('http://127.0.0.1:9/purchase/register', '{"asset_id":7001,"client_reference":"pc-Ref-42"}', `{"purchase_id":"p_abc","echo":"${TOKEN}"}`), mask);
+  const register = log.add(
+    sample(1, 'registerPurchase'),
+    exchange('http://127.0.0.1:9/purchase/register', '{"asset_id":7001,"client_reference":"pc-Ref-42"}', `{"purchase_id":"p_abc","echo":"${TOKEN}"}`),
+    mask,
+  );
   const list = log.add(sample(2, 'listAssets'), exchange('http://127.0.0.1:9/assets/list?per-page=2', null, '{"items":[{"id":88123},{"id":88124}]}'), mask);
 
   it('finds a client reference in a request body and an asset or purchase id in a response body, case-insensitively', () => {
@@ -62,21 +92,45 @@ describe('request log search', () => {
 describe('request log details', () => {
   it('keeps the headers and bodies of every one of the newest 1,000 entries, from the first request on', () => {
     const log = new RequestLog();
-    const ids = Array.from({ length: 1200 }, (_, i) => log.add(sample(i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, `[${i}]`), mask).id);
+    const ids = Array.from(
+      { length: 1200 },
+      (_, i) => log.add(sample(i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, `[${i}]`), mask).id,
+    );
     const kept = (id: number) => log.detail(id, mask.tokens)!.responseBody !== null;
     expect(ids.slice(-1000).filter((id) => !kept(id))).toEqual([]);
     expect(ids.slice(0, 200).filter(kept)).toEqual([]);
     const early = new RequestLog();
-    const first = Array.from({ length: 700 }, (_, i) => early.add(sample(i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, `[${i}]`), mask).id);
+    const first = Array.from(
+      { length: 700 },
+      (_, i) => early.add(sample(i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, `[${i}]`), mask).id,
+    );
     expect(first.filter((id) => early.detail(id, mask.tokens)!.responseBody === null)).toEqual([]);
   });
 });
 
 describe('copyCurlWithToken', () => {
   const detail = {
-    id: 5, at: 0, vendor: 'demo', endpoint: 'listAssets', method: 'GET', path: '/assets/list', status: 200, latencyMs: 1, waitedMs: 0, attempt: 1, limit: 20, remaining: 19, reset: 0, errorCode: null,
-    requestHeaders: { authorization: 'Bearer secr…yz' }, requestBody: null, responseHeaders: {}, responseBody: null, headerProblems: [],
-    origin: 'http://127.0.0.1:9', tokenHeader: { header: 'authorization', scheme: 'Bearer' },
+    id: 5,
+    at: 0,
+    vendor: 'demo',
+    endpoint: 'listAssets',
+    method: 'GET',
+    path: '/assets/list',
+    status: 200,
+    latencyMs: 1,
+    waitedMs: 0,
+    attempt: 1,
+    limit: 20,
+    remaining: 19,
+    reset: 0,
+    errorCode: null,
+    requestHeaders: { authorization: 'Bearer secr…yz' },
+    requestBody: null,
+    responseHeaders: {},
+    responseBody: null,
+    headerProblems: [],
+    origin: 'http://127.0.0.1:9',
+    tokenHeader: { header: 'authorization', scheme: 'Bearer' },
   };
   const context = (writeClipboard?: (text: string) => void, tokens = [TOKEN]) =>
     ({
@@ -87,7 +141,9 @@ describe('copyCurlWithToken', () => {
     }) as unknown as AppContext;
 
   it('is refused in browser mode (no clipboard writer), in words', async () => {
-    const error = await curlHandlers(context()).copyCurlWithToken({ requestId: 5 }).catch((e: unknown) => e);
+    const error = await curlHandlers(context())
+      .copyCurlWithToken({ requestId: 5 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartnerError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', message: 'Copy with token is only in the desktop app.' });
   });
@@ -102,7 +158,9 @@ describe('copyCurlWithToken', () => {
   it('refuses when the token is no longer known, or two known tokens mask alike', async () => {
     const written: string[] = [];
     await expect(curlHandlers(context((t) => written.push(t), [])).copyCurlWithToken({ requestId: 5 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(curlHandlers(context((t) => written.push(t), [TOKEN, 'secret-other-xyz'])).copyCurlWithToken({ requestId: 5 })).rejects.toMatchObject({ message: expect.stringContaining('look alike') });
+    await expect(curlHandlers(context((t) => written.push(t), [TOKEN, 'secret-other-xyz'])).copyCurlWithToken({ requestId: 5 })).rejects.toMatchObject({
+      message: expect.stringContaining('look alike'),
+    });
     expect(written).toEqual([]);
   });
 });

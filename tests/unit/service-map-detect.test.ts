@@ -23,7 +23,14 @@ describe('detection: convention families', () => {
     };
     const p = detectServiceMap({ list: { body, pageSizes: { 'per-page': 11, limit: 13, page_size: 3 } } });
     expect(p.map.list).toMatchObject({ items: 'results', total: 'count', cursor: 'next', pageSizeParam: 'page_size' });
-    expect(p.map.asset).toMatchObject({ id: 'asset_id', title: 'display_name', category: 'category_code', price: 'unit_price', priceUnit: 'major', currency: 'currency' });
+    expect(p.map.asset).toMatchObject({
+      id: 'asset_id',
+      title: 'display_name',
+      category: 'category_code',
+      price: 'unit_price',
+      priceUnit: 'major',
+      currency: 'currency',
+    });
     const page = readAssetPage(body, p.map).value;
     expect(page.items[2]).toMatchObject({ id: 17, title: 'Neon Font', price: 0.99, currency: 'EUR' });
     expect(page.cursor).toBe('17');
@@ -32,18 +39,43 @@ describe('detection: convention families', () => {
   });
 
   it('HAL: _embedded.assets, PascalCase-free camelCase, priceMinor integers, meta totals, has-more', () => {
-    const items = Array.from({ length: 5 }, (_, i) => ({ assetUuid: `u-${i}`, label: `Item ${i}`, categoryId: 'audio', priceMinor: 1000 + i * 250, currencyCode: 'USD' }));
+    const items = Array.from({ length: 5 }, (_, i) => ({
+      assetUuid: `u-${i}`,
+      label: `Item ${i}`,
+      categoryId: 'audio',
+      priceMinor: 1000 + i * 250,
+      currencyCode: 'USD',
+    }));
     const body = { _embedded: { assets: items }, _links: { self: { href: '/x' } }, page: { totalElements: 40, hasMore: true } };
-    const p = detectServiceMap({ list: { body, pageSizes: { size: 5, limit: 7 } }, categories: { categories: [{ key: 'audio', label: 'Audio', assetCount: 40 }] } });
+    const p = detectServiceMap({
+      list: { body, pageSizes: { size: 5, limit: 7 } },
+      categories: { categories: [{ key: 'audio', label: 'Audio', assetCount: 40 }] },
+    });
     expect(p.map.list).toMatchObject({ items: '_embedded.assets', total: 'page.totalElements', hasMore: 'page.hasMore', pageSizeParam: 'size' });
-    expect(p.map.asset).toMatchObject({ id: 'assetUuid', title: 'label', category: 'categoryId', price: 'priceMinor', priceUnit: 'minor', currency: 'currencyCode' });
+    expect(p.map.asset).toMatchObject({
+      id: 'assetUuid',
+      title: 'label',
+      category: 'categoryId',
+      price: 'priceMinor',
+      priceUnit: 'minor',
+      currency: 'currencyCode',
+    });
     expect(p.map.category).toMatchObject({ id: 'key', name: 'label', count: 'assetCount' });
     expect(readAssetPage(body, p.map).value.items[1]!.price).toBe(12.5);
     expect(p.map.register.assetIdField).toBe('assetId'); // the answers' case style
   });
 
   it('Elasticsearch hits: items under hits.hits, fields under _source, id beside it, total under hits.total.value', () => {
-    const body = { took: 3, hits: { total: { value: 99 }, hits: [{ _id: 'a1', _source: { title: 'Alpha', price: 2.5, category: 'x' } }, { _id: 'a2', _source: { title: 'Beta', price: 3.5, category: 'y' } }] } };
+    const body = {
+      took: 3,
+      hits: {
+        total: { value: 99 },
+        hits: [
+          { _id: 'a1', _source: { title: 'Alpha', price: 2.5, category: 'x' } },
+          { _id: 'a2', _source: { title: 'Beta', price: 3.5, category: 'y' } },
+        ],
+      },
+    };
     const p = detectServiceMap({ list: { body } });
     expect(p.map.list.items).toBe('hits.hits');
     expect(p.map.asset).toMatchObject({ id: '_id', title: '_source.title', price: '_source.price' });
@@ -51,7 +83,11 @@ describe('detection: convention families', () => {
   });
 
   it('a bare top-level array; whole-number prices below 100 stay major; a page-size name honoured by none is a warning', () => {
-    const body = [{ id: 1, name: 'A', price: 5 }, { id: 2, name: 'B', price: 12 }, { id: 3, name: 'C', price: 30 }];
+    const body = [
+      { id: 1, name: 'A', price: 5 },
+      { id: 2, name: 'B', price: 12 },
+      { id: 3, name: 'C', price: 30 },
+    ];
     const p = detectServiceMap({ list: { body, pageSizes: { 'per-page': 11, limit: 13 } } });
     expect(p.map.list.items).toBe('');
     expect(p.map.asset.priceUnit).toBe('major');
@@ -61,9 +97,23 @@ describe('detection: convention families', () => {
   });
 
   it('the search trick: the names whose values the results show', () => {
-    const list = { items: [{ id: 1, title: 'red castle', category: 'models' }, { id: 2, title: 'blue font', category: 'fonts' }], total: 500, has_more: true };
+    const list = {
+      items: [
+        { id: 1, title: 'red castle', category: 'models' },
+        { id: 2, title: 'blue font', category: 'fonts' },
+      ],
+      total: 500,
+      has_more: true,
+    };
     const search = {
-      body: { items: [{ id: 5, title: 'blue wave', category: 'fonts' }, { id: 9, title: 'deep blue', category: 'fonts' }, { id: 12, title: 'blue sky', category: 'fonts' }], total: 40 },
+      body: {
+        items: [
+          { id: 5, title: 'blue wave', category: 'fonts' },
+          { id: 9, title: 'deep blue', category: 'fonts' },
+          { id: 12, title: 'blue sky', category: 'fonts' },
+        ],
+        total: 40,
+      },
       text: { query: 'red', q: 'castle', search_text: 'blue' },
       category: { category: 'models', categoryId: 'fonts' },
       limit: { limit: 2, maxResults: 3, size: 4 },
@@ -82,7 +132,9 @@ describe('detection: convention families', () => {
   });
 
   it("a purchase's asset held by a related-resource object (JSON:API relationships, an embedded product), bounded", () => {
-    const jsonapi = { data: { type: 'purchase', id: 'P-1', attributes: { state: 'pending' }, relationships: { asset: { data: { type: 'asset', id: '42' } } } } };
+    const jsonapi = {
+      data: { type: 'purchase', id: 'P-1', attributes: { state: 'pending' }, relationships: { asset: { data: { type: 'asset', id: '42' } } } },
+    };
     const p = detectPurchase(jsonapi, DEFAULT_SERVICE_MAP);
     expect(p.map.purchase).toMatchObject({ at: 'data', id: 'id', state: 'attributes.state', asset: 'relationships.asset.data.id' });
     expect(readPurchase(jsonapi, p.map).value?.asset_id).toBe('42');
@@ -122,7 +174,10 @@ describe('detection: ambiguous and hostile answers', () => {
   });
 
   it('two equally good arrays: low confidence and a reason', () => {
-    const twin = [{ id: 1, title: 'a' }, { id: 2, title: 'b' }];
+    const twin = [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ];
     const p = detectServiceMap({ list: { body: { items: twin, records: twin.map((x) => ({ ...x })) } } });
     expect(field(p, 'list.items')).toBeLessThan(0.6);
     expect(p.warnings.join(' ')).toMatch(/Two arrays .* look equally like its items/);

@@ -17,7 +17,12 @@ describe('learned patch', () => {
     const learned = learnFrom400(base, 'register.assetIdField', 'Missing required field: assetId')!;
     const patch = learnedPatch(base, learned)!;
     expect(patch).toEqual({ registerAssetIdField: 'assetId' });
-    const other: ServiceMap = { ...base, asset: { ...base.asset, title: 'name' }, register: { ...base.register, referenceField: 'ref' }, learned: ['purchaseId'] };
+    const other: ServiceMap = {
+      ...base,
+      asset: { ...base.asset, title: 'name' },
+      register: { ...base.register, referenceField: 'ref' },
+      learned: ['purchaseId'],
+    };
     const applied = applyLearnedPatch(other, patch);
     expect(applied).toEqual({ ...other, register: { assetIdField: 'assetId', referenceField: 'ref' }, learned: ['purchaseId', 'register.assetIdField'] });
   });
@@ -29,7 +34,10 @@ describe('learned patch', () => {
     expect(Object.keys(patch.purchaseId!).sort()).toEqual(['downloadUrl', 'purchaseInfo', 'viewUrl']);
     const user: ServiceMap = { ...base, purchaseId: { ...base.purchaseId, cancelPurchase: { in: 'query', name: 'mine' } } };
     expect(applyLearnedPatch(user, patch).purchaseId.cancelPurchase).toEqual({ in: 'query', name: 'mine' });
-    const merged = mergePatches({ registerAssetIdField: 'a', purchaseId: { viewUrl: { in: 'body', name: 'x' } } }, { registerAssetIdField: 'b', purchaseId: { cancelPurchase: { in: 'body', name: 'y' } } });
+    const merged = mergePatches(
+      { registerAssetIdField: 'a', purchaseId: { viewUrl: { in: 'body', name: 'x' } } },
+      { registerAssetIdField: 'b', purchaseId: { cancelPurchase: { in: 'body', name: 'y' } } },
+    );
     expect(merged).toEqual({ registerAssetIdField: 'b', purchaseId: { viewUrl: { in: 'body', name: 'x' }, cancelPurchase: { in: 'body', name: 'y' } } });
   });
 
@@ -44,6 +52,10 @@ describe('learned patch', () => {
     const both = mergePatches({ registerAssetIdField: 'assetId' }, patch);
     expect(namesOnly(both)).toEqual({ registerAssetIdField: 'assetId' });
     const history = { ...base, history: { ...base.history, points: 'data' }, historyPoint: { ...base.historyPoint, time: 'ts' } };
-    expect(applyLearnedPatch(current, learnedPatch(base, history)!)).toEqual({ ...current, history: { ...current.history, points: 'data' }, historyPoint: history.historyPoint });
+    expect(applyLearnedPatch(current, learnedPatch(base, history)!)).toEqual({
+      ...current,
+      history: { ...current.history, points: 'data' },
+      historyPoint: history.historyPoint,
+    });
   });
 });

@@ -31,7 +31,12 @@ describe('field paths', () => {
   });
 
   it('never throws on hostile values or paths', () => {
-    const hostile = Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error('no'); } });
+    const hostile = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no');
+      },
+    });
     expect(readPath(hostile, 'boom').found).toBe(false);
     expect(readPath('<html>', 'data').found).toBe(false);
     expect(readPath(null, 'a.b').found).toBe(false);

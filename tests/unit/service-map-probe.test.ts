@@ -38,11 +38,18 @@ describe('searchCandidates', () => {
 });
 
 describe('detection of the search fields from a probe whose words tie', () => {
-  it('a category sent under every name is told by the assets\' own category field; tied text names are each kept', () => {
+  it("a category sent under every name is told by the assets' own category field; tied text names are each kept", () => {
     const probe = searchCandidates(map, list, categories);
     // A result whose title holds the words sent as `q` and as `search`: either may be the one.
     const result = { id: 3, name: `${probe.text['q']} ${probe.text['search']}`, categoryId: 3 };
-    const proposal = detectServiceMap({ categories, list: { body: list }, search: { body: { items: [result], totalCount: 1 }, text: probe.text, category: probe.category, limit: probe.limit } }, DEFAULT_SERVICE_MAP);
+    const proposal = detectServiceMap(
+      {
+        categories,
+        list: { body: list },
+        search: { body: { items: [result], totalCount: 1 }, text: probe.text, category: probe.category, limit: probe.limit },
+      },
+      DEFAULT_SERVICE_MAP,
+    );
     expect(proposal.map.search.categoryField).toBe('categoryId');
     expect(proposal.map.search.categoryType).toBe('number');
     expect(proposal.map.search.textField.split('|').sort()).toEqual(['q', 'search']);

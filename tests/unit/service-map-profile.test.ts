@@ -16,10 +16,11 @@ afterEach(async () => {
   dir = null;
 });
 
-const input = (extra: Record<string, unknown> = {}) => profileInputSchema.parse({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-123456789'], ...extra });
+const input = (extra: Record<string, unknown> = {}) =>
+  profileInputSchema.parse({ name: 'Acme', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-123456789'], ...extra });
 
 describe('service map with the profile', () => {
-  it('no map saved: the default dialect; the form\'s two names, changed, are written into a map of the user\'s own', async () => {
+  it("no map saved: the default dialect; the form's two names, changed, are written into a map of the user's own", async () => {
     expect(profileServiceMap({})).toEqual(DEFAULT_SERVICE_MAP);
     dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
     const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
@@ -49,7 +50,7 @@ describe('service map with the profile', () => {
     expect(store.get(view.id)?.serviceMap?.list.pageSizeParam).toBe('size');
   });
 
-  it('reads older profiles\' two names into their maps once, and writes the file back without them', async () => {
+  it("reads older profiles' two names into their maps once, and writes the file back without them", async () => {
     dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
     const vault = memoryVault();
     const first = new ProfileStore({ dataDir: dir, vault });
@@ -59,14 +60,22 @@ describe('service map with the profile', () => {
     const file = join(dir, 'config.json');
     // What the versions before wrote: the form's two names beside the map.
     const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
-    const names = [{ pageSizeParam: 'per-page', idField: 'id' }, { pageSizeParam: 'limit', idField: 'uuid' }, { pageSizeParam: 'per-page', idField: 'key' }];
+    const names = [
+      { pageSizeParam: 'per-page', idField: 'id' },
+      { pageSizeParam: 'limit', idField: 'uuid' },
+      { pageSizeParam: 'per-page', idField: 'key' },
+    ];
     json.profiles = json.profiles.map((p, i) => ({ ...p, ...names[i] }));
     await writeFile(file, JSON.stringify(json));
 
     const store = new ProfileStore({ dataDir: dir, vault });
     expect(store.settingsProblem).toBeNull();
     expect(store.get(ids[0]!)?.serviceMap).toBeUndefined();
-    expect(store.get(ids[1]!)?.serviceMap).toEqual({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'limit' }, asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'uuid' } });
+    expect(store.get(ids[1]!)?.serviceMap).toEqual({
+      ...DEFAULT_SERVICE_MAP,
+      list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'limit' },
+      asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'uuid' },
+    });
     // A saved map's names were what its requests sent: it stays as it is.
     expect(store.get(ids[2]!)?.serviceMap).toEqual(saved);
     expect(store.view(ids[2]!)).toMatchObject({ pageSizeParam: 'page_size', idField: 'id' });
@@ -78,12 +87,16 @@ describe('service map with the profile', () => {
     expect(written.profiles.map((p) => p.tokens)).toEqual(json.profiles.map((p) => p.tokens));
   });
 
-  it('is saved, survives a reload, follows the form\'s names, and a broken stored map is dropped, not fatal', async () => {
+  it("is saved, survives a reload, follows the form's names, and a broken stored map is dropped, not fatal", async () => {
     dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
     const vault = memoryVault();
     const store = new ProfileStore({ dataDir: dir, vault });
     const view = store.save(input());
-    const map = { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'page_size' }, asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'asset_id' } };
+    const map = {
+      ...DEFAULT_SERVICE_MAP,
+      list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'page_size' },
+      asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'asset_id' },
+    };
     const saved = store.saveServiceMap(view.id, map);
     expect(saved).toMatchObject({ pageSizeParam: 'page_size', idField: 'asset_id' });
     const reloaded = new ProfileStore({ dataDir: dir, vault });

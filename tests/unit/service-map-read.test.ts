@@ -10,8 +10,18 @@ const map = (patch: (m: ServiceMap) => ServiceMap): ServiceMap => patch(structur
 
 describe('readAssetPage', () => {
   it('reads the simulator page: items, cursor, has-more, total, other fields beside the named ones', () => {
-    const r = readAssetPage({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], last_id: 1, has_more: true, total: 9 }, D);
-    expect(r.value).toEqual({ items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], cursor: 1, done: false, total: 9, received: 1, lastItemId: 1 });
+    const r = readAssetPage(
+      { items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], last_id: 1, has_more: true, total: 9 },
+      D,
+    );
+    expect(r.value).toEqual({
+      items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }],
+      cursor: 1,
+      done: false,
+      total: 9,
+      received: 1,
+      lastItemId: 1,
+    });
     expect(r.missing).toEqual([]);
   });
 
@@ -19,7 +29,14 @@ describe('readAssetPage', () => {
     const m = map((x) => ({
       ...x,
       list: { ...x.list, items: 'data', cursor: 'links.next', hasMore: null, total: 'meta.total' },
-      asset: { ...x.asset, id: 'id', title: 'attributes.title', category: 'attributes.category.slug', price: 'attributes.price.amount', currency: 'attributes.price.currency' },
+      asset: {
+        ...x.asset,
+        id: 'id',
+        title: 'attributes.title',
+        category: 'attributes.category.slug',
+        price: 'attributes.price.amount',
+        currency: 'attributes.price.currency',
+      },
     }));
     const body = {
       data: [{ type: 'asset', id: '1001', attributes: { title: 'T', category: { slug: 'audio' }, price: { amount: '0.10', currency: 'EUR' }, rating: 3 } }],
@@ -45,7 +62,7 @@ describe('readAssetPage', () => {
     expect(readAssetPage({ items: [] }, D).value.done).toBe(true);
   });
 
-  it('a null cursor beside has-more true on a non-empty page is not an end: the last item\'s id, and a warning', () => {
+  it("a null cursor beside has-more true on a non-empty page is not an end: the last item's id, and a warning", () => {
     // A service whose `last_id` echoes the request (null on page 1): the default map reads that field.
     const r = readAssetPage({ items: [{ id: 1 }, { id: 7 }], last_id: null, has_more: true, total: 50 }, D);
     expect(r.value).toMatchObject({ done: false, cursor: 7, lastItemId: 7 });
@@ -62,7 +79,11 @@ describe('readAssetPage', () => {
       { id: 2, priceCents: '1299', currency: { code: 'JPY' } },
       { id: 3, priceCents: 1299, currency: 'KWD' },
     ];
-    expect(readAssetPage(items, m).value.items.map((a) => [a.price, a.currency])).toEqual([[12.99, 'USD'], [1299, 'JPY'], [1.299, 'KWD']]);
+    expect(readAssetPage(items, m).value.items.map((a) => [a.price, a.currency])).toEqual([
+      [12.99, 'USD'],
+      [1299, 'JPY'],
+      [1.299, 'KWD'],
+    ]);
     const fixed = map((x) => ({ ...x, asset: { ...x.asset, currency: null, fixedCurrency: 'EUR' } }));
     expect(readAssetPage([{ id: 1, price: 3 }], fixed).value.items[0]!.currency).toBe('EUR');
   });
@@ -91,7 +112,15 @@ describe('the other readers', () => {
     ]);
     expect(readCategories(['audio', 'fonts'], D).value.map((c) => c.id)).toEqual(['audio', 'fonts']);
     const h = map((x) => ({ ...x, historyPoint: { time: 'ts', timeFormat: 'auto', value: 'amount', event: null } }));
-    const read = readHistory({ points: [{ ts: 1_700_000_100_000, amount: '2.50' }, { ts: 1_700_000_000, amount: 2 }] }, h);
+    const read = readHistory(
+      {
+        points: [
+          { ts: 1_700_000_100_000, amount: '2.50' },
+          { ts: 1_700_000_000, amount: 2 },
+        ],
+      },
+      h,
+    );
     expect(read.value).toEqual([
       { at: '2023-11-14T22:13:20.000Z', event: '', price: 2 },
       { at: '2023-11-14T22:15:00.000Z', event: '', price: 2.5 },
@@ -112,7 +141,10 @@ describe('the other readers', () => {
 
   it('URL answers: only http(s), expiry as a time or as seconds from now', () => {
     const now = Date.UTC(2026, 0, 1);
-    expect(readUrl({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, D, now).value).toEqual({ url: 'https://x.example/d', expiresAt: '2026-01-01T00:15:00.000Z' });
+    expect(readUrl({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, D, now).value).toEqual({
+      url: 'https://x.example/d',
+      expiresAt: '2026-01-01T00:15:00.000Z',
+    });
     const seconds = map((x) => ({ ...x, url: { ...x.url, expiry: 'expires_in', expiryKind: 'seconds' } }));
     expect(readUrl({ url: 'https://x.example/d', expires_in: 900 }, seconds, now).value.expiresAt).toBe('2026-01-01T00:15:00.000Z');
     expect(readUrl({ url: 'javascript:alert(1)' }, D, now).value.url).toBeNull();
@@ -144,7 +176,10 @@ describe('the other readers', () => {
     expect(readHistoryOrDetect(history, session).notes).toHaveLength(1);
     expect(readHistoryOrDetect(history, session)).toMatchObject({ notes: [], warnings: [], missing: [] });
     // An answer the learned layout does not fit is read with the session's map again (and detected if need be).
-    expect(readUrlOrDetect({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, session, 0)).toMatchObject({ value: { expiresAt: '2026-01-01T00:15:00.000Z' }, notes: [] });
+    expect(readUrlOrDetect({ url: 'https://x.example/d', expires_at: '2026-01-01T00:15:00Z' }, session, 0)).toMatchObject({
+      value: { expiresAt: '2026-01-01T00:15:00.000Z' },
+      notes: [],
+    });
     expect(readUrlOrDetect(answer(3), structuredClone(D), 0).notes).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 
 const LIMIT_MAP: ServiceMap = { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'limit', pageSizeMax: 500, cursorParam: 'after' } };
 
-describe('a saved map whose names differ from the profile form\'s old ones', () => {
+describe("a saved map whose names differ from the profile form's old ones", () => {
   it('refuses an out-of-bounds page size and an empty cursor under the names actually sent', async () => {
     const h = harness();
     // What `npm run web -- --service-map` made: the profile's old page-size name beside a map that names another.
@@ -37,7 +37,12 @@ describe('a saved map whose names differ from the profile form\'s old ones', () 
       onSample: () => undefined,
     });
     const send = (pageSize: number, cursor: string | null) =>
-      errorOf(drive(h.clock, Promise.resolve().then(() => session.client.request('listAssets', listRequest(session.map, pageSize, cursor)))));
+      errorOf(
+        drive(
+          h.clock,
+          Promise.resolve().then(() => session.client.request('listAssets', listRequest(session.map, pageSize, cursor))),
+        ),
+      );
     for (const size of [0, 101, 200]) {
       const e = await send(size, null);
       expect(e.code).toBe('BAD_REQUEST');

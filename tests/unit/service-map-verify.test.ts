@@ -16,8 +16,13 @@ describe('verification', () => {
   });
 
   it('a filtered search with items outside the category names the category field; too many results name the limit field', () => {
-    const items = [{ id: 1, category: 'audio' }, { id: 2, category: 'fonts' }];
-    expect(verifySearch({ category: 'audio', field: 'category', limit: 5, limitField: 'limit', items })[0]).toContain('The category filter `category` seems ignored: 1 of 2');
+    const items = [
+      { id: 1, category: 'audio' },
+      { id: 2, category: 'fonts' },
+    ];
+    expect(verifySearch({ category: 'audio', field: 'category', limit: 5, limitField: 'limit', items })[0]).toContain(
+      'The category filter `category` seems ignored: 1 of 2',
+    );
     expect(verifySearch({ category: 'AUDIO', field: 'category', limit: 5, limitField: 'limit', items: items.slice(0, 1) })).toEqual([]);
     expect(verifySearch({ category: 'audio', field: null, limit: 5, limitField: null, items: [] })[0]).toContain('search.categoryField');
     expect(verifySearch({ category: null, field: 'category', limit: 1, limitField: 'limit', items })[0]).toContain('The search limit `limit` seems ignored');

@@ -99,9 +99,7 @@ describe('desktop start-up', () => {
 
   it('registers app:// as a standard, secure scheme before ready, without bypassing CSP', async () => {
     await start();
-    expect(protocol.privileged).toEqual([
-      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
-    ]);
+    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
     expect(JSON.stringify(protocol.privileged)).not.toMatch(/bypassCSP/);
     expect(session.defaultSession.protocol.handlers.has('app')).toBe(true);
   });

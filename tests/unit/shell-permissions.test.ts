@@ -14,12 +14,20 @@ import { FakeEvent, createFakeServices, fakeElectron, session } from '../fakes/e
 
 async function start(): Promise<void> {
   const services = createFakeServices();
-  await startDesktop({ createServices: async () => services, mainDir: path.join('/opt', 'p', 'dist', 'main'), version: '1.0.0', log: () => undefined, crashGuards: false });
+  await startDesktop({
+    createServices: async () => services,
+    mainDir: path.join('/opt', 'p', 'dist', 'main'),
+    version: '1.0.0',
+    log: () => undefined,
+    crashGuards: false,
+  });
 }
 
 function requestAnswer(permission: string, requestingUrl: string): boolean {
   let answer: boolean | null = null;
-  session.defaultSession.permissionRequestHandler!(fakeElectron.windows[0]!.webContents, permission, (granted: boolean) => (answer = granted), { requestingUrl });
+  session.defaultSession.permissionRequestHandler!(fakeElectron.windows[0]!.webContents, permission, (granted: boolean) => (answer = granted), {
+    requestingUrl,
+  });
   return answer!;
 }
 

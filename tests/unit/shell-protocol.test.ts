@@ -10,10 +10,12 @@ import { createAppProtocolHandler } from '../../electron/shell/protocol';
 import { readStaticFile, resolveStaticPath } from '../../electron/shell/static-files';
 
 const parseCsp = (header: string) =>
-  new Map(header.split(';').map((part) => {
-    const [name, ...sources] = part.trim().split(/\s+/);
-    return [name!, sources] as const;
-  }));
+  new Map(
+    header.split(';').map((part) => {
+      const [name, ...sources] = part.trim().split(/\s+/);
+      return [name!, sources] as const;
+    }),
+  );
 
 describe('Content-Security-Policy', () => {
   it('is strict: self only, no inline or eval scripts, no objects, no base, no framing', () => {
@@ -52,15 +54,21 @@ describe('static files and the app:// protocol handler', () => {
   });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  it.each(['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/..%5csecret.txt', '/index.html%00.js', '/%E0%A4%A'])(
-    'refuses the path %s',
-    async (urlPath) => {
-      expect(resolveStaticPath(root, urlPath)).toBeNull();
-      const file = await readStaticFile(root, urlPath);
-      expect(file.status).toBe(403);
-      expect(file.body.toString()).not.toContain('TOKEN');
-    },
-  );
+  it.each([
+    '/../secret.txt',
+    '/assets/../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/..%2fsecret.txt',
+    '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/index.html%00.js',
+    '/%E0%A4%A',
+  ])('refuses the path %s', async (urlPath) => {
+    expect(resolveStaticPath(root, urlPath)).toBeNull();
+    const file = await readStaticFile(root, urlPath);
+    expect(file.status).toBe(403);
+    expect(file.body.toString()).not.toContain('TOKEN');
+  });
 
   it('refuses a symlink that leads out of the renderer folder', async () => {
     const file = await readStaticFile(root, '/assets/link.txt');

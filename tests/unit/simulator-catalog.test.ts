@@ -92,7 +92,7 @@ describe('AssetCatalog', () => {
     expect(cats.reduce((n, c) => n + c.count, 0)).toBe(500);
     expect(cats.every((c) => c.count > 0)).toBe(true);
     let fromPages = 0;
-    for (let last: number | null = null, more = true; more; ) {
+    for (let last: number | null = null, more = true; more;) {
       const p = small.page(last, 100);
       fromPages += p.items.filter((a) => a.category === 'audio').length;
       last = p.last_id;

@@ -31,7 +31,12 @@ describe('tokens', () => {
 
   it('drops exact duplicates and refuses one token for two vendors or an empty list', () => {
     expect(normaliseTokens([...DEFAULT_TOKENS, DEFAULT_TOKENS[0]!])).toHaveLength(DEFAULT_TOKENS.length);
-    expect(() => normaliseTokens([{ vendor: 'a', token: 't' }, { vendor: 'b', token: 't' }])).toThrow(/both/);
+    expect(() =>
+      normaliseTokens([
+        { vendor: 'a', token: 't' },
+        { vendor: 'b', token: 't' },
+      ]),
+    ).toThrow(/both/);
     expect(() => normaliseTokens([])).toThrow(RangeError);
   });
 
@@ -53,9 +58,33 @@ describe('parseCliArgs', () => {
   it('reads every flag', () => {
     const r = parseCliArgs(
       [
-        '--port', '0', '--host', '0.0.0.0', '--refill', 'continuous', '--catalog-size', '1000000', '--seed=-7',
-        '--token', 'a:1', '--token', 'b:2', '--latency', '5', '--jitter', '2.5', '--error-rate', '0.1',
-        '--drop-rate', '0', '--garble-rate', '1', '--compete', 'a:listAssets:10', '--compete', 'b:/purchase/info:0.5',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--refill',
+        'continuous',
+        '--catalog-size',
+        '1000000',
+        '--seed=-7',
+        '--token',
+        'a:1',
+        '--token',
+        'b:2',
+        '--latency',
+        '5',
+        '--jitter',
+        '2.5',
+        '--error-rate',
+        '0.1',
+        '--drop-rate',
+        '0',
+        '--garble-rate',
+        '1',
+        '--compete',
+        'a:listAssets:10',
+        '--compete',
+        'b:/purchase/info:0.5',
       ],
       noFile,
     );
@@ -67,16 +96,26 @@ describe('parseCliArgs', () => {
         refill: 'continuous',
         catalogSize: 1_000_000,
         seed: -7,
-        tokens: [{ vendor: 'a', token: '1' }, { vendor: 'b', token: '2' }],
+        tokens: [
+          { vendor: 'a', token: '1' },
+          { vendor: 'b', token: '2' },
+        ],
         faults: { latencyMs: 5, jitterMs: 2.5, errorRate: 0.1, dropRate: 0, garbleRate: 1 },
-        competitors: [{ vendor: 'a', endpoint: 'listAssets', rps: 10 }, { vendor: 'b', endpoint: 'purchaseInfo', rps: 0.5 }],
+        competitors: [
+          { vendor: 'a', endpoint: 'listAssets', rps: 10 },
+          { vendor: 'b', endpoint: 'purchaseInfo', rps: 0.5 },
+        ],
       },
     });
   });
 
   it('--tokens-file replaces the defaults, and --token adds to the file', () => {
     const r = parseCliArgs(['--tokens-file', 'f.txt', '--token', 'z:9'], (p) => (p === 'f.txt' ? 'x:1\n# c\ny:2\n' : ''));
-    expect(r.help === false && r.options.tokens).toEqual([{ vendor: 'x', token: '1' }, { vendor: 'y', token: '2' }, { vendor: 'z', token: '9' }]);
+    expect(r.help === false && r.options.tokens).toEqual([
+      { vendor: 'x', token: '1' },
+      { vendor: 'y', token: '2' },
+      { vendor: 'z', token: '9' },
+    ]);
   });
 
   it('--help', () => {
@@ -109,7 +148,11 @@ describe('parseCliArgs', () => {
   }
 
   it('an unreadable or empty tokens file is a CliError naming the file', () => {
-    expect(() => parseCliArgs(['--tokens-file', 'gone.txt'], () => { throw new Error('ENOENT'); })).toThrow(/gone\.txt/);
+    expect(() =>
+      parseCliArgs(['--tokens-file', 'gone.txt'], () => {
+        throw new Error('ENOENT');
+      }),
+    ).toThrow(/gone\.txt/);
     expect(() => parseCliArgs(['--tokens-file', 'empty.txt'], () => '# nothing\n')).toThrow(/empty\.txt/);
   });
 });

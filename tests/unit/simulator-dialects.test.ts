@@ -1,7 +1,16 @@
 /** The dialects' pure parts: the --dialect flag, value conversions, and which purchase "validate this asset" means. */
 import { describe, expect, it } from 'vitest';
 import { CliError, parseCliArgs } from '../../electron/simulator/cli-args';
-import { categoryFromNumber, categoryNumber, decimalString, epochS, fieldAt, minorUnits, purchaseFromNumber, purchaseNumber } from '../../electron/simulator/dialects/convert';
+import {
+  categoryFromNumber,
+  categoryNumber,
+  decimalString,
+  epochS,
+  fieldAt,
+  minorUnits,
+  purchaseFromNumber,
+  purchaseNumber,
+} from '../../electron/simulator/dialects/convert';
 import { dialectNamed } from '../../electron/simulator/dialects';
 import { PurchaseBook } from '../../electron/simulator/purchases';
 import { SIM_DIALECTS } from '../../shared/sim-dialects';

@@ -55,7 +55,10 @@ describe('CompetitorRunner', () => {
     vi.useFakeTimers();
     let now = 1_000_000;
     const taken: string[] = [];
-    const runner = new CompetitorRunner((vendor, endpoint) => taken.push(`${vendor}/${endpoint}`), () => now);
+    const runner = new CompetitorRunner(
+      (vendor, endpoint) => taken.push(`${vendor}/${endpoint}`),
+      () => now,
+    );
     runner.set([{ vendor: 'demo', endpoint: 'listAssets', rps: 10 }]);
     now += 450;
     vi.advanceTimersByTime(60);
@@ -75,7 +78,10 @@ describe('CompetitorRunner', () => {
     vi.useFakeTimers();
     let now = 0;
     let n = 0;
-    const runner = new CompetitorRunner(() => n++, () => now);
+    const runner = new CompetitorRunner(
+      () => n++,
+      () => now,
+    );
     runner.set([{ vendor: 'demo', endpoint: 'purchaseInfo', rps: 50 }]);
     now += 3_600_000;
     vi.advanceTimersByTime(20);
@@ -85,8 +91,14 @@ describe('CompetitorRunner', () => {
 
   it('set() replaces the competitors; after close() nothing starts again', () => {
     vi.useFakeTimers();
-    const runner = new CompetitorRunner(() => {}, () => 0);
-    runner.set([{ vendor: 'a', endpoint: 'listAssets', rps: 1 }, { vendor: 'b', endpoint: 'listAssets', rps: 1 }]);
+    const runner = new CompetitorRunner(
+      () => {},
+      () => 0,
+    );
+    runner.set([
+      { vendor: 'a', endpoint: 'listAssets', rps: 1 },
+      { vendor: 'b', endpoint: 'listAssets', rps: 1 },
+    ]);
     expect(vi.getTimerCount()).toBe(2);
     runner.set([{ vendor: 'a', endpoint: 'categories', rps: 1 }]);
     expect(vi.getTimerCount()).toBe(1);

@@ -43,7 +43,13 @@ describe('write-ahead and answers', () => {
     const lost = await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }));
     expect(lost.code).toBe('UNKNOWN_OUTCOME');
     const [unknown] = ledger.list({ limit: 5 });
-    for (const [code, status] of [['BAD_REQUEST', 400], ['NOT_FOUND', 404], ['CONFLICT', 409], ['BAD_REQUEST', 422], ['RATE_LIMITED', 429]] as const) {
+    for (const [code, status] of [
+      ['BAD_REQUEST', 400],
+      ['NOT_FOUND', 404],
+      ['CONFLICT', 409],
+      ['BAD_REQUEST', 422],
+      ['RATE_LIMITED', 429],
+    ] as const) {
       const refused = new PartnerError({ code, status, message: `${status} from the service`, retryable: false });
       await errorOf(registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [unknown!.reference!], send: () => Promise.reject(refused) }));
       const [record] = ledger.list({ limit: 5 });
@@ -51,7 +57,9 @@ describe('write-ahead and answers', () => {
       expect(record!.note).toMatch(/may already have bought it|still in progress or already done/);
     }
     // Still blocking: a Register without confirmation is asked to confirm.
-    expect((await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: async (ref) => bought('p_2', 5, ref) }))).code).toBe('CONFIRMATION_REQUIRED');
+    expect((await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: async (ref) => bought('p_2', 5, ref) }))).code).toBe(
+      'CONFIRMATION_REQUIRED',
+    );
   });
 
   it('records the registration before it is sent, then its purchase; both survive a reopen', async () => {
@@ -71,7 +79,15 @@ describe('write-ahead and answers', () => {
     expect(seenBeforeSend).toEqual([{ state: 'sending', asset_id: '7', reference: purchase.client_reference, purchase_id: null }]);
     stores.splice(0).forEach((s) => s.close());
     expect(open().list({ limit: 5 })).toEqual([
-      expect.objectContaining({ vendor: 'acme', baseUrl: 'https://partner.example', profileId: 'prof-1', assetTitle: 'Seven', purchaseId: 'p_7', state: 'registered', purchaseState: 'registered' }),
+      expect.objectContaining({
+        vendor: 'acme',
+        baseUrl: 'https://partner.example',
+        profileId: 'prof-1',
+        assetTitle: 'Seven',
+        purchaseId: 'p_7',
+        state: 'registered',
+        purchaseState: 'registered',
+      }),
     ]);
   });
 
@@ -83,12 +99,27 @@ describe('write-ahead and answers', () => {
       expect(err.code).toBe(code);
       outcomes[code] = ledger.blockers(target, 100 + i)[0]?.state ?? 'failed';
     }
-    expect(outcomes).toEqual({ BAD_REQUEST: 'failed', RATE_LIMITED: 'failed', CONFLICT: 'failed', UNKNOWN_OUTCOME: 'unknown', TIMEOUT: 'unknown', NETWORK: 'unknown', INTERNAL: 'unknown' });
+    expect(outcomes).toEqual({
+      BAD_REQUEST: 'failed',
+      RATE_LIMITED: 'failed',
+      CONFLICT: 'failed',
+      UNKNOWN_OUTCOME: 'unknown',
+      TIMEOUT: 'unknown',
+      NETWORK: 'unknown',
+      INTERNAL: 'unknown',
+    });
     // A 2xx whose purchase could not be read may have bought it: unknown, raw kept with the token masked.
     await registerWithLedger(ledger, {
       target,
       asset: { id: 200, title: null },
-      send: async (reference) => ({ id: '', asset_id: 200, state: '', client_reference: reference, unresolved: true, raw: { created_by_token: 'sekret-token' } }),
+      send: async (reference) => ({
+        id: '',
+        asset_id: 200,
+        state: '',
+        client_reference: reference,
+        unresolved: true,
+        raw: { created_by_token: 'sekret-token' },
+      }),
     });
     const [unreadable] = ledger.blockers(target, 200);
     expect(unreadable).toMatchObject({ state: 'unknown', note: expect.stringContaining('could not be read') });
@@ -99,7 +130,7 @@ describe('write-ahead and answers', () => {
 });
 
 describe("another asset's record", () => {
-  it("is never deleted or rewritten by a registration answered with its purchase: that registration stays unresolved", () => {
+  it('is never deleted or rewritten by a registration answered with its purchase: that registration stays unresolved', () => {
     const ledger = open();
     const a = ledger.recordSeen(target, bought('P-1', 7, 'ref-a'), 'A');
     for (const answer of [bought('P-1', 8), { ...bought('P-1', 7), asset_id: null }, bought('P-1', 7)]) {
@@ -126,10 +157,17 @@ describe('the guard', () => {
     expect(refused.message).toBe('This asset is already bought: purchase p_5. Registering again buys it a second time.');
     expect(refused.data.body).toEqual({ records: [expect.objectContaining({ purchaseId: 'p_5', reference: first.client_reference })] });
 
-    const second = await registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }).catch((e) => e as PartnerError);
+    const second = await registerWithLedger(ledger, {
+      target,
+      asset: { id: 5, title: 'Five' },
+      seen: [first.client_reference!],
+      send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')),
+    }).catch((e) => e as PartnerError);
     expect(second.code).toBe('UNKNOWN_OUTCOME');
     // Now two records stop it: naming only the first is not enough.
-    const again = await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: async (ref) => bought('p_y', 5, ref) }));
+    const again = await errorOf(
+      registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: async (ref) => bought('p_y', 5, ref) }),
+    );
     expect(again.code).toBe('CONFIRMATION_REQUIRED');
     expect(again.message).toMatch(/^An earlier registration of this asset may have gone through \(reference pc-/);
     const names = ledger.blockers(target, 5).map((r) => r.reference!);

@@ -46,7 +46,9 @@ describe('migrations', () => {
   it('moves a v1 database to the current version, keeping its rows; a failing step is rolled back whole', () => {
     const v1 = openDatabase(dir, { migrations: MIGRATIONS.slice(0, 1) }).db!;
     expect(schemaVersion(v1)).toBe(1);
-    v1.prepare(`INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, reference, state, created_at, updated_at) VALUES ('v', 'u', 'p', '7', 'r1', 'unknown', 1, 1)`).run();
+    v1.prepare(
+      `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, reference, state, created_at, updated_at) VALUES ('v', 'u', 'p', '7', 'r1', 'unknown', 1, 1)`,
+    ).run();
     v1.close();
     const broken: Migration = {
       version: 5,

@@ -65,7 +65,10 @@ function open(clock: ManualClock, retention?: { secondMs?: number; minuteMs?: nu
     return Object.assign((...a: never[]) => (writes++, tx(...a)), tx);
   }) as typeof db.transaction;
   const store = new UsageStore(db, { clock, retention, downsampleEveryMs });
-  closers.push(() => db.close(), () => store.close());
+  closers.push(
+    () => db.close(),
+    () => store.close(),
+  );
   return { store, db, writes: () => writes };
 }
 
@@ -129,7 +132,12 @@ describe('usage history', () => {
     const to = Math.max(...minutes.map((m) => m.startMs)) + MIN;
     const secondsIn = seconds.filter((r) => r.startMs >= from && r.startMs < to);
     expect(sum(secondsIn, 'requests')).toBeGreaterThan(0);
-    expect(sum(secondsIn, 'requests')).toBe(sum(minutes.filter((m) => m.startMs >= from), 'requests'));
+    expect(sum(secondsIn, 'requests')).toBe(
+      sum(
+        minutes.filter((m) => m.startMs >= from),
+        'requests',
+      ),
+    );
     // Per endpoint: lowest Remaining is the min, the peak the max, the mean the mean of every answer.
     const info = hoursDone.filter((h) => h.endpoint === 'purchaseInfo');
     expect(info.every((h) => h.lowestRemaining === 1 && h.usePeak === 0.95)).toBe(true);

@@ -45,7 +45,19 @@ function manualClock(start = T0): Clock & { advance(ms: number): void } {
 }
 
 function sample(partial: Partial<BudgetSample> & { at: number }): BudgetSample {
-  return { vendor: 'demo', endpoint: 'listAssets', status: 200, limit: 20, remaining: 10, reset: 0, latencyMs: 5, waitedMs: 0, attempt: 1, headerProblems: [], ...partial };
+  return {
+    vendor: 'demo',
+    endpoint: 'listAssets',
+    status: 200,
+    limit: 20,
+    remaining: 10,
+    reset: 0,
+    latencyMs: 5,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+    ...partial,
+  };
 }
 
 const sum = (aggs: readonly BudgetAggregate[], pick: (a: BudgetAggregate) => number) => aggs.reduce((n, a) => n + pick(a), 0);
@@ -175,7 +187,15 @@ function atTheLimit(model: RefillModelHint, hint: RefillModelHint | null, otherR
     }
     const d = result.decision;
     t.record(
-      sample({ at: e.at + 2, latencyMs: 2, status: d.allowed ? 200 : 429, limit: d.limit, remaining: d.remaining, reset: d.reset, serverSecond: Math.floor(e.at / 1000) * 1000 }),
+      sample({
+        at: e.at + 2,
+        latencyMs: 2,
+        status: d.allowed ? 200 : 429,
+        limit: d.limit,
+        remaining: d.remaining,
+        reset: d.reset,
+        serverSecond: Math.floor(e.at / 1000) * 1000,
+      }),
     );
   }
   const found = sum(t.budgetHistory(0).aggregates, (a) => a.foreignUse);

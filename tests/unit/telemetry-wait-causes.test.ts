@@ -18,7 +18,19 @@ describe('wait causes per second', () => {
     const clock = new ManualClock(S);
     const telemetry = createTelemetry({ clock });
     const sample = (at: number, waitedMs: number, c: Partial<WaitCauses>): BudgetSample => ({
-      vendor: 'demo', endpoint: 'listAssets', at, serverSecond: S, status: 200, limit: 20, remaining: 5, reset: 0, latencyMs: 5, waitedMs, attempt: 1, headerProblems: [], waitCauses: causes(c),
+      vendor: 'demo',
+      endpoint: 'listAssets',
+      at,
+      serverSecond: S,
+      status: 200,
+      limit: 20,
+      remaining: 5,
+      reset: 0,
+      latencyMs: 5,
+      waitedMs,
+      attempt: 1,
+      headerProblems: [],
+      waitCauses: causes(c),
     });
     telemetry.record(sample(S + 100, 300, { others: 250, window: 50 }));
     telemetry.record(sample(S + 400, 700, { others: 500, pause: 200 }));

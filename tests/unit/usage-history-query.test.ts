@@ -72,7 +72,12 @@ describe('readHistory on a real store', () => {
     expect(summary!.meanUse).toBeCloseTo(0.5);
 
     // Only the endpoints asked for; a quiet endpoint's series is zeros across the range.
-    const none = readHistory(usage, { profileId: 'p', vendor: 'v', endpoints: ['categories'], fromMs: NOW - 2 * DAY, toMs: NOW - DAY }, clock.now(), DEFAULT_USAGE_RETENTION);
+    const none = readHistory(
+      usage,
+      { profileId: 'p', vendor: 'v', endpoints: ['categories'], fromMs: NOW - 2 * DAY, toMs: NOW - DAY },
+      clock.now(),
+      DEFAULT_USAGE_RETENTION,
+    );
     expect(none.points).toEqual([]);
     const series = chartSeries({ ...none, profileId: 'p', vendor: 'v', problem: null }, 'categories');
     expect(series).toHaveLength(288);

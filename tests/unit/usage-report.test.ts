@@ -10,7 +10,20 @@ const MIN = 60_000;
 const HOUR = 3_600_000;
 
 function row(endpoint: string, iso: string, fields: Partial<ReportRow>, bucketMs = MIN): ReportRow {
-  return { endpoint, startMs: Date.parse(iso), bucketMs, requests: 0, throttled: 0, failures: 0, useSum: 0, useCount: 0, usePeak: null, waitedMs: 0, foreignRequests: 0, ...fields };
+  return {
+    endpoint,
+    startMs: Date.parse(iso),
+    bucketMs,
+    requests: 0,
+    throttled: 0,
+    failures: 0,
+    useSum: 0,
+    useCount: 0,
+    usePeak: null,
+    waitedMs: 0,
+    foreignRequests: 0,
+    ...fields,
+  };
 }
 
 // 2026-11-20 in Berlin is [2026-11-19T23:00Z, 2026-11-20T23:00Z).
@@ -93,7 +106,9 @@ describe('usage report', () => {
 
   it('CSV: one row per endpoint and day, percentages and ms, formula-safe', () => {
     const csv = usageReportCsv(report).split('\r\n');
-    expect(csv[0]).toBe('day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct');
+    expect(csv[0]).toBe(
+      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct',
+    );
     expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,3.3');
     const evil = usageReportCsv({ days: [{ ...report.days[0]!, endpoint: '=HYPERLINK("x")' }] }).split('\r\n')[1];
     expect(evil).toContain('"\'=HYPERLINK(""x"")"');
@@ -109,8 +124,24 @@ describe('time zone and weighted quantile helpers', () => {
   });
 
   it('weights values by their requests', () => {
-    expect(weightedQuantile([[1, 94], [50, 6]], 0.95)).toBe(50);
-    expect(weightedQuantile([[1, 96], [50, 4]], 0.95)).toBe(1);
+    expect(
+      weightedQuantile(
+        [
+          [1, 94],
+          [50, 6],
+        ],
+        0.95,
+      ),
+    ).toBe(50);
+    expect(
+      weightedQuantile(
+        [
+          [1, 96],
+          [50, 4],
+        ],
+        0.95,
+      ),
+    ).toBe(1);
     expect(weightedQuantile([], 0.95)).toBeNull();
   });
 });

@@ -8,12 +8,43 @@ describe('npm run web arguments', () => {
   it('defaults to loopback, an ephemeral port, opening a browser and the embedded simulator', () => {
     expect(parseWebArgs([])).toEqual({
       ok: true,
-      options: { port: 0, host: '127.0.0.1', open: true, dataDir: null, rendererDir: null, embeddedSimulator: true, baseUrl: null, tokens: [], serviceMapFile: null, detect: false, noDetect: false, budgetStore: null, help: false },
+      options: {
+        port: 0,
+        host: '127.0.0.1',
+        open: true,
+        dataDir: null,
+        rendererDir: null,
+        embeddedSimulator: true,
+        baseUrl: null,
+        tokens: [],
+        serviceMapFile: null,
+        detect: false,
+        noDetect: false,
+        budgetStore: null,
+        help: false,
+      },
     });
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const parsed = parseWebArgs(['--port', '5173', '--host=0.0.0.0', '--no-open', '--data-dir', '/tmp/d', '--renderer-dir', '/tmp/r', '--no-simulator', '--token', 'acme:t1', '--token=acme:t2', '--base-url', 'https://p.example/api/', '--budget-store', 'redis://127.0.0.1:6379/0']);
+    const parsed = parseWebArgs([
+      '--port',
+      '5173',
+      '--host=0.0.0.0',
+      '--no-open',
+      '--data-dir',
+      '/tmp/d',
+      '--renderer-dir',
+      '/tmp/r',
+      '--no-simulator',
+      '--token',
+      'acme:t1',
+      '--token=acme:t2',
+      '--base-url',
+      'https://p.example/api/',
+      '--budget-store',
+      'redis://127.0.0.1:6379/0',
+    ]);
     expect(parsed).toEqual({
       ok: true,
       options: {
@@ -92,6 +123,8 @@ describe('browser mode data folder', () => {
     expect(defaultWebDataDir('linux', {}, '/home/u')).toBe(path.join('/home/u', '.config', 'partner-console-web'));
     expect(defaultWebDataDir('linux', { XDG_CONFIG_HOME: '/xdg' }, '/home/u')).toBe(path.join('/xdg', 'partner-console-web'));
     expect(defaultWebDataDir('darwin', {}, '/Users/u')).toBe(path.join('/Users/u', 'Library', 'Application Support', 'partner-console-web'));
-    expect(defaultWebDataDir('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toBe(path.join('C:\\Users\\u\\AppData\\Roaming', 'partner-console-web'));
+    expect(defaultWebDataDir('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toBe(
+      path.join('C:\\Users\\u\\AppData\\Roaming', 'partner-console-web'),
+    );
   });
 });

@@ -38,7 +38,15 @@ describe('browser-mode hosts and origins', () => {
   it('accepts only our own http origin', () => {
     expect(originIsAllowed('http://127.0.0.1:5000', loopback)).toBe(true);
     expect(originIsAllowed('http://localhost:5000', loopback)).toBe(true);
-    for (const foreign of ['http://evil.example:5000', 'https://127.0.0.1:5000', 'http://127.0.0.1:5001', 'null', 'file://', 'http://127.0.0.1:5000/path', 'app://partner']) {
+    for (const foreign of [
+      'http://evil.example:5000',
+      'https://127.0.0.1:5000',
+      'http://127.0.0.1:5001',
+      'null',
+      'file://',
+      'http://127.0.0.1:5000/path',
+      'app://partner',
+    ]) {
       expect(originIsAllowed(foreign, loopback), foreign).toBe(false);
     }
     expect(originIsAllowed(undefined, loopback)).toBe(false);

@@ -33,7 +33,11 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     async searchAssets({ profileId, query, category, limit }, call) {
       const session = ctx.session(profileId);
       const map = session.map;
-      const res = await session.client.request('searchAssets', { ...searchRequest(map, query, category, limit), priority: 'interactive', signal: call?.signal });
+      const res = await session.client.request('searchAssets', {
+        ...searchRequest(map, query, category, limit),
+        priority: 'interactive',
+        signal: call?.signal,
+      });
       const read = readSearch(res.body, map);
       const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
       return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
@@ -47,7 +51,13 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     async assetHistory({ profileId, assetId }, call) {
       const session = ctx.session(profileId);
       // Its asset field is guessed: a 400 naming the right one is sent once more that way (session.names).
-      const { res, note } = await session.names.send(session.client, 'history.assetIdField', 'assetHistory', (m) => historyRequest(m, ctx.ids.fromBridge(assetId)), { priority: 'interactive', signal: call?.signal });
+      const { res, note } = await session.names.send(
+        session.client,
+        'history.assetIdField',
+        'assetHistory',
+        (m) => historyRequest(m, ctx.ids.fromBridge(assetId)),
+        { priority: 'interactive', signal: call?.signal },
+      );
       // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.
       const read = readHistoryOrDetect(res.body, session.map);
       return maskedAnswer(ctx, { assetId, items: read.value, ...readInfo(note === null ? read : { ...read, notes: [...read.notes, note] }) });

@@ -31,9 +31,18 @@ export function curlHandlers(ctx: AppContext): HandlerGroup<'searchRequestLog' |
       const known = [...new Set([...ctx.store.knownTokens(), ...ctx.demo.tokens()])];
       const matches = known.filter((t) => maskToken(t) === masked);
       if (matches.length !== 1) {
-        throw refuse('BAD_REQUEST', matches.length === 0 ? 'The token this request used is no longer known to the app.' : 'Two known tokens look alike: the app cannot tell which one this request used.', 'Use Copy as curl and set PARTNER_TOKEN yourself.');
+        throw refuse(
+          'BAD_REQUEST',
+          matches.length === 0
+            ? 'The token this request used is no longer known to the app.'
+            : 'Two known tokens look alike: the app cannot tell which one this request used.',
+          'Use Copy as curl and set PARTNER_TOKEN yourself.',
+        );
       }
-      const command = toCurl({ method: detail.method, origin: detail.origin, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody, tokenHeader: at }, { kind: 'plain', token: matches[0]! });
+      const command = toCurl(
+        { method: detail.method, origin: detail.origin, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody, tokenHeader: at },
+        { kind: 'plain', token: matches[0]! },
+      );
       write(command);
       return { ok: true as const, tokenHeader: at.header };
     },

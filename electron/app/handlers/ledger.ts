@@ -55,7 +55,12 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
     async ledgerList({ vendor, baseUrl, assetId, state, limit }) {
       if (!ctx.local.available) return { items: [], unresolved: 0, vendors: [], problem: ctx.local.problem };
       const ledger = ctx.local.ledger();
-      return { items: ledger.list({ vendor, baseUrl, assetId, state, limit }), unresolved: ledger.unresolvedCount(), vendors: ledger.vendors(), problem: ctx.local.problem };
+      return {
+        items: ledger.list({ vendor, baseUrl, assetId, state, limit }),
+        unresolved: ledger.unresolvedCount(),
+        vendors: ledger.vendors(),
+        problem: ctx.local.problem,
+      };
     },
 
     async ledgerResolve({ profileId, id, action, purchaseId }) {
@@ -64,7 +69,10 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
       if (action === 'markChecked') {
         const checked = ledger.markChecked(id);
-        return { record: checked, message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.' };
+        return {
+          record: checked,
+          message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.',
+        };
       }
       const session = sessionFor(ctx, profileId, record);
       const knownId = purchaseId ?? record.purchaseId;
@@ -77,12 +85,20 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
             retryable: false,
           });
         }
-        const landed = ledger.settle(`lookup of record ${id}: purchase ${purchase.id}`, () => ledger.finishRegistration(id, purchase), assetKey(record, record.assetId));
+        const landed = ledger.settle(
+          `lookup of record ${id}: purchase ${purchase.id}`,
+          () => ledger.finishRegistration(id, purchase),
+          assetKey(record, record.assetId),
+        );
         if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
         const settled = landed.value;
-        return { record: settled, message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.') };
+        return {
+          record: settled,
+          message: settled.state === 'registered' ? `Purchase ${purchase.id} is ${purchase.state}.` : (settled.note ?? 'Not recorded.'),
+        };
       }
-      if (!record.reference) throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
+      if (!record.reference)
+        throw new PartnerError({ code: 'BAD_REQUEST', message: 'This record has no reference to look up; enter its purchase id.', retryable: false });
       // NOT_FOUND in words when the service map has no lookup by reference.
       // Only items of this reference and asset come back (findByReference checks): anything else is not this registration.
       const found = await session.purchases.findByReference(record.reference, { assetId: record.assetId });
@@ -100,7 +116,11 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         };
       }
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      const landed = ledger.settle(`lookup of record ${id}: purchase ${first.id}`, () => ledger.finishRegistration(id, first), assetKey(record, record.assetId));
+      const landed = ledger.settle(
+        `lookup of record ${id}: purchase ${first.id}`,
+        () => ledger.finishRegistration(id, first),
+        assetKey(record, record.assetId),
+      );
       if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
       const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };

@@ -5,16 +5,7 @@ import { PartnerClient } from '../../client';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
-type Names =
-  | 'listProfiles'
-  | 'saveProfile'
-  | 'removeProfile'
-  | 'selectProfile'
-  | 'testConnection'
-  | 'getSettings'
-  | 'saveSettings'
-  | 'appInfo'
-  | 'connection';
+type Names = 'listProfiles' | 'saveProfile' | 'removeProfile' | 'selectProfile' | 'testConnection' | 'getSettings' | 'saveSettings' | 'appInfo' | 'connection';
 
 const TEST_TIMEOUT_MS = 10_000;
 

@@ -51,7 +51,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         send: async (reference, body) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference, body })),
       });
     },
-    validatePurchase: ({ profileId, purchaseId, assetId }) => tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
+    validatePurchase: ({ profileId, purchaseId, assetId }) =>
+      tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
     cancelPurchase: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.viewUrl(purchaseId)),

@@ -30,7 +30,11 @@ export function simulatorHandlers(ctx: AppContext): HandlerGroup<Names> {
     const sim = ctx.demo.running;
     return session && session.profile.demo && sim && !session.isClosed ? { session, sim } : null;
   };
-  const required = () => onDemo() ?? (() => { throw notOnDemo(); })();
+  const required = () =>
+    onDemo() ??
+    (() => {
+      throw notOnDemo();
+    })();
   const view = ({ session, sim }: { session: ProfileSession; sim: RunningSimulator }): SimStateView => {
     const state = sim.control.state();
     return {

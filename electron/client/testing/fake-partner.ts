@@ -180,24 +180,43 @@ export class FakePartner {
         };
         const action = this.options.action?.(req) ?? { kind: 'answer' };
         if (action.kind === 'refuse') {
-          return finish(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) })));
+          return finish(() =>
+            reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) })),
+          );
         }
         this.received.push(req);
         const vendor = token === null ? null : (this.options.vendorOf?.(token) ?? 'v');
         if (vendor === null) {
           this.records.push({ endpoint: endpoint.id, vendor: '', serverAt, status: 401, foreign: false });
-          return this.reply(resolve, finish, total / 2, 401, { name: 'Unauthorized', message: 'Your request was made with invalid credentials.', code: 0, status: 401 }, undefined, {}, req);
+          return this.reply(
+            resolve,
+            finish,
+            total / 2,
+            401,
+            { name: 'Unauthorized', message: 'Your request was made with invalid credentials.', code: 0, status: 401 },
+            undefined,
+            {},
+            req,
+          );
         }
-        const d = action.kind === 'rate-limited' ? { allowed: false, limit: this.options.limitOf?.(endpoint.id) ?? endpoint.limit, remaining: 0, reset: 1 } : this.take(vendor, endpoint.id, serverAt);
+        const d =
+          action.kind === 'rate-limited'
+            ? { allowed: false, limit: this.options.limitOf?.(endpoint.id) ?? endpoint.limit, remaining: 0, reset: 1 }
+            : this.take(vendor, endpoint.id, serverAt);
         const status = d.allowed ? (action.kind === 'answer' ? (action.status ?? 200) : 200) : 429;
         this.records.push({ endpoint: endpoint.id, vendor, serverAt, status: action.kind === 'drop' ? 0 : status, foreign: false });
         if (action.kind === 'hang') return;
         if (action.kind === 'drop') {
-          timer = clock.setTimeout(() => finish(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))), total / 2);
+          timer = clock.setTimeout(
+            () => finish(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))),
+            total / 2,
+          );
           return;
         }
         const answer: { body?: unknown; text?: string } = action.kind === 'answer' ? action : {};
-        const body = !d.allowed ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 } : (answer.body ?? { ok: true, endpoint: endpoint.id });
+        const body = !d.allowed
+          ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 }
+          : (answer.body ?? { ok: true, endpoint: endpoint.id });
         const rate = { 'X-Rate-Limit-Limit': String(d.limit), 'X-Rate-Limit-Remaining': String(d.remaining), 'X-Rate-Limit-Reset': String(d.reset) };
         this.reply(resolve, finish, total / 2, status, body, d.allowed ? answer.text : undefined, rate, req);
       }, total / 2);

@@ -69,7 +69,16 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
   const clients = Array.from(
     { length: copies },
-    (_, i) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: [`token-${i}`], fetch: h.fake.fetch, clock: h.clock, budgets: new BudgetRegistry({ clock: h.clock }), random: seededRandom(100 + i) }),
+    (_, i) =>
+      new PartnerClient({
+        baseUrl: FAKE_BASE_URL,
+        vendor: 'v',
+        tokens: [`token-${i}`],
+        fetch: h.fake.fetch,
+        clock: h.clock,
+        budgets: new BudgetRegistry({ clock: h.clock }),
+        random: seededRandom(100 + i),
+      }),
   );
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
@@ -87,13 +96,19 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const work = options.catalog ? Math.ceil(options.catalog.items / options.catalog.pageSize) : Math.round(((LIMIT - competitorRps) * seconds) / copies);
   const finished = new Array<number>(copies).fill(start);
   const timeline = Array.from({ length: copies }, () => [] as number[]);
-  const { failed } = await runFor(h.clock, fixedWork ? Infinity : end, copies, async (i) => {
-    await clients[i]!.request('listAssets', { priority: 'background' });
-    perCopy[i]!++;
-    finished[i] = h.clock.now();
-    const second = Math.floor((h.clock.now() - start) / 1000);
-    timeline[i]![second] = (timeline[i]![second] ?? 0) + 1;
-  }, (i) => fixedWork && perCopy[i]! >= work);
+  const { failed } = await runFor(
+    h.clock,
+    fixedWork ? Infinity : end,
+    copies,
+    async (i) => {
+      await clients[i]!.request('listAssets', { priority: 'background' });
+      perCopy[i]!++;
+      finished[i] = h.clock.now();
+      const second = Math.floor((h.clock.now() - start) / 1000);
+      timeline[i]![second] = (timeline[i]![second] ?? 0) + 1;
+    },
+    (i) => fixedWork && perCopy[i]! >= work,
+  );
   for (const c of clients) c.close();
   const total = perCopy.reduce((a, b) => a + b, 0);
   // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took.

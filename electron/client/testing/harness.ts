@@ -36,7 +36,17 @@ export function harness(options: Partial<Omit<FakePartnerOptions, 'clock'>> & { 
     clock,
     fake,
     registry,
-    client: (o = {}) => new PartnerClient({ baseUrl: FAKE_BASE_URL, vendor: 'v', tokens: ['token-a', 'token-b'], fetch: fake.fetch, clock, budgets: registry, random: () => 0.5, ...o }),
+    client: (o = {}) =>
+      new PartnerClient({
+        baseUrl: FAKE_BASE_URL,
+        vendor: 'v',
+        tokens: ['token-a', 'token-b'],
+        fetch: fake.fetch,
+        clock,
+        budgets: registry,
+        random: () => 0.5,
+        ...o,
+      }),
   };
 }
 

@@ -55,7 +55,12 @@ export function useProfile(): Profile {
  */
 export function shownProfile(profile: Profile): string {
   if (typeof profile === 'string') return profile;
-  throw new PartnerError({ code: 'PROFILE_NOT_CONNECTED', message: 'No vendor profile is connected.', hint: 'Select or add a profile first.', retryable: false });
+  throw new PartnerError({
+    code: 'PROFILE_NOT_CONNECTED',
+    message: 'No vendor profile is connected.',
+    hint: 'Select or add a profile first.',
+    retryable: false,
+  });
 }
 
 export function useAppInfo() {
@@ -84,7 +89,12 @@ export function useCategories() {
   const api = useApi();
   const profile = useProfile();
   // Categories cost budget and change rarely: fetch once per session unless asked.
-  return useQuery({ queryKey: keys.categories(profile), queryFn: ({ signal }) => api.categories({ profileId: shownProfile(profile) }, { signal }), staleTime: Infinity, enabled: profile !== undefined });
+  return useQuery({
+    queryKey: keys.categories(profile),
+    queryFn: ({ signal }) => api.categories({ profileId: shownProfile(profile) }, { signal }),
+    staleTime: Infinity,
+    enabled: profile !== undefined,
+  });
 }
 
 export function useAssetsPage(lastId: string | number | null, pageSize: number, enabled: boolean) {

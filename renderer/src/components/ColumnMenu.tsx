@@ -56,10 +56,22 @@ export function ColumnMenu<T>({ table, label, dropped, onReset }: { table: Table
                 {headerText(table, column.id)}
                 {dropped.includes(column.id) ? <span className="muted small"> (no room)</span> : null}
               </label>
-              <button type="button" className="btn btn-ghost btn-small" disabled={i === 0} onClick={() => move(column.id, -1)} aria-label={`Move ${headerText(table, column.id)} left`}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                disabled={i === 0}
+                onClick={() => move(column.id, -1)}
+                aria-label={`Move ${headerText(table, column.id)} left`}
+              >
                 ←
               </button>
-              <button type="button" className="btn btn-ghost btn-small" disabled={i === order.length - 1} onClick={() => move(column.id, 1)} aria-label={`Move ${headerText(table, column.id)} right`}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                disabled={i === order.length - 1}
+                onClick={() => move(column.id, 1)}
+                aria-label={`Move ${headerText(table, column.id)} right`}
+              >
                 →
               </button>
             </div>

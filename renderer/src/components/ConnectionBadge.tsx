@@ -45,7 +45,11 @@ export function ConnectionBadge() {
         </span>
       ) : null}
       {store && fleet ? (
-        <span className={`conn-store conn-store-${store.tone}`} title={`${store.text} (${fleet.store.url ?? ''}). ${fleet.store.message ?? ''}`} data-store-state={fleet.store.state}>
+        <span
+          className={`conn-store conn-store-${store.tone}`}
+          title={`${store.text} (${fleet.store.url ?? ''}). ${fleet.store.message ?? ''}`}
+          data-store-state={fleet.store.state}
+        >
           <span className="conn-store-long">{store.text}</span>
           <span className="conn-store-short" aria-hidden="true">
             {store.short}

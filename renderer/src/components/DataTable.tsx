@@ -248,10 +248,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </tr>
           ) : null}
           {virtual ? (
-            <VirtualRows count={ids.length} rowHeight={virtual.rowHeight} scrollRef={scrollRef} scrollToIndex={scrollToIndex} renderRow={(i) => {
-              const row = rowAt(i);
-              return row ? renderRow(row) : null;
-            }} />
+            <VirtualRows
+              count={ids.length}
+              rowHeight={virtual.rowHeight}
+              scrollRef={scrollRef}
+              scrollToIndex={scrollToIndex}
+              renderRow={(i) => {
+                const row = rowAt(i);
+                return row ? renderRow(row) : null;
+              }}
+            />
           ) : (
             modelRows!.map(renderRow)
           )}
@@ -444,7 +450,6 @@ function useRowNavigation(ids: readonly string[], scrollRef: RefObject<HTMLDivEl
       if (index >= 0) open(index);
     }
   };
-
 
   return { focusId: effectiveFocus, setFocusId, onKeyDown, onScroll };
 }

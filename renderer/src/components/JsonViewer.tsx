@@ -91,7 +91,14 @@ function Node({
         <>
           <ul className="jv-list">
             {entries.map(([k, v]) => (
-              <Node key={k} name={isArray ? <span className="jv-index">{k}</span> : k} value={v} depth={depth + 1} openDepth={openDepth} ancestors={[...ancestors, value]} />
+              <Node
+                key={k}
+                name={isArray ? <span className="jv-index">{k}</span> : k}
+                value={v}
+                depth={depth + 1}
+                openDepth={openDepth}
+                ancestors={[...ancestors, value]}
+              />
             ))}
             {total > shown ? (
               <li className="jv-row">

@@ -24,8 +24,8 @@ export function OfflineBanner() {
   if (link.state === 'offline') {
     return (
       <div className="banner banner-danger" role="alert">
-        <strong>Offline.</strong> {link.problem ?? 'Not connected to the Partner Console service.'} Showing the last data
-        received; {link.retryAt === null ? 'checking the service…' : 'reconnecting automatically.'}
+        <strong>Offline.</strong> {link.problem ?? 'Not connected to the Partner Console service.'} Showing the last data received;{' '}
+        {link.retryAt === null ? 'checking the service…' : 'reconnecting automatically.'}
         <button type="button" className="btn btn-small" onClick={() => source.retryNow()}>
           Reconnect now
         </button>
@@ -46,8 +46,7 @@ export function OfflineBanner() {
   if (link.state === 'open' && c && (c.state === 'offline' || c.state === 'degraded')) {
     return (
       <div className={`banner ${c.state === 'offline' ? 'banner-danger' : 'banner-warn'}`} role="status">
-        <strong>{c.state === 'offline' ? 'The Partner service is unreachable.' : 'The Partner service is degraded.'}</strong>{' '}
-        {c.message ?? ''}
+        <strong>{c.state === 'offline' ? 'The Partner service is unreachable.' : 'The Partner service is degraded.'}</strong> {c.message ?? ''}
       </div>
     );
   }

@@ -63,7 +63,8 @@ export function ReadNotice({ info, what }: { info: ReadInfo | undefined | null; 
         ))}
         {missing.length > 0 ? (
           <div>
-            Not found in the service's answer: {missing.map((m, i) => (
+            Not found in the service's answer:{' '}
+            {missing.map((m, i) => (
               <span key={m}>
                 {i > 0 ? ', ' : ''}
                 <code className="code-chip">{m}</code>

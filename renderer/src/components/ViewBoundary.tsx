@@ -14,7 +14,9 @@ import { Loading } from './states';
 
 /** A failed dynamic import (the view's code) rather than a fault in the view. */
 function isChunkLoadError(error: unknown): boolean {
-  return error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch|error loading dynamically/i.test(error.message);
+  return (
+    error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch|error loading dynamically/i.test(error.message)
+  );
 }
 
 function ViewCrashed({ error, resetErrorBoundary, title }: FallbackProps & { title: string }) {

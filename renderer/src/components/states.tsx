@@ -21,17 +21,7 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 }
 
 /** An error in words: what happened, whether trying again is safe, and the code for QA. */
-export function ErrorCallout({
-  error,
-  action,
-  onRetry,
-  children,
-}: {
-  error: unknown;
-  action?: string;
-  onRetry?: () => void;
-  children?: ReactNode;
-}) {
+export function ErrorCallout({ error, action, onRetry, children }: { error: unknown; action?: string; onRetry?: () => void; children?: ReactNode }) {
   const text = describeError(error, action);
   return (
     <div className="callout callout-error" role="alert">

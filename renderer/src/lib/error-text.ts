@@ -61,7 +61,12 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
         retry: 'Check the profile in Settings, then try again.',
       };
     case 'BAD_REQUEST':
-      return { ...base, title: 'The request was refused as invalid', detail: serviceMessage(data, data.message), retry: 'Change the input before trying again.' };
+      return {
+        ...base,
+        title: 'The request was refused as invalid',
+        detail: serviceMessage(data, data.message),
+        retry: 'Change the input before trying again.',
+      };
     case 'SERVER_ERROR':
       return {
         ...base,
@@ -131,10 +136,6 @@ export function referenceOf(data: ErrorData): string | null {
 
 function isErrorData(e: unknown): e is ErrorData {
   return (
-    typeof e === 'object' &&
-    e !== null &&
-    !(e instanceof Error) &&
-    typeof (e as ErrorData).code === 'string' &&
-    typeof (e as ErrorData).message === 'string'
+    typeof e === 'object' && e !== null && !(e instanceof Error) && typeof (e as ErrorData).code === 'string' && typeof (e as ErrorData).message === 'string'
   );
 }

@@ -59,9 +59,7 @@ export function fmtDate(value: string | number | null | undefined): string {
 export function fmtPrice(price: unknown, currency: unknown): string {
   if (typeof price !== 'number' || !Number.isFinite(price)) return DASH;
   const code = typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : null;
-  return code
-    ? new Intl.NumberFormat(undefined, { style: 'currency', currency: code }).format(price)
-    : price.toFixed(2);
+  return code ? new Intl.NumberFormat(undefined, { style: 'currency', currency: code }).format(price) : price.toFixed(2);
 }
 
 export function fmtPercent(share: number | null | undefined): string {

@@ -7,12 +7,7 @@ import { useEffect, useRef } from 'react';
 import type { ViewId } from './hash-route';
 import { NAV_ITEMS } from './nav';
 
-export type ShortcutAction =
-  | { kind: 'view'; view: ViewId }
-  | { kind: 'search' }
-  | { kind: 'live' }
-  | { kind: 'range'; step: -1 | 1 }
-  | { kind: 'help' };
+export type ShortcutAction = { kind: 'view'; view: ViewId } | { kind: 'search' } | { kind: 'live' } | { kind: 'range'; step: -1 | 1 } | { kind: 'help' };
 
 /** The views in the header's order: digit n opens the n-th. */
 const NAV_VIEWS: readonly ViewId[] = NAV_ITEMS.map((n) => n.view);

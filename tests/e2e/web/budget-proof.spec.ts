@@ -109,7 +109,7 @@ async function openSecondPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-test('each page\'s Budget figures and CSV agree with the simulator\'s counters, a page opened mid-traffic too', async ({ page, browser }) => {
+test("each page's Budget figures and CSV agree with the simulator's counters, a page opened mid-traffic too", async ({ page, browser }) => {
   test.setTimeout(180_000);
   const demo = (await bridgeCall('listProfiles', {})).items.find((p) => p.id === 'demo')!;
   await openApp(page, 'Budget');
@@ -193,12 +193,15 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
       // The charts have redrawn at the new width: two reads 100 ms apart agree.
       let width = -1;
       await expect
-        .poll(async () => {
-          const now = (await chart.boundingBox())?.width ?? -1;
-          const same = now === width && now > 0;
-          width = now;
-          return same;
-        }, { intervals: [100] })
+        .poll(
+          async () => {
+            const now = (await chart.boundingBox())?.width ?? -1;
+            const same = now === width && now > 0;
+            width = now;
+            return same;
+          },
+          { intervals: [100] },
+        )
         .toBe(true);
       // Hover one chart: one tooltip, crosshairs elsewhere.
       await chart.scrollIntoViewIfNeeded();

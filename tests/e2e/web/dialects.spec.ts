@@ -72,7 +72,9 @@ for (const dialect of DIALECTS) {
       if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
     });
 
-    test('detected at first contact with no click: browse, search, filter, asset history, purchase flow, budget and request log; then the one-click review', async ({ page }) => {
+    test('detected at first contact with no click: browse, search, filter, asset history, purchase flow, budget and request log; then the one-click review', async ({
+      page,
+    }) => {
       // No Detect, no Accept: the profile's map was detected when it first connected, and says so.
       await openApp(page, 'Settings', web.url);
       await expect(page.getByText('map detected, not yet reviewed', { exact: true })).toBeVisible({ timeout: 20_000 });

@@ -32,7 +32,11 @@ test('on the demo with no traffic, Budget introduces the app and offers Start de
   const card = firstRun(page);
   await expect(card).toBeVisible();
   await expect(card).toContainText('Partner Console keeps every vendor inside');
-  for (const [scheme, width, height] of [['light', 1440, 900], ['dark', 1440, 900], ['light', 1024, 700]] as const) {
+  for (const [scheme, width, height] of [
+    ['light', 1440, 900],
+    ['dark', 1440, 900],
+    ['light', 1024, 700],
+  ] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width, height });
     const box = (await card.boundingBox())!;
@@ -127,7 +131,13 @@ test('the column menu closes on Esc and on a click outside it; a range button’
     const range = page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '5 min', exact: true });
     await page.keyboard.press('Tab'); // keyboard use: focus is visible from here on
     await range.focus();
-    const ring = (await page.evaluate(`(${RING})(document.activeElement)`)) as { focusVisible: boolean; style: string; width: number; offset: number; clipped: boolean };
+    const ring = (await page.evaluate(`(${RING})(document.activeElement)`)) as {
+      focusVisible: boolean;
+      style: string;
+      width: number;
+      offset: number;
+      clipped: boolean;
+    };
     expect(ring).toMatchObject({ focusVisible: true, style: 'solid', width: 2, clipped: false });
     expect(ring.offset).toBeGreaterThanOrEqual(1);
   }
@@ -136,7 +146,15 @@ test('the column menu closes on Esc and on a click outside it; a range button’
 
 test('Settings shows the built-in demo’s public tokens beside it, and masks a real profile’s', async ({ page }) => {
   const sim = await bridgeCall('simState', {});
-  await bridgeCall('saveProfile', { name: REAL, vendor: 'demo', baseUrl: sim!.url, addTokens: ['demo-token-2'], tokenPresentation: { header: 'Authorization', scheme: 'Bearer' }, pageSizeParam: 'per-page', idField: 'id' });
+  await bridgeCall('saveProfile', {
+    name: REAL,
+    vendor: 'demo',
+    baseUrl: sim!.url,
+    addTokens: ['demo-token-2'],
+    tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
+    pageSizeParam: 'per-page',
+    idField: 'id',
+  });
   await openApp(page, 'Settings');
   const profiles = page.getByRole('list', { name: 'Vendor profiles' });
   const demo = profiles.getByRole('listitem', { name: 'Built-in demo service', exact: true });

@@ -66,7 +66,7 @@ test('the fleet budget store: shared, counted beside our own rate, fallen back t
 });
 
 test('the profile form takes a budget store URL, refuses a wrong one in words, and shows a password masked', async ({ page }) => {
-  test.skip(server === null, 'needs the first test\'s browser mode');
+  test.skip(server === null, "needs the first test's browser mode");
   const sim = await bridgeCall('simState', {}, server!.url);
   test.skip(sim === null, 'needs the embedded simulator');
   await openApp(page, 'Settings', server!.url);

@@ -14,7 +14,8 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '..', 'screensho
 
 export function webUrl(): string {
   const url = process.env.PARTNER_WEB_URL;
-  if (!url) throw new Error('PARTNER_WEB_URL is not set: run the specs through playwright.config.ts with `test` from ./fixtures (it starts browser mode per worker).');
+  if (!url)
+    throw new Error('PARTNER_WEB_URL is not set: run the specs through playwright.config.ts with `test` from ./fixtures (it starts browser mode per worker).');
   return url;
 }
 

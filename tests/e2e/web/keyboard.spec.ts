@@ -32,7 +32,9 @@ test('shortcuts: ? lists them, digits and g+letter open views, / searches, space
   await expect(ranges.getByRole('button', { name: '10 s' })).toHaveAttribute('aria-pressed', 'true');
   // Remembered per view: a reload keeps the range (and resets it for the next spec).
   await page.reload();
-  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '10 s' })).toHaveAttribute('aria-pressed', 'true', { timeout: 20_000 });
+  await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '10 s' })).toHaveAttribute('aria-pressed', 'true', {
+    timeout: 20_000,
+  });
   await page.keyboard.press('[');
   await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: 'All kept' })).toHaveAttribute('aria-pressed', 'true');
 
@@ -93,9 +95,13 @@ test('the request log sorts by a column, and the sort is remembered for the view
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', /ascending|descending/);
   const direction = await header.getAttribute('aria-sort');
-  const ms = (await log.locator('tbody tr[data-row-id] td[data-col="latency"]').allInnerTexts()).map((t) => (t.endsWith(' s') ? parseFloat(t) * 1000 : parseFloat(t)));
+  const ms = (await log.locator('tbody tr[data-row-id] td[data-col="latency"]').allInnerTexts()).map((t) =>
+    t.endsWith(' s') ? parseFloat(t) * 1000 : parseFloat(t),
+  );
   const sorted = [...ms].sort((a, b) => (direction === 'ascending' ? a - b : b - a));
   expect(ms).toEqual(sorted);
   await page.reload();
-  await expect(page.getByRole('table', { name: 'Request log' }).getByRole('columnheader', { name: /Latency/ })).toHaveAttribute('aria-sort', direction!, { timeout: 20_000 });
+  await expect(page.getByRole('table', { name: 'Request log' }).getByRole('columnheader', { name: /Latency/ })).toHaveAttribute('aria-sort', direction!, {
+    timeout: 20_000,
+  });
 });

@@ -118,7 +118,8 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
     // Overlay scrollbars are a launch flag: those tests get a browser of their own.
     let overlayBrowser: Browser | null = null;
     test.beforeAll(async () => {
-      if (scrollbars === 'overlay') overlayBrowser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS, '--enable-features=OverlayScrollbar'] });
+      if (scrollbars === 'overlay')
+        overlayBrowser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS, '--enable-features=OverlayScrollbar'] });
     });
     test.afterAll(async () => {
       await overlayBrowser?.close();
@@ -155,14 +156,18 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
           await expect(heading).toBeVisible();
           const view = (await heading.innerText()).trim();
           await settled(page);
-          const name = `layout-${view.toLowerCase().replace(/\W+/g, "-")}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
+          const name = `layout-${view.toLowerCase().replace(/\W+/g, '-')}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
           for (const p of await horizontalProblems(page)) failures.push(`${view}: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
           await screenshot(page, name);
           const detail = await openFirstDetail(page);
           if (detail) {
             const inView = detail.top >= 0 && detail.top < size.height - 80 && detail.right <= size.width + 1 && detail.left >= 0;
-            if (!inView) failures.push(`${view}: the opened detail is not in view (top ${Math.round(detail.top)}, right ${Math.round(detail.right)} of ${size.width}x${size.height})`);
-            for (const p of await horizontalProblems(page)) failures.push(`${view} with its detail open: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
+            if (!inView)
+              failures.push(
+                `${view}: the opened detail is not in view (top ${Math.round(detail.top)}, right ${Math.round(detail.right)} of ${size.width}x${size.height})`,
+              );
+            for (const p of await horizontalProblems(page))
+              failures.push(`${view} with its detail open: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
             await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-detail.png`) });
             await page.keyboard.press('Escape');
           }

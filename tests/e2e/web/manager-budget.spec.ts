@@ -43,10 +43,13 @@ test('an account manager sees the budget table and charts move while traffic flo
   // Remaining moves: it is read from the service's headers as requests flow.
   const seen = new Set<string>();
   await expect
-    .poll(async () => {
-      seen.add(await cell(page, 'purchaseInfo', 'remaining'));
-      return seen.size;
-    }, { timeout: 15_000, intervals: [200] })
+    .poll(
+      async () => {
+        seen.add(await cell(page, 'purchaseInfo', 'remaining'));
+        return seen.size;
+      },
+      { timeout: 15_000, intervals: [200] },
+    )
     .toBeGreaterThan(1);
 
   // The chart of an endpoint draws its requests and moves with time.
@@ -116,17 +119,19 @@ test('an account manager sees 429s and a pause when a competing consumer spends 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000 }).toBeGreaterThan(0);
   // The client pauses the whole bucket after a 429: the state shows it while it lasts.
-  await expect
-    .poll(async () => cell(page, 'listAssets', 'state'), { timeout: 20_000, intervals: [100] })
-    .toMatch(/Paused|Queued/);
+  await expect.poll(async () => cell(page, 'listAssets', 'state'), { timeout: 20_000, intervals: [100] }).toMatch(/Paused|Queued/);
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000 }).toBeGreaterThan(0);
   // Why held back, in words: the Wait tooltip names the causes (issue 22), and the panel says it too.
   await expect
     .poll(async () => budgetRow(page, 'listAssets').locator('[data-col="waited"]').getAttribute('title'), { timeout: 10_000 })
     .toMatch(/held back [\d.]+ m?s: [\d.]+ m?s (pacing for another consumer|pause after a 429|whole-second window end)/);
-  await expect(page.getByRole('region', { name: 'GET /assets/list chart' }).getByRole('status', { name: /^Held back \d+% of the last 5 s with Remaining above 0: / })).toContainText(/^Held back \d+% (for|after|by) /, { timeout: 10_000 });
+  await expect(
+    page.getByRole('region', { name: 'GET /assets/list chart' }).getByRole('status', { name: /^Held back \d+% of the last 5 s with Remaining above 0: / }),
+  ).toContainText(/^Held back \d+% (for|after|by) /, { timeout: 10_000 });
   // Worded by cause: another consumer of the vendor (the Budget banner, or the app-wide one while 429s come).
-  await expect(page.getByText(/Another consumer is using demo's budget on GET \/assets\/list|Budget shared with another consumer/).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/Another consumer is using demo's budget on GET \/assets\/list|Budget shared with another consumer/).first()).toBeVisible({
+    timeout: 20_000,
+  });
   await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '1 min' }).click();
   // 429s are marked on the chart's time axis.
   await expect(page.getByRole('region', { name: 'GET /assets/list chart' }).locator('path.lc-429').first()).toBeVisible();

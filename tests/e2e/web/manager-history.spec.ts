@@ -28,7 +28,7 @@ const REQUESTS = 0;
 const THROTTLED = 5;
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
-test('an account manager opens yesterday\'s usage after a restart, zooms into the spike and back', async ({ page }) => {
+test("an account manager opens yesterday's usage after a restart, zooms into the spike and back", async ({ page }) => {
   test.setTimeout(420_000);
   const seeded = seedYesterday(dataDir);
   server = await startBrowserMode([], { dataDir });

@@ -141,7 +141,12 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
 
 test('a connected profile whose service does not answer is greyed with the reason, the others unaffected', async ({ page }) => {
   // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
-  const profile = await bridgeCall('saveProfile', { name: 'Unreachable vendor', vendor: 'nowhere', baseUrl: 'http://127.0.0.1:9', addTokens: ['nowhere-token-1'] });
+  const profile = await bridgeCall('saveProfile', {
+    name: 'Unreachable vendor',
+    vendor: 'nowhere',
+    baseUrl: 'http://127.0.0.1:9',
+    addTokens: ['nowhere-token-1'],
+  });
   try {
     await bridgeCall('connectProfile', { id: profile.id });
     await openApp(page, 'Budget');

@@ -65,9 +65,10 @@ function seed() {
 }
 
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
-const cell = (page: Page, endpoint: string, col: string) => page.getByRole('table', { name: 'Usage per endpoint and day' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="${col}"]`);
+const cell = (page: Page, endpoint: string, col: string) =>
+  page.getByRole('table', { name: 'Usage per endpoint and day' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="${col}"]`);
 
-test('an account manager opens yesterday\'s usage report, reads it and exports CSV and PNG', async ({ page }) => {
+test("an account manager opens yesterday's usage report, reads it and exports CSV and PNG", async ({ page }) => {
   test.setTimeout(120_000);
   const seeded = seed();
   server = await startBrowserMode([], { dataDir });
@@ -94,7 +95,10 @@ test('an account manager opens yesterday\'s usage report, reads it and exports C
   await expect(first.locator('td').first()).toHaveText(fmt(seeded.spikeMinuteRequests));
   await expect(first.getByRole('link', { name: 'Budget' })).toHaveAttribute('href', `#/budget/at%3D${seeded.spikeStartMs}`);
 
-  for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await screenshot(page, `usage-report-${width}`);
   }
@@ -123,6 +127,8 @@ test('an account manager opens yesterday\'s usage report, reads it and exports C
   await expect(page.getByRole('status').filter({ hasText: /^Showing / })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: 'Custom' })).toHaveAttribute('aria-pressed', 'true');
   // The spike's endpoint is in the range's summary (reads may take seconds on a loaded machine).
-  await expect(page.getByRole('table', { name: 'Usage per endpoint over the range' }).locator('tr[data-endpoint="listAssets"]')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('table', { name: 'Usage per endpoint over the range' }).locator('tr[data-endpoint="listAssets"]')).toBeVisible({
+    timeout: 20_000,
+  });
   await screenshot(page, 'budget-at-busiest-minute');
 });

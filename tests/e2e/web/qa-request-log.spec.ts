@@ -67,7 +67,9 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
     const read = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(read).toMatch(/^curl '[^']*\/purchase\/info\?/);
-    const status = execFileSync('/bin/sh', ['-c', `${read} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: '/usr/bin:/bin', PARTNER_TOKEN: 'demo-token-1' } });
+    const status = execFileSync('/bin/sh', ['-c', `${read} --silent --output /dev/null --write-out '%{http_code}'`], {
+      env: { PATH: '/usr/bin:/bin', PARTNER_TOKEN: 'demo-token-1' },
+    });
     expect(String(status)).toBe('200');
   } finally {
     await bridgeCall('cancelPurchase', { profileId: 'demo', purchaseId: registered.id });

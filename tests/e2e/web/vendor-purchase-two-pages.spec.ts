@@ -12,7 +12,8 @@ const ACME = 'demo-acme';
 async function cleanUp(): Promise<void> {
   const { items } = await bridgeCall('ledgerList', { limit: 1000 });
   for (const r of items) {
-    if (r.state === 'sending' || r.state === 'unknown') await bridgeCall('ledgerResolve', { profileId: r.profileId, id: r.id, action: 'markChecked' }).catch(() => undefined);
+    if (r.state === 'sending' || r.state === 'unknown')
+      await bridgeCall('ledgerResolve', { profileId: r.profileId, id: r.id, action: 'markChecked' }).catch(() => undefined);
     if (r.purchaseId && r.state === 'registered' && r.purchaseStateKind !== 'cancelled') {
       await bridgeCall('cancelPurchase', { profileId: r.profileId, purchaseId: r.purchaseId }).catch(() => undefined);
     }
@@ -49,7 +50,10 @@ test("a second page switching to acme never turns the first page's Register of a
   // Whatever page 1 still offers, Register must not reach acme: press it if it is there (the old defect did).
   if (await register.isVisible()) {
     await register.click();
-    await page1.getByRole('dialog').getByRole('button', { name: /^Register (purchase|again)$/ }).click();
+    await page1
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Register (purchase|again)$/ })
+      .click();
     await expect(detail.getByText(/^Registered: |registration/).first()).toBeVisible();
   }
   const atAcme = (await bridgeCall('ledgerList', { vendor: 'acme', limit: 1000 })).items.filter((r) => r.assetId === id);
@@ -66,9 +70,14 @@ test("a second page switching to acme never turns the first page's Register of a
   await expect(page1.getByRole('status', { name: /Connection:/ })).not.toContainText('acme');
   await expect(register).toBeEnabled();
   await register.click();
-  await page1.getByRole('dialog').getByRole('button', { name: /^Register (purchase|again)$/ }).click();
+  await page1
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Register (purchase|again)$/ })
+    .click();
   await expect(detail.getByText(/^Registered: p_/)).toBeVisible();
-  const records = (await bridgeCall('ledgerList', { assetId: id, limit: 1000 })).items.filter((r) => r.state === 'registered' && r.purchaseStateKind !== 'cancelled');
+  const records = (await bridgeCall('ledgerList', { assetId: id, limit: 1000 })).items.filter(
+    (r) => r.state === 'registered' && r.purchaseStateKind !== 'cancelled',
+  );
   expect(records.map((r) => [r.vendor, r.profileId])).toEqual([['demo', 'demo']]);
 
   await page1.close();

@@ -69,7 +69,9 @@ test('vendor staff register, validate, get a download URL and cancel a purchase;
   await screenshot(page, 'vendor-purchase-register-again');
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   // Main refuses a registration that does not name it, whatever a page sends.
-  await expect(bridgeCall('registerPurchase', { profileId: 'demo', assetId: Number(id), assetTitle: null })).rejects.toThrow(/CONFIRMATION_REQUIRED .*already bought: purchase p_/);
+  await expect(bridgeCall('registerPurchase', { profileId: 'demo', assetId: Number(id), assetTitle: null })).rejects.toThrow(
+    /CONFIRMATION_REQUIRED .*already bought: purchase p_/,
+  );
 
   await button('Validate before payment').click();
   await expect(detail.getByText(/^Validated: p_/)).toBeVisible();

@@ -20,7 +20,7 @@ describe('sourceOf', () => {
 describe('an opened asset keeps the profile it was read from', () => {
   const opened: SourcedAsset = { asset: demoRows[0]!, source: demo };
 
-  it('after another page switches the connection to acme, the detail is still demo\'s asset, and its actions are off', () => {
+  it("after another page switches the connection to acme, the detail is still demo's asset, and its actions are off", () => {
     // acme's rows hold an asset with the same id: it must not replace demo's, nor take its place under acme.
     const acmeRows = [{ id: 7, title: 'Acme seven', price: 99 }];
     const detail = assetInDetail(opened, '7', acmeRows, rowsSourceOf('demo-acme', acme), acme);
@@ -61,7 +61,7 @@ describe('assets opened by the route alone', () => {
 });
 
 describe('rowsSourceOf', () => {
-  it('rows still on screen from the previous profile are nobody\'s to open', () => {
+  it("rows still on screen from the previous profile are nobody's to open", () => {
     expect(rowsSourceOf('demo', demo)).toBe(demo);
     expect(rowsSourceOf('demo', acme)).toBeNull();
     expect(rowsSourceOf(undefined, demo)).toBeNull();

@@ -12,7 +12,7 @@ import type { Connection } from '../../../renderer/src/api/queries';
 import { WebSocketLink } from '../../../renderer/src/bridge/websocket-link';
 
 describe('cancellation across the bridge', () => {
-  it("an aborted signal cancels the call under the id the wire was given, and the caller gets CANCELLED", async () => {
+  it('an aborted signal cancels the call under the id the wire was given, and the caller gets CANCELLED', async () => {
     const invoked: Array<number | undefined> = [];
     const cancelled: number[] = [];
     let answer: (r: CallResult<unknown>) => void = () => undefined;
@@ -34,13 +34,19 @@ describe('cancellation across the bridge', () => {
     await expect(search).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(invoked).toHaveLength(1);
     expect(cancelled).toEqual([invoked[0]]);
-    await expect(api.searchAssets({ profileId: 'demo', query: 'b', category: null, limit: 5 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(api.searchAssets({ profileId: 'demo', query: 'b', category: null, limit: 5 }, { signal: controller.signal })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
     expect(invoked).toHaveLength(1); // already aborted: nothing sent
   });
 
   it('the WebSocket link sends {t:"cancel"} for the call and answers it CANCELLED at once', async () => {
     const sent: Array<Record<string, unknown>> = [];
-    const socket = { readyState: 1, send: (d: string) => sent.push(JSON.parse(d) as Record<string, unknown>), close: () => undefined } as unknown as WebSocket & { onopen: () => void };
+    const socket = {
+      readyState: 1,
+      send: (d: string) => sent.push(JSON.parse(d) as Record<string, unknown>),
+      close: () => undefined,
+    } as unknown as WebSocket & { onopen: () => void };
     const link = new WebSocketLink({ url: 'ws://x', createSocket: () => socket });
     link.start();
     socket.onopen();
@@ -57,7 +63,10 @@ describe('cancellation across the bridge', () => {
 
 describe('a call lost with the socket', () => {
   it('is UNKNOWN_OUTCOME when the contract marks it not idempotent (not by its name), NETWORK otherwise', async () => {
-    const socket = { readyState: 1, send: () => undefined, close: () => undefined } as unknown as WebSocket & { onopen: () => void; onclose: (e: { code: number }) => void };
+    const socket = { readyState: 1, send: () => undefined, close: () => undefined } as unknown as WebSocket & {
+      onopen: () => void;
+      onclose: (e: { code: number }) => void;
+    };
     const link = new WebSocketLink({ url: 'ws://x', createSocket: () => socket });
     link.start();
     socket.onopen();

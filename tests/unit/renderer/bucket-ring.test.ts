@@ -35,8 +35,38 @@ describe('BucketRing', () => {
 
   it('sums counters into the same second, keeps the max latency and the lowest Remaining', () => {
     const ring = new BucketRing(4);
-    ring.add(1000, delta({ to: 1100, requests: 2, rateLimited: 1, errors: 1, waitedMs: 30, latencyMsSum: 40, latencyMsMax: 25, foreignUse: 1, limit: 20, remaining: 15, minRemaining: 15 }));
-    ring.add(1000, delta({ to: 1200, requests: 3, rateLimited: 0, errors: 2, waitedMs: 5, latencyMsSum: 60, latencyMsMax: 50, foreignUse: 2, limit: 20, remaining: 12, minRemaining: 11 }));
+    ring.add(
+      1000,
+      delta({
+        to: 1100,
+        requests: 2,
+        rateLimited: 1,
+        errors: 1,
+        waitedMs: 30,
+        latencyMsSum: 40,
+        latencyMsMax: 25,
+        foreignUse: 1,
+        limit: 20,
+        remaining: 15,
+        minRemaining: 15,
+      }),
+    );
+    ring.add(
+      1000,
+      delta({
+        to: 1200,
+        requests: 3,
+        rateLimited: 0,
+        errors: 2,
+        waitedMs: 5,
+        latencyMsSum: 60,
+        latencyMsMax: 50,
+        foreignUse: 2,
+        limit: 20,
+        remaining: 12,
+        minRemaining: 11,
+      }),
+    );
     expect(ring.size).toBe(1);
     expect(ring.read(0)).toMatchObject({
       requests: 5,

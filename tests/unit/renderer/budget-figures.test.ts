@@ -43,7 +43,10 @@ describe('Budget figures agree with the server', () => {
   it('never shows more than the limit per second without a 429, in the table or the chart', () => {
     const store = new BudgetStore();
     // A second that holds 24 answers and no 429 (binned wrongly by a stalled loop) among full ones.
-    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: i === 4 ? 24 : 20 })), 1);
+    store.ingest(
+      [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: i === 4 ? 24 : 20 })),
+      1,
+    );
     const r = row(store, S + 5000 + 700);
     expect(r.utilisation).toBeLessThanOrEqual(1);
     expect(r.rps).toBeLessThanOrEqual(20);
@@ -58,7 +61,10 @@ describe('Budget figures agree with the server', () => {
   it('counts errors over the range (answered 4xx other than 429, 5xx, no answer) beside the 429s, with their share', () => {
     const store = new BudgetStore();
     // 5 seconds of 20 requests: 2 refused (429), 3 answered errors + 1 unanswered (errors counts both).
-    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 20, rateLimited: i === 0 ? 2 : 0, errors: i === 1 ? 4 : 0, unanswered: i === 1 ? 1 : 0 })), 1);
+    store.ingest(
+      [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 20, rateLimited: i === 0 ? 2 : 0, errors: i === 1 ? 4 : 0, unanswered: i === 1 ? 1 : 0 })),
+      1,
+    );
     const r = row(store, S + 5000 + 700);
     expect(r.rateLimited).toBe(2);
     expect(r.errors).toBe(4);
@@ -67,10 +73,13 @@ describe('Budget figures agree with the server', () => {
 
   it('reads rates from complete seconds only: the second under way does not count', () => {
     const store = new BudgetStore();
-    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 10 })), 1);
+    store.ingest(
+      [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 10 })),
+      1,
+    );
     // 10 ms into second S+5 its first answers are here; 100 ms after S+4 ended, S+4 is not complete yet.
     store.ingest([second(S + 5000, { requests: 3 })], 2);
-    expect(row(store, S + 5100).rps).toBeCloseTo(10 * 4 / 5);
+    expect(row(store, S + 5100).rps).toBeCloseTo((10 * 4) / 5);
     expect(row(store, S + 5700).rps).toBe(10);
     const chart = chartSeries(store, 'demo', spec, S + 5700, 60_000);
     expect(chart.end).toBe(S + 5000);
@@ -82,7 +91,10 @@ describe('Budget figures agree with the server', () => {
     // 60 requests over 3 seconds, each waited 400 ms; the bucket was held back 600 ms of each second.
     const bins = emptyWaitBins();
     bins[waitBinOf(400)] = 20;
-    store.ingest([0, 1, 2].map((i) => second(S + i * 1000, { waitedMs: 20 * 400, waitBins: bins, heldMs: 600 })), 1);
+    store.ingest(
+      [0, 1, 2].map((i) => second(S + i * 1000, { waitedMs: 20 * 400, waitBins: bins, heldMs: 600 })),
+      1,
+    );
     const r = row(store, S + 3700);
     expect(r.wait.meanMs).toBe(400);
     expect(r.wait.p95Ms).toBe(500);
@@ -93,7 +105,10 @@ describe('Budget figures agree with the server', () => {
 describe('Attempts that got no answer', () => {
   it('are not requests the server counted: kept apart in the rates and the CSV', () => {
     const store = new BudgetStore();
-    store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 12, errors: 2, unanswered: 2 })), 1);
+    store.ingest(
+      [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 12, errors: 2, unanswered: 2 })),
+      1,
+    );
     expect(row(store, S + 5700).utilisation).toBeCloseTo(10 / 20);
     const [first] = csvRows(store, 'demo', ['listAssets'], S, S + 1000);
     const col = (name: string) => first![CSV_HEADER.indexOf(name as (typeof CSV_HEADER)[number])];

@@ -14,8 +14,24 @@ const spec = ENDPOINTS.listAssets; // limit 20
 
 function second(t: number, requests: number): BudgetAggregate {
   return {
-    vendor: 'demo', endpoint: 'listAssets', from: t, to: t + 1000, requests, rateLimited: 0, errors: 0, limit: 20, remaining: 20 - requests,
-    minRemaining: 20 - requests, reset: 1, waitedMs: 0, latencyMsSum: 0, latencyMsMax: 0, foreignUse: 0, waitBins: [requests], heldMs: 0, unanswered: 0,
+    vendor: 'demo',
+    endpoint: 'listAssets',
+    from: t,
+    to: t + 1000,
+    requests,
+    rateLimited: 0,
+    errors: 0,
+    limit: 20,
+    remaining: 20 - requests,
+    minRemaining: 20 - requests,
+    reset: 1,
+    waitedMs: 0,
+    latencyMsSum: 0,
+    latencyMsMax: 0,
+    foreignUse: 0,
+    waitBins: [requests],
+    heldMs: 0,
+    unanswered: 0,
   };
 }
 
@@ -23,7 +39,10 @@ function second(t: number, requests: number): BudgetAggregate {
 function busyStore(): { store: BudgetStore; now: number } {
   const store = new BudgetStore();
   const seconds = 3700;
-  store.ingest(Array.from({ length: seconds }, (_, i) => second(S + i * 1000, (i * 7) % 20)), 1);
+  store.ingest(
+    Array.from({ length: seconds }, (_, i) => second(S + i * 1000, (i * 7) % 20)),
+    1,
+  );
   return { store, now: S + seconds * 1000 + 700 };
 }
 
@@ -36,7 +55,7 @@ describe('one averaging window on the Budget view', () => {
     expect(AVERAGE_WINDOW_NOTE).toBe(`Rates average over ${AVERAGE_WINDOW_S} s`);
   });
 
-  it('at every range, a panel averages over that window, and its last point is the table row\'s Req/s', () => {
+  it("at every range, a panel averages over that window, and its last point is the table row's Req/s", () => {
     const { store, now } = busyStore();
     for (const min of RANGES_MIN) {
       const rangeMs = min * 60_000;

@@ -15,8 +15,25 @@ const spec = ENDPOINTS.listAssets; // limit 20
 
 function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate {
   return {
-    vendor: 'demo', endpoint: 'listAssets', from: t, to: t + 1000, requests: 10, rateLimited: 0, errors: 0, limit: 20, remaining: 2, minRemaining: 2, reset: 0,
-    waitedMs: 0, latencyMsSum: 50, latencyMsMax: 5, foreignUse: 0, waitBins: [10], heldMs: 0, unanswered: 0, ...over,
+    vendor: 'demo',
+    endpoint: 'listAssets',
+    from: t,
+    to: t + 1000,
+    requests: 10,
+    rateLimited: 0,
+    errors: 0,
+    limit: 20,
+    remaining: 2,
+    minRemaining: 2,
+    reset: 0,
+    waitedMs: 0,
+    latencyMsSum: 50,
+    latencyMsMax: 5,
+    foreignUse: 0,
+    waitBins: [10],
+    heldMs: 0,
+    unanswered: 0,
+    ...over,
   };
 }
 
@@ -24,7 +41,10 @@ describe('others stacked on our own use', () => {
   it('draws 10 of ours and about 8 of others per second, averaged like our rate, and says so in the table row', () => {
     const store = new BudgetStore();
     // Others' estimate lands unevenly per second (a whole second's unseen end is estimated in the next one): 7, 9, 7, 9, ...
-    store.ingest(Array.from({ length: 20 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 === 0 ? 7 : 9 })), 1);
+    store.ingest(
+      Array.from({ length: 20 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 === 0 ? 7 : 9 })),
+      1,
+    );
     const now = S + 20_000 + 700;
     const chart = chartSeries(store, 'demo', spec, now, 60_000);
     const last = chart.points[chart.points.length - 1]!;
@@ -41,10 +61,13 @@ describe('others stacked on our own use', () => {
     expect(row.othersRps).toBeCloseTo(8, 0);
   });
 
-  it('draws the fleet\'s other workers from the store\'s counts, and only the rest as an estimate', () => {
+  it("draws the fleet's other workers from the store's counts, and only the rest as an estimate", () => {
     const store = new BudgetStore();
     // We are served 10 per second; the store granted 16 (6 to other workers); the headers saw 8 others (6 workers + 2 outside).
-    store.ingest(Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { foreignUse: 8 })), 1);
+    store.ingest(
+      Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { foreignUse: 8 })),
+      1,
+    );
     const fleet = { fromMs: S, granted: Array.from({ length: 10 }, () => 16) };
     const chart = chartSeries(store, 'demo', spec, S + 10_000 + 700, 60_000, undefined, fleet);
     const last = chart.points[chart.points.length - 1]!;
@@ -54,7 +77,10 @@ describe('others stacked on our own use', () => {
 
   it('draws nothing of others when the app is alone', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { requests: 20 })), 1);
+    store.ingest(
+      Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { requests: 20 })),
+      1,
+    );
     const chart = chartSeries(store, 'demo', spec, S + 10_000 + 700, 60_000);
     expect(chart.points.every((p) => p.others === null || p.others === 0)).toBe(true);
   });

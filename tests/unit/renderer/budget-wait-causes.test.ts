@@ -49,7 +49,10 @@ function competitorStore(): BudgetStore {
   const store = new BudgetStore();
   const waitBins = emptyWaitBins();
   waitBins[waitBinOf(100)] = 10;
-  store.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { waitedMs: 1000, waitBins, heldMs: 600, waitCauses: causes({ others: 800, window: 200 }) })), 1);
+  store.ingest(
+    [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { waitedMs: 1000, waitBins, heldMs: 600, waitCauses: causes({ others: 800, window: 200 }) })),
+    1,
+  );
   return store;
 }
 
@@ -61,7 +64,14 @@ describe('wait causes in the CSV', () => {
     const at = (name: string): unknown => row![CSV_HEADER.indexOf(name as (typeof CSV_HEADER)[number])];
     // The existing columns keep their places; the new ones follow foreign_use.
     expect(CSV_HEADER.slice(0, 18).at(-1)).toBe('foreign_use');
-    expect(CSV_HEADER.slice(18)).toEqual(['wait_others_pacing_ms', 'wait_window_end_ms', 'wait_budget_used_ms', 'wait_429_pause_ms', 'wait_store_ms', 'wait_in_flight_ms']);
+    expect(CSV_HEADER.slice(18)).toEqual([
+      'wait_others_pacing_ms',
+      'wait_window_end_ms',
+      'wait_budget_used_ms',
+      'wait_429_pause_ms',
+      'wait_store_ms',
+      'wait_in_flight_ms',
+    ]);
     expect(row!.length).toBe(CSV_HEADER.length);
     expect([at('wait_others_pacing_ms'), at('wait_window_end_ms'), at('wait_429_pause_ms'), at('wait_budget_used_ms')]).toEqual([750, 50, 200, 0]);
     const parts = CSV_HEADER.slice(18).reduce((sum, name) => sum + Number(at(name)), 0);
@@ -71,7 +81,15 @@ describe('wait causes in the CSV', () => {
 
 describe('wait causes in words', () => {
   it('the Wait tooltip says how long the endpoint was held back and why, largest cause first', () => {
-    const r = endpointRow({ store: competitorStore(), vendor: 'demo', spec: ENDPOINTS.listAssets, bucket: undefined, now: S + 5700, rangeMs: 60_000, reach: 'answering' });
+    const r = endpointRow({
+      store: competitorStore(),
+      vendor: 'demo',
+      spec: ENDPOINTS.listAssets,
+      bucket: undefined,
+      now: S + 5700,
+      rangeMs: 60_000,
+      reach: 'answering',
+    });
     expect(r.heldMs).toBe(3000);
     expect(waitCausesTotal(r.waitCauses)).toBe(r.waitedMs);
     expect(waitTitle(r)).toBe('mean 100 ms, 95% waited at most 100 ms; held back 3.00 s: 2.40 s pacing for another consumer, 600 ms whole-second window end');
@@ -83,7 +101,10 @@ describe('wait causes in words', () => {
       full: 'Held back 60% of the last 5 s with Remaining above 0: pacing for another consumer (80%), whole-second window end (20%)',
     });
     const spent = new BudgetStore();
-    spent.ingest([0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { waitedMs: 900, heldMs: 900, waitCauses: causes({ budget: 900 }) })), 1);
+    spent.ingest(
+      [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { waitedMs: 900, heldMs: 900, waitCauses: causes({ budget: 900 }) })),
+      1,
+    );
     expect(heldBackNote(spent, 'demo', 'listAssets', S + 5000, 5)).toBeNull();
     const barely = new BudgetStore();
     barely.ingest([second(S, { waitedMs: 100, heldMs: 100, waitCauses: causes({ others: 100 }) })], 1);

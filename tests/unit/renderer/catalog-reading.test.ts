@@ -8,7 +8,9 @@ describe('searchStatus', () => {
     expect(searchStatus(0, 20, 7, 7, 7)).toBe('1–7 shown of 7 matches');
   });
   it('says when the service returned fewer than match, and how to reach the rest', () => {
-    expect(searchStatus(4, 20, 20, 100, 148)).toBe('81–100 shown of 148 matches · the service returns the first 100: add words or a category to reach the rest');
+    expect(searchStatus(4, 20, 20, 100, 148)).toBe(
+      '81–100 shown of 148 matches · the service returns the first 100: add words or a category to reach the rest',
+    );
     expect(searchStatus(0, 20, 20, 100, null)).toMatch(/^1–20 shown of 100\+ matches · the service returns the first 100/);
   });
   it('no match', () => {

@@ -73,7 +73,10 @@ describe('fitColumns is a fixed point', () => {
   it('fitting a fitted layout again gives the same widths', () => {
     const columns = [col('endpoint', 240, 180), col('limit', 66, 58, 1), col('remaining', 104, 98), col('state', 112, 96)];
     const first = fitColumns(columns, 731).widths;
-    const again = fitColumns(columns.map((c) => ({ ...c, size: first.get(c.id)! })), 731).widths;
+    const again = fitColumns(
+      columns.map((c) => ({ ...c, size: first.get(c.id)! })),
+      731,
+    ).widths;
     expect([...again.entries()]).toEqual([...first.entries()]);
   });
 });

@@ -14,7 +14,19 @@ describe('route moment (at)', () => {
   });
 
   it('ignores a moment that is not a whole, representable time', () => {
-    for (const bad of ['at=', 'at=abc', 'at=-5', 'at=1.5', 'at=1e12', 'at=99999999999999999', 'at=8640000000000001', 'at=12&x=1', 'x=12', 'at=%E0%A4%A', '12']) {
+    for (const bad of [
+      'at=',
+      'at=abc',
+      'at=-5',
+      'at=1.5',
+      'at=1e12',
+      'at=99999999999999999',
+      'at=8640000000000001',
+      'at=12&x=1',
+      'x=12',
+      'at=%E0%A4%A',
+      '12',
+    ]) {
       const route = parseRoute(`#/budget/${bad}`);
       expect(route.at, bad).toBeNull();
       expect(route.view).toBe('budget');

@@ -9,7 +9,20 @@ const T = Date.UTC(2026, 2, 10, 6, 0, 0);
 const MIN = 60_000;
 
 function point(endpoint: string, startMs: number, requests: number, waitedMs: number): UsagePoint {
-  return { endpoint, startMs, requests, throttled: 0, failures: 0, lowestRemaining: 5, meanUse: 0.5, peakUse: 0.9, waitedMs, foreignRequests: 0, latencyP50: 10, latencyP95: 20 };
+  return {
+    endpoint,
+    startMs,
+    requests,
+    throttled: 0,
+    failures: 0,
+    lowestRemaining: 5,
+    meanUse: 0.5,
+    peakUse: 0.9,
+    waitedMs,
+    foreignRequests: 0,
+    latencyP50: 10,
+    latencyP95: 20,
+  };
 }
 
 function history(points: UsagePoint[]): UsageHistory {
@@ -19,7 +32,9 @@ function history(points: UsagePoint[]): UsageHistory {
 describe('history summary', () => {
   it('shows waits as mean and p95 per request, never their sum', () => {
     // 19 minutes of 100 requests waiting 10 ms each, then one of 200 waiting 2 s each (over 5% of the requests).
-    const points = Array.from({ length: 20 }, (_, i) => (i === 19 ? point('listAssets', T + i * MIN, 200, 200 * 2000) : point('listAssets', T + i * MIN, 100, 100 * 10)));
+    const points = Array.from({ length: 20 }, (_, i) =>
+      i === 19 ? point('listAssets', T + i * MIN, 200, 200 * 2000) : point('listAssets', T + i * MIN, 100, 100 * 10),
+    );
     const [row] = summarize(history(points));
     expect(row!.waitMeanMs).toBeCloseTo((19 * 1000 + 400_000) / 2100);
     expect(row!.waitP95Ms).toBe(2000);
@@ -28,7 +43,7 @@ describe('history summary', () => {
     expect(chart.at(-1)!.waitMeanMs).toBeNull(); // no requests in the point: no wait to tell
   });
 
-  it('gives each point the other consumers\' rate beside ours, for the stacked chart', () => {
+  it("gives each point the other consumers' rate beside ours, for the stacked chart", () => {
     const points = [{ ...point('categories', T, 300, 0), foreignRequests: 480 }, point('categories', T + MIN, 120, 0)];
     const chart = chartSeries(history(points), 'categories');
     expect(chart[0]).toMatchObject({ rate: 5, othersRate: 8 });
@@ -36,8 +51,13 @@ describe('history summary', () => {
     expect(chart[2]).toMatchObject({ rate: 0, othersRate: 0 }); // a quiet minute reads as quiet
   });
 
-  it('lists endpoints in the endpoint table\'s order, not in the order traffic first came', () => {
-    const points = [point('cancelPurchase', T, 1, 0), point('purchaseInfo', T, 1, 0), point('listAssets', T + MIN, 1, 0), point('categories', T + 2 * MIN, 1, 0)];
+  it("lists endpoints in the endpoint table's order, not in the order traffic first came", () => {
+    const points = [
+      point('cancelPurchase', T, 1, 0),
+      point('purchaseInfo', T, 1, 0),
+      point('listAssets', T + MIN, 1, 0),
+      point('categories', T + 2 * MIN, 1, 0),
+    ];
     const order = summarize(history(points)).map((r) => r.endpoint);
     expect(order).toEqual([...order].sort((a, b) => ENDPOINT_IDS.indexOf(a as never) - ENDPOINT_IDS.indexOf(b as never)));
     expect(order).toEqual(['listAssets', 'categories', 'purchaseInfo', 'cancelPurchase']);
@@ -45,7 +65,7 @@ describe('history summary', () => {
 });
 
 describe('chart time format', () => {
-  it('is the user\'s locale through Intl.DateTimeFormat, the same on live and history charts', () => {
+  it("is the user's locale through Intl.DateTimeFormat, the same on live and history charts", () => {
     const t = T + 3 * MIN + 4000;
     expect(chartTick(t, 5 * MIN)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(t));
     expect(chartTick(t, 6 * 60 * MIN)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(t));

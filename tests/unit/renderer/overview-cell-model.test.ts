@@ -36,11 +36,30 @@ function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate
 }
 
 function alert(over: Partial<AlertView>): AlertView {
-  return { id: 1, ruleId: 1, profileId: 'demo-acme', vendor: 'acme', kind: 'use', endpoint: 'listAssets', message: '/assets/list above 80%', startedAt: S, endedAt: null, acknowledgedAt: null, ...over } as AlertView;
+  return {
+    id: 1,
+    ruleId: 1,
+    profileId: 'demo-acme',
+    vendor: 'acme',
+    kind: 'use',
+    endpoint: 'listAssets',
+    message: '/assets/list above 80%',
+    startedAt: S,
+    endedAt: null,
+    acknowledgedAt: null,
+    ...over,
+  } as AlertView;
 }
 
 const cell = (store: BudgetStore, over: { alerts?: AlertView[]; fleet?: FleetUse | null; now?: number; spec?: keyof typeof ENDPOINTS } = {}) =>
-  overviewCell({ store, vendor: 'acme', spec: ENDPOINTS[over.spec ?? 'listAssets'], now: over.now ?? NOW, alerts: over.alerts ?? [], fleet: over.fleet ?? null });
+  overviewCell({
+    store,
+    vendor: 'acme',
+    spec: ENDPOINTS[over.spec ?? 'listAssets'],
+    now: over.now ?? NOW,
+    alerts: over.alerts ?? [],
+    fleet: over.fleet ?? null,
+  });
 
 describe('Overview cell: use of the limit over the last minute', () => {
   it('is the mean share served over the 60 complete seconds; the second under way and older seconds do not count', () => {
@@ -60,7 +79,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
 
   it('never counts more than the limit per second without a 429, so use stays at most 100%', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 27 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 27 })),
+      1,
+    );
     const c = cell(store);
     expect(c.use).toBe(1);
     expect(c.peak).toBe(1);
@@ -70,7 +92,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
 
   it('counts 429s of the minute, refused requests not as served, and marks their seconds on the sparkline', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 10 ? { requests: 25, rateLimited: 5 } : { requests: 10 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 10 ? { requests: 25, rateLimited: 5 } : { requests: 10 })),
+      1,
+    );
     const c = cell(store);
     expect(c.n429).toBe(5);
     expect(c.spark[10]).toEqual({ share: 1, n429: 5 });
@@ -81,7 +106,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
   it('divides by the seconds the app has data for, not a whole minute, just after it started', () => {
     const store = new BudgetStore();
     // Data from S+50 s on only: 10 complete seconds at 10 of 20.
-    store.ingest(Array.from({ length: 10 }, (_, i) => second(S + 50_000 + i * 1000)), 1);
+    store.ingest(
+      Array.from({ length: 10 }, (_, i) => second(S + 50_000 + i * 1000)),
+      1,
+    );
     const c = cell(store);
     expect(c.seconds).toBe(10);
     expect(c.use).toBeCloseTo(0.5);
@@ -91,7 +119,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
 
   it('an endpoint without requests in the minute is idle (neutral), even while another endpoint of the vendor runs', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000)), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000)),
+      1,
+    );
     const idle = cell(store, { spec: 'purchaseInfo' });
     expect(idle.band).toBe('idle');
     expect(idle.use).toBe(0);
@@ -118,7 +149,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
 
   it('uses the limit the service reported for that second', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { limit: 40, requests: 30 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { limit: 40, requests: 30 })),
+      1,
+    );
     const c = cell(store);
     expect(c.limit).toBe(40);
     expect(c.use).toBeCloseTo(0.75);
@@ -126,7 +160,10 @@ describe('Overview cell: use of the limit over the last minute', () => {
 
   it('adds the slots another consumer took', () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 })),
+      1,
+    );
     expect(cell(store).foreignUse).toBe(30);
   });
 });
@@ -146,7 +183,7 @@ describe('Overview colour bands', () => {
 });
 
 describe('Overview colour: pressure on the budget, not our own share alone', () => {
-  it('is ours + the others\' use against the limit, or the share of time held back, whichever is higher', () => {
+  it("is ours + the others' use against the limit, or the share of time held back, whichever is higher", () => {
     expect(pressureOf({ use: 0.2, othersUse: 0.5, heldShare: 0.1 })).toBeCloseTo(0.7);
     expect(pressureOf({ use: 0.05, othersUse: 0, heldShare: 0.98 })).toBe(0.98);
     expect(pressureOf({ use: 0.6, othersUse: 0.7, heldShare: 0 })).toBe(1);
@@ -155,7 +192,10 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
   it('colours a cell with low own use but held back 96-100% of the time as high pressure, and says so', () => {
     const store = new BudgetStore();
     // 2 requests a second (10% of 20/s), each second held back for 980 ms by the budget.
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 2, heldMs: 980, waitedMs: 1960 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 2, heldMs: 980, waitedMs: 1960 })),
+      1,
+    );
     const c = cell(store);
     expect(c.use).toBeCloseTo(0.1);
     expect(c.heldShare).toBeCloseTo(0.98);
@@ -165,7 +205,10 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
 
   it("colours by ours + the others' estimated use: 25% ours beside 60% another consumer's is a warning", () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 5, foreignUse: 12 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 5, foreignUse: 12 })),
+      1,
+    );
     const c = cell(store);
     expect(c.use).toBeCloseTo(0.25);
     expect(c.othersUse).toBeCloseTo(0.6);
@@ -177,7 +220,10 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
 describe('Overview alert marks and names', () => {
   it("keeps the firing alerts of the cell's endpoint only, and names them", () => {
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 2 ? 25 : 13, rateLimited: i < 2 ? 1 : 0 })), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 2 ? 25 : 13, rateLimited: i < 2 ? 1 : 0 })),
+      1,
+    );
     const alerts = [alert({ id: 1 }), alert({ id: 2, endpoint: 'searchAssets' }), alert({ id: 3, endpoint: null, kind: 'down' })];
     const c = cell(store, { alerts });
     expect(c.alerts.map((a) => a.id)).toEqual([1]);
@@ -203,7 +249,10 @@ describe('Overview fleet figures', () => {
     expect(f.seconds).toBe(4);
     expect(f.state).toBe('connected');
     const store = new BudgetStore();
-    store.ingest(Array.from({ length: 60 }, (_, i) => second(S + i * 1000)), 1);
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000)),
+      1,
+    );
     expect(cell(store, { fleet: fleet() }).fleet?.use).toBeCloseTo(0.75);
   });
 
@@ -221,7 +270,10 @@ describe('Overview fleet figures', () => {
 
   it('have no figures (not zero) where the store has counted nothing for the endpoint yet, and say when it does not answer', () => {
     expect(fleetFigures(fleet(), 'searchAssets')).toMatchObject({ use: null, peak: null, seconds: 0 });
-    const down = fleet({ store: { kind: 'redis', url: 'redis://x', state: 'fallback', message: 'timeout' }, endpoints: [{ endpoint: 'listAssets', limit: 20, granted: [] }] });
+    const down = fleet({
+      store: { kind: 'redis', url: 'redis://x', state: 'fallback', message: 'timeout' },
+      endpoints: [{ endpoint: 'listAssets', limit: 20, granted: [] }],
+    });
     expect(fleetFigures(down, 'listAssets')).toEqual({ use: null, peak: null, seconds: 0, state: 'fallback', message: 'timeout' });
   });
 });

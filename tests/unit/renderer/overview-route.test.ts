@@ -12,7 +12,15 @@ describe('route endpoint', () => {
   });
 
   it('ignores an unknown or malformed endpoint, and keeps at= working beside it', () => {
-    for (const bad of ['endpoint=', 'endpoint=nope', 'endpoint=listAssets&x=1', 'endpoint=ListAssets', 'endpoint=%E0%A4%A', 'listAssets', 'endpoint=__proto__']) {
+    for (const bad of [
+      'endpoint=',
+      'endpoint=nope',
+      'endpoint=listAssets&x=1',
+      'endpoint=ListAssets',
+      'endpoint=%E0%A4%A',
+      'listAssets',
+      'endpoint=__proto__',
+    ]) {
       const route = parseRoute(`#/budget/${bad}`);
       expect(route.endpoint, bad).toBeNull();
       expect(route.view).toBe('budget');

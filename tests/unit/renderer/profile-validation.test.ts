@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { validateProfile } from '../../../renderer/src/views/settings/profile-validation';
 import type { ProfileDraft } from '../../../renderer/src/views/settings/profile-validation';
 
-const good: ProfileDraft = { id: null, name: 'Acme', vendor: 'acme', baseUrl: 'https://p.example.com/api', header: 'Authorization', pageSizeParam: 'per-page', idField: 'id', budgetStore: '', tokenCount: 1 };
+const good: ProfileDraft = {
+  id: null,
+  name: 'Acme',
+  vendor: 'acme',
+  baseUrl: 'https://p.example.com/api',
+  header: 'Authorization',
+  pageSizeParam: 'per-page',
+  idField: 'id',
+  budgetStore: '',
+  tokenCount: 1,
+};
 
 describe('validateProfile', () => {
   it('accepts a complete profile', () => {
@@ -27,7 +37,8 @@ describe('validateProfile', () => {
   });
 
   it('the budget store: empty, redis:// or rediss:// (the masked stored form too); anything else in words, no password repeated', () => {
-    for (const ok of ['', 'redis://10.0.0.5:6379/0', 'rediss://cache.example.com:6380', 'redis://***@10.0.0.5:6379/2']) expect(validateProfile({ ...good, budgetStore: ok }, []).budgetStore, ok).toBeUndefined();
+    for (const ok of ['', 'redis://10.0.0.5:6379/0', 'rediss://cache.example.com:6380', 'redis://***@10.0.0.5:6379/2'])
+      expect(validateProfile({ ...good, budgetStore: ok }, []).budgetStore, ok).toBeUndefined();
     expect(validateProfile({ ...good, budgetStore: 'http://10.0.0.5:6379' }, []).budgetStore).toMatch(/redis:\/\/host:port\/db URL, not http:/);
     const problem = validateProfile({ ...good, budgetStore: 'redis://ops:hunter2@10.0.0.5/db' }, []).budgetStore;
     expect(problem).toMatch(/not a number/);

@@ -19,7 +19,11 @@ function render(info: ReadInfo): string {
   const queryClient = new QueryClient();
   queryClient.setQueryData(keys.connection, { profileId: 'p1', demo: false });
   const wrap = (children: ReactNode) =>
-    createElement(QueryClientProvider, { client: queryClient }, createElement(AppContextProvider, { value: { api: {} } as unknown as AppContextValue, children }));
+    createElement(
+      QueryClientProvider,
+      { client: queryClient },
+      createElement(AppContextProvider, { value: { api: {} } as unknown as AppContextValue, children }),
+    );
   return renderToStaticMarkup(wrap(createElement(ReadNotice, { info, what: 'download URL' })));
 }
 

@@ -59,7 +59,10 @@ describe('RequestLogStore', () => {
 
   it('stays bounded and counts what it let go', () => {
     const store = new RequestLogStore(3);
-    store.ingest([1, 2, 3, 4, 5].map((id) => entry(id)), 0);
+    store.ingest(
+      [1, 2, 3, 4, 5].map((id) => entry(id)),
+      0,
+    );
     expect(store.size).toBe(3);
     expect(ids(store.newest(10))).toEqual([5, 4, 3]);
     expect(store.droppedHere).toBe(2);
@@ -74,7 +77,10 @@ describe('RequestLogStore', () => {
 
   it('newest honours the maximum and the filter; countMatching counts all kept matches', () => {
     const store = new RequestLogStore(10);
-    store.ingest([1, 2, 3, 4, 5, 6].map((id) => entry(id, { status: id % 2 === 0 ? 429 : 200 })), 0);
+    store.ingest(
+      [1, 2, 3, 4, 5, 6].map((id) => entry(id, { status: id % 2 === 0 ? 429 : 200 })),
+      0,
+    );
     const limited = (e: LogEntry) => e.status === 429;
     expect(ids(store.newest(2, limited))).toEqual([6, 4]);
     expect(ids(store.newest(2))).toEqual([6, 5]);
@@ -84,7 +90,10 @@ describe('RequestLogStore', () => {
 
   it('clear forgets everything, so a fresh backfill with the same ids is taken in', () => {
     const store = new RequestLogStore(2);
-    store.ingest([1, 2, 3].map((id) => entry(id)), 9);
+    store.ingest(
+      [1, 2, 3].map((id) => entry(id)),
+      9,
+    );
     const listener = vi.fn();
     store.subscribe(listener);
     store.clear();

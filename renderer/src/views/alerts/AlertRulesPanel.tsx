@@ -26,12 +26,18 @@ function RuleRow({ rule }: { rule: AlertRule }) {
     <tr data-kind={rule.kind} data-enabled={rule.enabled}>
       <td>
         <label className="check">
-          <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} aria-label={`${name}: on`} /> {name}
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} aria-label={`${name}: on`} />{' '}
+          {name}
         </label>
       </td>
       <td>
         {ENDPOINT_KINDS.has(rule.kind) ? (
-          <select className="input" aria-label={`${name}: endpoint`} value={draft.endpoint ?? ''} onChange={(e) => setDraft({ ...draft, endpoint: isEndpointId(e.target.value) ? e.target.value : null })}>
+          <select
+            className="input"
+            aria-label={`${name}: endpoint`}
+            value={draft.endpoint ?? ''}
+            onChange={(e) => setDraft({ ...draft, endpoint: isEndpointId(e.target.value) ? e.target.value : null })}
+          >
             <option value="">All endpoints</option>
             {ENDPOINT_IDS.map((id) => (
               <option key={id} value={id}>
@@ -46,19 +52,44 @@ function RuleRow({ rule }: { rule: AlertRule }) {
       <td>
         {rule.kind === 'use-above' ? (
           <label className="rule-number">
-            <input className="input" type="number" min={1} max={100} step={1} aria-label={`${name}: percent of the limit`} value={draft.thresholdPct ?? ''} onChange={(e) => setDraft({ ...draft, thresholdPct: e.target.value === '' ? null : Number(e.target.value) })} /> % of limit
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              aria-label={`${name}: percent of the limit`}
+              value={draft.thresholdPct ?? ''}
+              onChange={(e) => setDraft({ ...draft, thresholdPct: e.target.value === '' ? null : Number(e.target.value) })}
+            />{' '}
+            % of limit
           </label>
         ) : null}
       </td>
       <td>
         {text.minutes ? (
           <label className="rule-number">
-            <input className="input" type="number" min={0} max={1440} step={0.5} aria-label={`${name}: minutes`} value={draft.minutes} onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })} /> {text.minutes}
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={1440}
+              step={0.5}
+              aria-label={`${name}: minutes`}
+              value={draft.minutes}
+              onChange={(e) => setDraft({ ...draft, minutes: Number(e.target.value) })}
+            />{' '}
+            {text.minutes}
           </label>
         ) : null}
       </td>
       <td className="rule-actions">
-        <button type="button" className="btn btn-small btn-primary" disabled={!dirty || save.isPending} onClick={() => save.mutate(draft, { onSuccess: setDraft })}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={!dirty || save.isPending}
+          onClick={() => save.mutate(draft, { onSuccess: setDraft })}
+        >
           Save
         </button>
         {save.isError ? (

@@ -19,7 +19,12 @@ function endpointLabel(endpoint: string | null): string {
 
 function AcknowledgeCell({ alert }: { alert: AlertView }) {
   const ack = useAcknowledge();
-  if (alert.acknowledgedAt !== null) return <span className="muted" title={`Acknowledged ${fmtDateTime(alert.acknowledgedAt)}`}>Acknowledged</span>;
+  if (alert.acknowledgedAt !== null)
+    return (
+      <span className="muted" title={`Acknowledged ${fmtDateTime(alert.acknowledgedAt)}`}>
+        Acknowledged
+      </span>
+    );
   return (
     <button type="button" className="btn btn-small" disabled={ack.isPending} onClick={() => ack.mutate(alert.id)} aria-label={`Acknowledge: ${alert.message}`}>
       Acknowledge
@@ -40,7 +45,15 @@ const columns: ColumnDef<AlertView, unknown>[] = [
   { id: 'message', header: 'Alert', accessorFn: (a) => a.message, size: 380, minSize: 280, enableHiding: false },
   { id: 'endpoint', header: 'Endpoint', accessorFn: (a) => endpointLabel(a.endpoint), size: 130, minSize: 90, meta: { dropOrder: 2 } },
   { id: 'vendor', header: 'Vendor', accessorFn: (a) => a.vendor, size: 90, minSize: 70, meta: { dropOrder: 3 } },
-  { id: 'started', header: 'Started', accessorFn: (a) => a.startedAt, size: 175, minSize: 170, cell: ({ row }) => fmtDateTime(row.original.startedAt), meta: { cellClass: () => 'mono muted' } },
+  {
+    id: 'started',
+    header: 'Started',
+    accessorFn: (a) => a.startedAt,
+    size: 175,
+    minSize: 170,
+    cell: ({ row }) => fmtDateTime(row.original.startedAt),
+    meta: { cellClass: () => 'mono muted' },
+  },
   {
     id: 'duration',
     header: 'Lasted',
@@ -50,7 +63,15 @@ const columns: ColumnDef<AlertView, unknown>[] = [
     meta: { numeric: true, dropOrder: 1, cellTitle: (a) => (a.endedAt === null ? 'Still firing' : `Ended ${fmtDateTime(a.endedAt)}`) },
     cell: ({ row: { original: a } }) => (a.endedAt === null ? DASH : fmtDuration(Math.max(1, Math.round((a.endedAt - a.startedAt) / 1000)))),
   },
-  { id: 'ack', header: 'Acknowledged', accessorFn: (a) => a.acknowledgedAt ?? 0, size: 130, minSize: 120, enableHiding: false, cell: ({ row }) => <AcknowledgeCell alert={row.original} /> },
+  {
+    id: 'ack',
+    header: 'Acknowledged',
+    accessorFn: (a) => a.acknowledgedAt ?? 0,
+    size: 130,
+    minSize: 120,
+    enableHiding: false,
+    cell: ({ row }) => <AcknowledgeCell alert={row.original} />,
+  },
 ];
 
 export default function AlertsView() {
@@ -63,7 +84,9 @@ export default function AlertsView() {
       <div className="view-head">
         <div>
           <h1 className="view-title">Alerts</h1>
-          <p className="view-sub">{firing === 0 ? 'No alert is firing.' : `${firing} alert${firing === 1 ? '' : 's'} firing.`} Firing alerts come first, then the history.</p>
+          <p className="view-sub">
+            {firing === 0 ? 'No alert is firing.' : `${firing} alert${firing === 1 ? '' : 's'} firing.`} Firing alerts come first, then the history.
+          </p>
         </div>
         <NotificationControls />
       </div>

@@ -37,11 +37,19 @@ export function NotificationControls() {
         <input type="checkbox" checked={quiet} disabled={!settings.data || save.isPending} onChange={(e) => save.mutate(e.target.checked)} /> Quiet mode
       </label>
       {shell === 'web' && permission === 'default' ? (
-        <button type="button" className="btn btn-small" onClick={() => void Notification.requestPermission().then(setPermission, () => setPermission(currentPermission()))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => void Notification.requestPermission().then(setPermission, () => setPermission(currentPermission()))}
+        >
           Allow notifications
         </button>
       ) : null}
-      {shell === 'web' && permission !== 'default' ? <span className="muted small" role="status">{PERMISSION_TEXT[permission]}</span> : null}
+      {shell === 'web' && permission !== 'default' ? (
+        <span className="muted small" role="status">
+          {PERMISSION_TEXT[permission]}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -42,7 +42,12 @@ export function useEndpointAlerts(vendor: string | null | undefined): ReadonlyMa
 
 export function useAlertRules(profileId: string | null) {
   const api = useApi();
-  return useQuery({ queryKey: alertKeys.rules(profileId), queryFn: () => api.alertRules(profileId ? { profileId } : {}), enabled: profileId !== null, staleTime: 60_000 });
+  return useQuery({
+    queryKey: alertKeys.rules(profileId),
+    queryFn: () => api.alertRules(profileId ? { profileId } : {}),
+    enabled: profileId !== null,
+    staleTime: 60_000,
+  });
 }
 
 export function useAcknowledge() {

@@ -164,8 +164,7 @@ const ChartPanel = memo(function ChartPanel({
           <AlertMarker endpoint={spec.id} />
         </span>
         <span className="chart-meta" title={`Average of the last ${series.windowS} complete seconds`}>
-          <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit}{' '}
-          req/s
+          <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit} req/s
           {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
           <button
             type="button"
@@ -178,10 +177,19 @@ const ChartPanel = memo(function ChartPanel({
             {expanded ? '⤡' : '⤢'}
           </button>
         </span>
-        {heldNote ? <span className="chart-held-note" role="status" title={heldNote.full} aria-label={heldNote.full}>{heldNote.short}</span> : null}
+        {heldNote ? (
+          <span className="chart-held-note" role="status" title={heldNote.full} aria-label={heldNote.full}>
+            {heldNote.short}
+          </span>
+        ) : null}
       </header>
       <LiveChart
-        series={series} color={color} from={from} to={to} label={`Requests per second of ${spec.label}`} showRemaining={showRemaining}
+        series={series}
+        color={color}
+        from={from}
+        to={to}
+        label={`Requests per second of ${spec.label}`}
+        showRemaining={showRemaining}
         height={expanded ? EXPANDED_HEIGHT : PANEL_HEIGHT}
         onPlotClick={() => onToggle(spec.id)}
       />

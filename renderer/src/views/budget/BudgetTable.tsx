@@ -28,10 +28,30 @@ function UtilisationBar({ share }: { share: number }) {
 }
 
 function StateCell({ row }: { row: EndpointRow }) {
-  if (row.reach === 'offline') return <Pill tone="danger" title="The service does not answer: the figures are the last received">Offline</Pill>;
-  if (row.reach === 'no-answer') return <Pill tone="neutral" title="The service has not answered yet: no budget to show">No answer yet</Pill>;
-  if (row.pausedForMs !== null) return <Pill tone="danger" title="The client paused this bucket after a 429">Paused {fmtMs(row.pausedForMs)}</Pill>;
-  if (row.queued > 0) return <Pill tone="warn" title="Requests waiting for budget">Queued {row.queued}</Pill>;
+  if (row.reach === 'offline')
+    return (
+      <Pill tone="danger" title="The service does not answer: the figures are the last received">
+        Offline
+      </Pill>
+    );
+  if (row.reach === 'no-answer')
+    return (
+      <Pill tone="neutral" title="The service has not answered yet: no budget to show">
+        No answer yet
+      </Pill>
+    );
+  if (row.pausedForMs !== null)
+    return (
+      <Pill tone="danger" title="The client paused this bucket after a 429">
+        Paused {fmtMs(row.pausedForMs)}
+      </Pill>
+    );
+  if (row.queued > 0)
+    return (
+      <Pill tone="warn" title="Requests waiting for budget">
+        Queued {row.queued}
+      </Pill>
+    );
   if (row.utilisation >= WARN_SHARE) return <Pill tone="warn">Busy</Pill>;
   if (row.rps > 0 || row.inFlight > 0) return <Pill tone="ok">Active</Pill>;
   return <Pill tone="neutral">Idle</Pill>;
@@ -73,7 +93,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
         </span>
       ),
     },
-    { id: 'limit', header: 'Limit', accessorFn: (r) => r.limit, size: 58, minSize: 58, meta: { numeric: true, headerTitle: 'X-Rate-Limit-Limit', dropOrder: 1 }, cell: ({ row }) => fmtInt(row.original.limit) },
+    {
+      id: 'limit',
+      header: 'Limit',
+      accessorFn: (r) => r.limit,
+      size: 58,
+      minSize: 58,
+      meta: { numeric: true, headerTitle: 'X-Rate-Limit-Limit', dropOrder: 1 },
+      cell: ({ row }) => fmtInt(row.original.limit),
+    },
     {
       id: 'remaining',
       header: 'Remaining',
@@ -87,7 +115,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       },
       cell: ({ row: { original: r } }) => `${r.remainingEstimated ? '≈ ' : ''}${fmtInt(r.remaining)}`,
     },
-    { id: 'utilisation', header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`, accessorFn: (r) => r.utilisation, size: 112, minSize: 112, meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` }, cell: ({ row }) => <UtilisationBar share={row.original.utilisation} /> },
+    {
+      id: 'utilisation',
+      header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`,
+      accessorFn: (r) => r.utilisation,
+      size: 112,
+      minSize: 112,
+      meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` },
+      cell: ({ row }) => <UtilisationBar share={row.original.utilisation} />,
+    },
     {
       id: 'rps',
       header: `Req/s (${RATE_WINDOW_S}\u00a0s)`,
@@ -157,7 +193,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       meta: { numeric: true, headerTitle: "Until the service's budget is full again" },
       cell: ({ row: { original: r } }) => (r.resetInMs !== null ? fmtMs(r.resetInMs) : DASH),
     },
-    { id: 'state', header: 'State', accessorFn: (r) => r.queued, size: 96, minSize: 96, enableHiding: false, cell: ({ row }) => <StateCell row={row.original} /> },
+    {
+      id: 'state',
+      header: 'State',
+      accessorFn: (r) => r.queued,
+      size: 96,
+      minSize: 96,
+      enableHiding: false,
+      cell: ({ row }) => <StateCell row={row.original} />,
+    },
   ];
   // Only where the profile has a Redis store: beside this app's own Req/s.
   if (store?.kind === 'redis') columns.splice(columns.findIndex((c) => c.id === 'rps') + 1, 0, fleetColumn(store));

@@ -29,7 +29,6 @@ import { pausedNote } from './paused-note';
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
 
-
 const TABLE_TICK_MS = 500;
 const CHART_TICK_MS = 1000;
 
@@ -38,7 +37,12 @@ export function BudgetView() {
   const connection = useConnection();
   const link = useLink();
   const [live, setLive] = useState(true);
-  const [rangeMin, setRangeMin] = usePref<RangeMin>('budget', 'range', z.custom<RangeMin>((v) => (RANGES_MIN as readonly unknown[]).includes(v)), 5);
+  const [rangeMin, setRangeMin] = usePref<RangeMin>(
+    'budget',
+    'range',
+    z.custom<RangeMin>((v) => (RANGES_MIN as readonly unknown[]).includes(v)),
+    5,
+  );
   // A history range (6 h ... 30 d, or zoomed): the stored history instead of the live panels.
   const [storedHistory, setStoredHistory] = usePref<HistoryWindow | null>('budget', 'history', historyWindowSchema, null);
   // A link to a moment (#/budget/at=<ms>, from the Usage report) shows the hour around it until another range is chosen.
@@ -82,7 +86,8 @@ export function BudgetView() {
   const rangeMs = rangeMin * 60_000;
 
   const buckets = snapshot.data && snapshot.data.vendor === vendor ? snapshot.data.buckets : [];
-  const reach: Reach = link.state !== 'open' || connection.data?.state === 'offline' ? 'offline' : connection.data?.state === 'connecting' ? 'no-answer' : 'answering';
+  const reach: Reach =
+    link.state !== 'open' || connection.data?.state === 'offline' ? 'offline' : connection.data?.state === 'connecting' ? 'no-answer' : 'answering';
   const liveRows = vendor
     ? ENDPOINT_LIST.map((spec) =>
         endpointRow({ store: budget, vendor, spec, bucket: buckets.find((b) => b.endpoint === spec.id), now: tableNow, rangeMs, reach }),
@@ -133,7 +138,13 @@ export function BudgetView() {
     if (!vendor) return;
     // Whole seconds only, up to the last complete one: the same seconds the table and charts show.
     const end = frozenAt ?? completeBefore(Date.now());
-    const rowsOut = csvRows(budget, vendor, visible.map((e) => e.id), end - rangeMs, end);
+    const rowsOut = csvRows(
+      budget,
+      vendor,
+      visible.map((e) => e.id),
+      end - rangeMs,
+      end,
+    );
     const stamp = new Date(chartNow).toISOString().replace(/[:.]/g, '-');
     downloadText(`budget-${vendor}-${rangeMin}min-${stamp}.csv`, toCsv(CSV_HEADER, rowsOut));
   };
@@ -143,9 +154,7 @@ export function BudgetView() {
       <div className="view-head">
         <div>
           <h1 className="view-title">Budget</h1>
-          <p className="view-sub">
-            Requests per second against each endpoint's limit, as the service reports it in X-Rate-Limit-* headers.
-          </p>
+          <p className="view-sub">Requests per second against each endpoint's limit, as the service reports it in X-Rate-Limit-* headers.</p>
         </div>
         <div className="toolbar" role="toolbar" aria-label="Chart controls">
           {vendors.length > 1 ? (
@@ -191,9 +200,9 @@ export function BudgetView() {
           <strong>
             Another consumer is using {vendor}'s budget on {foreign.map((r) => r.spec.label).join(', ')}.
           </strong>{' '}
-          Over the last 30 s it took about {fmtRate(foreign.reduce((n, r) => n + r.othersRps, 0))} requests per second that this app did not send
-          (estimated from the answers' headers: another program, token or machine of the same vendor). The panels below stack it on this
-          app's own. 429s there come from sharing the budget, not from a fault of the service.
+          Over the last 30 s it took about {fmtRate(foreign.reduce((n, r) => n + r.othersRps, 0))} requests per second that this app did not send (estimated
+          from the answers' headers: another program, token or machine of the same vendor). The panels below stack it on this app's own. 429s there come from
+          sharing the budget, not from a fault of the service.
         </div>
       ) : null}
 
@@ -237,8 +246,8 @@ export function BudgetView() {
           <h2 className="section-title">Live charts</h2>
           <span className="muted small">
             {live ? `Last ${rangeMin} min, updated every second` : pausedNote(chartNow)}.
-            {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''} <strong className="avg-note">{AVERAGE_WINDOW_NOTE}</strong>{' '}
-            (panels, table and tooltips); 429s and waits cover the last {rangeMin} min.
+            {partial ? ` The app has data since ${fmtClock(dataSince)}: the charts show that time and fill in as it grows.` : ''}{' '}
+            <strong className="avg-note">{AVERAGE_WINDOW_NOTE}</strong> (panels, table and tooltips); 429s and waits cover the last {rangeMin} min.
           </span>
           <label className="inline-field small">
             <input type="checkbox" checked={showRemaining} onChange={(e) => setShowRemaining(e.target.checked)} />
@@ -260,8 +269,19 @@ export function BudgetView() {
             ))}
           </div>
           <div className="chart-key muted small" aria-hidden="true">
-            <span className="key key-area" /> this app's requests/s {fleet ? <><span className="key key-fleet" /> fleet's other workers (counted) </> : null}
-            <span className="key key-others" /> others (about: estimated from the headers) {showRemaining ? <><span className="key key-line" /> lowest remaining (strip below) </> : null}<span className="key key-limit" /> limit
+            <span className="key key-area" /> this app's requests/s{' '}
+            {fleet ? (
+              <>
+                <span className="key key-fleet" /> fleet's other workers (counted){' '}
+              </>
+            ) : null}
+            <span className="key key-others" /> others (about: estimated from the headers){' '}
+            {showRemaining ? (
+              <>
+                <span className="key key-line" /> lowest remaining (strip below){' '}
+              </>
+            ) : null}
+            <span className="key key-limit" /> limit
             <span className="key key-warn" /> 80% <span className="key key-429" /> 429
           </div>
         </div>
@@ -269,7 +289,17 @@ export function BudgetView() {
       {vendor === null || history !== null ? null : visible.length === 0 ? (
         <div className="state state-empty">All endpoints are hidden: pick some in the legend above.</div>
       ) : (
-        <BudgetCharts store={budget} vendor={vendor} endpoints={visible} rangeMs={rangeMs} frozenAt={frozenAt} focused={focused} dataSince={dataSince} showRemaining={showRemaining} fleet={fleet} />
+        <BudgetCharts
+          store={budget}
+          vendor={vendor}
+          endpoints={visible}
+          rangeMs={rangeMs}
+          frozenAt={frozenAt}
+          focused={focused}
+          dataSince={dataSince}
+          showRemaining={showRemaining}
+          fleet={fleet}
+        />
       )}
     </div>
   );

@@ -31,8 +31,8 @@ export function FirstRunCard({ onDismiss }: { onDismiss: () => void }) {
           See each endpoint’s request budget, live
         </h2>
         <p className="first-run-lead">
-          Partner Console keeps every vendor inside the Partner service’s rate limits. You are connected to a simulated service with no
-          traffic yet: start the demo traffic to watch the budgets fill, or connect your own vendor.
+          Partner Console keeps every vendor inside the Partner service’s rate limits. You are connected to a simulated service with no traffic yet: start the
+          demo traffic to watch the budgets fill, or connect your own vendor.
         </p>
         <div className="first-run-actions">
           <button type="button" className="btn btn-primary first-run-btn" onClick={() => start.mutate()} disabled={start.isPending}>

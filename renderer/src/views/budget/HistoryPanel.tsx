@@ -65,19 +65,32 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
             <tr>
               <th>Endpoint</th>
               <th className="num">Requests</th>
-              <th className="num" title="Requests over the whole range divided by its length">Mean req/s</th>
-              <th className="num" title={`The busiest point's mean rate (${bucketLabel(history.bucketMs)}): a peak inside a long point is averaged out; Peak use keeps it`}>
+              <th className="num" title="Requests over the whole range divided by its length">
+                Mean req/s
+              </th>
+              <th
+                className="num"
+                title={`The busiest point's mean rate (${bucketLabel(history.bucketMs)}): a peak inside a long point is averaged out; Peak use keeps it`}
+              >
                 Peak req/s
               </th>
-              <th className="num" title="Mean share of the limit in use, from X-Rate-Limit-Remaining as each answer reported it">Mean use</th>
+              <th className="num" title="Mean share of the limit in use, from X-Rate-Limit-Remaining as each answer reported it">
+                Mean use
+              </th>
               <th className="num" title="The highest share of the limit in use that any answer reported (its lowest Remaining), whatever the point length">
                 Peak use
               </th>
               <th className="num">429s</th>
-              <th className="num" title="Requests of other consumers of the vendor, inferred from Remaining">Others'</th>
+              <th className="num" title="Requests of other consumers of the vendor, inferred from Remaining">
+                Others'
+              </th>
               <th className="num">Lowest Remaining</th>
-              <th className="num" title="Mean wait for budget per request over the range">Mean wait</th>
-              <th className="num" title="95% of requests were in points whose mean wait was at most this">p95 wait</th>
+              <th className="num" title="Mean wait for budget per request over the range">
+                Mean wait
+              </th>
+              <th className="num" title="95% of requests were in points whose mean wait was at most this">
+                p95 wait
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -103,8 +116,8 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
         </table>
       </div>
       <p className="muted small history-note">
-        {span}, {bucketLabel(history.bucketMs)} ({history.level === 'second' ? 'per-second' : history.level === 'minute' ? 'per-minute' : 'per-hour'} records). Drag
-        across a chart to zoom in; double-click to go back.
+        {span}, {bucketLabel(history.bucketMs)} ({history.level === 'second' ? 'per-second' : history.level === 'minute' ? 'per-minute' : 'per-hour'} records).
+        Drag across a chart to zoom in; double-click to go back.
       </p>
       <div className="chart-grid history-grid">
         {endpoints.map((spec) => (
@@ -163,20 +176,90 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
             onMouseLeave={() => setDrag(null)}
           >
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-            <XAxis dataKey="t" type="number" scale="time" domain={[history.fromMs, history.toMs - history.bucketMs]} tickFormatter={tickLabel} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" minTickGap={28} />
+            <XAxis
+              dataKey="t"
+              type="number"
+              scale="time"
+              domain={[history.fromMs, history.toMs - history.bucketMs]}
+              tickFormatter={tickLabel}
+              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
+              stroke="var(--border)"
+              minTickGap={28}
+            />
             {/* The rate axis runs to the limit (or past it, where the estimate says the vendor went over), and its
                 right-hand twin reads the same height as a share of it: 100% is the limit line. */}
-            <YAxis yAxisId="rate" domain={[0, rateTop]} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} allowDecimals={false} />
-            <YAxis yAxisId="pct" orientation="right" domain={[0, (rateTop / spec.limit) * 100]} ticks={[0, 50, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 10, fill: 'var(--text-muted)' }} stroke="var(--border)" width={34} />
-            <ReferenceLine yAxisId="rate" y={spec.limit} stroke="var(--text-muted)" strokeDasharray="4 3" label={{ value: `limit ${spec.limit}/s`, position: 'insideTopLeft', fontSize: 10, fill: 'var(--text-muted)' }} />
+            <YAxis
+              yAxisId="rate"
+              domain={[0, rateTop]}
+              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
+              stroke="var(--border)"
+              width={34}
+              allowDecimals={false}
+            />
+            <YAxis
+              yAxisId="pct"
+              orientation="right"
+              domain={[0, (rateTop / spec.limit) * 100]}
+              ticks={[0, 50, 100]}
+              tickFormatter={(v: number) => `${v}%`}
+              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
+              stroke="var(--border)"
+              width={34}
+            />
+            <ReferenceLine
+              yAxisId="rate"
+              y={spec.limit}
+              stroke="var(--text-muted)"
+              strokeDasharray="4 3"
+              label={{ value: `limit ${spec.limit}/s`, position: 'insideTopLeft', fontSize: 10, fill: 'var(--text-muted)' }}
+            />
             {/* Areas, not a bar per point: hundreds of one-pixel bars read as a barcode. Others' use stacks on ours, so the
                 height of the two is the vendor's whole use against the limit. */}
-            <Area yAxisId="rate" stackId="use" type="linear" dataKey="rate" name="this app, req/s" stroke={color} strokeWidth={1} fill={color} fillOpacity={0.45} isAnimationActive={false} />
-            <Area yAxisId="rate" stackId="use" type="linear" dataKey="othersRate" name="others (about), req/s" stroke="var(--chart-others)" strokeWidth={1} strokeDasharray="3 2" fill="var(--chart-others)" fillOpacity={0.3} isAnimationActive={false} />
-            <Line yAxisId="pct" dataKey="peakPct" name="peak use" stroke="var(--text)" strokeWidth={1.2} dot={false} connectNulls={false} isAnimationActive={false} />
+            <Area
+              yAxisId="rate"
+              stackId="use"
+              type="linear"
+              dataKey="rate"
+              name="this app, req/s"
+              stroke={color}
+              strokeWidth={1}
+              fill={color}
+              fillOpacity={0.45}
+              isAnimationActive={false}
+            />
+            <Area
+              yAxisId="rate"
+              stackId="use"
+              type="linear"
+              dataKey="othersRate"
+              name="others (about), req/s"
+              stroke="var(--chart-others)"
+              strokeWidth={1}
+              strokeDasharray="3 2"
+              fill="var(--chart-others)"
+              fillOpacity={0.3}
+              isAnimationActive={false}
+            />
+            <Line
+              yAxisId="pct"
+              dataKey="peakPct"
+              name="peak use"
+              stroke="var(--text)"
+              strokeWidth={1.2}
+              dot={false}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
             <Bar yAxisId="rate" dataKey="throttled" name="429s" fill="var(--danger)" isAnimationActive={false} />
-            {drag ? <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} /> : null}
-            <Tooltip isAnimationActive={false} labelFormatter={(t) => chartMoment(Number(t), spanMs)} formatter={tooltipValue} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }} />
+            {drag ? (
+              <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} />
+            ) : null}
+            <Tooltip
+              isAnimationActive={false}
+              labelFormatter={(t) => chartMoment(Number(t), spanMs)}
+              formatter={tooltipValue}
+              contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }}
+            />
           </ComposedChart>
         </ResponsiveContainer>
       </div>
@@ -188,7 +271,11 @@ function tooltipValue(value: unknown, name: unknown, item: { payload?: ChartPoin
   const label = String(name);
   const p = item.payload;
   if (label === 'others (about), req/s') return [`about ${fmtRate(Number(value))}`, label];
-  if (label === 'this app, req/s') return [`${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`, label];
+  if (label === 'this app, req/s')
+    return [
+      `${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`,
+      label,
+    ];
   if (label === '429s') return [fmtInt(Number(value)), label];
   return [value === null || value === undefined ? '—' : `${Math.round(Number(value))}%`, label];
 }

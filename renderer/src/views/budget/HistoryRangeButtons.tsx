@@ -28,7 +28,12 @@ export function HistoryRangeButtons({ value, onChange }: { value: HistoryWindow 
   return (
     <>
       {HISTORY_RANGES.map((r) => (
-        <button key={r.id} type="button" aria-pressed={value?.preset === r.id && value.custom === null} onClick={() => onChange({ preset: r.id, custom: null })}>
+        <button
+          key={r.id}
+          type="button"
+          aria-pressed={value?.preset === r.id && value.custom === null}
+          onClick={() => onChange({ preset: r.id, custom: null })}
+        >
           {r.label}
         </button>
       ))}
@@ -36,7 +41,11 @@ export function HistoryRangeButtons({ value, onChange }: { value: HistoryWindow 
         type="button"
         aria-pressed={value?.custom != null}
         aria-expanded={picking}
-        title={value?.custom ? `${fmtDateTime(value.custom.fromMs)} – ${fmtDateTime(value.custom.toMs)} (double-click a chart to go back)` : 'Choose a range, or drag across a history chart'}
+        title={
+          value?.custom
+            ? `${fmtDateTime(value.custom.fromMs)} – ${fmtDateTime(value.custom.toMs)} (double-click a chart to go back)`
+            : 'Choose a range, or drag across a history chart'
+        }
         onClick={openPicker}
       >
         Custom

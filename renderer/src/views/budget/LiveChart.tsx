@@ -66,7 +66,13 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function pathOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: number) => number, pick: (p: ChartPoint) => number | null, step: boolean): string {
+function pathOf(
+  points: readonly ChartPoint[],
+  x: (t: number) => number,
+  y: (v: number) => number,
+  pick: (p: ChartPoint) => number | null,
+  step: boolean,
+): string {
   let d = '';
   let open = false;
   for (const p of points) {
@@ -85,7 +91,13 @@ function pathOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: 
 }
 
 /** A band between two stacked values (lower, upper) for each unbroken run of points that have it. */
-function bandOf(points: readonly ChartPoint[], x: (t: number) => number, y: (v: number) => number, lower: (p: ChartPoint) => number | null, upper: (p: ChartPoint) => number | null): string {
+function bandOf(
+  points: readonly ChartPoint[],
+  x: (t: number) => number,
+  y: (v: number) => number,
+  lower: (p: ChartPoint) => number | null,
+  upper: (p: ChartPoint) => number | null,
+): string {
   let d = '';
   let run: { t: number; lo: number; hi: number }[] = [];
   const flush = () => {
@@ -271,7 +283,15 @@ export const LiveChart = memo(function LiveChart({
         </svg>
       ) : null}
       {width > 0 && showRemaining ? (
-        <svg className="lc-strip" width={width} height={STRIP_H} role="img" aria-label={`Lowest remaining of ${label}`} onMouseMove={onMove} onMouseLeave={() => hoverStore.set(null)}>
+        <svg
+          className="lc-strip"
+          width={width}
+          height={STRIP_H}
+          role="img"
+          aria-label={`Lowest remaining of ${label}`}
+          onMouseMove={onMove}
+          onMouseLeave={() => hoverStore.set(null)}
+        >
           <g className="lc-grid">
             <line x1={M.left} x2={M.left + innerW} y1={yStrip(0)} y2={yStrip(0)} />
             <line x1={M.left} x2={M.left + innerW} y1={yStrip(series.limit)} y2={yStrip(series.limit)} />
@@ -290,11 +310,7 @@ export const LiveChart = memo(function LiveChart({
         </svg>
       ) : null}
       {hovered && ownTooltip ? (
-        <div
-          className="chart-tooltip lc-tooltip"
-          role="tooltip"
-          style={{ width: TIP_W, whiteSpace: 'normal', left: tooltipLeft(x(hovered.t), width) }}
-        >
+        <div className="chart-tooltip lc-tooltip" role="tooltip" style={{ width: TIP_W, whiteSpace: 'normal', left: tooltipLeft(x(hovered.t), width) }}>
           <div className="chart-tooltip-time">
             {chartMoment(hovered.t, span)}
             {series.slotMs > 1000 ? `–${chartMoment(slotEnd, span)}` : ''}

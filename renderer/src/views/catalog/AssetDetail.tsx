@@ -103,8 +103,8 @@ export function AssetDetail({
         <PurchaseActions assetId={asset.id} assetTitle={asset.title ?? null} source={source} />
       ) : (
         <p className="callout" role="status">
-          This asset is from vendor {source.vendor ?? source.profileId}, which this page does not show now: its actions are off. Select that profile
-          again (top right) to act on it, or close it.
+          This asset is from vendor {source.vendor ?? source.profileId}, which this page does not show now: its actions are off. Select that profile again (top
+          right) to act on it, or close it.
         </p>
       )}
 
@@ -120,7 +120,10 @@ export function AssetDetail({
         <>
           {priced.length >= 1 ? (
             <Suspense fallback={<Loading label="Loading chart…" />}>
-              <PriceChart points={priced.map((e) => ({ time: Date.parse(e.at), value: e.price as number }))} currency={typeof asset.currency === 'string' ? asset.currency : null} />
+              <PriceChart
+                points={priced.map((e) => ({ time: Date.parse(e.at), value: e.price as number }))}
+                currency={typeof asset.currency === 'string' ? asset.currency : null}
+              />
             </Suspense>
           ) : null}
           <table className="table table-compact" aria-label="Asset history">

@@ -27,14 +27,19 @@ export function extraFields(items: readonly Asset[]): string[] {
   for (const a of items) {
     for (const [k, v] of Object.entries(a)) if (!NAMED.includes(k) && isPlain(v)) seen.set(k, (seen.get(k) ?? 0) + 1);
   }
-  return [...seen].filter(([, n]) => n * 2 >= items.length).slice(0, MAX_EXTRA_COLUMNS).map(([k]) => k);
+  return [...seen]
+    .filter(([, n]) => n * 2 >= items.length)
+    .slice(0, MAX_EXTRA_COLUMNS)
+    .map(([k]) => k);
 }
 
 function header(field: string): string {
-  const words = field.replace(/[._-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  const words = field
+    .replace(/[._-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
-
 
 /** Decimals a number column shows (0-2): as many as its values have, so 4.0 lines up with 3.5. */
 function decimalsOf(items: readonly Asset[], field: string): number {

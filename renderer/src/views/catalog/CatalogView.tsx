@@ -136,11 +136,13 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
                 onChange={(e) => savePageSize.mutate(Number(e.target.value))}
                 disabled={savePageSize.isPending}
               >
-                {[...new Set([...PAGE_SIZES, pageSize])].sort((a, b) => a - b).map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
+                {[...new Set([...PAGE_SIZES, pageSize])]
+                  .sort((a, b) => a - b)
+                  .map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
               </select>
             </label>
             {current.isFetching || typing ? <span className="spinner" role="status" aria-label="Loading" /> : null}
@@ -220,7 +222,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
               typeof detail.asset.category !== 'string'
                 ? null
                 : detail.source.profileId === shownSource?.profileId
-                  ? categoryNames.get(detail.asset.category) ?? detail.asset.category
+                  ? (categoryNames.get(detail.asset.category) ?? detail.asset.category)
                   : detail.asset.category
             }
             onClose={() => {

@@ -168,8 +168,8 @@ export function DownloadPanel() {
         </>
       ) : (
         <p className="muted small">
-          Reads every page in sequence with last_id (100 per page), one request at a time, staying inside the 20 requests/s budget; a
-          download can be paused and resumed.
+          Reads every page in sequence with last_id (100 per page), one request at a time, staying inside the 20 requests/s budget; a download can be paused and
+          resumed.
         </p>
       )}
       {act.isError ? <ErrorCallout error={act.error} action="download" /> : null}

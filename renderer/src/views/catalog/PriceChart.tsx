@@ -17,13 +17,18 @@ const LONE_POINT_PAD_MS = 12 * 3600 * 1000;
 /** "Mar 4" this year, "Mar 4, 2024" any other year: a date never reads as ambiguous. */
 export function priceDateLabel(t: number, thisYear = new Date().getFullYear()): string {
   const d = new Date(t);
-  return d.toLocaleDateString(undefined, d.getFullYear() === thisYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' });
+  return d.toLocaleDateString(
+    undefined,
+    d.getFullYear() === thisYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' },
+  );
 }
 
 export default function PriceChart({ points, currency }: { points: readonly PricePoint[]; currency: string | null }) {
   const data = points.filter((p) => Number.isFinite(p.time) && Number.isFinite(p.value)).sort((a, b) => a.time - b.time);
   const lone = data.length === 1;
-  const domain: [number, number] | ['dataMin', 'dataMax'] = lone ? [data[0]!.time - LONE_POINT_PAD_MS, data[0]!.time + LONE_POINT_PAD_MS] : ['dataMin', 'dataMax'];
+  const domain: [number, number] | ['dataMin', 'dataMax'] = lone
+    ? [data[0]!.time - LONE_POINT_PAD_MS, data[0]!.time + LONE_POINT_PAD_MS]
+    : ['dataMin', 'dataMax'];
   const unit = currency ?? 'price';
   return (
     <div className="price-chart" role="img" aria-label={`Price history in ${unit}, ${data.length} ${data.length === 1 ? 'point' : 'points'}`}>

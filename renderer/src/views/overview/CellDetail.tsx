@@ -54,7 +54,8 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
                 <strong>{fmtPercent(cell.use)}</strong> of {cell.limit}/s · peak {fmtPercent(cell.peak)}
               </div>
               <div className="muted">
-                {fmtInt(cell.requests)} requests ({rps.toFixed(1)}/s){cell.seconds < WINDOW_S ? `, the last ${cell.seconds} s only (the app's data starts there)` : ''}
+                {fmtInt(cell.requests)} requests ({rps.toFixed(1)}/s)
+                {cell.seconds < WINDOW_S ? `, the last ${cell.seconds} s only (the app's data starts there)` : ''}
               </div>
             </>
           )}
@@ -70,7 +71,9 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
                   <strong>{fmtPercent(cell.fleet.use)}</strong> · peak {fmtPercent(cell.fleet.peak)}
                 </>
               )}
-              {cell.fleet.state === 'fallback' ? <div className="text-warn">Store not answering{cell.fleet.message ? `: ${cell.fleet.message}` : ''}</div> : null}
+              {cell.fleet.state === 'fallback' ? (
+                <div className="text-warn">Store not answering{cell.fleet.message ? `: ${cell.fleet.message}` : ''}</div>
+              ) : null}
             </dd>
           </>
         ) : null}

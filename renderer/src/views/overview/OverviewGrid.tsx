@@ -30,7 +30,6 @@ const shortName = (spec: EndpointSpec) => spec.label.split('/').pop() ?? spec.pa
 /** Columns this close to the right edge open their card leftwards. */
 const END_COLUMNS = 3;
 
-
 export interface OverviewGridProps {
   profiles: readonly ConnectedProfile[];
   firing: readonly AlertView[];
@@ -133,7 +132,11 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           <span className={`conn-dot ov-dot-${state}`} title={BADGE_LABEL[state]} aria-hidden="true" />
           <strong title={profile.name}>{profile.vendor}</strong>
           {profile.demo ? <span className="demo-tag">DEMO</span> : null}
-          {profile.active ? <Pill tone="info" title="The detailed views (Budget, Catalog, Purchases, Requests) show this profile">active</Pill> : null}
+          {profile.active ? (
+            <Pill tone="info" title="The detailed views (Budget, Catalog, Purchases, Requests) show this profile">
+              active
+            </Pill>
+          ) : null}
         </div>
         <div className="ov-vendor-meta small muted">
           <span className="ov-profile-name" title={profile.baseUrl}>

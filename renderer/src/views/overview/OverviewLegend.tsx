@@ -25,8 +25,8 @@ export function OverviewLegend() {
         alert firing
       </li>
       <li className="ov-legend-note">
-        Figure: mean share of the limit served to this app over the last {WINDOW_S} complete seconds. Colour: pressure on the budget
-        (this app + other consumers against the limit, or the time held back, whichever is higher). Hover or focus a cell for its last minute.
+        Figure: mean share of the limit served to this app over the last {WINDOW_S} complete seconds. Colour: pressure on the budget (this app + other consumers
+        against the limit, or the time held back, whichever is higher). Hover or focus a cell for its last minute.
       </li>
     </ul>
   );

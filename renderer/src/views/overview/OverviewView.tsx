@@ -44,7 +44,9 @@ export default function OverviewView() {
       <div className="view-head">
         <div>
           <h1 className="view-title">Overview</h1>
-          <p className="view-sub">Each connected vendor's use of every endpoint's limit over the last minute. Open a cell for that vendor's Budget at that endpoint.</p>
+          <p className="view-sub">
+            Each connected vendor's use of every endpoint's limit over the last minute. Open a cell for that vendor's Budget at that endpoint.
+          </p>
         </div>
         <ConnectProfile connected={items} />
       </div>
@@ -54,7 +56,9 @@ export default function OverviewView() {
       ) : sessions.isError ? (
         <ErrorCallout error={sessions.error} onRetry={() => void sessions.refetch()} />
       ) : items.length === 0 ? (
-        <Empty title="No profile connected.">Connect a saved profile above, or add one in <a href="#/settings">Settings</a>.</Empty>
+        <Empty title="No profile connected.">
+          Connect a saved profile above, or add one in <a href="#/settings">Settings</a>.
+        </Empty>
       ) : (
         <>
           <OverviewGrid profiles={items} firing={firing} now={now} opening={opening} onOpen={(p, e) => void open(p, e)} />

@@ -28,7 +28,8 @@ export function FindPurchase() {
   const find = useMutation({
     mutationFn: async ({ by, value, profileShown }: { by: By; value: string; profileShown: typeof profile }): Promise<Found> => {
       const profileId = shownProfile(profileShown);
-      const answer = by === 'id' ? { items: [await api.purchaseInfo({ profileId, purchaseId: value })] } : await api.findPurchases({ profileId, reference: value });
+      const answer =
+        by === 'id' ? { items: [await api.purchaseInfo({ profileId, purchaseId: value })] } : await api.findPurchases({ profileId, reference: value });
       return { by, value, answer };
     },
     onSettled: () => invalidateLedger(queryClient),

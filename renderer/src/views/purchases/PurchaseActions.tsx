@@ -119,7 +119,11 @@ export function PurchaseActions({
       const profileId = shownProfile(profileShown);
       switch (action) {
         case 'registerPurchase':
-          return { kind: 'purchase', action, purchase: await api.registerPurchase({ profileId, assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }) };
+          return {
+            kind: 'purchase',
+            action,
+            purchase: await api.registerPurchase({ profileId, assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }),
+          };
         case 'purchaseInfo':
           return { kind: 'purchase', action, purchase: await api.purchaseInfo({ profileId, purchaseId: id }) };
         case 'validatePurchase':
@@ -232,9 +236,7 @@ export function PurchaseActions({
             <ReadNotice info={outcome.result} what={outcome.action === 'downloadUrl' ? 'download URL' : 'view URL'} />
             {openExternal.isError ? (
               <div className="muted small" role="alert">
-                {shell === 'web'
-                  ? 'Opening the system browser is available in the desktop app; copy the URL instead.'
-                  : errorData(openExternal.error).message}
+                {shell === 'web' ? 'Opening the system browser is available in the desktop app; copy the URL instead.' : errorData(openExternal.error).message}
               </div>
             ) : null}
           </div>
@@ -265,8 +267,8 @@ export function PurchaseActions({
           </>
         ) : (
           <>
-            This registers a purchase of <strong>{assetTitle ?? `asset ${String(assetId)}`}</strong> with the service. It is written to the purchase
-            ledger first and never sent twice automatically.
+            This registers a purchase of <strong>{assetTitle ?? `asset ${String(assetId)}`}</strong> with the service. It is written to the purchase ledger
+            first and never sent twice automatically.
           </>
         )}
       </ConfirmDialog>
@@ -307,7 +309,15 @@ export function PurchaseResult({ action, purchase }: { action: Action | 'found';
           .map(([k, v]) => (
             <div key={k} className="kv-row">
               <dt>{k.replace(/_/g, ' ')}</dt>
-              <dd>{k === 'price' ? fmtPrice(v, purchase.currency) : k.endsWith('_at') ? fmtDateTime(String(v)) : typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+              <dd>
+                {k === 'price'
+                  ? fmtPrice(v, purchase.currency)
+                  : k.endsWith('_at')
+                    ? fmtDateTime(String(v))
+                    : typeof v === 'object'
+                      ? JSON.stringify(v)
+                      : String(v)}
+              </dd>
             </div>
           ))}
       </dl>

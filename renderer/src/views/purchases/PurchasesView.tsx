@@ -38,7 +38,14 @@ const paramOf = (r: LedgerRecord): string => r.purchaseId ?? `#${r.id}`;
 const col = createColumnHelper<LedgerRecord>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column type; cell values differ per column
 const columns: ColumnDef<LedgerRecord, any>[] = [
-  col.accessor((r) => r.purchaseId ?? '', { id: 'purchase', header: 'Purchase', size: 130, minSize: 90, cell: (c) => <span className="mono">{c.getValue() || DASH}</span>, meta: { rowHeader: true } }),
+  col.accessor((r) => r.purchaseId ?? '', {
+    id: 'purchase',
+    header: 'Purchase',
+    size: 130,
+    minSize: 90,
+    cell: (c) => <span className="mono">{c.getValue() || DASH}</span>,
+    meta: { rowHeader: true },
+  }),
   col.accessor((r) => r.assetTitle ?? r.assetId, {
     id: 'asset',
     header: 'Asset',
@@ -66,7 +73,14 @@ const columns: ColumnDef<LedgerRecord, any>[] = [
     },
   }),
   col.accessor('vendor', { header: 'Vendor', size: 110, minSize: 70, meta: { dropOrder: 2, cellTitle: (r) => `${r.vendor} at ${r.baseUrl}` } }),
-  col.accessor((r) => r.reference ?? '', { id: 'reference', header: 'Reference', size: 200, minSize: 100, cell: (c) => <span className="mono small muted">{c.getValue() || DASH}</span>, meta: { dropOrder: 1 } }),
+  col.accessor((r) => r.reference ?? '', {
+    id: 'reference',
+    header: 'Reference',
+    size: 200,
+    minSize: 100,
+    cell: (c) => <span className="mono small muted">{c.getValue() || DASH}</span>,
+    meta: { dropOrder: 1 },
+  }),
   col.accessor('updatedAt', { header: 'Updated', size: 170, minSize: 130, cell: (c) => <span className="muted">{fmtDateTime(c.getValue())}</span> }),
 ];
 
@@ -117,7 +131,12 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
       <div className={selected ? 'split split-open' : 'split'}>
         <section className="panel" aria-label="Purchase ledger">
           <div className="toolbar ledger-filters">
-            <select className="input" aria-label="Vendor" value={filter.vendor ?? ''} onChange={(e) => setFilter({ ...filter, vendor: e.target.value || null })}>
+            <select
+              className="input"
+              aria-label="Vendor"
+              value={filter.vendor ?? ''}
+              onChange={(e) => setFilter({ ...filter, vendor: e.target.value || null })}
+            >
               <option value="">All vendors</option>
               {(ledger.data?.vendors ?? []).map((v) => (
                 <option key={v} value={v}>
@@ -163,7 +182,10 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
           )}
         </section>
         {selected ? (
-          <aside className="panel detail" aria-label={selected.purchaseId ? `Purchase ${selected.purchaseId}` : `Registration ${selected.reference ?? selected.id}`}>
+          <aside
+            className="panel detail"
+            aria-label={selected.purchaseId ? `Purchase ${selected.purchaseId}` : `Registration ${selected.reference ?? selected.id}`}
+          >
             <header className="detail-head">
               <div>
                 <div className="muted small mono">{selected.purchaseId ? `Purchase ${selected.purchaseId}` : `Registration ${selected.reference ?? ''}`}</div>

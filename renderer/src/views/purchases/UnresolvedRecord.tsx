@@ -42,7 +42,12 @@ export function UnresolvedRecord({
         {record.note ?? ''} Look it up before registering this asset again.
       </div>
       <div className="button-row">
-        <button type="button" className="btn btn-small btn-primary" disabled={resolve.isPending} onClick={() => resolve.mutate({ id: record.id, action: 'lookup' })}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={resolve.isPending}
+          onClick={() => resolve.mutate({ id: record.id, action: 'lookup' })}
+        >
           Look it up
         </button>
         <label className="visually-hidden" htmlFor={inputId}>

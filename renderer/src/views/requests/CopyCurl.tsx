@@ -25,7 +25,14 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
     setTimeout(() => setNote((shown) => (shown === text ? '' : shown)), 6000);
   };
   const copy = async () => {
-    const command = toCurl({ method: detail.method, origin, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody, tokenHeader: detail.tokenHeader });
+    const command = toCurl({
+      method: detail.method,
+      origin,
+      path: detail.path,
+      headers: detail.requestHeaders,
+      body: detail.requestBody,
+      tokenHeader: detail.tokenHeader,
+    });
     try {
       await navigator.clipboard.writeText(command);
       say(detail.tokenHeader ? `Copied. ${TOKEN_VARIABLE_NOTE}` : 'Copied.');
@@ -40,7 +47,12 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
   });
   return (
     <>
-      <button type="button" className="btn btn-small" onClick={() => void copy()} title={detail.tokenHeader ? `The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : undefined}>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => void copy()}
+        title={detail.tokenHeader ? `The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : undefined}
+      >
         Copy as curl
       </button>
       {desktop && detail.tokenHeader ? (
@@ -52,9 +64,16 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
         {note}
       </span>
       {desktop ? (
-        <ConfirmDialog open={confirming} title="Copy the command with your token?" confirmLabel="Copy with token" danger onClose={() => setConfirming(false)} onConfirm={() => withToken.mutate()}>
-          The command is written to the clipboard with the real token in its {detail.tokenHeader?.header} header. Anyone or any app that reads the clipboard
-          can use that token until it is revoked. Copy as curl keeps it out and reads it from PARTNER_TOKEN instead.
+        <ConfirmDialog
+          open={confirming}
+          title="Copy the command with your token?"
+          confirmLabel="Copy with token"
+          danger
+          onClose={() => setConfirming(false)}
+          onConfirm={() => withToken.mutate()}
+        >
+          The command is written to the clipboard with the real token in its {detail.tokenHeader?.header} header. Anyone or any app that reads the clipboard can
+          use that token until it is revoked. Copy as curl keeps it out and reads it from PARTNER_TOKEN instead.
         </ConfirmDialog>
       ) : null}
     </>

@@ -31,7 +31,8 @@ export function ExportHarButton({ filter, matching }: { filter: LogFilter; match
       {exportHar.isError ? <ErrorCallout error={exportHar.error} action="export the request log" /> : null}
       {done && !exportHar.isPending ? (
         <span className="muted small" role="status">
-          {fmtInt(done.entries)} requests exported{done.withoutDetail > 0 ? ` (${fmtInt(done.withoutDetail)} without headers and bodies: the log keeps them for the newest only)` : ''}
+          {fmtInt(done.entries)} requests exported
+          {done.withoutDetail > 0 ? ` (${fmtInt(done.withoutDetail)} without headers and bodies: the log keeps them for the newest only)` : ''}
         </span>
       ) : null}
     </>

@@ -54,7 +54,13 @@ function Body({ title, body }: { title: string; body: string | null }) {
   return (
     <>
       <h3 className="detail-section">{title}</h3>
-      {shown ? <pre className="code-block" aria-label={title}>{shown}</pre> : <p className="muted small">Empty.</p>}
+      {shown ? (
+        <pre className="code-block" aria-label={title}>
+          {shown}
+        </pre>
+      ) : (
+        <p className="muted small">Empty.</p>
+      )}
     </>
   );
 }

@@ -25,7 +25,15 @@ import { useBodySearch } from './use-body-search';
 const ROW_HEIGHT = 29;
 
 const columns: ColumnDef<LogEntry, unknown>[] = [
-  { id: 'time', header: 'Time', accessorFn: (e) => e.at, size: 118, minSize: 116, cell: ({ row }) => fmtClock(row.original.at, true), meta: { cellClass: () => 'mono muted', cellTitle: (e) => new Date(e.at).toISOString() } },
+  {
+    id: 'time',
+    header: 'Time',
+    accessorFn: (e) => e.at,
+    size: 118,
+    minSize: 116,
+    cell: ({ row }) => fmtClock(row.original.at, true),
+    meta: { cellClass: () => 'mono muted', cellTitle: (e) => new Date(e.at).toISOString() },
+  },
   { id: 'vendor', header: 'Vendor', accessorFn: (e) => e.vendor, size: 80, minSize: 60, meta: { dropOrder: 2 } },
   {
     id: 'endpoint',
@@ -55,7 +63,15 @@ const columns: ColumnDef<LogEntry, unknown>[] = [
     meta: { cellTitle: (e) => e.errorCode ?? String(e.status) },
     cell: ({ row: { original: e } }) => <Pill tone={statusTone(e.status)}>{e.status === 0 ? 'no answer' : e.status}</Pill>,
   },
-  { id: 'latency', header: 'Latency', accessorFn: (e) => e.latencyMs, size: 60, minSize: 64, meta: { numeric: true }, cell: ({ row }) => fmtMs(row.original.latencyMs) },
+  {
+    id: 'latency',
+    header: 'Latency',
+    accessorFn: (e) => e.latencyMs,
+    size: 60,
+    minSize: 64,
+    meta: { numeric: true },
+    cell: ({ row }) => fmtMs(row.original.latencyMs),
+  },
   {
     id: 'waited',
     header: 'Waited',
@@ -65,10 +81,41 @@ const columns: ColumnDef<LogEntry, unknown>[] = [
     meta: { numeric: true, cellClass: (e) => (e.waitedMs > 0 ? undefined : 'muted'), headerTitle: 'Time this request waited for budget before it was sent' },
     cell: ({ row: { original: e } }) => (e.waitedMs > 0 ? fmtMs(e.waitedMs) : '0'),
   },
-  { id: 'attempt', header: 'Attempt', accessorFn: (e) => e.attempt, size: 56, minSize: 56, meta: { numeric: true, dropOrder: 3, cellClass: (e) => (e.attempt > 1 ? 'text-warn' : undefined) } },
-  { id: 'limit', header: 'Limit', accessorFn: (e) => e.limit ?? -1, size: 50, minSize: 50, meta: { numeric: true, dropOrder: 4, headerTitle: 'X-Rate-Limit-Limit' }, cell: ({ row }) => row.original.limit ?? DASH },
-  { id: 'remaining', header: 'Remaining', accessorFn: (e) => e.remaining ?? -1, size: 60, minSize: 60, meta: { numeric: true, dropOrder: 1, headerTitle: 'X-Rate-Limit-Remaining' }, cell: ({ row }) => row.original.remaining ?? DASH },
-  { id: 'reset', header: 'Reset', accessorFn: (e) => e.reset ?? -1, size: 50, minSize: 50, meta: { numeric: true, dropOrder: 5, headerTitle: 'X-Rate-Limit-Reset' }, cell: ({ row }) => row.original.reset ?? DASH },
+  {
+    id: 'attempt',
+    header: 'Attempt',
+    accessorFn: (e) => e.attempt,
+    size: 56,
+    minSize: 56,
+    meta: { numeric: true, dropOrder: 3, cellClass: (e) => (e.attempt > 1 ? 'text-warn' : undefined) },
+  },
+  {
+    id: 'limit',
+    header: 'Limit',
+    accessorFn: (e) => e.limit ?? -1,
+    size: 50,
+    minSize: 50,
+    meta: { numeric: true, dropOrder: 4, headerTitle: 'X-Rate-Limit-Limit' },
+    cell: ({ row }) => row.original.limit ?? DASH,
+  },
+  {
+    id: 'remaining',
+    header: 'Remaining',
+    accessorFn: (e) => e.remaining ?? -1,
+    size: 60,
+    minSize: 60,
+    meta: { numeric: true, dropOrder: 1, headerTitle: 'X-Rate-Limit-Remaining' },
+    cell: ({ row }) => row.original.remaining ?? DASH,
+  },
+  {
+    id: 'reset',
+    header: 'Reset',
+    accessorFn: (e) => e.reset ?? -1,
+    size: 50,
+    minSize: 50,
+    meta: { numeric: true, dropOrder: 5, headerTitle: 'X-Rate-Limit-Reset' },
+    cell: ({ row }) => row.original.reset ?? DASH,
+  },
 ];
 
 const rangeLabel = (s: LogRange) => (s === 0 ? 'All kept' : s < 60 ? `${s} s` : `${s / 60} min`);
@@ -79,7 +126,12 @@ export default function RequestsView() {
   const [follow, setFollow] = useState(true);
   const [endpoint, setEndpoint] = usePref('requests', 'endpoint', z.enum([...ENDPOINT_IDS, 'all']), 'all');
   const [status, setStatus] = usePref<StatusFilterId>('requests', 'status', z.enum(STATUS_FILTER_IDS), 'all');
-  const [rangeS, setRangeS] = usePref<LogRange>('requests', 'range', z.custom<LogRange>((v) => (LOG_RANGES_S as readonly unknown[]).includes(v)), 0);
+  const [rangeS, setRangeS] = usePref<LogRange>(
+    'requests',
+    'range',
+    z.custom<LogRange>((v) => (LOG_RANGES_S as readonly unknown[]).includes(v)),
+    0,
+  );
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
   const following = followsNewest({ follow, selected });
@@ -127,7 +179,12 @@ export default function RequestsView() {
             value={text}
             onChange={(e) => setText(e.target.value)}
           />
-          <select className="input" aria-label="Filter by endpoint" value={endpoint} onChange={(e) => setEndpoint(isEndpointId(e.target.value) ? e.target.value : 'all')}>
+          <select
+            className="input"
+            aria-label="Filter by endpoint"
+            value={endpoint}
+            onChange={(e) => setEndpoint(isEndpointId(e.target.value) ? e.target.value : 'all')}
+          >
             <option value="all">All endpoints</option>
             {ENDPOINT_LIST.map((e) => (
               <option key={e.id} value={e.id}>
@@ -135,7 +192,12 @@ export default function RequestsView() {
               </option>
             ))}
           </select>
-          <select className="input" aria-label="Filter by status" value={status} onChange={(e) => setStatus(STATUS_FILTERS.find((f) => f.id === e.target.value)?.id ?? 'all')}>
+          <select
+            className="input"
+            aria-label="Filter by status"
+            value={status}
+            onChange={(e) => setStatus(STATUS_FILTERS.find((f) => f.id === e.target.value)?.id ?? 'all')}
+          >
             {STATUS_FILTERS.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.label}
@@ -171,8 +233,8 @@ export default function RequestsView() {
           </div>
         ) : (
           <div className="banner banner-warn" role="status">
-            <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It keeps the newest {fmtInt(LOG_ENTRIES_KEPT)}{' '}
-            requests since the app started; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
+            <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It keeps the newest {fmtInt(LOG_ENTRIES_KEPT)} requests
+            since the app started; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
           </div>
         )
       ) : null}

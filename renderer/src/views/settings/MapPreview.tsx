@@ -15,7 +15,12 @@ function Missing({ names }: { names: string[] }) {
   if (names.length === 0) return <p className="map-ok small">Every field of the map was found.</p>;
   return (
     <p className="text-warn small">
-      Not found: {names.map((n) => <code key={n} className="code-chip">{n}</code>)}
+      Not found:{' '}
+      {names.map((n) => (
+        <code key={n} className="code-chip">
+          {n}
+        </code>
+      ))}
     </p>
   );
 }
@@ -60,7 +65,10 @@ export function MapPreview({ map, samples }: { map: ServiceMap; samples: Samples
               ['title', text(asset?.title)],
               ['category', text(asset?.category)],
               ['price', asset?.price === undefined ? DASH : fmtPrice(asset.price, asset.currency)],
-              ['page', `${fmtInt(list.value.received)} items${list.value.total !== null ? ` of ${fmtInt(list.value.total)}` : ''}, next cursor ${text(list.value.cursor)}`],
+              [
+                'page',
+                `${fmtInt(list.value.received)} items${list.value.total !== null ? ` of ${fmtInt(list.value.total)}` : ''}, next cursor ${text(list.value.cursor)}`,
+              ],
             ]}
           />
           <Missing names={list.missing} />
@@ -89,7 +97,14 @@ export function MapPreview({ map, samples }: { map: ServiceMap; samples: Samples
       <h4 className="detail-section">Preview: search</h4>
       {search ? (
         <>
-          <Rows rows={[['matches read', `${fmtInt(search.value.items.length)} of ${fmtInt(search.value.received)} received${search.value.total !== null ? `, total ${fmtInt(search.value.total)}` : ''}`]]} />
+          <Rows
+            rows={[
+              [
+                'matches read',
+                `${fmtInt(search.value.items.length)} of ${fmtInt(search.value.received)} received${search.value.total !== null ? `, total ${fmtInt(search.value.total)}` : ''}`,
+              ],
+            ]}
+          />
           <Missing names={search.missing} />
         </>
       ) : (
@@ -97,8 +112,8 @@ export function MapPreview({ map, samples }: { map: ServiceMap; samples: Samples
       )}
       <h4 className="detail-section">History, purchases, URL answers</h4>
       <p className="muted small">
-        Detection spends no budget on them: they are read with the fields on the left when first met, and an answer that does not fit shows its raw JSON
-        and the field that was not found where it appears.
+        Detection spends no budget on them: they are read with the fields on the left when first met, and an answer that does not fit shows its raw JSON and the
+        field that was not found where it appears.
       </p>
     </aside>
   );

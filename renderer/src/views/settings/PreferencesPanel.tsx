@@ -20,7 +20,12 @@ export function PreferencesPanel() {
     onSuccess: (s) => queryClient.setQueryData(keys.settings, s),
   });
 
-  if (settings.isPending) return <section className="panel settings-card"><Loading /></section>;
+  if (settings.isPending)
+    return (
+      <section className="panel settings-card">
+        <Loading />
+      </section>
+    );
   if (settings.isError || !draft) {
     return (
       <section className="panel settings-card">
@@ -79,7 +84,10 @@ export function PreferencesPanel() {
             onChange={(e) => setDraft({ ...draft, timeoutMs: Number(e.target.value) * 1000 })}
           />
         </label>
-        <label className="field" title="Downloads and background pages wait through 429s while the vendor's budget moves for anyone; they stop only when nothing went through for this long.">
+        <label
+          className="field"
+          title="Downloads and background pages wait through 429s while the vendor's budget moves for anyone; they stop only when nothing went through for this long."
+        >
           <span className="field-label">Give up background work after (min)</span>
           <input
             className="input"

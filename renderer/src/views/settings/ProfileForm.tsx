@@ -54,7 +54,10 @@ export function ProfileForm({
   const kept = (profile?.tokens ?? []).filter((t) => !removeIds.has(t.id)).length;
 
   const submit = (form: HTMLFormElement) => {
-    const found = validateProfile({ id: profile?.id ?? null, name, vendor, baseUrl, header, pageSizeParam, idField, budgetStore, tokenCount: kept + typed.length }, others);
+    const found = validateProfile(
+      { id: profile?.id ?? null, name, vendor, baseUrl, header, pageSizeParam, idField, budgetStore, tokenCount: kept + typed.length },
+      others,
+    );
     setProblems(found);
     const first = Object.keys(found)[0];
     if (first) {

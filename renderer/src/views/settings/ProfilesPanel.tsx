@@ -96,7 +96,9 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
               <li key={p.id} className="profile-card" aria-current={p.id === activeId ? 'true' : undefined} aria-label={p.name}>
                 <div className="profile-main">
                   <div>
-                    <strong>{p.name}</strong> {p.id === activeId ? <Pill tone="ok">active</Pill> : connectedIds.has(p.id) ? <Pill tone="info">connected</Pill> : null} {p.demo ? <span className="demo-tag">DEMO</span> : null}
+                    <strong>{p.name}</strong>{' '}
+                    {p.id === activeId ? <Pill tone="ok">active</Pill> : connectedIds.has(p.id) ? <Pill tone="info">connected</Pill> : null}{' '}
+                    {p.demo ? <span className="demo-tag">DEMO</span> : null}
                   </div>
                   <div className="small">
                     <span className="muted">Vendor</span> {p.vendor} · <span className="mono">{p.baseUrl}</span>
@@ -128,11 +130,24 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
                     </button>
                   ) : null}
                   {connectedIds.has(p.id) ? (
-                    <button type="button" className="btn btn-small" onClick={() => disconnect.mutate(p.id)} disabled={disconnect.isPending} aria-label={`Disconnect ${p.name}`}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => disconnect.mutate(p.id)}
+                      disabled={disconnect.isPending}
+                      aria-label={`Disconnect ${p.name}`}
+                    >
                       Disconnect
                     </button>
                   ) : sessions.isSuccess ? (
-                    <button type="button" className="btn btn-small" onClick={() => connect.mutate(p.id)} disabled={connect.isPending} aria-label={`Connect ${p.name}`} title="Open it in the background (the Overview shows it); the active profile stays">
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => connect.mutate(p.id)}
+                      disabled={connect.isPending}
+                      aria-label={`Connect ${p.name}`}
+                      title="Open it in the background (the Overview shows it); the active profile stays"
+                    >
                       Connect
                     </button>
                   ) : null}
@@ -154,11 +169,13 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
                 {lost.length > 0 ? (
                   <div className="profile-wide callout callout-warn" role="status">
                     <div className="callout-title">
-                      {lost.length === p.tokens.length ? 'The token must be entered again' : `${lost.length} of ${p.tokens.length} tokens must be entered again`}
+                      {lost.length === p.tokens.length
+                        ? 'The token must be entered again'
+                        : `${lost.length} of ${p.tokens.length} tokens must be entered again`}
                     </div>
                     <div>
-                      Tokens are kept in memory only here, and {lost.map((tk) => tk.masked).join(', ')} {lost.length === 1 ? 'was' : 'were'} entered before Partner
-                      Console restarted. Choose Edit and add {lost.length === 1 ? 'it' : 'them'} again.
+                      Tokens are kept in memory only here, and {lost.map((tk) => tk.masked).join(', ')} {lost.length === 1 ? 'was' : 'were'} entered before
+                      Partner Console restarted. Choose Edit and add {lost.length === 1 ? 'it' : 'them'} again.
                     </div>
                   </div>
                 ) : null}
@@ -171,8 +188,8 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
                     <span className="text-danger">Failed: no answer from the service. {t.error?.message ?? ''}</span>
                   ) : (
                     <span className={t.ok ? 'text-ok' : 'text-danger'}>
-                      {t.ok ? 'OK' : 'Failed'} · {t.status || 'no answer'} · {fmtMs(t.latencyMs)} · Limit {t.limit ?? DASH} · Remaining {t.remaining ?? DASH} · Reset{' '}
-                      {t.reset ?? DASH}
+                      {t.ok ? 'OK' : 'Failed'} · {t.status || 'no answer'} · {fmtMs(t.latencyMs)} · Limit {t.limit ?? DASH} · Remaining {t.remaining ?? DASH} ·
+                      Reset {t.reset ?? DASH}
                       {t.error ? <span className="muted"> · {t.error.message}</span> : null}
                     </span>
                   )}
@@ -202,10 +219,16 @@ export function ProfilesPanel({ openMapOf, openAdd = false }: { openMapOf: strin
           }}
         />
       ) : null}
-      {mapProfile ? <ServiceMapPanel key={mapProfile.id} profile={mapProfile} onClose={() => {
+      {mapProfile ? (
+        <ServiceMapPanel
+          key={mapProfile.id}
+          profile={mapProfile}
+          onClose={() => {
             setMapOf(null);
             if (openMapOf !== null) navigate('settings');
-          }} /> : null}
+          }}
+        />
+      ) : null}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this profile?"

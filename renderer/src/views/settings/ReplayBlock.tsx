@@ -45,8 +45,8 @@ export function ReplayBlock() {
     <fieldset className="sim-block">
       <legend className="sim-legend">Replay a HAR file</legend>
       <p className="muted small">
-        Sends a HAR file's requests (an export of the Requests view, or one from Chrome DevTools, Charles or Postman) through the app's own client at
-        their recorded times, so that the Budget view shows the incident again. Only the ten endpoints' requests are sent.
+        Sends a HAR file's requests (an export of the Requests view, or one from Chrome DevTools, Charles or Postman) through the app's own client at their
+        recorded times, so that the Budget view shows the incident again. Only the ten endpoints' requests are sent.
       </p>
       <div className="form-actions">
         <label className={running || start.isPending ? 'btn btn-primary file-button disabled' : 'btn btn-primary file-button'}>
@@ -67,7 +67,13 @@ export function ReplayBlock() {
         <button type="button" className="btn" disabled={!running || stop.isPending} onClick={() => stop.mutate()}>
           Stop replay
         </button>
-        {s ? <Pill tone={running ? 'info' : 'neutral'}>{running ? `replaying: ${fmtInt(s.sent)} of ${fmtInt(s.planned)} sent` : `${s.state}: ${fmtInt(s.finished)} of ${fmtInt(s.planned)}`}</Pill> : <Pill>none yet</Pill>}
+        {s ? (
+          <Pill tone={running ? 'info' : 'neutral'}>
+            {running ? `replaying: ${fmtInt(s.sent)} of ${fmtInt(s.planned)} sent` : `${s.state}: ${fmtInt(s.finished)} of ${fmtInt(s.planned)}`}
+          </Pill>
+        ) : (
+          <Pill>none yet</Pill>
+        )}
       </div>
       {problem ? (
         <div className="callout callout-error" role="alert">
@@ -80,7 +86,12 @@ export function ReplayBlock() {
       {s && s.endpoints.length > 0 ? (
         <p className="muted small" role="status">
           {(s.durationMs / 1000).toFixed(1)} s of recording ·{' '}
-          {s.endpoints.map((e) => `${ENDPOINTS[e.endpoint].label}: ${e.sent}/${e.planned}${e.failed > 0 ? `, ${e.failed} failed` : ''}${e.rateLimited > 0 ? `, ${e.rateLimited}×429` : ''}`).join(' · ')}
+          {s.endpoints
+            .map(
+              (e) =>
+                `${ENDPOINTS[e.endpoint].label}: ${e.sent}/${e.planned}${e.failed > 0 ? `, ${e.failed} failed` : ''}${e.rateLimited > 0 ? `, ${e.rateLimited}×429` : ''}`,
+            )
+            .join(' · ')}
           {s.skipped.notAnEndpoint + s.skipped.retries > 0 ? ` · left out: ${s.skipped.notAnEndpoint} other URLs, ${s.skipped.retries} retries` : ''}
         </p>
       ) : null}

@@ -127,8 +127,8 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
       </div>
       <p className="muted small map-intro">
         How this service is called and how its answers are read: where the items are, the names of parameters and fields (paths such as{' '}
-        <code>data[].attributes.title</code>, alternatives with <code>|</code>), price units and state words. Detect reads a few answers (at most 3
-        requests) and proposes a map; nothing is used until you save it.
+        <code>data[].attributes.title</code>, alternatives with <code>|</code>), price units and state words. Detect reads a few answers (at most 3 requests)
+        and proposes a map; nothing is used until you save it.
       </p>
       {current.data?.source === 'detected' && !changed ? (
         <div className="callout" role="status">
@@ -137,12 +137,15 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
             This map was detected from the service's answers (when the profile first connected, or by Detect again) and is in use. Check the fields below
             {current.data.map.learned?.length ? (
               <>
-                {' '}(learned from the service's own 400 answers: {current.data.map.learned.map((f, i) => (
+                {' '}
+                (learned from the service's own 400 answers:{' '}
+                {current.data.map.learned.map((f, i) => (
                   <span key={f}>
                     {i > 0 ? ', ' : ''}
                     <code className="code-chip">{f}</code>
                   </span>
-                ))})
+                ))}
+                )
               </>
             ) : null}
             , then keep it as yours.
@@ -167,7 +170,12 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
           </button>
         ) : null}
         <span className="map-tools-gap" />
-        <button type="button" className="btn" disabled={!map} onClick={() => map && download(`service-map-${profile.vendor}.json`, JSON.stringify(map, null, 2))}>
+        <button
+          type="button"
+          className="btn"
+          disabled={!map}
+          onClick={() => map && download(`service-map-${profile.vendor}.json`, JSON.stringify(map, null, 2))}
+        >
           Export JSON
         </button>
         <label className="btn file-button">
@@ -184,7 +192,9 @@ export function ServiceMapPanel({ profile, onClose }: { profile: ProfileView; on
           />
         </label>
       </div>
-      {profile.demo ? <p className="muted small">The built-in demo reads its own answers with the default map; it cannot be changed (export it as a starting point).</p> : null}
+      {profile.demo ? (
+        <p className="muted small">The built-in demo reads its own answers with the default map; it cannot be changed (export it as a starting point).</p>
+      ) : null}
       {detect.isError ? <ErrorCallout error={detect.error} action="detect the service map" /> : null}
       {save.isError ? <ErrorCallout error={save.error} action="save the service map" /> : null}
       {notice ? (
@@ -344,7 +354,11 @@ function LookupEditor({ map, onChange }: { map: ServiceMap; onChange: (m: Servic
         <>
           <label className="map-field">
             <span className="map-field-label">Sent in</span>
-            <select className="input" value={lookup.in} onChange={(e) => onChange({ ...map, lookupByReference: { ...lookup, in: e.target.value as 'query' | 'body' } })}>
+            <select
+              className="input"
+              value={lookup.in}
+              onChange={(e) => onChange({ ...map, lookupByReference: { ...lookup, in: e.target.value as 'query' | 'body' } })}
+            >
               <option value="query">query</option>
               <option value="body">body</option>
             </select>
@@ -377,7 +391,8 @@ const ACTION_LABEL: Record<(typeof PURCHASE_ACTIONS)[number], string> = {
 };
 
 function StatesEditor({ map, detection, onChange }: { map: ServiceMap; detection: Detection | null; onChange: (m: ServiceMap) => void }) {
-  const setWord = (i: number, patch: Partial<ServiceMap['states'][number]>) => onChange({ ...map, states: map.states.map((w, j) => (j === i ? { ...w, ...patch } : w)) });
+  const setWord = (i: number, patch: Partial<ServiceMap['states'][number]>) =>
+    onChange({ ...map, states: map.states.map((w, j) => (j === i ? { ...w, ...patch } : w)) });
   const evidence = evidenceFor(detection, 'states');
   return (
     <details className="map-section map-states" open={map.states.length <= 6}>
@@ -391,7 +406,12 @@ function StatesEditor({ map, detection, onChange }: { map: ServiceMap; detection
       {map.states.map((w, i) => (
         <div key={i} className="map-state-row">
           <input className="input mono" aria-label={`State word ${i + 1}`} value={w.word} onChange={(e) => setWord(i, { word: e.target.value })} />
-          <select className="input" aria-label={`Meaning of ${w.word || `state ${i + 1}`}`} value={w.state} onChange={(e) => setWord(i, { state: e.target.value as (typeof CANONICAL_STATES)[number] })}>
+          <select
+            className="input"
+            aria-label={`Meaning of ${w.word || `state ${i + 1}`}`}
+            value={w.state}
+            onChange={(e) => setWord(i, { state: e.target.value as (typeof CANONICAL_STATES)[number] })}
+          >
             {CANONICAL_STATES.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -415,7 +435,11 @@ function StatesEditor({ map, detection, onChange }: { map: ServiceMap; detection
           </button>
         </div>
       ))}
-      <button type="button" className="btn btn-small" onClick={() => onChange({ ...map, states: [...map.states, { word: '', state: 'other', actions: ['purchaseInfo'] }] })}>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => onChange({ ...map, states: [...map.states, { word: '', state: 'other', actions: ['purchaseInfo'] }] })}
+      >
         Add a state word
       </button>
     </details>

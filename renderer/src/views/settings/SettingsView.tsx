@@ -25,8 +25,8 @@ export default function SettingsView() {
       </div>
       {storage === 'plaintext' ? (
         <div className="banner banner-warn" role="alert">
-          <strong>Tokens are stored without encryption.</strong> This system offers no keychain to Partner Console, so vendor tokens are
-          saved in plain text in the app's data folder. Protect that folder, or use tokens you can revoke.
+          <strong>Tokens are stored without encryption.</strong> This system offers no keychain to Partner Console, so vendor tokens are saved in plain text in
+          the app's data folder. Protect that folder, or use tokens you can revoke.
         </div>
       ) : storage === 'memory' ? (
         <div className="banner banner-warn" role="alert">

@@ -113,7 +113,12 @@ export function SimulatorPanel({ state }: { state: SimState }) {
             >
               {demoOn ? 'Update demo traffic' : 'Start demo traffic'}
             </button>
-            <button type="button" className="btn" disabled={!demoOn || apply.isPending} onClick={() => apply.mutate(() => api.simSetDemoTraffic({ share: 0, endpoints: [] }))}>
+            <button
+              type="button"
+              className="btn"
+              disabled={!demoOn || apply.isPending}
+              onClick={() => apply.mutate(() => api.simSetDemoTraffic({ share: 0, endpoints: [] }))}
+            >
               Stop demo traffic
             </button>
             {demoOn ? (
@@ -131,7 +136,12 @@ export function SimulatorPanel({ state }: { state: SimState }) {
           <div className="form-row">
             <label className="field">
               <span className="field-label">Endpoint</span>
-              <select className="input" aria-label="Competitor endpoint" value={compEndpoint} onChange={(e) => isEndpointId(e.target.value) && setCompEndpoint(e.target.value)}>
+              <select
+                className="input"
+                aria-label="Competitor endpoint"
+                value={compEndpoint}
+                onChange={(e) => isEndpointId(e.target.value) && setCompEndpoint(e.target.value)}
+              >
                 {ENDPOINT_LIST.map((e) => (
                   <option key={e.id} value={e.id}>
                     {e.label} (limit {e.limit})
@@ -141,7 +151,15 @@ export function SimulatorPanel({ state }: { state: SimState }) {
             </label>
             <label className="field">
               <span className="field-label">Requests/s</span>
-              <input className="input" aria-label="Competitor requests per second" type="number" min={0} max={1000} value={compRps} onChange={(e) => setCompRps(Number(e.target.value))} />
+              <input
+                className="input"
+                aria-label="Competitor requests per second"
+                type="number"
+                min={0}
+                max={1000}
+                value={compRps}
+                onChange={(e) => setCompRps(Number(e.target.value))}
+              />
             </label>
           </div>
           <div className="form-actions">
@@ -153,7 +171,12 @@ export function SimulatorPanel({ state }: { state: SimState }) {
             >
               {competitor ? 'Update competitor' : 'Turn on competitor'}
             </button>
-            <button type="button" className="btn" disabled={!competitor || apply.isPending} onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [] }))}>
+            <button
+              type="button"
+              className="btn"
+              disabled={!competitor || apply.isPending}
+              onClick={() => apply.mutate(() => api.simSetCompetitors({ competitors: [] }))}
+            >
               Turn off competitor
             </button>
             {competitor ? (
@@ -186,8 +209,8 @@ export function SimulatorPanel({ state }: { state: SimState }) {
               ))}
             </select>
             <span className="muted small">
-              The same service with other field names, envelopes and parameters. This profile's service map is not changed: detect it again to read
-              another dialect.
+              The same service with other field names, envelopes and parameters. This profile's service map is not changed: detect it again to read another
+              dialect.
             </span>
           </label>
           <div role="radiogroup" aria-label="Refill model" className="radio-row">
@@ -201,18 +224,37 @@ export function SimulatorPanel({ state }: { state: SimState }) {
           <div className="form-row">
             <label className="field">
               <span className="field-label">Latency (ms)</span>
-              <input className="input" type="number" min={0} max={10000} value={faults.latencyMs} onChange={(e) => setFaults({ ...faults, latencyMs: Number(e.target.value) })} />
+              <input
+                className="input"
+                type="number"
+                min={0}
+                max={10000}
+                value={faults.latencyMs}
+                onChange={(e) => setFaults({ ...faults, latencyMs: Number(e.target.value) })}
+              />
             </label>
             <label className="field">
               <span className="field-label">Jitter (ms)</span>
-              <input className="input" type="number" min={0} max={10000} value={faults.jitterMs} onChange={(e) => setFaults({ ...faults, jitterMs: Number(e.target.value) })} />
+              <input
+                className="input"
+                type="number"
+                min={0}
+                max={10000}
+                value={faults.jitterMs}
+                onChange={(e) => setFaults({ ...faults, jitterMs: Number(e.target.value) })}
+              />
             </label>
           </div>
           <Percent label="5xx answers" value={faults.errorRate} onChange={(v) => setFaults({ ...faults, errorRate: v })} />
           <Percent label="Dropped connections" value={faults.dropRate} onChange={(v) => setFaults({ ...faults, dropRate: v })} />
           <Percent label="Garbled rate-limit headers" value={faults.garbleRate} onChange={(v) => setFaults({ ...faults, garbleRate: v })} />
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={!faultsDirty || apply.isPending} onClick={() => apply.mutate(() => api.simSetFaults(faults))}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!faultsDirty || apply.isPending}
+              onClick={() => apply.mutate(() => api.simSetFaults(faults))}
+            >
               Apply faults
             </button>
             <button

@@ -32,7 +32,8 @@ const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLower
 export function validateProfile(d: ProfileDraft, others: readonly OtherProfile[]): FieldProblems {
   const problems: FieldProblems = {};
   if (d.name.trim() === '') problems.name = 'Give the profile a name, e.g. "Acme production".';
-  else if (others.some((o) => o.id !== d.id && sameName(o.name, d.name))) problems.name = `A profile named "${d.name.trim()}" exists already: choose another name.`;
+  else if (others.some((o) => o.id !== d.id && sameName(o.name, d.name)))
+    problems.name = `A profile named "${d.name.trim()}" exists already: choose another name.`;
   if (d.vendor.trim() === '') problems.vendor = "Give the vendor's name: all tokens of one vendor share one budget.";
   const url = d.baseUrl.trim();
   if (url === '' || url === 'https://' || url === 'http://') problems.baseUrl = "Give the service's base URL, e.g. https://partner.example.com/api.";

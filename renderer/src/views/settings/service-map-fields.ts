@@ -99,7 +99,13 @@ export const MAP_SECTIONS: MapSection[] = [
     fields: [
       { key: 'register.assetIdField', label: 'Register: asset id field', kind: 'name' },
       { key: 'register.referenceField', label: 'Register: reference field', kind: 'name', nullable: true },
-      { key: 'idempotencyHeader', label: 'Register: idempotency key header', kind: 'name', nullable: true, hint: 'sends the reference as this header; empty: none' },
+      {
+        key: 'idempotencyHeader',
+        label: 'Register: idempotency key header',
+        kind: 'name',
+        nullable: true,
+        hint: 'sends the reference as this header; empty: none',
+      },
       { key: 'purchase.at', label: 'Purchase object at', kind: 'path', nullable: true, hint: 'empty: the answer itself' },
       { key: 'purchase.id', label: 'Id', kind: 'path' },
       { key: 'purchase.state', label: 'State', kind: 'path', nullable: true },

@@ -21,7 +21,14 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
   const height = HEAD_H + endpoints.length * CELL_H;
   return (
     <div className="heatmap">
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxWidth: width * 1.25 }} role="img" aria-label="Mean use of the limit by hour of day and endpoint" fontFamily="system-ui, sans-serif">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        style={{ maxWidth: width * 1.25 }}
+        role="img"
+        aria-label="Mean use of the limit by hour of day and endpoint"
+        fontFamily="system-ui, sans-serif"
+      >
         {Array.from({ length: 24 }, (_, hour) => (
           <text key={hour} x={LABEL_W + hour * CELL_W + CELL_W / 2} y={HEAD_H - 6} fontSize={10} textAnchor="middle" fill="currentColor">
             {String(hour).padStart(2, '0')}
@@ -37,7 +44,20 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
               const x = LABEL_W + hour * CELL_W;
               const y = HEAD_H + row * CELL_H;
               if (!cell || cell.meanUse === null) {
-                return <rect key={hour} x={x + 1} y={y + 1} width={CELL_W - 2} height={CELL_H - 2} rx={3} fill="none" stroke="#9ca3af" strokeOpacity={0.35} data-hour={hour} />;
+                return (
+                  <rect
+                    key={hour}
+                    x={x + 1}
+                    y={y + 1}
+                    width={CELL_W - 2}
+                    height={CELL_H - 2}
+                    rx={3}
+                    fill="none"
+                    stroke="#9ca3af"
+                    strokeOpacity={0.35}
+                    data-hour={hour}
+                  />
+                );
               }
               const step = useStep(cell.meanUse);
               return (

@@ -29,15 +29,90 @@ const REQUEST_LOG_SPAN_MS = 60 * 60_000;
 const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
   { id: 'day', header: 'Day', accessorFn: (r) => r.day, cell: ({ row }) => fmtDay(row.original.day), size: 110, minSize: 100, meta: { rowHeader: true } },
   { id: 'endpoint', header: 'Endpoint', accessorFn: (r) => endpointLabel(r.endpoint), size: 180, minSize: 160 },
-  { id: 'requests', header: 'Requests', accessorFn: (r) => r.requests, cell: ({ row }) => fmtInt(row.original.requests), size: 90, minSize: 74, meta: { numeric: true } },
-  { id: 'meanUse', header: 'Mean use', accessorFn: (r) => r.meanUse ?? -1, cell: ({ row }) => fmtPercent(row.original.meanUse), size: 84, minSize: 64, meta: { numeric: true, headerTitle: 'Mean use of the limit (1 − Remaining / Limit) over the answers' } },
-  { id: 'peakUse', header: 'Peak use', accessorFn: (r) => r.peakUse ?? -1, cell: ({ row }) => fmtPercent(row.original.peakUse), size: 84, minSize: 64, meta: { numeric: true } },
-  { id: 'throttled', header: '429s', accessorFn: (r) => r.throttled, cell: ({ row }) => fmtInt(row.original.throttled), size: 64, minSize: 52, meta: { numeric: true, headerTitle: 'Our requests answered 429' } },
-  { id: 'byOthers', header: '429s from others', accessorFn: (r) => r.throttledByOthers, cell: ({ row }) => fmtInt(row.original.throttledByOthers), size: 120, minSize: 90, meta: { numeric: true, dropOrder: 3, headerTitle: 'Of our 429s, those other consumers\u2019 use of the budget explains (inferred from Remaining)' } },
-  { id: 'others', header: 'Others\u2019 requests', accessorFn: (r) => r.othersRequests, cell: ({ row }) => fmtInt(row.original.othersRequests), size: 120, minSize: 90, meta: { numeric: true, dropOrder: 2, headerTitle: 'Requests of other consumers of this vendor, inferred from Remaining' } },
-  { id: 'waitMean', header: 'Wait (mean)', accessorFn: (r) => r.waitMeanMs ?? -1, cell: ({ row }) => fmtMs(row.original.waitMeanMs), size: 96, minSize: 76, meta: { numeric: true, headerTitle: 'Mean time a request waited for budget before it was sent' } },
-  { id: 'waitP95', header: 'Wait (p95)', accessorFn: (r) => r.waitP95Ms ?? -1, cell: ({ row }) => fmtMs(row.original.waitP95Ms), size: 90, minSize: 76, meta: { numeric: true, dropOrder: 1, headerTitle: '95% of requests were in minutes whose mean wait was at most this' } },
-  { id: 'heldBack', header: 'Held back', accessorFn: (r) => r.heldBackShare ?? -1, cell: ({ row }) => fmtPercent(row.original.heldBackShare), size: 86, minSize: 70, meta: { numeric: true, headerTitle: 'Share of the time (minutes with traffic) requests spent waiting for budget; an upper estimate, overlapping waits each count' } },
+  {
+    id: 'requests',
+    header: 'Requests',
+    accessorFn: (r) => r.requests,
+    cell: ({ row }) => fmtInt(row.original.requests),
+    size: 90,
+    minSize: 74,
+    meta: { numeric: true },
+  },
+  {
+    id: 'meanUse',
+    header: 'Mean use',
+    accessorFn: (r) => r.meanUse ?? -1,
+    cell: ({ row }) => fmtPercent(row.original.meanUse),
+    size: 84,
+    minSize: 64,
+    meta: { numeric: true, headerTitle: 'Mean use of the limit (1 − Remaining / Limit) over the answers' },
+  },
+  {
+    id: 'peakUse',
+    header: 'Peak use',
+    accessorFn: (r) => r.peakUse ?? -1,
+    cell: ({ row }) => fmtPercent(row.original.peakUse),
+    size: 84,
+    minSize: 64,
+    meta: { numeric: true },
+  },
+  {
+    id: 'throttled',
+    header: '429s',
+    accessorFn: (r) => r.throttled,
+    cell: ({ row }) => fmtInt(row.original.throttled),
+    size: 64,
+    minSize: 52,
+    meta: { numeric: true, headerTitle: 'Our requests answered 429' },
+  },
+  {
+    id: 'byOthers',
+    header: '429s from others',
+    accessorFn: (r) => r.throttledByOthers,
+    cell: ({ row }) => fmtInt(row.original.throttledByOthers),
+    size: 120,
+    minSize: 90,
+    meta: { numeric: true, dropOrder: 3, headerTitle: 'Of our 429s, those other consumers\u2019 use of the budget explains (inferred from Remaining)' },
+  },
+  {
+    id: 'others',
+    header: 'Others\u2019 requests',
+    accessorFn: (r) => r.othersRequests,
+    cell: ({ row }) => fmtInt(row.original.othersRequests),
+    size: 120,
+    minSize: 90,
+    meta: { numeric: true, dropOrder: 2, headerTitle: 'Requests of other consumers of this vendor, inferred from Remaining' },
+  },
+  {
+    id: 'waitMean',
+    header: 'Wait (mean)',
+    accessorFn: (r) => r.waitMeanMs ?? -1,
+    cell: ({ row }) => fmtMs(row.original.waitMeanMs),
+    size: 96,
+    minSize: 76,
+    meta: { numeric: true, headerTitle: 'Mean time a request waited for budget before it was sent' },
+  },
+  {
+    id: 'waitP95',
+    header: 'Wait (p95)',
+    accessorFn: (r) => r.waitP95Ms ?? -1,
+    cell: ({ row }) => fmtMs(row.original.waitP95Ms),
+    size: 90,
+    minSize: 76,
+    meta: { numeric: true, dropOrder: 1, headerTitle: '95% of requests were in minutes whose mean wait was at most this' },
+  },
+  {
+    id: 'heldBack',
+    header: 'Held back',
+    accessorFn: (r) => r.heldBackShare ?? -1,
+    cell: ({ row }) => fmtPercent(row.original.heldBackShare),
+    size: 86,
+    minSize: 70,
+    meta: {
+      numeric: true,
+      headerTitle: 'Share of the time (minutes with traffic) requests spent waiting for budget; an upper estimate, overlapping waits each count',
+    },
+  },
 ];
 
 /** "Sat, Nov 21": the weekday matters in a weekly report; the year is in the subtitle. */
@@ -119,16 +194,38 @@ export default function UsageView() {
           </div>
           {periodId === 'custom' ? (
             <span className="usage-custom">
-              <input type="date" aria-label="From day" value={custom.fromDay} max={custom.toDay} onChange={(e) => setCustom((c) => ({ ...c, fromDay: e.target.value }))} />
+              <input
+                type="date"
+                aria-label="From day"
+                value={custom.fromDay}
+                max={custom.toDay}
+                onChange={(e) => setCustom((c) => ({ ...c, fromDay: e.target.value }))}
+              />
               <span aria-hidden="true">–</span>
-              <input type="date" aria-label="To day" value={custom.toDay} min={custom.fromDay} onChange={(e) => setCustom((c) => ({ ...c, toDay: e.target.value }))} />
+              <input
+                type="date"
+                aria-label="To day"
+                value={custom.toDay}
+                min={custom.fromDay}
+                onChange={(e) => setCustom((c) => ({ ...c, toDay: e.target.value }))}
+              />
             </span>
           ) : null}
           <span className="usage-export">
-            <button type="button" className="btn btn-small" disabled={!report || report.days.length === 0} onClick={() => report && downloadText(`${fileStem(report, period)}.csv`, usageReportCsv(report))}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={!report || report.days.length === 0}
+              onClick={() => report && downloadText(`${fileStem(report, period)}.csv`, usageReportCsv(report))}
+            >
               Export CSV
             </button>
-            <button type="button" className="btn btn-small" disabled={!report || report.days.length === 0} onClick={() => report && void savePng(reportRef.current, fileStem(report, period))}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={!report || report.days.length === 0}
+              onClick={() => report && void savePng(reportRef.current, fileStem(report, period))}
+            >
               Export PNG
             </button>
           </span>
@@ -136,9 +233,15 @@ export default function UsageView() {
       </div>
       <p className="muted usage-subtitle">
         {report ? `${report.profileName ?? report.profileId ?? ''} · vendor ${report.vendor ?? '—'} · ` : ''}
-        {valid ? `${fmtDate(`${period.fromDay}T12:00:00`)}${period.toDay !== period.fromDay ? ` – ${fmtDate(`${period.toDay}T12:00:00`)}` : ''} (${timeZone})` : 'Choose a first and a last day (the last on or after the first).'}
+        {valid
+          ? `${fmtDate(`${period.fromDay}T12:00:00`)}${period.toDay !== period.fromDay ? ` – ${fmtDate(`${period.toDay}T12:00:00`)}` : ''} (${timeZone})`
+          : 'Choose a first and a last day (the last on or after the first).'}
       </p>
-      {exportProblem ? <div className="callout callout-error" role="alert">{exportProblem}</div> : null}
+      {exportProblem ? (
+        <div className="callout callout-error" role="alert">
+          {exportProblem}
+        </div>
+      ) : null}
       {!valid ? null : query.isPending ? (
         <Loading label="Reading the usage history…" />
       ) : query.isError ? (
@@ -162,7 +265,14 @@ function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatR
       ) : null}
       <section className="panel usage-section" aria-labelledby="usage-days">
         <h2 id="usage-days">Per endpoint and day</h2>
-        <DataTable prefsKey="usage-days" label="Usage per endpoint and day" data={report.days} columns={COLUMNS} getRowId={(r) => `${r.day}/${r.endpoint}`} rowProps={(r) => ({ 'data-endpoint': r.endpoint, 'data-day': r.day })} />
+        <DataTable
+          prefsKey="usage-days"
+          label="Usage per endpoint and day"
+          data={report.days}
+          columns={COLUMNS}
+          getRowId={(r) => `${r.day}/${r.endpoint}`}
+          rowProps={(r) => ({ 'data-endpoint': r.endpoint, 'data-day': r.day })}
+        />
       </section>
       <section className="panel usage-section" aria-labelledby="usage-heat" ref={heatRef}>
         <div className="usage-section-head">
@@ -190,9 +300,15 @@ function BusiestMinutes({ minutes }: { minutes: readonly BusyMinute[] }) {
         <thead>
           <tr>
             <th scope="col">Minute</th>
-            <th scope="col" className="num">Requests</th>
-            <th scope="col" className="num">429s</th>
-            <th scope="col" className="num">Peak use</th>
+            <th scope="col" className="num">
+              Requests
+            </th>
+            <th scope="col" className="num">
+              429s
+            </th>
+            <th scope="col" className="num">
+              Peak use
+            </th>
             <th scope="col">Busiest endpoint</th>
             <th scope="col">Open</th>
           </tr>
