@@ -10,9 +10,11 @@ const real = target.kind === 'real' ? { grep: target.grep, ...(target.grepInvert
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  // Each worker starts its own browser-mode server (tests/e2e/web/fixtures.ts): two spec files at a
-  // time on the demo. A real service, or a server given by PARTNER_WEB_URL, is shared: one at a time.
-  workers: target.kind === 'real' || process.env.PARTNER_WEB_URL ? 1 : 2,
+  // Each worker starts its own browser-mode server (tests/e2e/web/fixtures.ts), so PARTNER_E2E_WORKERS=N runs N
+  // spec files at a time on a machine with the cores for it. One by default: on 2 cores two workers (each a
+  // server and a Chromium) made every spec 2-3 times slower and timed out. A real service, or a server given
+  // by PARTNER_WEB_URL, is shared: one at a time.
+  workers: target.kind === 'real' || process.env.PARTNER_WEB_URL ? 1 : Math.max(1, Number(process.env.PARTNER_E2E_WORKERS) || 1),
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
