@@ -50,16 +50,25 @@ export class WholeSecondForeignUse {
   /** Our requests that got no answer (server time span they may have been counted in): they may be ours in any second they overlap. */
   private unanswered: { from: number; to: number }[] = [];
 
+  /** A request of ours without a reading: it may be counted in any server second its flight (plus `graceMs`) overlaps. */
+  private ours(sample: BudgetSample, offsetMs: number | null, graceMs: number): void {
+    const sentAt = sample.at - Math.max(0, sample.latencyMs) + (offsetMs ?? 0);
+    this.unanswered.push({ from: sentAt, to: sample.at + (offsetMs ?? 0) + graceMs });
+    if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.shift();
+  }
+
   /** Feeds one of our samples; `offsetMs` is the server's clock less ours (null: unknown). */
   observe(sample: BudgetSample, second: number, offsetMs: number | null, inFlight: number): number {
     if (sample.status === 0) {
       // Timed out or cut off: the server may have counted it (until a little after we gave up).
-      const sentAt = sample.at - Math.max(0, sample.latencyMs) + (offsetMs ?? 0);
-      this.unanswered.push({ from: sentAt, to: sample.at + (offsetMs ?? 0) + UNANSWERED_GRACE_MS });
-      if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.shift();
+      this.ours(sample, offsetMs, UNANSWERED_GRACE_MS);
       return 0;
     }
-    if (sample.limit === null || sample.remaining === null || sample.headerProblems.length > 0 || sample.limit <= 0) return 0;
+    if (sample.limit === null || sample.remaining === null || sample.headerProblems.length > 0 || sample.limit <= 0) {
+      // Answered, so counted, but with no Remaining to place it: ours wherever its flight overlaps, as an unanswered one.
+      this.ours(sample, offsetMs, 0);
+      return 0;
+    }
     const sent = sample.at - Math.max(0, sample.latencyMs);
     for (const s of this.seconds) {
       // This answer was one of those in flight when S closed.

@@ -114,3 +114,30 @@ describe("others' use in the whole-second model when an answer of ours comes lat
     expect(found).toBe(0);
   });
 });
+
+describe("others' use in the whole-second model with an answer of ours whose headers cannot be read", () => {
+  it('takes the request for ours (the server counted it), not for another consumer', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const S = 1_700_000_000_000;
+    const answer = (ms: number, status: number, remaining: number | null, garbled = false): BudgetSample => ({
+      vendor: 'demo',
+      endpoint: 'categories',
+      at: S + ms,
+      serverSecond: S,
+      status,
+      limit: garbled ? null : 20,
+      remaining: garbled ? null : remaining,
+      reset: 0,
+      latencyMs: 4,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: garbled ? ['X-Rate-Limit-Remaining: not a number'] : [],
+    });
+    let found = 0;
+    // Our 20 requests of one server second; the answers to the 5th and the 12th came with garbled rate headers.
+    for (let k = 1; k <= 20; k++) found += detector.observe(answer(k * 40, 200, 20 - k, k === 5 || k === 12));
+    found += detector.observe(answer(900, 429, 0));
+    found += detector.observe({ ...answer(1100, 200, 19), serverSecond: S + 1000 });
+    expect(found).toBe(0);
+  });
+});
