@@ -184,8 +184,8 @@ async function syncFolder(folder: string): Promise<void> {
 /**
  * What differs between the checkpoint's settings and map and the wanted ones, in words; empty when
  * resuming is safe. Page size and its parameter's name may change between runs: the cursor does not
- * depend on them. The id field does (the next page starts after an item's id); a map that could not
- * be read is not compared.
+ * depend on them. The id field, the cursor's parameter and where the next cursor and the items are
+ * read do; a map that could not be read is not compared.
  */
 export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointSettings, savedMap?: ServiceMap, wantedMap?: ServiceMap): string[] {
   const conflicts: string[] = [];
@@ -193,8 +193,16 @@ export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointS
   for (const key of keys) {
     if (saved[key] !== wanted[key]) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
   }
-  if (savedMap && wantedMap && savedMap.asset.id !== wantedMap.asset.id) {
-    conflicts.push(`the id field (asset.id) was ${JSON.stringify(savedMap.asset.id)}, now ${JSON.stringify(wantedMap.asset.id)}`);
+  if (savedMap && wantedMap) {
+    // The saved cursor means something only under the names that made it: sent under another parameter it is
+    // ignored (page 1 again, duplicates appended); read from another place it skips or repeats items.
+    const names = [
+      ['the id field (asset.id)', savedMap.asset.id, wantedMap.asset.id],
+      ['the cursor parameter (list.cursorParam)', savedMap.list.cursorParam, wantedMap.list.cursorParam],
+      ['the next cursor (list.cursor)', savedMap.list.cursor, wantedMap.list.cursor],
+      ['the items (list.items)', savedMap.list.items, wantedMap.list.items],
+    ] as const;
+    for (const [what, was, now] of names) if (was !== now) conflicts.push(`${what} was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`);
   }
   return conflicts;
 }

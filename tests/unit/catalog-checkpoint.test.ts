@@ -160,6 +160,18 @@ describe('resume rules', () => {
     expect(settingsConflicts(saved, saved, map, withNames(map, 'per-page', 'uuid'))[0]).toContain('asset.id');
   });
 
+  it('refuses a map that sends or reads the cursor elsewhere (Detect again, an edited map, --service-map on resume)', () => {
+    const saved = checkpoint().settings;
+    const map = DEFAULT_SERVICE_MAP;
+    const other = (list: Partial<typeof map.list>) => ({ ...map, list: { ...map.list, ...list } });
+    expect(settingsConflicts(saved, saved, map, other({ cursorParam: 'after' }))).toEqual([
+      'the cursor parameter (list.cursorParam) was "last_id", now "after"',
+    ]);
+    expect(settingsConflicts(saved, saved, map, other({ cursor: 'meta.next' }))[0]).toContain('list.cursor');
+    expect(settingsConflicts(saved, saved, map, other({ items: 'data' }))[0]).toContain('list.items');
+    expect(settingsConflicts(saved, saved, map, other({ pageSizeParam: 'limit', hasMore: 'more' }))).toEqual([]);
+  });
+
   it('says why it refuses', () => {
     const saved = checkpoint({ settings: { ...checkpoint().settings, format: 'csv' }, columns: ['id', 'title'] });
     const map = DEFAULT_SERVICE_MAP;
