@@ -51,8 +51,7 @@ export interface ChartPoint {
   rate: number;
   othersRate: number;
   throttled: number;
-  /** Use of the limit in percent, mean and peak; null without answers carrying the headers. */
-  meanPct: number | null;
+  /** Peak use of the limit in percent; null without answers carrying the headers (the mean reads as the stacked rates). */
   peakPct: number | null;
   lowestRemaining: number | null;
   /** Mean wait for budget per request in the point; null without requests (never a sum of waits). */
@@ -71,7 +70,6 @@ export function chartSeries(history: UsageHistory, endpoint: string): ChartPoint
       rate: p ? p.requests / seconds : 0,
       othersRate: p ? p.foreignRequests / seconds : 0,
       throttled: p?.throttled ?? 0,
-      meanPct: p?.meanUse === null || p?.meanUse === undefined ? null : p.meanUse * 100,
       peakPct: p?.peakUse === null || p?.peakUse === undefined ? null : p.peakUse * 100,
       lowestRemaining: p?.lowestRemaining ?? null,
       waitMeanMs: p && p.requests > 0 ? p.waitedMs / p.requests : null,
