@@ -50,11 +50,18 @@ export function shortcutFor(key: string, previous: string | null): ShortcutActio
   return null;
 }
 
-/** Typing in a field, or a key meant for a focused control (a button's Space), is not a shortcut. */
+/**
+ * Typing in a field, or in an open dialog, is not a shortcut. A control of a dialog just closed keeps focus until
+ * the browser's focus fixup runs, so a key pressed at once still names it: that key is the page's.
+ */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest('dialog') !== null;
+  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest('dialog[open]') !== null;
 }
+
+/** A focused button or row takes Space itself (not one left focused in a closed dialog). */
+const ownsSpace = (target: HTMLElement) =>
+  target.closest('dialog:not([open])') === null && target.closest('button, a, summary, tr[tabindex], [role="button"]') !== null;
 
 function perform(action: ShortcutAction, go: (view: ViewId) => void, help: () => void): boolean {
   const main = document.querySelector('main') ?? document.body;
@@ -93,7 +100,7 @@ export function useShortcuts(go: (view: ViewId) => void, help: () => void): void
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTyping(e.target)) return;
       // Space on a focused button or row is that control's own; elsewhere it is Live/Pause.
-      if (e.key === ' ' && e.target instanceof HTMLElement && e.target.closest('button, a, summary, tr[tabindex], [role="button"]')) return;
+      if (e.key === ' ' && e.target instanceof HTMLElement && ownsSpace(e.target)) return;
       const action = shortcutFor(e.key, previous.current);
       previous.current = e.key === 'g' && previous.current !== 'g' ? 'g' : null;
       if (action && perform(action, go, help)) e.preventDefault();

@@ -15,6 +15,12 @@ test('shortcuts: ? lists them, digits and g+letter open views, / searches, space
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
+  // Right after a dialog closes its Close button still holds focus until the browser's focus fixup: a digit pressed
+  // then is a shortcut, not a key for the closed dialog (sent from there at once here; by chance, 1 run in 15 before).
+  await page.evaluate(
+    `document.querySelector('dialog.shortcuts button').dispatchEvent(new KeyboardEvent('keydown', { key: '3', bubbles: true, cancelable: true }))`,
+  );
+  await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible();
   await page.keyboard.press('5');
   await expect(page.getByRole('heading', { level: 1, name: 'Requests' })).toBeVisible();
   await page.keyboard.press('/');
