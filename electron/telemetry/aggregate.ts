@@ -7,8 +7,17 @@ import type { z } from 'zod';
 import type { budgetAggregateSchema } from '../../shared/bridge/schemas';
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { emptyWaitBins, waitBinOf } from '../../shared/wait-bins';
-import { addWaitCauses, emptyWaitCauses } from '../../shared/wait-causes';
+import {
+  BINS_FIELDS,
+  KEYS_FIELDS,
+  SCALAR_FIELDS,
+  SECOND_FIELD_NAMES,
+  SECOND_FIELDS,
+  isNullableMerge,
+  mergeFigure,
+  zeroPerKey,
+} from '../../shared/second-fields';
+import type { FieldSpec, OfSample, SampleFindings, ScalarField, SecondFigureValues } from '../../shared/second-fields';
 
 export type BudgetAggregate = z.output<typeof budgetAggregateSchema>;
 
@@ -27,62 +36,47 @@ export function secondOf(sample: BudgetSample): number {
 
 /** An empty aggregate of one second. */
 export function emptyAggregate(vendor: string, endpoint: EndpointId, second: number): BudgetAggregate {
-  return {
-    vendor,
-    endpoint,
-    from: second,
-    to: second + SECOND_MS,
-    requests: 0,
-    rateLimited: 0,
-    errors: 0,
-    limit: null,
-    remaining: null,
-    minRemaining: null,
-    reset: null,
-    waitedMs: 0,
-    latencyMsSum: 0,
-    latencyMsMax: 0,
-    foreignUse: 0,
-    waitBins: emptyWaitBins(),
-    heldMs: 0,
-    unanswered: 0,
-    waitCauses: emptyWaitCauses(),
-  };
-}
-
-/** A failure other than a 429: no answer at all (status 0) or a 4xx/5xx. */
-export function isErrorStatus(status: number): boolean {
-  return status === 0 || (status >= 400 && status !== 429);
-}
-
-/** What the telemetry found about a sample besides its own figures. */
-export interface SampleFindings {
-  /** Slots another consumer took (the foreign-use detector). */
-  foreignUse: number;
-  /** Time this sample's wait added to the time the bucket was held back (not already covered by another wait). */
-  heldMs: number;
-}
-
-/** Adds one sample and its findings into the aggregate of its second, in place. */
-export function addSample(agg: BudgetAggregate, sample: BudgetSample, findings: SampleFindings): void {
-  agg.requests += 1;
-  if (sample.status === 429) agg.rateLimited += 1;
-  if (sample.status === 0) agg.unanswered += 1;
-  else if (isErrorStatus(sample.status)) agg.errors += 1;
-  if (sample.limit !== null) agg.limit = sample.limit;
-  if (sample.remaining !== null) {
-    agg.remaining = sample.remaining;
-    agg.minRemaining = agg.minRemaining === null ? sample.remaining : Math.min(agg.minRemaining, sample.remaining);
+  const figures: Record<string, unknown> = {};
+  for (const f of SECOND_FIELD_NAMES) {
+    const spec: FieldSpec = SECOND_FIELDS[f];
+    if ('bins' in spec) figures[f] = new Array<number>(spec.bins).fill(0);
+    else if ('keys' in spec) figures[f] = zeroPerKey(spec.keys);
+    else figures[f] = isNullableMerge(spec.merge) ? null : 0;
   }
-  if (sample.reset !== null) agg.reset = sample.reset;
-  agg.waitedMs += sample.waitedMs;
-  const bin = waitBinOf(sample.waitedMs);
-  agg.waitBins[bin] = (agg.waitBins[bin] ?? 0) + 1;
-  agg.heldMs += findings.heldMs;
-  if (sample.waitCauses) addWaitCauses((agg.waitCauses ??= emptyWaitCauses()), sample.waitCauses);
-  agg.latencyMsSum += sample.latencyMs;
-  agg.latencyMsMax = Math.max(agg.latencyMsMax, sample.latencyMs);
-  agg.foreignUse += findings.foreignUse;
+  return { vendor, endpoint, from: second, to: second + SECOND_MS, ...(figures as SecondFigureValues) };
+}
+
+/** Adds one sample and its findings into the aggregate of its second, in place: each figure as its row of the table says. */
+export function addSample(agg: BudgetAggregate, sample: BudgetSample, findings: SampleFindings): void {
+  const scalars = agg as Record<ScalarField, number | null>;
+  for (const f of SCALAR_FIELDS) {
+    const spec: FieldSpec = SECOND_FIELDS[f];
+    const of = spec.ofSample as OfSample<number | null>;
+    scalars[f] = mergeFigure(spec.merge, scalars[f], of(sample, findings), true);
+  }
+  for (const f of BINS_FIELDS) {
+    const from = SECOND_FIELDS[f].ofSample(sample);
+    const bins = agg[f];
+    for (let k = 0; k < from.length; k++) bins[k] = (bins[k] ?? 0) + from[k]!;
+  }
+  for (const f of KEYS_FIELDS) {
+    const { keys, ofSample } = SECOND_FIELDS[f];
+    const from = ofSample(sample);
+    if (!from) continue;
+    const into = (agg[f] ??= zeroPerKey(keys));
+    for (const k of keys) into[k] += from[k];
+  }
+}
+
+/** A copy that shares no list or record with the original. */
+export function copyAggregate(agg: BudgetAggregate): BudgetAggregate {
+  const out = { ...agg };
+  for (const f of BINS_FIELDS) out[f] = [...agg[f]];
+  for (const f of KEYS_FIELDS) {
+    const keyed = agg[f];
+    if (keyed) out[f] = { ...keyed };
+  }
+  return out;
 }
 
 export function aggregateKey(vendor: string, endpoint: EndpointId): string {

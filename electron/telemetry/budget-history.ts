@@ -4,9 +4,9 @@
  */
 import type { EndpointId } from '../../shared/endpoints';
 import type { BudgetSample } from '../../shared/rate-limit';
+import type { SampleFindings } from '../../shared/second-fields';
 import type { BudgetAggregate } from './aggregate';
-import type { SampleFindings } from './aggregate';
-import { addSample, aggregateKey, emptyAggregate, SECOND_MS, secondOf } from './aggregate';
+import { addSample, aggregateKey, copyAggregate, emptyAggregate, SECOND_MS, secondOf } from './aggregate';
 import { RingBuffer } from '../../shared/ring-buffer';
 
 export interface BudgetHistoryOptions {
@@ -65,8 +65,7 @@ export class BudgetHistory {
     for (const ring of this.perBucket.values()) {
       ring.forEachNewest((agg) => {
         if (agg.to <= horizon) return false;
-        if (agg.requests > 0 || agg.foreignUse > 0)
-          out.push({ ...agg, waitBins: [...agg.waitBins], ...(agg.waitCauses ? { waitCauses: { ...agg.waitCauses } } : {}) });
+        if (agg.requests > 0 || agg.foreignUse > 0) out.push(copyAggregate(agg));
         return true;
       });
     }

@@ -5,7 +5,7 @@ import { AppContextProvider } from './api/context';
 import type { AppContextValue } from './api/context';
 import { App } from './App';
 import { connectBridge } from './bridge/connect';
-import { BudgetStore } from './live/budget-store';
+import { BudgetSeconds } from './live/budget-seconds';
 import { RequestLogStore } from './live/request-log-store';
 import './styles/base.css';
 import './styles/layout.css';
@@ -24,7 +24,7 @@ const queryClient = new QueryClient({
 async function start(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   const connection = await connectBridge();
-  const context: AppContextValue = { ...connection, budget: new BudgetStore(), log: new RequestLogStore() };
+  const context: AppContextValue = { ...connection, budget: new BudgetSeconds(), log: new RequestLogStore() };
   root.render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -6,8 +6,7 @@ import { SIM_DIALECTS } from '../sim-dialects';
 import { assetSchema, categorySchema, historyEntrySchema, purchaseSchema } from '../catalog';
 import { readInfoShape } from '../service-map/bridge';
 import { serviceMapSchema } from '../service-map/schema';
-import { WAIT_BIN_COUNT } from '../wait-bins';
-import { waitCausesSchema } from '../wait-causes';
+import { secondFieldsShape } from '../second-fields';
 import { usageHistorySettingsSchema } from './usage-schemas';
 import { alertSettingsSchema } from './alert-schemas';
 import { budgetStoreInputSchema } from '../budget-store-url';
@@ -165,34 +164,13 @@ export const bucketViewSchema = z.object({
  */
 export const budgetSeqSchema = z.number().int().nonnegative().default(0);
 
-/** Samples aggregated per (vendor, endpoint) and server second (from = the second, to = from + 1000): only summed. */
+/** Samples aggregated per (vendor, endpoint) and server second (from = the second, to = from + 1000); the figures: shared/second-fields.ts. */
 export const budgetAggregateSchema = z.object({
   vendor: z.string(),
   endpoint: endpointIdSchema,
   from: z.number(),
   to: z.number(),
-  /** Responses (and failures) in the interval. */
-  requests: z.number(),
-  rateLimited: z.number(),
-  errors: z.number(),
-  limit: z.number().nullable(),
-  /** Last and lowest Remaining seen in the interval. */
-  remaining: z.number().nullable(),
-  minRemaining: z.number().nullable(),
-  reset: z.number().nullable(),
-  waitedMs: z.number(),
-  latencyMsSum: z.number(),
-  latencyMsMax: z.number(),
-  /** Slots that Remaining fell by beyond what our own requests explain: another consumer. */
-  foreignUse: z.number(),
-  /** Requests per wait class (shared/wait-bins.ts): mean and p95 wait over any window. */
-  waitBins: z.array(z.number()).max(WAIT_BIN_COUNT).default([]),
-  /** Time within which at least one request was held back by the budget (overlapping waits counted once). */
-  heldMs: z.number().default(0),
-  /** Attempts that got no answer (status 0; also in requests and errors): the server may not have counted them. */
-  unanswered: z.number().default(0),
-  /** The waits (waitedMs) split by what held them (shared/wait-causes.ts), adding up to waitedMs; absent: not said. */
-  waitCauses: waitCausesSchema.optional(),
+  ...secondFieldsShape,
 });
 
 export const logEntrySchema = z.object({

@@ -2,14 +2,14 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import type { PartnerApi } from '../../../shared/bridge/api';
 import type { LinkSource, LinkStatus } from '../bridge/link-status';
-import type { BudgetStore } from '../live/budget-store';
+import type { BudgetSeconds } from '../live/budget-seconds';
 import type { RequestLogStore } from '../live/request-log-store';
 
 export interface AppContextValue {
   api: PartnerApi;
   link: LinkSource;
   shell: 'desktop' | 'web';
-  budget: BudgetStore;
+  budget: BudgetSeconds;
   log: RequestLogStore;
 }
 

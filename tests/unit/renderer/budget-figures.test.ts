@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import { emptyWaitBins, waitBinOf } from '../../../shared/wait-bins';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import { chartSeries, CSV_HEADER, csvRows, endpointRow } from '../../../renderer/src/views/budget/budget-model';
 import type { Reach } from '../../../renderer/src/views/budget/budget-model';
 import type { BucketView } from '../../../renderer/src/api/queries';
@@ -35,13 +35,13 @@ function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate
   };
 }
 
-function row(store: BudgetStore, now: number, reach: Reach = 'answering', bucket?: BucketView) {
+function row(store: BudgetSeconds, now: number, reach: Reach = 'answering', bucket?: BucketView) {
   return endpointRow({ store, vendor: 'demo', spec, bucket, now, rangeMs: 5 * 60_000, reach });
 }
 
 describe('Budget figures agree with the server', () => {
   it('never shows more than the limit per second without a 429, in the table or the chart', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // A second that holds 24 answers and no 429 (binned wrongly by a stalled loop) among full ones.
     store.ingest(
       [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: i === 4 ? 24 : 20 })),
@@ -59,7 +59,7 @@ describe('Budget figures agree with the server', () => {
   });
 
   it('counts errors over the range (answered 4xx other than 429, 5xx, no answer) beside the 429s, with their share', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // 5 seconds of 20 requests: 2 refused (429), 3 answered errors + 1 unanswered (errors counts both).
     store.ingest(
       [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 20, rateLimited: i === 0 ? 2 : 0, errors: i === 1 ? 4 : 0, unanswered: i === 1 ? 1 : 0 })),
@@ -72,7 +72,7 @@ describe('Budget figures agree with the server', () => {
   });
 
   it('reads rates from complete seconds only: the second under way does not count', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 10 })),
       1,
@@ -87,7 +87,7 @@ describe('Budget figures agree with the server', () => {
   });
 
   it('shows waits as mean and p95 per request and the share of time held back, never as a sum', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // 60 requests over 3 seconds, each waited 400 ms; the bucket was held back 600 ms of each second.
     const bins = emptyWaitBins();
     bins[waitBinOf(400)] = 20;
@@ -104,7 +104,7 @@ describe('Budget figures agree with the server', () => {
 
 describe('Attempts that got no answer', () => {
   it('are not requests the server counted: kept apart in the rates and the CSV', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { requests: 12, errors: 2, unanswered: 2 })),
       1,
@@ -120,7 +120,7 @@ describe('Budget states', () => {
   const bucket: BucketView = { endpoint: 'listAssets', limit: 20, remaining: 20, pausedUntil: null, resetAt: null, queued: 15, inFlight: 0 };
 
   it('an address that cannot be reached shows no budget, not "≈ 20" and Idle', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([second(S, { requests: 2, errors: 2, limit: null, remaining: null, minRemaining: null })], 1);
     for (const reach of ['no-answer', 'offline'] as const) {
       const r = row(store, S + 10_000, reach, bucket);
@@ -132,7 +132,7 @@ describe('Budget states', () => {
   });
 
   it('answering and idle, Remaining refills to the limit (an estimate), queued as the client says', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([second(S, { remaining: 3 })], 1);
     const r = row(store, S + 10_000, 'answering', { ...bucket, remaining: 3, queued: 2 });
     expect(r).toMatchObject({ remaining: 20, remainingEstimated: true, queued: 2 });

@@ -1,8 +1,8 @@
 /** The Budget view averages every rate over one window, stated once: the panels, the table and the tooltip agree. */
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../shared/endpoints';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import { chartSeries, endpointRow, RANGES_MIN, RATE_WINDOW_S } from '../../../renderer/src/views/budget/budget-model';
 import { AVERAGE_WINDOW_NOTE, AVERAGE_WINDOW_S } from '../../../renderer/src/views/budget/averaging-window';
 import { panelRateCaption } from '../../../renderer/src/views/budget/BudgetCharts';
@@ -36,8 +36,8 @@ function second(t: number, requests: number): BudgetAggregate {
 }
 
 /** An hour and a bit of traffic that changes every second (0..19 req/s), so that two windows never read the same. */
-function busyStore(): { store: BudgetStore; now: number } {
-  const store = new BudgetStore();
+function busyStore(): { store: BudgetSeconds; now: number } {
+  const store = new BudgetSeconds();
   const seconds = 3700;
   store.ingest(
     Array.from({ length: seconds }, (_, i) => second(S + i * 1000, (i * 7) % 20)),

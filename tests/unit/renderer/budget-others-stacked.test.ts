@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../shared/endpoints';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import { chartSeries, endpointRow } from '../../../renderer/src/views/budget/budget-model';
 
 const S = 1_700_000_000_000;
@@ -39,7 +39,7 @@ function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate
 
 describe('others stacked on our own use', () => {
   it('draws 10 of ours and about 8 of others per second, averaged like our rate, and says so in the table row', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // Others' estimate lands unevenly per second (a whole second's unseen end is estimated in the next one): 7, 9, 7, 9, ...
     store.ingest(
       Array.from({ length: 20 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 === 0 ? 7 : 9 })),
@@ -62,7 +62,7 @@ describe('others stacked on our own use', () => {
   });
 
   it("draws the fleet's other workers from the store's counts, and only the rest as an estimate", () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // We are served 10 per second; the store granted 16 (6 to other workers); the headers saw 8 others (6 workers + 2 outside).
     store.ingest(
       Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { foreignUse: 8 })),
@@ -76,7 +76,7 @@ describe('others stacked on our own use', () => {
   });
 
   it('draws nothing of others when the app is alone', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 10 }, (_, i) => second(S + i * 1000, { requests: 20 })),
       1,

@@ -8,8 +8,8 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import type { WaitCauses } from '../../../shared/wait-causes';
 import { emptyWaitCauses, waitCausesTotal } from '../../../shared/wait-causes';
 import { emptyWaitBins, waitBinOf } from '../../../shared/wait-bins';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import { CSV_HEADER, csvRows, endpointRow } from '../../../renderer/src/views/budget/budget-model';
 import { waitTitle } from '../../../renderer/src/views/budget/BudgetTable';
 import { heldBackNote } from '../../../renderer/src/views/budget/wait-causes-words';
@@ -45,8 +45,8 @@ function second(t: number, over: Partial<BudgetAggregate> = {}): BudgetAggregate
 }
 
 /** Five seconds beside a competitor: each second 600 ms held back, 1,000 ms of waits, 80% of them pacing for it. */
-function competitorStore(): BudgetStore {
-  const store = new BudgetStore();
+function competitorStore(): BudgetSeconds {
+  const store = new BudgetSeconds();
   const waitBins = emptyWaitBins();
   waitBins[waitBinOf(100)] = 10;
   store.ingest(
@@ -58,7 +58,7 @@ function competitorStore(): BudgetStore {
 
 describe('wait causes in the CSV', () => {
   it('one column per cause after the existing ones, adding up to waited_ms', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([second(S, { waitedMs: 1000, waitCauses: causes({ others: 750, window: 50, pause: 200 }) })], 1);
     const [row] = csvRows(store, 'demo', ['listAssets'], S, S + 1000);
     const at = (name: string): unknown => row![CSV_HEADER.indexOf(name as (typeof CSV_HEADER)[number])];
@@ -100,13 +100,13 @@ describe('wait causes in words', () => {
       short: 'Held back 60% for another consumer',
       full: 'Held back 60% of the last 5 s with Remaining above 0: pacing for another consumer (80%), whole-second window end (20%)',
     });
-    const spent = new BudgetStore();
+    const spent = new BudgetSeconds();
     spent.ingest(
       [0, 1, 2, 3, 4].map((i) => second(S + i * 1000, { waitedMs: 900, heldMs: 900, waitCauses: causes({ budget: 900 }) })),
       1,
     );
     expect(heldBackNote(spent, 'demo', 'listAssets', S + 5000, 5)).toBeNull();
-    const barely = new BudgetStore();
+    const barely = new BudgetSeconds();
     barely.ingest([second(S, { waitedMs: 100, heldMs: 100, waitCauses: causes({ others: 100 }) })], 1);
     expect(heldBackNote(barely, 'demo', 'listAssets', S + 5000, 5)).toBeNull();
   });

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertView } from '../../../shared/bridge/alert-schemas';
 import { ENDPOINTS } from '../../../shared/endpoints';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
 import { bandOf, cellName, fleetFigures, overviewCell, pressureOf, shareLabel } from '../../../renderer/src/views/overview/overview-model';
 
@@ -51,7 +51,7 @@ function alert(over: Partial<AlertView>): AlertView {
   } as AlertView;
 }
 
-const cell = (store: BudgetStore, over: { alerts?: AlertView[]; fleet?: FleetUse | null; now?: number; spec?: keyof typeof ENDPOINTS } = {}) =>
+const cell = (store: BudgetSeconds, over: { alerts?: AlertView[]; fleet?: FleetUse | null; now?: number; spec?: keyof typeof ENDPOINTS } = {}) =>
   overviewCell({
     store,
     vendor: 'acme',
@@ -63,7 +63,7 @@ const cell = (store: BudgetStore, over: { alerts?: AlertView[]; fleet?: FleetUse
 
 describe('Overview cell: use of the limit over the last minute', () => {
   it('is the mean share served over the 60 complete seconds; the second under way and older seconds do not count', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     const seconds = Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 30 ? 20 : 0 }));
     store.ingest([second(S - 1000, { requests: 20 }), ...seconds, second(S + 60_000, { requests: 20 })], 1);
     const c = cell(store);
@@ -78,7 +78,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('never counts more than the limit per second without a 429, so use stays at most 100%', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 27 })),
       1,
@@ -91,7 +91,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('counts 429s of the minute, refused requests not as served, and marks their seconds on the sparkline', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 10 ? { requests: 25, rateLimited: 5 } : { requests: 10 })),
       1,
@@ -104,7 +104,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('divides by the seconds the app has data for, not a whole minute, just after it started', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // Data from S+50 s on only: 10 complete seconds at 10 of 20.
     store.ingest(
       Array.from({ length: 10 }, (_, i) => second(S + 50_000 + i * 1000)),
@@ -118,7 +118,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('an endpoint without requests in the minute is idle (neutral), even while another endpoint of the vendor runs', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000)),
       1,
@@ -135,20 +135,20 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('shows a trickle as <1%, never as 0% while requests flow', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([second(S + 30_000, { requests: 2 })], 1);
     const c = cell(store);
     expect(c.band).toBe('low');
     expect(shareLabel(c)).toBe('<1%');
     expect(cellName('acme', c)).toBe('<1%: acme, /assets/list: <1% of limit in the last minute, budget pressure 0%');
     // Requests that got no answer took no budget: 0%, not a trickle.
-    const offline = new BudgetStore();
+    const offline = new BudgetSeconds();
     offline.ingest([second(S + 30_000, { requests: 3, unanswered: 3, errors: 3 })], 1);
     expect(shareLabel(cell(offline))).toBe('0%');
   });
 
   it('uses the limit the service reported for that second', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { limit: 40, requests: 30 })),
       1,
@@ -159,7 +159,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
   });
 
   it('adds the slots another consumer took', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { foreignUse: i % 2 })),
       1,
@@ -190,7 +190,7 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
   });
 
   it('colours a cell with low own use but held back 96-100% of the time as high pressure, and says so', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     // 2 requests a second (10% of 20/s), each second held back for 980 ms by the budget.
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 2, heldMs: 980, waitedMs: 1960 })),
@@ -204,7 +204,7 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
   });
 
   it("colours by ours + the others' estimated use: 25% ours beside 60% another consumer's is a warning", () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 5, foreignUse: 12 })),
       1,
@@ -219,7 +219,7 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
 
 describe('Overview alert marks and names', () => {
   it("keeps the firing alerts of the cell's endpoint only, and names them", () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i < 2 ? 25 : 13, rateLimited: i < 2 ? 1 : 0 })),
       1,
@@ -248,7 +248,7 @@ describe('Overview fleet figures', () => {
     expect(f.peak).toBe(1); // 30 granted in a second of 20 is shown as the whole limit
     expect(f.seconds).toBe(4);
     expect(f.state).toBe('connected');
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest(
       Array.from({ length: 60 }, (_, i) => second(S + i * 1000)),
       1,
@@ -258,7 +258,7 @@ describe('Overview fleet figures', () => {
 
   it("cover the same last seconds as this app's own figures (just after the app started)", () => {
     expect(fleetFigures(fleet(), 'listAssets', 2)).toMatchObject({ use: 0.75, peak: 1, seconds: 2 }); // [0, 30] of 20
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([second(S + 58_000), second(S + 59_000)], 1); // the app has data for the last 2 s only
     expect(cell(store, { fleet: fleet() }).fleet).toMatchObject({ use: 0.75, seconds: 2 });
   });

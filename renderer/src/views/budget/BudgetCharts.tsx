@@ -7,7 +7,7 @@
 import { memo, useCallback, useEffect, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
-import type { BudgetStore } from '../../live/budget-store';
+import type { BudgetSeconds } from '../../live/budget-seconds';
 import type { ChartSeries, FleetCounts } from './budget-model';
 import type { FleetUse } from '../../api/fleet-use';
 import { chartSeries, ENDPOINT_COLORS } from './budget-model';
@@ -24,7 +24,7 @@ const EXPANDED_HEIGHT = 380;
 const MIN_SPAN_MS = 60_000;
 
 export interface BudgetChartsProps {
-  store: BudgetStore;
+  store: BudgetSeconds;
   vendor: string;
   endpoints: readonly EndpointSpec[];
   rangeMs: number;
@@ -124,7 +124,7 @@ const ChartPanel = memo(function ChartPanel({
   expanded,
   onToggle,
 }: {
-  store: BudgetStore;
+  store: BudgetSeconds;
   vendor: string;
   spec: EndpointSpec;
   rangeMs: number;

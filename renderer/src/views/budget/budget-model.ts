@@ -9,8 +9,8 @@ import { WAIT_BIN_COUNT, waitQuantileMs } from '../../../../shared/wait-bins';
 import type { WaitCauses } from '../../../../shared/wait-causes';
 import { addWaitCauses, emptyWaitCauses, WAIT_CAUSES } from '../../../../shared/wait-causes';
 import type { BucketView } from '../../api/queries';
-import type { BudgetStore, SecondBucket } from '../../live/budget-store';
-import { BUCKET_MS } from '../../live/budget-store';
+import type { BudgetSeconds, SecondFigures } from '../../live/budget-seconds';
+import { SECOND_MS } from '../../live/budget-seconds';
 import { AVERAGE_WINDOW_S } from './averaging-window';
 
 /** Share of the limit above which a rate is a warning. */
@@ -84,7 +84,7 @@ export interface EndpointRow {
 }
 
 function startOfSecond(ms: number): number {
-  return Math.floor(ms / BUCKET_MS) * BUCKET_MS;
+  return Math.floor(ms / SECOND_MS) * SECOND_MS;
 }
 
 /** Start of the first second that is not complete at `now`: figures read the seconds before it. */
@@ -93,7 +93,7 @@ export function completeBefore(now: number): number {
 }
 
 /** Requests of one second as the server can have counted them: served ones at most the limit, plus the refused. */
-export function countedRequests(b: Readonly<SecondBucket>, limit: number): number {
+export function countedRequests(b: Readonly<SecondFigures>, limit: number): number {
   return servedRequests(b, limit) + b.rateLimited;
 }
 
@@ -106,7 +106,7 @@ export class WaitSummary {
   private heldMs = 0;
   private readonly bins = new Float64Array(WAIT_BIN_COUNT);
 
-  add(b: Readonly<SecondBucket>): void {
+  add(b: Readonly<SecondFigures>): void {
     this.requests += b.requests;
     this.waitedMs += b.waitedMs;
     this.heldMs += b.heldMs;
@@ -124,7 +124,7 @@ export class WaitSummary {
 }
 
 export interface RowInput {
-  store: BudgetStore;
+  store: BudgetSeconds;
   vendor: string;
   spec: EndpointSpec;
   /** The client's model of the bucket now (budgetSnapshot). */
@@ -136,7 +136,7 @@ export interface RowInput {
 
 export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }: RowInput): EndpointRow {
   const end = completeBefore(now);
-  const rateFrom = end - RATE_WINDOW_S * BUCKET_MS;
+  const rateFrom = end - RATE_WINDOW_S * SECOND_MS;
   const last = store.last(vendor, spec.id) ?? undefined;
   const limit = bucket?.limit ?? last?.limit ?? spec.limit;
   const wait = new WaitSummary();
@@ -198,7 +198,7 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     inFlight: bucket?.inFlight ?? 0,
     foreignUse,
     // Per second over the seconds the window has data for (at least one), so that a fresh start does not read low.
-    othersRps: foreignFrom === null ? 0 : foreignUse / Math.max(1, Math.min(FOREIGN_WINDOW_MS, end - foreignFrom) / BUCKET_MS),
+    othersRps: foreignFrom === null ? 0 : foreignUse / Math.max(1, Math.min(FOREIGN_WINDOW_MS, end - foreignFrom) / SECOND_MS),
     lastSeen: last ? last.t : null,
   };
 }
@@ -247,7 +247,7 @@ export interface ChartSeries {
  * the average over the AVERAGE_WINDOW_S seconds ending with it: the same figure the table shows.
  */
 export function chartSeries(
-  store: BudgetStore,
+  store: BudgetSeconds,
   vendor: string,
   spec: EndpointSpec,
   now: number,
@@ -255,14 +255,14 @@ export function chartSeries(
   maxPoints = 300,
   fleet: FleetCounts | null = null,
 ): ChartSeries {
-  const windowMs = AVERAGE_WINDOW_S * BUCKET_MS;
-  const slotMs = rangeMs / BUCKET_MS <= maxPoints ? BUCKET_MS : windowMs;
+  const windowMs = AVERAGE_WINDOW_S * SECOND_MS;
+  const slotMs = rangeMs / SECOND_MS <= maxPoints ? SECOND_MS : windowMs;
   const end = Math.floor(completeBefore(now) / slotMs) * slotMs; // exclusive: the current slot is incomplete
   const n = Math.ceil(rangeMs / slotMs);
   const first = end - n * slotMs;
   // The first point's average reads seconds before the range.
   const readFrom = first - (windowMs - slotMs);
-  const counted = new Float64Array((end - readFrom) / BUCKET_MS);
+  const counted = new Float64Array((end - readFrom) / SECOND_MS);
   const served = new Float64Array(counted.length);
   const foreign = new Float64Array(counted.length);
   const slots: { n429: number; min: number | null; wait: WaitSummary; seen: boolean }[] = Array.from({ length: n }, () => ({
@@ -275,7 +275,7 @@ export function chartSeries(
   let firstSeen = Infinity;
   store.forEach(vendor, spec.id, readFrom, end, (b) => {
     if (b.limit !== null) limit = b.limit;
-    const second = Math.floor((b.t - readFrom) / BUCKET_MS);
+    const second = Math.floor((b.t - readFrom) / SECOND_MS);
     if (second >= 0 && second < counted.length) {
       counted[second]! += countedRequests(b, limit);
       served[second]! += servedRequests(b, limit);
@@ -301,11 +301,11 @@ export function chartSeries(
     let others = 0;
     let fleetOthers = 0;
     let fleetSeconds = 0;
-    const upTo = (t + slotMs - readFrom) / BUCKET_MS;
+    const upTo = (t + slotMs - readFrom) / SECOND_MS;
     for (let s = upTo - AVERAGE_WINDOW_S; s < upTo; s++) {
       sum += counted[s] ?? 0;
       others += foreign[s] ?? 0;
-      const granted = fleet?.granted[(readFrom + s * BUCKET_MS - fleet.fromMs) / BUCKET_MS];
+      const granted = fleet?.granted[(readFrom + s * SECOND_MS - fleet.fromMs) / SECOND_MS];
       if (granted !== undefined) {
         fleetOthers += Math.max(0, granted - (served[s] ?? 0));
         fleetSeconds += 1;
@@ -375,7 +375,7 @@ function csvNumber(n: number | null): number | string {
 }
 
 /** The per-second samples behind the charts, for CSV export. */
-export function csvRows(store: BudgetStore, vendor: string, endpoints: readonly EndpointId[], from: number, to: number): unknown[][] {
+export function csvRows(store: BudgetSeconds, vendor: string, endpoints: readonly EndpointId[], from: number, to: number): unknown[][] {
   const rows: { t: number; row: unknown[] }[] = [];
   for (const endpoint of endpoints) {
     store.forEach(vendor, endpoint, from, to, (b) => rows.push({ t: b.t, row: csvRow(vendor, endpoint, b) }));
@@ -383,7 +383,7 @@ export function csvRows(store: BudgetStore, vendor: string, endpoints: readonly 
   return rows.sort((a, b) => a.t - b.t).map((r) => r.row);
 }
 
-function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondBucket>): unknown[] {
+function csvRow(vendor: string, endpoint: EndpointId, b: Readonly<SecondFigures>): unknown[] {
   return [
     new Date(b.t).toISOString(),
     vendor,

@@ -7,8 +7,8 @@ import type { EndpointId } from '../../../../shared/endpoints';
 import type { WaitCause, WaitCauses } from '../../../../shared/wait-causes';
 import { addWaitCauses, emptyWaitCauses, HELD_WITH_BUDGET_LEFT, rankedWaitCauses, waitCausesTotal } from '../../../../shared/wait-causes';
 import { fmtMs, fmtPercent } from '../../lib/format';
-import type { BudgetStore } from '../../live/budget-store';
-import { BUCKET_MS } from '../../live/budget-store';
+import type { BudgetSeconds } from '../../live/budget-seconds';
+import { SECOND_MS } from '../../live/budget-seconds';
 
 export const WAIT_CAUSE_WORDS: Record<WaitCause, string> = {
   others: 'pacing for another consumer',
@@ -60,17 +60,17 @@ export interface HeldBackNote {
  * Why a panel's endpoint was held back while Remaining was above 0, read over the `windowS` complete
  * seconds before `end`; null when it was not held back that long for causes other than the budget itself.
  */
-export function heldBackNote(store: BudgetStore, vendor: string, endpoint: EndpointId, end: number, windowS: number): HeldBackNote | null {
+export function heldBackNote(store: BudgetSeconds, vendor: string, endpoint: EndpointId, end: number, windowS: number): HeldBackNote | null {
   const causes = emptyWaitCauses();
   let heldMs = 0;
-  store.forEach(vendor, endpoint, end - windowS * BUCKET_MS, end, (b) => {
+  store.forEach(vendor, endpoint, end - windowS * SECOND_MS, end, (b) => {
     heldMs += b.heldMs;
     addWaitCauses(causes, b.waitCauses);
   });
   const total = waitCausesTotal(causes);
   if (total <= 0) return null;
   const left = HELD_WITH_BUDGET_LEFT.reduce((sum, c) => sum + causes[c], 0);
-  const share = Math.min(1, heldMs / (windowS * BUCKET_MS)) * (left / total);
+  const share = Math.min(1, heldMs / (windowS * SECOND_MS)) * (left / total);
   if (share < HELD_NOTE_MIN_SHARE) return null;
   const named = rankedWaitCauses(causes).filter((c) => HELD_WITH_BUDGET_LEFT.includes(c) && causes[c] / left >= MIN_SHARE);
   const full = named.slice(0, 2).map((c) => `${WAIT_CAUSE_WORDS[c]} (${fmtPercent(causes[c] / left)})`);

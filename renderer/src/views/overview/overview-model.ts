@@ -7,8 +7,8 @@
 import type { AlertView } from '../../../../shared/bridge/alert-schemas';
 import type { CallResponse } from '../../../../shared/bridge/contract';
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
-import type { BudgetStore } from '../../live/budget-store';
-import { BUCKET_MS } from '../../live/budget-store';
+import type { BudgetSeconds } from '../../live/budget-seconds';
+import { SECOND_MS } from '../../live/budget-seconds';
 import { completeBefore, servedRequests, WARN_SHARE } from '../budget/budget-model';
 
 export type FleetUse = CallResponse<'fleetUse'>;
@@ -115,7 +115,7 @@ export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: Endpo
 }
 
 export interface CellInput {
-  store: BudgetStore;
+  store: BudgetSeconds;
   vendor: string;
   spec: EndpointSpec;
   now: number;
@@ -126,11 +126,11 @@ export interface CellInput {
 
 export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellInput): OverviewCell {
   const end = completeBefore(now);
-  const from = end - WINDOW_S * BUCKET_MS;
+  const from = end - WINDOW_S * SECOND_MS;
   const limit = store.last(vendor, spec.id)?.limit ?? spec.limit;
   const firstSecond = store.firstSecond(vendor);
   const since = firstSecond === null ? end : Math.min(end, Math.max(from, firstSecond));
-  const spark: SparkPoint[] = Array.from({ length: WINDOW_S }, (_, i) => ({ share: from + i * BUCKET_MS >= since ? 0 : null, n429: 0 }));
+  const spark: SparkPoint[] = Array.from({ length: WINDOW_S }, (_, i) => ({ share: from + i * SECOND_MS >= since ? 0 : null, n429: 0 }));
   let requests = 0;
   let served = 0;
   let peak = 0;
@@ -148,13 +148,13 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
     peak = Math.max(peak, share);
     n429 += b.rateLimited;
     foreignUse += b.foreignUse;
-    const point = spark[Math.floor((b.t - from) / BUCKET_MS)];
+    const point = spark[Math.floor((b.t - from) / SECOND_MS)];
     if (point) Object.assign(point, { share, n429: b.rateLimited });
   });
-  const seconds = (end - since) / BUCKET_MS;
+  const seconds = (end - since) / SECOND_MS;
   const use = seconds > 0 ? Math.min(1, served / seconds) : 0;
   const othersUse = seconds > 0 ? Math.min(1, others / seconds) : 0;
-  const heldShare = seconds > 0 ? Math.min(1, heldMs / (seconds * BUCKET_MS)) : 0;
+  const heldShare = seconds > 0 ? Math.min(1, heldMs / (seconds * SECOND_MS)) : 0;
   const pressure = pressureOf({ use, othersUse, heldShare });
   return {
     spec,

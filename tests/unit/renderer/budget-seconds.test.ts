@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BudgetStore } from '../../../renderer/src/live/budget-store';
-import type { BudgetAggregate, SecondBucket } from '../../../renderer/src/live/budget-store';
+import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
+import type { BudgetAggregate, SecondFigures } from '../../../renderer/src/live/budget-seconds';
 import type { EndpointId } from '../../../shared/endpoints';
 
 /** One second's aggregate (the server's second `second`), as main sends them. */
@@ -29,18 +29,18 @@ function agg(second: number, over: Partial<BudgetAggregate> = {}): BudgetAggrega
 }
 
 /** Copies of the buckets in [from, to): forEach reuses its object. */
-function buckets(store: BudgetStore, from = 0, to = Infinity, vendor = 'acme', endpoint: EndpointId = 'listAssets'): SecondBucket[] {
-  const out: SecondBucket[] = [];
+function buckets(store: BudgetSeconds, from = 0, to = Infinity, vendor = 'acme', endpoint: EndpointId = 'listAssets'): SecondFigures[] {
+  const out: SecondFigures[] = [];
   store.forEach(vendor, endpoint, from, to, (b) => out.push({ ...b, waitBins: b.waitBins.slice() }));
   return out;
 }
 
-const totalRequests = (store: BudgetStore, vendor = 'acme', endpoint: EndpointId = 'listAssets') =>
+const totalRequests = (store: BudgetSeconds, vendor = 'acme', endpoint: EndpointId = 'listAssets') =>
   buckets(store, 0, Infinity, vendor, endpoint).reduce((n, b) => n + b.requests, 0);
 
-describe('BudgetStore live aggregates', () => {
+describe('BudgetSeconds live aggregates', () => {
   it('sums aggregates into the second they are of (not the next one, where their interval ends)', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([agg(10_000), agg(10_000, { requests: 2, remaining: 7, minRemaining: 7, waitBins: [0, 2], heldMs: 30 }), agg(11_000)], 1);
     const got = buckets(store);
     expect(got.map((b) => [b.t, b.requests])).toEqual([
@@ -54,7 +54,7 @@ describe('BudgetStore live aggregates', () => {
   });
 
   it('keeps vendors and endpoints apart', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([agg(1000), agg(1000, { endpoint: 'registerPurchase', requests: 4 }), agg(1000, { vendor: 'other', requests: 9 })]);
     expect(store.vendors().sort()).toEqual(['acme', 'other']);
     expect(totalRequests(store)).toBe(1);
@@ -65,7 +65,7 @@ describe('BudgetStore live aggregates', () => {
   });
 
   it('forEach visits only [from, to), oldest first; last and hasBefore read the ends', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([1000, 2000, 3000, 4000].map((t) => agg(t + 10, { requests: t / 1000 })));
     expect(buckets(store, 2000, 4000).map((b) => b.t)).toEqual([2000, 3000]);
     expect(store.last('acme', 'listAssets')?.requests).toBe(4);
@@ -74,13 +74,13 @@ describe('BudgetStore live aggregates', () => {
   });
 
   it('stays bounded to its capacity in seconds', () => {
-    const store = new BudgetStore(3);
+    const store = new BudgetSeconds(3);
     store.ingest([1, 2, 3, 4, 5].map((s) => agg(s * 1000)));
     expect(buckets(store).map((b) => b.t)).toEqual([3000, 4000, 5000]);
   });
 
   it('tells subscribers about every change, until they unsubscribe', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     const listener = vi.fn();
     const off = store.subscribe(listener);
     store.ingest([agg(1000)]);
@@ -92,7 +92,7 @@ describe('BudgetStore live aggregates', () => {
   });
 
   it('clear forgets every series and where the data ended', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([agg(1000)]);
     store.clear();
     expect(store.vendors()).toEqual([]);
@@ -100,9 +100,9 @@ describe('BudgetStore live aggregates', () => {
   });
 });
 
-describe('BudgetStore history backfill', () => {
+describe('BudgetSeconds history backfill', () => {
   it('holds live aggregates back while a backfill is under way', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     const listener = vi.fn();
     store.subscribe(listener);
     store.beginBackfill();
@@ -115,7 +115,7 @@ describe('BudgetStore history backfill', () => {
   });
 
   it('a page that joins in the middle of a second counts that second once: history up to event 7, then events 8 on', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.beginBackfill();
     // Second 3000 is split: 5 requests went out in event 7 (in the history), 4 more in event 8 (not in it).
     store.ingest([agg(3000, { requests: 5 })], 7);
@@ -140,7 +140,7 @@ describe('BudgetStore history backfill', () => {
   });
 
   it('after a reconnect, the history replaces the seconds from where it starts (no loss, nothing twice)', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.ingest([agg(1000, { requests: 1 }), agg(2000, { requests: 2 })], 3);
     store.beginBackfill();
     // The link dropped during second 2000: main's history from there holds all of it, and the gap after.
@@ -153,7 +153,7 @@ describe('BudgetStore history backfill', () => {
   });
 
   it('follows a restarted main, whose events are numbered from 1 again', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.beginBackfill();
     store.endBackfill({ aggregates: [], seq: 500, sinceMs: 0 });
     store.beginBackfill();
@@ -163,7 +163,7 @@ describe('BudgetStore history backfill', () => {
   });
 
   it('applies what it held when the history call failed', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.beginBackfill();
     store.ingest([agg(1000), agg(2000)]);
     store.endBackfill(null);
@@ -174,7 +174,7 @@ describe('BudgetStore history backfill', () => {
   });
 
   it('a second beginBackfill keeps what is already held, and a stray endBackfill is harmless', () => {
-    const store = new BudgetStore();
+    const store = new BudgetSeconds();
     store.beginBackfill();
     store.ingest([agg(1000)]);
     store.beginBackfill();

@@ -1,7 +1,7 @@
 /**
- * Live budget samples, bounded: one ring buffer of one-second buckets per (vendor, endpoint), kept
+ * Live budget figures second by second, bounded: one ring of seconds per (vendor, endpoint), kept
  * outside react-query's cache. Aggregates from the `budget` event (and the budgetHistory backfill)
- * are each one second of the server's (from = its start) and are summed into that second's bucket,
+ * are each one second of the server's (from = its start) and are summed into that second,
  * so charts read at most 3,600 points per endpoint (an hour) however fast traffic flows.
  *
  * Joining history and live events: events are numbered; the history answer says the last event it
@@ -12,10 +12,10 @@
 import type { z } from 'zod';
 import type { budgetAggregateSchema } from '../../../shared/bridge/schemas';
 import type { EndpointId } from '../../../shared/endpoints';
-import { BucketRing, emptyBucket } from './bucket-ring';
-import type { SecondBucket } from './bucket-ring';
+import { SecondRing, emptySecond } from './second-ring';
+import type { SecondFigures } from './second-ring';
 
-export type { SecondBucket } from './bucket-ring';
+export type { SecondFigures } from './second-ring';
 
 export type BudgetAggregate = z.output<typeof budgetAggregateSchema>;
 
@@ -33,12 +33,12 @@ interface HeldEvent {
   aggregates: readonly BudgetAggregate[];
 }
 
-export const BUCKET_MS = 1000;
-export const BUCKETS_KEPT = 3600;
+export const SECOND_MS = 1000;
+export const SECONDS_KEPT = 3600;
 
-export class BudgetStore {
-  private readonly series = new Map<string, Map<EndpointId, BucketRing>>();
-  private readonly cursor = emptyBucket();
+export class BudgetSeconds {
+  private readonly series = new Map<string, Map<EndpointId, SecondRing>>();
+  private readonly cursor = emptySecond();
   private readonly listeners = new Set<() => void>();
   private newest = 0;
   private held: HeldEvent[] | null = null;
@@ -46,7 +46,7 @@ export class BudgetStore {
   private joinedSeq = 0;
   version = 0;
 
-  constructor(private readonly capacity = BUCKETS_KEPT) {}
+  constructor(private readonly capacity = SECONDS_KEPT) {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -97,8 +97,8 @@ export class BudgetStore {
     return [...this.series.keys()];
   }
 
-  /** The latest bucket of an endpoint, or null. */
-  last(vendor: string, endpoint: EndpointId): SecondBucket | null {
+  /** The latest second of an endpoint, or null. */
+  last(vendor: string, endpoint: EndpointId): SecondFigures | null {
     const ring = this.series.get(vendor)?.get(endpoint);
     return ring && ring.size > 0 ? ring.read(ring.size - 1) : null;
   }
@@ -121,17 +121,17 @@ export class BudgetStore {
     return out;
   }
 
-  /** Whether any bucket is older than `ms`. */
+  /** Whether any second held is older than `ms`. */
   hasBefore(vendor: string, endpoint: EndpointId, ms: number): boolean {
     const ring = this.series.get(vendor)?.get(endpoint);
     return !!ring && ring.size > 0 && ring.t(0) < ms;
   }
 
   /**
-   * Calls `visit` for each bucket with fromMs <= t < toMs, oldest first. The bucket object is reused
+   * Calls `visit` for each second with fromMs <= t < toMs, oldest first. The figures object is reused
    * between calls (no allocation per second of data): read it, do not keep it.
    */
-  forEach(vendor: string, endpoint: EndpointId, fromMs: number, toMs: number, visit: (b: Readonly<SecondBucket>) => void): void {
+  forEach(vendor: string, endpoint: EndpointId, fromMs: number, toMs: number, visit: (b: Readonly<SecondFigures>) => void): void {
     const ring = this.series.get(vendor)?.get(endpoint);
     if (!ring) return;
     for (let i = ring.lowerBound(fromMs); i < ring.size; i++) {
@@ -150,7 +150,7 @@ export class BudgetStore {
     let byEndpoint = this.series.get(a.vendor);
     if (!byEndpoint) this.series.set(a.vendor, (byEndpoint = new Map()));
     let ring = byEndpoint.get(a.endpoint);
-    if (!ring) byEndpoint.set(a.endpoint, (ring = new BucketRing(this.capacity)));
+    if (!ring) byEndpoint.set(a.endpoint, (ring = new SecondRing(this.capacity)));
     const second = secondOf(a.from);
     ring.add(second, a);
     this.newest = Math.max(this.newest, second);
@@ -163,5 +163,5 @@ export class BudgetStore {
 }
 
 function secondOf(ms: number): number {
-  return Math.floor(ms / BUCKET_MS) * BUCKET_MS;
+  return Math.floor(ms / SECOND_MS) * SECOND_MS;
 }

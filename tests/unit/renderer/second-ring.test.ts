@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BucketRing, emptyBucket } from '../../../renderer/src/live/bucket-ring';
-import type { BucketDelta } from '../../../renderer/src/live/bucket-ring';
+import { SecondRing, emptySecond } from '../../../renderer/src/live/second-ring';
+import type { SecondDelta } from '../../../renderer/src/live/second-ring';
 
-function delta(over: Partial<BucketDelta> = {}): BucketDelta {
+function delta(over: Partial<SecondDelta> = {}): SecondDelta {
   return {
     to: 0,
     requests: 1,
@@ -23,9 +23,9 @@ function delta(over: Partial<BucketDelta> = {}): BucketDelta {
   };
 }
 
-describe('BucketRing', () => {
+describe('SecondRing', () => {
   it('starts empty and reads unset nullable figures as null', () => {
-    const ring = new BucketRing(4);
+    const ring = new SecondRing(4);
     expect(ring.size).toBe(0);
     ring.add(1000, delta({ to: 1500 }));
     expect(ring.size).toBe(1);
@@ -34,7 +34,7 @@ describe('BucketRing', () => {
   });
 
   it('sums counters into the same second, keeps the max latency and the lowest Remaining', () => {
-    const ring = new BucketRing(4);
+    const ring = new SecondRing(4);
     ring.add(
       1000,
       delta({
@@ -84,7 +84,7 @@ describe('BucketRing', () => {
   });
 
   it('keeps the Remaining and Reset of the latest aggregate even when an older one arrives after it', () => {
-    const ring = new BucketRing(4);
+    const ring = new SecondRing(4);
     ring.add(1000, delta({ to: 1900, remaining: 3, minRemaining: 3, reset: 7 }));
     ring.add(1000, delta({ to: 1100, remaining: 9, minRemaining: 9, reset: 9 }));
     const b = ring.read(0);
@@ -96,14 +96,14 @@ describe('BucketRing', () => {
   });
 
   it('a null figure in an aggregate does not erase one already known', () => {
-    const ring = new BucketRing(4);
+    const ring = new SecondRing(4);
     ring.add(1000, delta({ to: 1100, limit: 20, remaining: 5, minRemaining: 5, reset: 2 }));
     ring.add(1000, delta({ to: 1200 }));
     expect(ring.read(0)).toMatchObject({ limit: 20, remaining: 5, minRemaining: 5, reset: 2, lastTo: 1200 });
   });
 
   it('adds to a recent bucket that exists, and drops an aggregate for a second it does not hold', () => {
-    const ring = new BucketRing(4);
+    const ring = new SecondRing(4);
     ring.add(1000, delta({ to: 1100 }));
     ring.add(3000, delta({ to: 3100 }));
     ring.add(1000, delta({ to: 1200, requests: 4 }));
@@ -115,7 +115,7 @@ describe('BucketRing', () => {
   });
 
   it('drops the oldest bucket past capacity and starts a reused slot from zero', () => {
-    const ring = new BucketRing(2);
+    const ring = new SecondRing(2);
     ring.add(1000, delta({ to: 1100, requests: 5, limit: 20, remaining: 4, minRemaining: 4, reset: 1, foreignUse: 3 }));
     ring.add(2000, delta({ to: 2100, requests: 6 }));
     ring.add(3000, delta({ to: 3100, requests: 2 }));
@@ -128,7 +128,7 @@ describe('BucketRing', () => {
   });
 
   it('stays ordered and bounded over many wraps', () => {
-    const ring = new BucketRing(5);
+    const ring = new SecondRing(5);
     for (let s = 0; s < 23; s++) ring.add(s * 1000, delta({ to: s * 1000 + 1, requests: s }));
     expect(ring.size).toBe(5);
     expect(Array.from({ length: 5 }, (_, i) => ring.t(i))).toEqual([18000, 19000, 20000, 21000, 22000]);
@@ -136,7 +136,7 @@ describe('BucketRing', () => {
   });
 
   it('lowerBound finds the first bucket at or after a time', () => {
-    const ring = new BucketRing(8);
+    const ring = new SecondRing(8);
     for (const t of [1000, 2000, 4000, 7000]) ring.add(t, delta({ to: t }));
     expect(ring.lowerBound(0)).toBe(0);
     expect(ring.lowerBound(1000)).toBe(0);
@@ -147,15 +147,15 @@ describe('BucketRing', () => {
   });
 
   it('read fills the object it is given', () => {
-    const ring = new BucketRing(2);
+    const ring = new SecondRing(2);
     ring.add(1000, delta({ to: 1000, requests: 9 }));
-    const into = emptyBucket();
+    const into = emptySecond();
     expect(ring.read(0, into)).toBe(into);
     expect(into.requests).toBe(9);
   });
 
   it('sums wait classes and held time per second, and starts a reused slot with empty classes', () => {
-    const ring = new BucketRing(2);
+    const ring = new SecondRing(2);
     ring.add(1000, delta({ waitBins: [1, 0, 3], heldMs: 40 }));
     ring.add(1000, delta({ waitBins: [0, 2, 1], heldMs: 10 }));
     expect([...ring.read(0).waitBins.slice(0, 3)]).toEqual([1, 2, 4]);
@@ -167,7 +167,7 @@ describe('BucketRing', () => {
   });
 
   it('truncateFrom forgets the seconds at and after a time, and new ones follow', () => {
-    const ring = new BucketRing(8);
+    const ring = new SecondRing(8);
     for (const t of [1000, 2000, 3000, 4000]) ring.add(t, delta());
     ring.truncateFrom(2500);
     expect(ring.size).toBe(2);

@@ -1,0 +1,160 @@
+/**
+ * A ring of one-second budget figures stored column-wise in preallocated typed arrays: its memory is
+ * fixed from the first sample (no object per second, nothing for the GC to chase), however long the
+ * dashboard stays open. Nullable figures are stored as NaN. The columns and how parts of a second
+ * combine come from the figure table (shared/second-fields.ts).
+ */
+import { BINS_FIELDS, KEYS_FIELDS, SCALAR_FIELDS, SECOND_FIELDS, isNullableMerge, mergeFigure, zeroPerKey } from '../../../shared/second-fields';
+import type { BinsField, KeysField, NullableMerge, ScalarField, SecondFigureValues } from '../../../shared/second-fields';
+
+type Fields = typeof SECOND_FIELDS;
+type FigureOf<S> = S extends { keys: readonly (infer K extends string)[] }
+  ? Record<K, number>
+  : S extends { bins: number }
+    ? Float64Array
+    : S extends { merge: NullableMerge }
+      ? number | null
+      : number;
+type Figures = { -readonly [K in keyof Fields]: FigureOf<Fields[K]> };
+
+/** One second's figures as the ring reads them out. */
+export interface SecondFigures extends Figures {
+  /** Start of the second, epoch ms. */
+  t: number;
+  /** The latest aggregate end folded in, to keep "last remaining" right. */
+  lastTo: number;
+}
+
+/** A part of one second to add: an aggregate's figures and when the aggregate ends. */
+export type SecondDelta = { readonly to: number } & Readonly<SecondFigureValues>;
+
+type Column = ScalarField | 't' | 'lastTo';
+type VectorField = BinsField | KeysField;
+
+const COLUMNS: readonly Column[] = ['t', ...SCALAR_FIELDS, 'lastTo'];
+const NULLABLE = SCALAR_FIELDS.filter((f) => isNullableMerge(SECOND_FIELDS[f].merge));
+const VECTORS: readonly VectorField[] = [...BINS_FIELDS, ...KEYS_FIELDS];
+/** Numbers per slot of each list or record figure. */
+const WIDTH = Object.fromEntries([
+  ...BINS_FIELDS.map((f) => [f, SECOND_FIELDS[f].bins]),
+  ...KEYS_FIELDS.map((f) => [f, SECOND_FIELDS[f].keys.length]),
+]) as Record<VectorField, number>;
+
+const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+export class SecondRing {
+  private readonly cols: Record<Column, Float64Array>;
+  /** WIDTH[field] numbers per slot (a record's in its `keys` order). */
+  private readonly vectors: Record<VectorField, Float64Array>;
+  private start = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<Column, Float64Array>;
+    this.vectors = Object.fromEntries(VECTORS.map((f) => [f, new Float64Array(capacity * WIDTH[f])])) as Record<VectorField, Float64Array>;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Physical slot of the i-th oldest second. */
+  private slot(i: number): number {
+    return (this.start + i) % this.capacity;
+  }
+
+  t(i: number): number {
+    return this.cols.t[this.slot(i)]!;
+  }
+
+  /** Fills `into` with the i-th oldest second (0 <= i < size) and returns it. */
+  read(i: number, into: SecondFigures = emptySecond()): SecondFigures {
+    const s = this.slot(i);
+    const c = this.cols;
+    into.t = c.t[s]!;
+    into.lastTo = c.lastTo[s]!;
+    const scalars = into as Record<ScalarField, number | null>;
+    for (const f of SCALAR_FIELDS) scalars[f] = c[f][s]!;
+    for (const f of NULLABLE) scalars[f] = nullable(c[f][s]!);
+    for (const f of BINS_FIELDS) into[f].set(this.vectors[f].subarray(s * WIDTH[f], (s + 1) * WIDTH[f]));
+    for (const f of KEYS_FIELDS) {
+      const keys = SECOND_FIELDS[f].keys;
+      const v = this.vectors[f];
+      for (let k = 0; k < keys.length; k++) into[f][keys[k]!] = v[s * keys.length + k]!;
+    }
+    return into;
+  }
+
+  /** Index of the first second with t >= ms (binary search; seconds are in time order). */
+  lowerBound(ms: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.t(mid) >= ms) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Forgets the seconds at or after `ms` (a backfill replaces them). */
+  truncateFrom(ms: number): void {
+    this.count = Math.min(this.count, this.lowerBound(ms));
+  }
+
+  /** Adds an aggregate to second `t`: a new one after the last, or a recent one; older is dropped. */
+  add(t: number, d: SecondDelta): void {
+    let i: number;
+    if (this.count === 0 || this.t(this.count - 1) < t) {
+      i = this.push(t);
+    } else {
+      i = this.lowerBound(t);
+      if (i >= this.count || this.t(i) !== t) return;
+    }
+    const s = this.slot(i);
+    const c = this.cols;
+    const newer = d.to >= c.lastTo[s]!;
+    for (const f of SCALAR_FIELDS) {
+      const merge = SECOND_FIELDS[f].merge;
+      const held = isNullableMerge(merge) ? nullable(c[f][s]!) : c[f][s]!;
+      c[f][s] = mergeFigure(merge, held, d[f], newer) ?? NaN;
+    }
+    for (const f of BINS_FIELDS) {
+      const from = d[f];
+      const v = this.vectors[f];
+      const w = s * WIDTH[f];
+      for (let k = 0; k < WIDTH[f] && k < from.length; k++) v[w + k]! += from[k] ?? 0;
+    }
+    for (const f of KEYS_FIELDS) {
+      const from = d[f];
+      if (!from) continue;
+      const keys = SECOND_FIELDS[f].keys;
+      const v = this.vectors[f];
+      for (let k = 0; k < keys.length; k++) v[s * keys.length + k]! += from[keys[k]!] ?? 0;
+    }
+    if (newer) c.lastTo[s] = d.to;
+  }
+
+  private push(t: number): number {
+    if (this.count === this.capacity) {
+      this.start = (this.start + 1) % this.capacity;
+      this.count--;
+    }
+    const s = this.slot(this.count);
+    for (const col of COLUMNS) this.cols[col][s] = 0;
+    for (const f of NULLABLE) this.cols[f][s] = NaN;
+    for (const f of VECTORS) this.vectors[f].fill(0, s * WIDTH[f], (s + 1) * WIDTH[f]);
+    this.cols.t[s] = t;
+    this.count++;
+    return this.count - 1;
+  }
+}
+
+export function emptySecond(): SecondFigures {
+  const figures: Record<string, unknown> = { t: 0 };
+  for (const f of SCALAR_FIELDS) figures[f] = isNullableMerge(SECOND_FIELDS[f].merge) ? null : 0;
+  for (const f of BINS_FIELDS) figures[f] = new Float64Array(WIDTH[f]);
+  for (const f of KEYS_FIELDS) figures[f] = zeroPerKey(SECOND_FIELDS[f].keys);
+  figures.lastTo = 0;
+  return figures as unknown as SecondFigures;
+}
