@@ -31,19 +31,27 @@ export type SecondDelta = { readonly to: number } & Readonly<SecondFigureValues>
 type Column = ScalarField | 't' | 'lastTo';
 type VectorField = BinsField | KeysField;
 
-const COLUMNS: readonly Column[] = ['t', ...SCALAR_FIELDS, 'lastTo'];
-const NULLABLE = SCALAR_FIELDS.filter((f) => isNullableMerge(SECOND_FIELDS[f].merge));
-const VECTORS: readonly VectorField[] = [...BINS_FIELDS, ...KEYS_FIELDS];
+// Module-local copies of the table's lists, looked up once: read() runs for every second of every chart.
+const SCALARS: readonly ScalarField[] = [...SCALAR_FIELDS];
+const MERGE_AT = SCALARS.map((f) => SECOND_FIELDS[f].merge);
+/** Per scalar figure, in SCALARS order: whether it is stored as NaN for null. */
+const NULLABLE_AT = MERGE_AT.map(isNullableMerge);
+const BINS: readonly BinsField[] = [...BINS_FIELDS];
+const KEYED: readonly KeysField[] = [...KEYS_FIELDS];
+const VECTORS: readonly VectorField[] = [...BINS, ...KEYED];
+const COLUMNS: readonly Column[] = ['t', ...SCALARS, 'lastTo'];
 /** Numbers per slot of each list or record figure. */
-const WIDTH = Object.fromEntries([
-  ...BINS_FIELDS.map((f) => [f, SECOND_FIELDS[f].bins]),
-  ...KEYS_FIELDS.map((f) => [f, SECOND_FIELDS[f].keys.length]),
-]) as Record<VectorField, number>;
+const WIDTH = Object.fromEntries([...BINS.map((f) => [f, SECOND_FIELDS[f].bins]), ...KEYED.map((f) => [f, SECOND_FIELDS[f].keys.length])]) as Record<
+  VectorField,
+  number
+>;
 
 const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 export class SecondRing {
   private readonly cols: Record<Column, Float64Array>;
+  /** The scalar figures' columns in SCALARS order, walked by index. */
+  private readonly scalarCols: Float64Array[];
   /** WIDTH[field] numbers per slot (a record's in its `keys` order). */
   private readonly vectors: Record<VectorField, Float64Array>;
   private start = 0;
@@ -51,6 +59,7 @@ export class SecondRing {
 
   constructor(readonly capacity: number) {
     this.cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<Column, Float64Array>;
+    this.scalarCols = SCALARS.map((f) => this.cols[f]);
     this.vectors = Object.fromEntries(VECTORS.map((f) => [f, new Float64Array(capacity * WIDTH[f])])) as Record<VectorField, Float64Array>;
   }
 
@@ -74,13 +83,20 @@ export class SecondRing {
     into.t = c.t[s]!;
     into.lastTo = c.lastTo[s]!;
     const scalars = into as Record<ScalarField, number | null>;
-    for (const f of SCALAR_FIELDS) scalars[f] = c[f][s]!;
-    for (const f of NULLABLE) scalars[f] = nullable(c[f][s]!);
-    for (const f of BINS_FIELDS) into[f].set(this.vectors[f].subarray(s * WIDTH[f], (s + 1) * WIDTH[f]));
-    for (const f of KEYS_FIELDS) {
+    for (let k = 0; k < SCALARS.length; k++) {
+      const v = this.scalarCols[k]![s]!;
+      scalars[SCALARS[k]!] = NULLABLE_AT[k] ? nullable(v) : v;
+    }
+    for (const f of BINS) {
+      const w = WIDTH[f];
+      into[f].set(this.vectors[f].subarray(s * w, (s + 1) * w));
+    }
+    for (const f of KEYED) {
       const keys = SECOND_FIELDS[f].keys;
       const v = this.vectors[f];
-      for (let k = 0; k < keys.length; k++) into[f][keys[k]!] = v[s * keys.length + k]!;
+      const record = into[f];
+      const at = s * keys.length;
+      for (let k = 0; k < keys.length; k++) record[keys[k]!] = v[at + k]!;
     }
     return into;
   }
@@ -114,18 +130,18 @@ export class SecondRing {
     const s = this.slot(i);
     const c = this.cols;
     const newer = d.to >= c.lastTo[s]!;
-    for (const f of SCALAR_FIELDS) {
-      const merge = SECOND_FIELDS[f].merge;
-      const held = isNullableMerge(merge) ? nullable(c[f][s]!) : c[f][s]!;
-      c[f][s] = mergeFigure(merge, held, d[f], newer) ?? NaN;
+    for (let k = 0; k < SCALARS.length; k++) {
+      const col = this.scalarCols[k]!;
+      const held = NULLABLE_AT[k] ? nullable(col[s]!) : col[s]!;
+      col[s] = mergeFigure(MERGE_AT[k]!, held, d[SCALARS[k]!], newer) ?? NaN;
     }
-    for (const f of BINS_FIELDS) {
+    for (const f of BINS) {
       const from = d[f];
       const v = this.vectors[f];
       const w = s * WIDTH[f];
       for (let k = 0; k < WIDTH[f] && k < from.length; k++) v[w + k]! += from[k] ?? 0;
     }
-    for (const f of KEYS_FIELDS) {
+    for (const f of KEYED) {
       const from = d[f];
       if (!from) continue;
       const keys = SECOND_FIELDS[f].keys;
@@ -142,7 +158,7 @@ export class SecondRing {
     }
     const s = this.slot(this.count);
     for (const col of COLUMNS) this.cols[col][s] = 0;
-    for (const f of NULLABLE) this.cols[f][s] = NaN;
+    for (let k = 0; k < SCALARS.length; k++) if (NULLABLE_AT[k]) this.scalarCols[k]![s] = NaN;
     for (const f of VECTORS) this.vectors[f].fill(0, s * WIDTH[f], (s + 1) * WIDTH[f]);
     this.cols.t[s] = t;
     this.count++;
@@ -152,9 +168,9 @@ export class SecondRing {
 
 export function emptySecond(): SecondFigures {
   const figures: Record<string, unknown> = { t: 0 };
-  for (const f of SCALAR_FIELDS) figures[f] = isNullableMerge(SECOND_FIELDS[f].merge) ? null : 0;
-  for (const f of BINS_FIELDS) figures[f] = new Float64Array(WIDTH[f]);
-  for (const f of KEYS_FIELDS) figures[f] = zeroPerKey(SECOND_FIELDS[f].keys);
+  SCALARS.forEach((f, k) => (figures[f] = NULLABLE_AT[k] ? null : 0));
+  for (const f of BINS) figures[f] = new Float64Array(WIDTH[f]);
+  for (const f of KEYED) figures[f] = zeroPerKey(SECOND_FIELDS[f].keys);
   figures.lastTo = 0;
   return figures as unknown as SecondFigures;
 }
