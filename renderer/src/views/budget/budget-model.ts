@@ -1,5 +1,5 @@
 /**
- * Pure figures for the Budget view, computed from the bounded per-second buffers (one bucket per
+ * Pure figures for the Budget view, computed from the bounded per-second rings (one slot per
  * server second). Rates are read from complete seconds only, and a second never counts more requests
  * as served than the limit allows: more than that without a 429 is impossible, whatever the binning.
  */
@@ -99,7 +99,7 @@ export function countedRequests(b: Readonly<SecondFigures>, limit: number): numb
 
 export { servedRequests };
 
-/** Mean and p95 wait per request and the share of time held back, over buckets summed by `add`. */
+/** Mean and p95 wait per request and the share of time held back, over the seconds summed by `add`. */
 export class WaitSummary {
   private requests = 0;
   private waitedMs = 0;

@@ -1,6 +1,6 @@
 /**
  * Pure figures for the Overview's cells: one vendor x one endpoint over the last minute, read from the
- * same one-second buckets (complete seconds only) and counted the same way as the Budget view, so a
+ * same per-second figures (complete seconds only) and counted the same way as the Budget view, so a
  * cell never shows more than the limit without a 429. Colours are by pressure on the budget (see pressureOf),
  * banded at the Budget view's warning share.
  */

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { budgetAggregateSchema } from '../../../shared/bridge/schemas';
+import { SECOND_FIELDS, SECOND_FIELD_NAMES } from '../../../shared/second-fields';
+import { SecondRing, emptySecond } from '../../../renderer/src/live/second-ring';
+
+const RING_OWN = ['t', 'lastTo'];
+
+/** An aggregate with a distinct non-zero value in every figure, made from the table alone. */
+function fullAggregate(from: number): unknown {
+  const agg: Record<string, unknown> = { vendor: 'acme', endpoint: 'listAssets', from, to: from + 1000 };
+  SECOND_FIELD_NAMES.forEach((f, i) => {
+    const spec = SECOND_FIELDS[f];
+    if ('bins' in spec) agg[f] = Array.from({ length: spec.bins }, (_, k) => i + k + 1);
+    else if ('keys' in spec) agg[f] = Object.fromEntries(spec.keys.map((key, k) => [key, i + k + 1]));
+    else agg[f] = i + 1;
+  });
+  return agg;
+}
+
+/** Lists and typed arrays compared as plain lists. */
+const plain = (v: unknown): unknown => (Array.isArray(v) || v instanceof Float64Array ? Array.from(v) : v);
+
+describe('the per-second ring and the figure table', () => {
+  it('the ring holds exactly the figures of the table (and its own t, lastTo)', () => {
+    expect(Object.keys(emptySecond()).sort()).toEqual([...RING_OWN, ...SECOND_FIELD_NAMES].sort());
+    const ring = new SecondRing(2);
+    ring.add(5_000, budgetAggregateSchema.parse(fullAggregate(5_000)));
+    expect(Object.keys(ring.read(0)).sort()).toEqual([...RING_OWN, ...SECOND_FIELD_NAMES].sort());
+  });
+
+  it('every figure of an aggregate from the bridge reaches the ring unchanged', () => {
+    const wire = budgetAggregateSchema.parse(fullAggregate(5_000));
+    const ring = new SecondRing(4);
+    ring.add(wire.from, wire);
+    const read = ring.read(0);
+    for (const f of SECOND_FIELD_NAMES) expect({ f, value: plain(read[f]) }).toEqual({ f, value: plain(wire[f]) });
+  });
+});
