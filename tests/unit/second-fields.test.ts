@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { budgetAggregateSchema } from '../../shared/bridge/schemas';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { SECOND_FIELDS, SECOND_FIELD_NAMES, isNullableMerge } from '../../shared/second-fields';
 import { addSample, emptyAggregate } from '../../electron/telemetry/aggregate';
+import type { BudgetAggregate } from '../../electron/telemetry/aggregate';
+import type { WaitCauses } from '../../shared/wait-causes';
 
 const IDENTITY = ['vendor', 'endpoint', 'from', 'to'];
 
@@ -63,5 +65,13 @@ describe('the per-second figure table', () => {
 
     expect(budgetAggregateSchema.parse(JSON.parse(JSON.stringify(agg)))).toEqual(agg);
     expect(agg).toMatchObject({ requests: 4, rateLimited: 1, unanswered: 1, limit: 20, remaining: 4, minRemaining: 2, latencyMsMax: 3000 });
+  });
+
+  it('the aggregate type made from the table stays precise (checked by tsc)', () => {
+    expectTypeOf<BudgetAggregate['requests']>().toEqualTypeOf<number>();
+    expectTypeOf<BudgetAggregate['limit']>().toEqualTypeOf<number | null>();
+    expectTypeOf<BudgetAggregate['waitBins']>().toEqualTypeOf<number[]>();
+    expectTypeOf<BudgetAggregate['waitCauses']>().toEqualTypeOf<WaitCauses | undefined>();
+    expectTypeOf<BudgetAggregate>().not.toHaveProperty('retries');
   });
 });

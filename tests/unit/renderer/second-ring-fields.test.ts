@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { budgetAggregateSchema } from '../../../shared/bridge/schemas';
 import { SECOND_FIELDS, SECOND_FIELD_NAMES } from '../../../shared/second-fields';
 import { SecondRing, emptySecond } from '../../../renderer/src/live/second-ring';
+import type { SecondFigures } from '../../../renderer/src/live/second-ring';
+import type { WaitCauses } from '../../../shared/wait-causes';
 
 const RING_OWN = ['t', 'lastTo'];
 
@@ -34,5 +36,12 @@ describe('the per-second ring and the figure table', () => {
     ring.add(wire.from, wire);
     const read = ring.read(0);
     for (const f of SECOND_FIELD_NAMES) expect({ f, value: plain(read[f]) }).toEqual({ f, value: plain(wire[f]) });
+  });
+
+  it("the ring's figure type made from the table stays precise (checked by tsc)", () => {
+    expectTypeOf<SecondFigures['requests']>().toEqualTypeOf<number>();
+    expectTypeOf<SecondFigures['minRemaining']>().toEqualTypeOf<number | null>();
+    expectTypeOf<SecondFigures['waitBins']>().toEqualTypeOf<Float64Array>();
+    expectTypeOf<SecondFigures['waitCauses']>().toEqualTypeOf<WaitCauses>();
   });
 });
