@@ -62,7 +62,8 @@ export const SECOND_FIELDS = {
   /** Responses (and failures) in the second. */
   requests: { merge: 'sum', schema: z.number(), ofSample: () => 1 },
   rateLimited: { merge: 'sum', schema: z.number(), ofSample: (s) => (s.status === 429 ? 1 : 0) },
-  errors: { merge: 'sum', schema: z.number(), ofSample: (s) => (s.status !== 0 && isErrorStatus(s.status) ? 1 : 0) },
+  /** Answered 4xx other than 429, 5xx, and no answer (status 0, also in unanswered). */
+  errors: { merge: 'sum', schema: z.number(), ofSample: (s) => (isErrorStatus(s.status) ? 1 : 0) },
   limit: { merge: 'last', schema: z.number().nullable(), ofSample: (s) => s.limit },
   /** Last and lowest Remaining seen in the second. */
   remaining: { merge: 'latest', schema: z.number().nullable(), ofSample: (s) => s.remaining },

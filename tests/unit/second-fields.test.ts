@@ -64,7 +64,8 @@ describe('the per-second figure table', () => {
     for (const f of SECOND_FIELD_NAMES) expect({ f, set: isSet(agg[f]) }).toEqual({ f, set: true });
 
     expect(budgetAggregateSchema.parse(JSON.parse(JSON.stringify(agg)))).toEqual(agg);
-    expect(agg).toMatchObject({ requests: 4, rateLimited: 1, unanswered: 1, limit: 20, remaining: 4, minRemaining: 2, latencyMsMax: 3000 });
+    // No answer is an error too (the Budget table's Errors column, the CSV's errors = errors - no_answer).
+    expect(agg).toMatchObject({ requests: 4, rateLimited: 1, errors: 2, unanswered: 1, limit: 20, remaining: 4, minRemaining: 2, latencyMsMax: 3000 });
   });
 
   it('the aggregate type made from the table stays precise (checked by tsc)', () => {
