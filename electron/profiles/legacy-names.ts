@@ -1,9 +1,10 @@
 /**
  * Profiles saved before the service map was the one source of payload names kept the form's two
  * names (`pageSizeParam`, `idField`) beside the map. Read into the map: with a readable map, the
- * map's names were the ones its requests sent and stay; without one, names other than the default
- * dialect's become a map of the user's own, and default names leave the profile without a map
- * (detected at its first contact, as before).
+ * map's names were the ones its requests sent and stay, except a map that sends no page size, whose
+ * downloads sent the profile's (kept: the service's default size costs more requests); without one,
+ * names other than the default dialect's become a map of the user's own, and default names leave
+ * the profile without a map (detected at its first contact, as before).
  *
  * The file still carries the two names, derived from the map, marked `namesFromMap`: an older build
  * requires them on every profile and would otherwise set the whole file aside as corrupt after a
@@ -11,6 +12,7 @@
  */
 import { DEFAULT_ID_FIELD, DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
+import type { ServiceMap } from '../../shared/service-map/schema';
 import { formNames, profileServiceMap, withFormNames } from '../service-map/profile-map';
 import type { MapHolder } from '../service-map/profile-map';
 
@@ -27,7 +29,7 @@ export function legacyNamesIntoMap(raw: unknown): unknown {
   const { pageSizeParam, idField, [MIRROR_MARK]: mirror, ...profile } = raw as Record<string, unknown>;
   if (mirror !== undefined || !hasLegacyNames(raw)) return mirror !== undefined ? profile : raw;
   const saved = serviceMapSchema.safeParse(profile.serviceMap);
-  if (saved.success) return profile;
+  if (saved.success) return { ...profile, serviceMap: withSentPageSize(saved.data, pageSizeParam) };
   const map = withFormNames(DEFAULT_SERVICE_MAP, {
     pageSizeParam: usable(pageSizeParam) ? pageSizeParam : DEFAULT_PAGE_SIZE_PARAM,
     idField: usable(idField) ? idField : DEFAULT_ID_FIELD,
@@ -43,4 +45,11 @@ export function withMirroredNames<P extends MapHolder>(profile: P): P & { pageSi
 
 function usable(name: unknown): name is string {
   return typeof name === 'string' && name.trim() !== '';
+}
+
+/** An older build's downloads sent the profile's page-size parameter even where its map named none. */
+function withSentPageSize(map: ServiceMap, pageSizeParam: unknown): ServiceMap {
+  if (map.list.pageSizeParam !== null || !usable(pageSizeParam) || pageSizeParam.trim() === map.list.cursorParam) return map;
+  const sent = { ...map, list: { ...map.list, pageSizeParam: pageSizeParam.trim() } };
+  return serviceMapSchema.safeParse(sent).success ? sent : map;
 }

@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryVault } from '../../electron/app';
 import { ProfileStore } from '../../electron/profiles';
 import { storedTokenSchema } from '../../electron/profiles/profile-types';
+import { profileServiceMap } from '../../electron/service-map/profile-map';
 import { profileInputSchema, settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
+import { listRequest } from '../../shared/service-map/requests';
 import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
 
 /** The older build's validation of the file (electron/profiles/profile-types.ts before 9048181): both names required. */
@@ -73,5 +75,26 @@ describe('settings file after the names moved into the maps', () => {
     expect(upgraded.settingsProblem).toBeNull();
     expect(upgraded.get(plain)?.serviceMap?.asset.id).toBe('key');
     expect(upgraded.get(named)?.serviceMap?.asset.id).toBe('uuid');
+  });
+});
+
+describe("an older profile's page size", () => {
+  it('a saved map that sends no page size keeps sending the profile\'s, as its downloads did before the names moved into the map', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'downgrade-'));
+    const vault = memoryVault();
+    const first = new ProfileStore({ dataDir: dir, vault });
+    const id = first.save(input()).id;
+    first.saveServiceMap(id, { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } });
+    // What an older build wrote: the two names beside the map, no mark.
+    const file = join(dir, 'config.json');
+    const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    json.profiles = json.profiles.map(({ namesFromMap: _mirror, ...p }) => ({ ...p, pageSizeParam: 'per-page', idField: 'id' }));
+    await writeFile(file, JSON.stringify(json));
+
+    const store = new ProfileStore({ dataDir: dir, vault });
+    const map = profileServiceMap(store.get(id)!);
+    expect(listRequest(map, 100, null).query).toEqual({ 'per-page': 100 });
+    // Written back as migrated: the next start reads the same.
+    expect(profileServiceMap(new ProfileStore({ dataDir: dir, vault }).get(id)!).list.pageSizeParam).toBe('per-page');
   });
 });
