@@ -24,7 +24,7 @@ import { createHandlers } from './handlers';
 import { ProfileSource } from './profile-source';
 import type { OpenedProfile } from './profile-source';
 import { detectAtFirstContact } from '../service-map/first-contact';
-import { profileServiceMap } from '../service-map/profile-map';
+import { hasSavedMap, profileServiceMap } from '../service-map/profile-map';
 import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../shared/service-map/learned-patch';
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
@@ -132,7 +132,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   /** The profile's session on the store taken for it (after a first contact when it has no service map). */
   async function sessionWith(id: string, opened: OpenedProfile, lease: StoreLease, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     let { profile, tokens } = opened;
-    if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
+    if (!profile.demo && !hasSavedMap(profile) && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
     const startMap = profileServiceMap(profile);
     return new ProfileSession(profile, tokens, {
       fetch: recordingFetch,
@@ -153,7 +153,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         const learned = learnedPatch(startMap, map);
         const record = store.get(id);
         if (!record || !learned) return false;
-        if (!record.serviceMap) {
+        if (!record.serviceMap || !hasSavedMap(record)) {
           learnedWithoutMap.set(id, mergePatches(learnedWithoutMap.get(id), learned));
           return true;
         }
@@ -190,7 +190,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       const found = await detectAtFirstContact(client, profileServiceMap(profile));
       // Detection takes seconds: a map saved meanwhile (the user's) always wins, and this detection is discarded.
       const now = store.get(id);
-      if (!now || now.serviceMap) return await profiles.open(id);
+      if (!now || hasSavedMap(now)) return await profiles.open(id);
       if (found.map === null) {
         log('warn', `${profile.name}: no service map saved and detection found none (${found.reason}): the built-in shapes are used until Detect is run.`);
         return { profile, tokens };

@@ -3,8 +3,8 @@
  * names (`pageSizeParam`, `idField`) beside the map. Read into the map: with a readable map, the
  * map's names were the ones its requests sent and stay, except a map that sends no page size, whose
  * downloads sent the profile's (kept: the service's default size costs more requests); without one,
- * names other than the default dialect's become a map of the user's own, and default names leave
- * the profile without a map (detected at its first contact, as before).
+ * names other than the default dialect's become a map marked names-only, still detected at first
+ * contact from those names, and default names leave the profile without a map (detected too).
  *
  * The file still carries the two names, derived from the map, marked `namesFromMap`: an older build
  * requires them on every profile and would otherwise set the whole file aside as corrupt after a
@@ -35,7 +35,7 @@ export function legacyNamesIntoMap(raw: unknown): unknown {
     idField: usable(idField) ? idField : DEFAULT_ID_FIELD,
   });
   if (map === DEFAULT_SERVICE_MAP || !serviceMapSchema.safeParse(map).success) return profile;
-  return { ...profile, serviceMap: map };
+  return { ...profile, serviceMap: map, serviceMapNamesOnly: true };
 }
 
 /** The profile as the file keeps it: with the two names an older build requires, read from its map. */
