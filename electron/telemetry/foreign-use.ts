@@ -23,6 +23,9 @@ import { WholeSecondForeignUse } from './foreign-whole-second';
 
 export type { ForeignUseOptions, RefillModelHint };
 
+/** A Date this far from where the server's clock stood by its earlier answers is not filed under its own second. */
+const FAR_FROM_SERVER_CLOCK_MS = 60_000;
+
 interface BucketEstimate {
   model: RefillModelHint;
   estimate: WholeSecondForeignUse | ContinuousForeignUse;
@@ -54,9 +57,16 @@ export class ForeignUseDetector {
     if (bucket.estimate instanceof ContinuousForeignUse) return bucket.estimate.observe(sample, slotsOf(sample), inFlight);
     let offset = this.offsets.get(sample.vendor);
     if (!offset) this.offsets.set(sample.vendor, (offset = new ServerOffset()));
-    if (sample.status !== 0 && sample.serverSecond != null) offset.observe(sample);
     // The Date's own second even when the answer came late (a busy process): that is the second the server counted it in.
     const second = sample.serverSecond != null && Number.isFinite(sample.serverSecond) ? Math.floor(sample.serverSecond / 1000) * 1000 : secondOf(sample);
+    const before = offset.estimate();
+    if (sample.status !== 0 && sample.serverSecond != null) {
+      // A Date far from the server's clock so far (one answer from a far future, say) is not filed under its second, nor
+      // moves the clock, unless the next answer confirms the step: its flight says when it was counted.
+      const far = before !== null && Math.abs(second - (sample.at + before)) > FAR_FROM_SERVER_CLOCK_MS;
+      if (far && !offset.confirmsStep(sample)) return bucket.estimate.unplaced(sample, before);
+      if (!far) offset.observe(sample);
+    }
     return bucket.estimate.observe(sample, second, offset.estimate(), inFlight);
   }
 
@@ -84,11 +94,12 @@ function slotsOf(sample: BudgetSample): number {
 class ServerOffset {
   private low = -Infinity;
   private high = Infinity;
+  /** A far step one answer showed, until the next confirms it. */
+  private step: { lo: number; hi: number } | null = null;
 
   observe(sample: BudgetSample): void {
-    const second = sample.serverSecond!;
-    const lo = second - sample.at;
-    const hi = second + 1000 - (sample.at - Math.max(0, sample.latencyMs));
+    const { lo, hi } = span(sample);
+    this.step = null;
     if (lo > this.high + 50 || hi < this.low - 50) {
       this.low = lo;
       this.high = hi;
@@ -98,7 +109,27 @@ class ServerOffset {
     this.high = Math.max(this.low, Math.min(this.high, hi));
   }
 
+  /** A far step is taken when two answers in a row show it; true when this one confirms the one before. */
+  confirmsStep(sample: BudgetSample): boolean {
+    const { lo, hi } = span(sample);
+    const before = this.step;
+    if (before && lo <= before.hi + 50 && hi >= before.lo - 50) {
+      this.step = null;
+      this.low = Math.max(lo, before.lo);
+      this.high = Math.max(this.low, Math.min(hi, before.hi));
+      return true;
+    }
+    this.step = { lo, hi };
+    return false;
+  }
+
   estimate(): number | null {
     return Number.isFinite(this.low) && Number.isFinite(this.high) ? (this.low + this.high) / 2 : null;
   }
+}
+
+/** The offsets an answer allows: S - at <= d < S + 1000 - sent. */
+function span(sample: BudgetSample): { lo: number; hi: number } {
+  const second = sample.serverSecond!;
+  return { lo: second - sample.at, hi: second + 1000 - (sample.at - Math.max(0, sample.latencyMs)) };
 }

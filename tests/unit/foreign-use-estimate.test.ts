@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
+import { WholeSecondForeignUse } from '../../electron/telemetry/foreign-whole-second';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
@@ -138,6 +139,52 @@ describe("others' use in the whole-second model with an answer of ours whose hea
     for (let k = 1; k <= 20; k++) found += detector.observe(answer(k * 40, 200, 20 - k, k === 5 || k === 12));
     found += detector.observe(answer(900, 429, 0));
     found += detector.observe({ ...answer(1100, 200, 19), serverSecond: S + 1000 });
+    expect(found).toBe(0);
+  });
+});
+
+describe("others' use in the whole-second model when the Date header misleads", () => {
+  const S = 1_700_000_000_000;
+  /** Alone at 10/s on a limit of 10 per (real) second: Remaining 9..0 each second; the Date as `dateOf` says. */
+  const alone = (k: number, dateOf: (at: number) => number): BudgetSample => {
+    const at = S + 50 + k * 100;
+    return {
+      vendor: 'demo',
+      endpoint: 'categories',
+      at,
+      serverSecond: dateOf(at),
+      status: 200,
+      limit: 10,
+      remaining: 9 - (k % 10),
+      reset: 0,
+      latencyMs: 4,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
+    };
+  };
+
+  it('a Date frozen for 10,000 answers: no throw, what is kept stays bounded, and alone still reads 0', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const estimate = new WholeSecondForeignUse();
+    let found = 0;
+    let most = 0;
+    for (let k = 0; k < 10_000; k++) {
+      const sample = alone(k, () => S);
+      found += detector.observe(sample);
+      found += estimate.observe(sample, S, 0, 0);
+      most = Math.max(most, estimate.held);
+    }
+    expect(found).toBe(0);
+    // One second of our answers at most (its limit), however long the Date stays frozen.
+    expect(most).toBeLessThanOrEqual(10);
+  });
+
+  it('one Date far in the future among normal ones is not filed under its own second: alone still reads 0', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const farOff = Date.UTC(2100, 0, 1);
+    let found = 0;
+    for (let k = 0; k < 300; k++) found += detector.observe(alone(k, (at) => (k === 105 ? farOff : Math.floor(at / 1000) * 1000)));
     expect(found).toBe(0);
   });
 });
