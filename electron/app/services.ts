@@ -58,16 +58,21 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       tokens: [...store.knownTokens(), ...(demo.running ? demo.tokens() : [])],
       tokenHeaders: new Set([...store.tokenHeaders(), 'authorization']),
     }),
-    // Every request of ours to that bucket still unanswered: all connected profiles of the vendor (a bucket per base URL).
-    inFlight: (vendor, endpoint) => {
-      const urls = new Set(pool.sessions().flatMap((s) => (s.profile.vendor === vendor ? [s.profile.baseUrl] : [])));
+    // Every request of ours to that bucket still unanswered: the connected profiles of the vendor at that server (a bucket per base URL).
+    inFlight: (vendor, endpoint, server) => {
+      const urls = new Set(pool.sessions().flatMap((s) => (s.profile.vendor === vendor && (server === null || s.profile.baseUrl === server) ? [s.profile.baseUrl] : [])));
       return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
+    },
+    // Each server of a vendor has its own budget, so its own estimate of others' use.
+    serverOf: (sample) => {
+      const profileId = origin.get(sample);
+      if (profileId === undefined) return null;
+      return pool.sessions().find((s) => s.profile.id === profileId)?.profile.baseUrl ?? store.get(profileId)?.baseUrl ?? null;
     },
     refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
     // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the tested
     // profile's, never another connected profile of the vendor that may be on another server). Two connected profiles
-    // of one vendor each keep their own samples, but the foreign-use detector works per vendor: it takes them for one
-    // consumer (right when both share one server's budget; on two servers of one vendor its estimate mixes them).
+    // of one vendor each keep their own samples; the foreign-use detector keeps one estimate per server (serverOf).
     onRecorded: (sample, foreignUse) => {
       const profileId = origin.get(sample);
       if (profileId === undefined) return;

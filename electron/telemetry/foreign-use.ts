@@ -34,7 +34,7 @@ interface BucketEstimate {
 export class ForeignUseDetector {
   private readonly bound: ForeignUseBound;
   private readonly buckets = new Map<string, BucketEstimate>();
-  /** The server's clock less ours, per vendor, learnt from the Dates. */
+  /** The server's clock less ours, per vendor and server, learnt from the Dates. */
   private readonly offsets = new Map<string, ServerOffset>();
 
   constructor(private readonly options: ForeignUseOptions = {}) {
@@ -47,16 +47,19 @@ export class ForeignUseDetector {
     // The bound keeps its anchors whatever the model, so that it is ready should the model become unknown.
     const bound = this.bound.observe(sample);
     if (model === null) return bound;
-    const key = aggregateKey(sample.vendor, sample.endpoint);
+    // Per server of the vendor: two servers of one vendor have two budgets.
+    const server = this.options.serverOf?.(sample) ?? null;
+    const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${server ?? ''}`;
     let bucket = this.buckets.get(key);
     if (!bucket || bucket.model !== model) {
       bucket = { model, estimate: model === 'continuous' ? new ContinuousForeignUse() : new WholeSecondForeignUse() };
       this.buckets.set(key, bucket);
     }
-    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint) ?? 0);
+    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint, server) ?? 0);
     if (bucket.estimate instanceof ContinuousForeignUse) return bucket.estimate.observe(sample, slotsOf(sample), inFlight);
-    let offset = this.offsets.get(sample.vendor);
-    if (!offset) this.offsets.set(sample.vendor, (offset = new ServerOffset()));
+    const clockKey = `${sample.vendor}\u0000${server ?? ''}`;
+    let offset = this.offsets.get(clockKey);
+    if (!offset) this.offsets.set(clockKey, (offset = new ServerOffset()));
     // The Date's own second even when the answer came late (a busy process): that is the second the server counted it in.
     const second = sample.serverSecond != null && Number.isFinite(sample.serverSecond) ? Math.floor(sample.serverSecond / 1000) * 1000 : secondOf(sample);
     const before = offset.estimate();
@@ -74,8 +77,7 @@ export class ForeignUseDetector {
   reset(vendor?: string): void {
     this.bound.reset(vendor);
     for (const key of this.buckets.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.buckets.delete(key);
-    if (vendor === undefined) this.offsets.clear();
-    else this.offsets.delete(vendor);
+    for (const key of this.offsets.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.offsets.delete(key);
   }
 }
 

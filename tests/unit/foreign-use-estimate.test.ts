@@ -188,3 +188,43 @@ describe("others' use in the whole-second model when the Date header misleads", 
     expect(found).toBe(0);
   });
 });
+
+describe("others' use of one vendor on two servers", () => {
+  it('each server has its own estimate: another consumer on one is read there, and the other reads 0', () => {
+    const serverOf = new WeakMap<BudgetSample, string>();
+    const found = new Map<string, number>();
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0, serverOf: (s) => serverOf.get(s) ?? null });
+    const S = 1_700_000_000_000;
+    const answer = (server: string, ms: number, remaining: number, status = 200): BudgetSample => {
+      const sample: BudgetSample = {
+        vendor: 'demo',
+        endpoint: 'categories',
+        at: S + ms,
+        serverSecond: S + Math.floor(ms / 1000) * 1000,
+        status,
+        limit: 20,
+        remaining,
+        reset: 0,
+        latencyMs: 4,
+        waitedMs: 0,
+        attempt: 1,
+        headerProblems: [],
+      };
+      serverOf.set(sample, server);
+      return sample;
+    };
+    const feed = (sample: BudgetSample) => found.set(serverOf.get(sample)!, (found.get(serverOf.get(sample)!) ?? 0) + detector.observe(sample));
+    // Three seconds on each: at A another consumer takes 10 slots before our 10 (then a 429); at B we are alone with 20.
+    for (let second = 0; second < 3000; second += 1000) {
+      for (let k = 1; k <= 20; k++) {
+        if (k <= 10) feed(answer('https://a.example', second + k * 40, 10 - k));
+        feed(answer('https://b.example', second + k * 40 + 10, 20 - k));
+      }
+      feed(answer('https://a.example', second + 900, 0, 429));
+    }
+    feed(answer('https://a.example', 3100, 19));
+    feed(answer('https://b.example', 3110, 19));
+    expect(found.get('https://a.example')).toBe(30);
+    expect(found.get('https://b.example')).toBe(0);
+  });
+});
