@@ -60,7 +60,9 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     }),
     // Every request of ours to that bucket still unanswered: the connected profiles of the vendor at that server (a bucket per base URL).
     inFlight: (vendor, endpoint, server) => {
-      const urls = new Set(pool.sessions().flatMap((s) => (s.profile.vendor === vendor && (server === null || s.profile.baseUrl === server) ? [s.profile.baseUrl] : [])));
+      const urls = new Set(
+        pool.sessions().flatMap((s) => (s.profile.vendor === vendor && (server === null || s.profile.baseUrl === server) ? [s.profile.baseUrl] : [])),
+      );
       return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
     },
     // Each server of a vendor has its own budget, so its own estimate of others' use.

@@ -173,4 +173,3 @@ describe("the user's saved map always wins", () => {
     expect(page.items.map((x) => x.title)).toEqual([0, 1, 2].map((k) => catalog.assetAt(k).title));
   }, 30_000);
 });
-

@@ -32,7 +32,12 @@ const olderProfileSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
 });
-const olderFileSchema = z.object({ version: z.literal(1), profiles: z.array(olderProfileSchema), activeId: z.string().nullable(), settings: settingsSchema.partial() });
+const olderFileSchema = z.object({
+  version: z.literal(1),
+  profiles: z.array(olderProfileSchema),
+  activeId: z.string().nullable(),
+  settings: settingsSchema.partial(),
+});
 
 let dir: string | null = null;
 afterEach(async () => {
@@ -79,7 +84,7 @@ describe('settings file after the names moved into the maps', () => {
 });
 
 describe("an older profile's page size", () => {
-  it('a saved map that sends no page size keeps sending the profile\'s, as its downloads did before the names moved into the map', async () => {
+  it("a saved map that sends no page size keeps sending the profile's, as its downloads did before the names moved into the map", async () => {
     dir = await mkdtemp(join(tmpdir(), 'downgrade-'));
     const vault = memoryVault();
     const first = new ProfileStore({ dataDir: dir, vault });

@@ -13,11 +13,18 @@ describe('overviewRowState', () => {
     for (const connection of [rateLimited, { state: 'connected' as const }, { state: 'degraded' as const, causes: [] }]) {
       expect(overviewRowState({ link: 'offline', connection, othersUseTheBudget: true })).toEqual({ state: 'offline', label: 'Offline', away: true });
     }
-    expect(overviewRowState({ link: 'connecting', connection: { state: 'connected' }, othersUseTheBudget: false })).toMatchObject({ label: 'Connecting', away: true });
+    expect(overviewRowState({ link: 'connecting', connection: { state: 'connected' }, othersUseTheBudget: false })).toMatchObject({
+      label: 'Connecting',
+      away: true,
+    });
   });
 
-  it('the link up: the profile\'s own state, 429s beside others\' use read as sharing the budget', () => {
-    expect(overviewRowState({ link: 'open', connection: rateLimited, othersUseTheBudget: true })).toEqual({ state: 'sharing', label: 'Connected, sharing the budget', away: false });
+  it("the link up: the profile's own state, 429s beside others' use read as sharing the budget", () => {
+    expect(overviewRowState({ link: 'open', connection: rateLimited, othersUseTheBudget: true })).toEqual({
+      state: 'sharing',
+      label: 'Connected, sharing the budget',
+      away: false,
+    });
     expect(overviewRowState({ link: 'open', connection: rateLimited, othersUseTheBudget: false })).toMatchObject({ state: 'degraded', away: false });
   });
 });
