@@ -24,7 +24,7 @@ import { createHandlers } from './handlers';
 import { ProfileSource } from './profile-source';
 import type { OpenedProfile } from './profile-source';
 import { detectAtFirstContact } from '../service-map/first-contact';
-import { profileServiceMap } from '../service-map/profile-map';
+import { hasSavedMap, profileServiceMap } from '../service-map/profile-map';
 import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../shared/service-map/learned-patch';
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
@@ -58,16 +58,23 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       tokens: [...store.knownTokens(), ...(demo.running ? demo.tokens() : [])],
       tokenHeaders: new Set([...store.tokenHeaders(), 'authorization']),
     }),
-    // Every request of ours to that bucket still unanswered: all connected profiles of the vendor (a bucket per base URL).
-    inFlight: (vendor, endpoint) => {
-      const urls = new Set(pool.sessions().flatMap((s) => (s.profile.vendor === vendor ? [s.profile.baseUrl] : [])));
+    // Every request of ours to that bucket still unanswered: the connected profiles of the vendor at that server (a bucket per base URL).
+    inFlight: (vendor, endpoint, server) => {
+      const urls = new Set(
+        pool.sessions().flatMap((s) => (s.profile.vendor === vendor && (server === null || s.profile.baseUrl === server) ? [s.profile.baseUrl] : [])),
+      );
       return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
+    },
+    // Each server of a vendor has its own budget, so its own estimate of others' use.
+    serverOf: (sample) => {
+      const profileId = origin.get(sample);
+      if (profileId === undefined) return null;
+      return pool.sessions().find((s) => s.profile.id === profileId)?.profile.baseUrl ?? store.get(profileId)?.baseUrl ?? null;
     },
     refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
     // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the tested
     // profile's, never another connected profile of the vendor that may be on another server). Two connected profiles
-    // of one vendor each keep their own samples, but the foreign-use detector works per vendor: it takes them for one
-    // consumer (right when both share one server's budget; on two servers of one vendor its estimate mixes them).
+    // of one vendor each keep their own samples; the foreign-use detector keeps one estimate per server (serverOf).
     onRecorded: (sample, foreignUse) => {
       const profileId = origin.get(sample);
       if (profileId === undefined) return;
@@ -132,7 +139,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   /** The profile's session on the store taken for it (after a first contact when it has no service map). */
   async function sessionWith(id: string, opened: OpenedProfile, lease: StoreLease, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     let { profile, tokens } = opened;
-    if (!profile.demo && !profile.serviceMap && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
+    if (!profile.demo && !hasSavedMap(profile) && env.detectAtFirstContact !== false) ({ profile, tokens } = await firstContact(id, profile, tokens));
     const startMap = profileServiceMap(profile);
     return new ProfileSession(profile, tokens, {
       fetch: recordingFetch,
@@ -153,7 +160,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
         const learned = learnedPatch(startMap, map);
         const record = store.get(id);
         if (!record || !learned) return false;
-        if (!record.serviceMap) {
+        if (!record.serviceMap || !hasSavedMap(record)) {
           learnedWithoutMap.set(id, mergePatches(learnedWithoutMap.get(id), learned));
           return true;
         }
@@ -190,7 +197,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       const found = await detectAtFirstContact(client, profileServiceMap(profile));
       // Detection takes seconds: a map saved meanwhile (the user's) always wins, and this detection is discarded.
       const now = store.get(id);
-      if (!now || now.serviceMap) return await profiles.open(id);
+      if (!now || hasSavedMap(now)) return await profiles.open(id);
       if (found.map === null) {
         log('warn', `${profile.name}: no service map saved and detection found none (${found.reason}): the built-in shapes are used until Detect is run.`);
         return { profile, tokens };

@@ -25,6 +25,8 @@ export interface SessionProfile {
   tokenPresentation: TokenPresentation;
   /** How this service is called and its answers read; absent: the default dialect (not detected yet). */
   serviceMap?: ServiceMap | undefined;
+  /** The map holds only an older profile's two names: detected at first contact (profile-map.ts hasSavedMap). */
+  serviceMapNamesOnly?: boolean | undefined;
   /** A demo profile's demo traffic from the start (embedded-demo.ts); absent: none until the user asks. */
   demoTraffic?: DemoTrafficPlan | null;
 }

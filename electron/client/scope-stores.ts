@@ -3,8 +3,9 @@
  * its scope's store when it opens (a lease) and releases it in its close(); nothing else opens or
  * closes a store. Scopes naming the same URL share one store, so one Redis connection however many
  * profiles are connected; it is closed with its last lease. While a scope has several leases (two
- * connected profiles of one vendor at one service), the latest taken is the scope's store; released,
- * the one before it is again.
+ * connected profiles of one vendor at one service), the latest taken that holds a store is the scope's
+ * store: a profile without one connected beside it does not take the fleet's traffic off the store
+ * the other still holds; released, the one before it is again.
  */
 import { budgetStoreProblem } from '../../shared/budget-store-url';
 import { normalizeBaseUrl } from '../../shared/base-url';
@@ -32,7 +33,7 @@ interface Held {
 
 export class ScopeStores {
   private readonly byUrl = new Map<string, { store: FleetSlotStore; users: number }>();
-  /** Per scope, its leases in the order taken: the last is the scope's store. */
+  /** Per scope, its leases in the order taken: the last that holds a store is the scope's store. */
   private readonly byScope = new Map<string, Held[]>();
 
   /**
@@ -57,7 +58,9 @@ export class ScopeStores {
 
   /** Where the fleet of this scope reserves its slots now, or null (headers only). */
   storeFor(scope: BudgetScope): FleetSlotStore | null {
-    return this.byScope.get(scopeKey(scope))?.at(-1)?.store ?? null;
+    const leases = this.byScope.get(scopeKey(scope)) ?? [];
+    for (let i = leases.length - 1; i >= 0; i--) if (leases[i]!.store) return leases[i]!.store;
+    return null;
   }
 
   /** How the scope's store is doing, or null without one. */

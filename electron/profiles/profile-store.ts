@@ -126,6 +126,8 @@ export class ProfileStore {
       tokenPresentation: { header: input.tokenPresentation.header, scheme },
       ...mapWithFormNames(input, existing),
       ...(!input.serviceMap && existing?.serviceMap && existing.serviceMapDetected ? { serviceMapDetected: true } : {}),
+      // An older profile's names, edited in the form, are still names only: detected at first contact as before.
+      ...(!input.serviceMap && existing?.serviceMapNamesOnly ? { serviceMapNamesOnly: true } : {}),
       ...this.keptBudgetStore(input.budgetStore, existing),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
@@ -147,7 +149,7 @@ export class ProfileStore {
   saveServiceMap(id: string, map: ServiceMap, options: { detected?: boolean } = {}): ProfileView {
     const record = this.get(id);
     if (!record) throw notFound(`No profile with id "${id}".`);
-    const { persisted, serviceMapDetected: _was, ...stored } = record;
+    const { persisted, serviceMapDetected: _was, serviceMapNamesOnly: _namesOnly, ...stored } = record;
     const profile: StoredProfile = {
       ...stored,
       ...(options.detected ? { serviceMapDetected: true } : {}),

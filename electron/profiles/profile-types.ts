@@ -35,6 +35,11 @@ const storedProfileFields = z.object({
   serviceMap: serviceMapSchema.optional().catch(undefined),
   /** The map was detected (at first contact or by Detect again) and the user has not reviewed it yet. */
   serviceMapDetected: z.boolean().optional().catch(undefined),
+  /**
+   * The map holds only the two names an older profile kept without a map (legacy-names.ts): it is
+   * still detected at its first contact, from those names, as that profile was.
+   */
+  serviceMapNamesOnly: z.boolean().optional().catch(undefined),
   /** redis://host:port/db: workers of this vendor share its budget through Redis; absent: headers only. */
   budgetStore: z.string().optional().catch(undefined),
   /** The budget store URL sealed with the vault when it carries credentials (budgetStore then holds it masked). */

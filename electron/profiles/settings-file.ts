@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { hasLegacyNames } from './legacy-names';
+import { hasLegacyNames, withMirroredNames } from './legacy-names';
 import { persistedStateSchema, SETTINGS_FILE_VERSION } from './profile-types';
 import type { PersistedState } from './profile-types';
 
@@ -116,7 +116,7 @@ export function loadSettingsFile(dataDir: string, now: () => number = Date.now):
   });
   if (state && read.migrated) {
     try {
-      conf.store = state as unknown as Record<string, unknown>;
+      conf.store = asFile(state);
     } catch {
       // Read-only for now: the names stay read into the maps in memory, and the next save writes them.
     }
@@ -126,9 +126,14 @@ export function loadSettingsFile(dataDir: string, now: () => number = Date.now):
     problem,
     path: conf.path,
     write(next: PersistedState) {
-      conf.store = next as unknown as Record<string, unknown>;
+      conf.store = asFile(next);
     },
   };
+}
+
+/** What is written: each profile with the two names an older build requires beside its map (legacy-names.ts). */
+function asFile(state: PersistedState): Record<string, unknown> {
+  return { ...state, profiles: state.profiles.map(withMirroredNames) };
 }
 
 function refuseWrite(problem: string): never {

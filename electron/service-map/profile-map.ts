@@ -9,6 +9,13 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 
 export interface MapHolder {
   serviceMap?: ServiceMap | undefined;
+  /** The map holds only an older profile's two names: detected at first contact, from them. */
+  serviceMapNamesOnly?: boolean | undefined;
+}
+
+/** A map saved (detected or the user's) that first contact must not replace; absent or names only: detected when it connects. */
+export function hasSavedMap(profile: MapHolder): boolean {
+  return profile.serviceMap !== undefined && profile.serviceMapNamesOnly !== true;
 }
 
 export function profileServiceMap(profile: MapHolder): ServiceMap {

@@ -40,8 +40,13 @@ import { aggregateKey, vendorOfKey, secondOf } from './aggregate';
 export type RefillModelHint = 'whole-second' | 'continuous';
 
 export interface ForeignUseOptions {
-  /** Our requests to the bucket that are sent and not answered yet (all our clients of that vendor). */
-  inFlight?: (vendor: string, endpoint: EndpointId) => number;
+  /** Our requests to the bucket that are sent and not answered yet (our clients of that vendor, at `server` when known). */
+  inFlight?: (vendor: string, endpoint: EndpointId, server: string | null) => number;
+  /**
+   * The server (base URL) that answered a sample: each server of a vendor keeps its own budget, so each
+   * gets its own estimate. Absent or null: one estimate per vendor.
+   */
+  serverOf?: (sample: BudgetSample) => string | null;
   /** The server's refill model where it is known (the embedded simulator); null: unknown, assume the stricter. */
   refillModel?: (vendor: string) => RefillModelHint | null;
   /** How long after giving up a request with no answer the server might still count it. */
@@ -97,7 +102,8 @@ export class ForeignUseBound {
 
   /** Feeds one of our samples (in arrival order); returns the slots another consumer took that were not reported yet. */
   observe(sample: BudgetSample): number {
-    const key = aggregateKey(sample.vendor, sample.endpoint);
+    const server = this.options.serverOf?.(sample) ?? null;
+    const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${server ?? ''}`;
     let state = this.buckets.get(key);
     if (!state) {
       state = { anchors: [], spans: [], reported: 0 };
@@ -120,7 +126,7 @@ export class ForeignUseBound {
       return 0;
     }
     const model = this.options.refillModel?.(sample.vendor) ?? null;
-    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint) ?? 0);
+    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint, server) ?? 0);
     let best = 0;
     for (const a of candidates(state.anchors, cur)) best = Math.max(best, a.foreignUpTo + this.between(state, a, cur, model, inFlight));
     cur.foreignUpTo = best;

@@ -23,6 +23,9 @@ import { WholeSecondForeignUse } from './foreign-whole-second';
 
 export type { ForeignUseOptions, RefillModelHint };
 
+/** A Date this far from where the server's clock stood by its earlier answers is not filed under its own second. */
+const FAR_FROM_SERVER_CLOCK_MS = 60_000;
+
 interface BucketEstimate {
   model: RefillModelHint;
   estimate: WholeSecondForeignUse | ContinuousForeignUse;
@@ -31,7 +34,7 @@ interface BucketEstimate {
 export class ForeignUseDetector {
   private readonly bound: ForeignUseBound;
   private readonly buckets = new Map<string, BucketEstimate>();
-  /** The server's clock less ours, per vendor, learnt from the Dates. */
+  /** The server's clock less ours, per vendor and server, learnt from the Dates. */
   private readonly offsets = new Map<string, ServerOffset>();
 
   constructor(private readonly options: ForeignUseOptions = {}) {
@@ -44,19 +47,29 @@ export class ForeignUseDetector {
     // The bound keeps its anchors whatever the model, so that it is ready should the model become unknown.
     const bound = this.bound.observe(sample);
     if (model === null) return bound;
-    const key = aggregateKey(sample.vendor, sample.endpoint);
+    // Per server of the vendor: two servers of one vendor have two budgets.
+    const server = this.options.serverOf?.(sample) ?? null;
+    const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${server ?? ''}`;
     let bucket = this.buckets.get(key);
     if (!bucket || bucket.model !== model) {
       bucket = { model, estimate: model === 'continuous' ? new ContinuousForeignUse() : new WholeSecondForeignUse() };
       this.buckets.set(key, bucket);
     }
-    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint) ?? 0);
+    const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint, server) ?? 0);
     if (bucket.estimate instanceof ContinuousForeignUse) return bucket.estimate.observe(sample, slotsOf(sample), inFlight);
-    let offset = this.offsets.get(sample.vendor);
-    if (!offset) this.offsets.set(sample.vendor, (offset = new ServerOffset()));
-    if (sample.status !== 0 && sample.serverSecond != null) offset.observe(sample);
+    const clockKey = `${sample.vendor}\u0000${server ?? ''}`;
+    let offset = this.offsets.get(clockKey);
+    if (!offset) this.offsets.set(clockKey, (offset = new ServerOffset()));
     // The Date's own second even when the answer came late (a busy process): that is the second the server counted it in.
     const second = sample.serverSecond != null && Number.isFinite(sample.serverSecond) ? Math.floor(sample.serverSecond / 1000) * 1000 : secondOf(sample);
+    const before = offset.estimate();
+    if (sample.status !== 0 && sample.serverSecond != null) {
+      // A Date far from the server's clock so far (one answer from a far future, say) is not filed under its second, nor
+      // moves the clock, unless the next answer confirms the step: its flight says when it was counted.
+      const far = before !== null && Math.abs(second - (sample.at + before)) > FAR_FROM_SERVER_CLOCK_MS;
+      if (far && !offset.confirmsStep(sample)) return bucket.estimate.unplaced(sample, before);
+      if (!far) offset.observe(sample);
+    }
     return bucket.estimate.observe(sample, second, offset.estimate(), inFlight);
   }
 
@@ -64,8 +77,7 @@ export class ForeignUseDetector {
   reset(vendor?: string): void {
     this.bound.reset(vendor);
     for (const key of this.buckets.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.buckets.delete(key);
-    if (vendor === undefined) this.offsets.clear();
-    else this.offsets.delete(vendor);
+    for (const key of this.offsets.keys()) if (vendor === undefined || vendorOfKey(key) === vendor) this.offsets.delete(key);
   }
 }
 
@@ -84,11 +96,12 @@ function slotsOf(sample: BudgetSample): number {
 class ServerOffset {
   private low = -Infinity;
   private high = Infinity;
+  /** A far step one answer showed, until the next confirms it. */
+  private step: { lo: number; hi: number } | null = null;
 
   observe(sample: BudgetSample): void {
-    const second = sample.serverSecond!;
-    const lo = second - sample.at;
-    const hi = second + 1000 - (sample.at - Math.max(0, sample.latencyMs));
+    const { lo, hi } = span(sample);
+    this.step = null;
     if (lo > this.high + 50 || hi < this.low - 50) {
       this.low = lo;
       this.high = hi;
@@ -98,7 +111,27 @@ class ServerOffset {
     this.high = Math.max(this.low, Math.min(this.high, hi));
   }
 
+  /** A far step is taken when two answers in a row show it; true when this one confirms the one before. */
+  confirmsStep(sample: BudgetSample): boolean {
+    const { lo, hi } = span(sample);
+    const before = this.step;
+    if (before && lo <= before.hi + 50 && hi >= before.lo - 50) {
+      this.step = null;
+      this.low = Math.max(lo, before.lo);
+      this.high = Math.max(this.low, Math.min(hi, before.hi));
+      return true;
+    }
+    this.step = { lo, hi };
+    return false;
+  }
+
   estimate(): number | null {
     return Number.isFinite(this.low) && Number.isFinite(this.high) ? (this.low + this.high) / 2 : null;
   }
+}
+
+/** The offsets an answer allows: S - at <= d < S + 1000 - sent. */
+function span(sample: BudgetSample): { lo: number; hi: number } {
+  const second = sample.serverSecond!;
+  return { lo: second - sample.at, hi: second + 1000 - (sample.at - Math.max(0, sample.latencyMs)) };
 }

@@ -40,6 +40,11 @@ const KEEP_SECONDS = 3;
 const UNANSWERED_GRACE_MS = 1000;
 const MAX_UNANSWERED = 1000;
 const RATE_SECONDS = 10;
+/**
+ * Our successes kept per second, whatever its limit says: more than the limit in one second means the
+ * Date does not advance with the server's seconds (a frozen clock), and the rest of them say nothing.
+ */
+const MAX_ANSWERS_PER_SECOND = 1000;
 
 export class WholeSecondForeignUse {
   private seconds: Second[] = [];
@@ -55,6 +60,17 @@ export class WholeSecondForeignUse {
     const sentAt = sample.at - Math.max(0, sample.latencyMs) + (offsetMs ?? 0);
     this.unanswered.push({ from: sentAt, to: sample.at + (offsetMs ?? 0) + graceMs });
     if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.shift();
+  }
+
+  /** Answers, seconds and spans kept now: bounded whatever the Dates say. */
+  get held(): number {
+    return this.seconds.reduce((n, s) => n + s.remaining.length, 0) + this.unanswered.length + this.history.length;
+  }
+
+  /** An answer whose Date cannot be placed among the server's seconds (far from its clock): ours wherever its flight overlaps. */
+  unplaced(sample: BudgetSample, offsetMs: number | null): number {
+    this.ours(sample, offsetMs, 0);
+    return 0;
   }
 
   /** Feeds one of our samples; `offsetMs` is the server's clock less ours (null: unknown). */
@@ -85,12 +101,13 @@ export class WholeSecondForeignUse {
       this.seconds.push(s);
       this.seconds.sort((x, y) => x.start - y.start);
     }
-    if (s && s.limit === sample.limit) {
+    // A second cannot count more of our successes than its limit: beyond it the Date is frozen, the answers unreadable.
+    if (s && s.limit === sample.limit && s.remaining.length < Math.min(s.limit, MAX_ANSWERS_PER_SECOND)) {
       if (sample.status === 429) {
         s.exhausted = true;
       } else {
         const at = sample.at - Math.max(0, sample.latencyMs) / 2 + (offsetMs ?? 0);
-        if (s.remaining.length === 0 || sample.remaining < Math.min(...s.remaining)) s.lastAt = at;
+        if (s.remaining.length === 0 || sample.remaining < lowest(s.remaining)) s.lastAt = at;
         s.remaining.push(sample.remaining);
         s.at.push(at);
         if (sample.remaining === 0) s.exhausted = true;
@@ -148,7 +165,7 @@ export class WholeSecondForeignUse {
   private settle(s: Second, rate: number): number {
     let estimate = this.counted(s);
     if (s.closedAt !== null && !s.exhausted) {
-      const left = s.remaining.length > 0 ? Math.min(...s.remaining) : s.limit;
+      const left = s.remaining.length > 0 ? lowest(s.remaining) : s.limit;
       estimate += Math.min(left, rate * (1 - this.shareSeen(s)));
     }
     const change = estimate - s.reported;
@@ -178,4 +195,11 @@ function slopeOf(s: Second): Slope {
     variance += (p.x - mx) ** 2;
   }
   return { cov, variance };
+}
+
+/** The least of a list, without spreading it into arguments (a long list would overflow the stack). */
+function lowest(values: readonly number[]): number {
+  let least = Infinity;
+  for (const v of values) if (v < least) least = v;
+  return least;
 }

@@ -76,15 +76,24 @@ describe.skipIf(!hasRedis)('budget store per scope (real redis-server)', () => {
     expect(open).toBe(0);
   });
 
-  it("a scope's latest lease is its store (a lease of none too), the one before it again once released; a second release does nothing", async () => {
+  it("a scope's latest lease holding a store is its store, the one before it again once released; a second release does nothing", async () => {
     const r = scopeStores();
     const first = r.take(ACME, redis.url(0));
     const other = r.take(GLOBEX, redis.url(0));
     expect(storeState(r, ACME).kind).toBe('redis');
+    // A profile of the scope without a store connected second: the fleet store stays in use while the first holds it.
     const none = r.take(ACME, '');
-    expect(r.storeFor(ACME)).toBeNull();
-    expect(storeState(r, ACME)).toEqual({ kind: 'none', url: null, state: 'off', message: null });
+    expect(r.storeFor(ACME)).toBe(first.store);
+    expect(storeState(r, ACME).kind).toBe('redis');
     none.release();
+    expect(r.storeFor(ACME)).toBe(first.store);
+    // Store-less first, a store second: the store; released, none again.
+    const later = r.take({ ...GLOBEX, vendor: 'initech' }, '');
+    const held = r.take({ ...GLOBEX, vendor: 'initech' }, redis.url(0));
+    expect(r.storeFor({ ...GLOBEX, vendor: 'initech' })).toBe(held.store);
+    held.release();
+    expect(r.storeFor({ ...GLOBEX, vendor: 'initech' })).toBeNull();
+    later.release();
     // The scope's base URL is compared in its one spelling (normalizeBaseUrl).
     expect(r.storeFor({ baseUrl: 'HTTP://127.0.0.1:9/api/', vendor: 'acme' })).toBe(first.store);
     first.release();

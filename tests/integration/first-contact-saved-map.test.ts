@@ -6,16 +6,18 @@
  * the built-in shapes in use) does not stop the next connection from detecting. The app's services
  * over the bridge's dispatch, simulators on loopback (latency from the simulator's own fault settings).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { ProfileStore } from '../../electron/profiles';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator, SimDialect } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
+import { profileInputSchema } from '../../shared/bridge/schemas';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
@@ -46,10 +48,10 @@ async function simulator(dialect: SimDialect): Promise<RunningSimulator> {
 
 type Call = <N extends CallName>(name: N, request: unknown) => Promise<CallResponse<N>>;
 
-/** The desktop app's services with no profile yet (profiles added as in Settings). */
-async function startApp(): Promise<Call> {
-  dir = await mkdtemp(join(tmpdir(), 'first-contact-saved-'));
-  app = await createAppServices({ shell: 'web', dataDir: dir, vault: memoryVault(), version: '0.0.0', embeddedSimulator: false, log: () => undefined });
+/** The desktop app's services with no profile yet (profiles added as in Settings), or on a data directory prepared with `vault`. */
+async function startApp(vault = memoryVault()): Promise<Call> {
+  dir ??= await mkdtemp(join(tmpdir(), 'first-contact-saved-'));
+  app = await createAppServices({ shell: 'web', dataDir: dir, vault, version: '0.0.0', embeddedSimulator: false, log: () => undefined });
   const a = app;
   return async (name, request) => {
     const result = await a.dispatch(name, request);
@@ -151,5 +153,23 @@ describe("the user's saved map always wins", () => {
     expect(view.map.learned).toContain('register.assetIdField');
     const page = await call('listAssets', { profileId: p.id, lastId: null, pageSize: 3 });
     expect(page.items.map((a) => [Number(a.id), a.title])).toEqual([0, 1, 2].map((k) => [catalog.idAt(k), catalog.assetAt(k).title]));
+  }, 30_000);
+
+  it("an older profile's own names without a map are still detected at its first contact, as before the names moved into a map", async () => {
+    const sim = await simulator('snake-envelope');
+    dir = await mkdtemp(join(tmpdir(), 'first-contact-saved-'));
+    const vault = memoryVault();
+    const id = new ProfileStore({ dataDir: dir, vault }).save(profileInputSchema.parse(profileOf('acme', sim))).id;
+    // What an older build wrote: the form's names, changed, and no map.
+    const file = join(dir, 'config.json');
+    const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    json.profiles = json.profiles.map(({ namesFromMap: _mirror, serviceMap: _map, ...p }) => ({ ...p, pageSizeParam: 'limit', idField: 'id' }));
+    await writeFile(file, JSON.stringify(json));
+
+    const call = await startApp(vault);
+    await call('selectProfile', { id });
+    expect((await call('serviceMapGet', { profileId: id })).source).toBe('detected');
+    const page = await call('listAssets', { profileId: id, lastId: null, pageSize: 3 });
+    expect(page.items.map((x) => x.title)).toEqual([0, 1, 2].map((k) => catalog.assetAt(k).title));
   }, 30_000);
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
+import { WholeSecondForeignUse } from '../../electron/telemetry/foreign-whole-second';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
@@ -139,5 +140,91 @@ describe("others' use in the whole-second model with an answer of ours whose hea
     found += detector.observe(answer(900, 429, 0));
     found += detector.observe({ ...answer(1100, 200, 19), serverSecond: S + 1000 });
     expect(found).toBe(0);
+  });
+});
+
+describe("others' use in the whole-second model when the Date header misleads", () => {
+  const S = 1_700_000_000_000;
+  /** Alone at 10/s on a limit of 10 per (real) second: Remaining 9..0 each second; the Date as `dateOf` says. */
+  const alone = (k: number, dateOf: (at: number) => number): BudgetSample => {
+    const at = S + 50 + k * 100;
+    return {
+      vendor: 'demo',
+      endpoint: 'categories',
+      at,
+      serverSecond: dateOf(at),
+      status: 200,
+      limit: 10,
+      remaining: 9 - (k % 10),
+      reset: 0,
+      latencyMs: 4,
+      waitedMs: 0,
+      attempt: 1,
+      headerProblems: [],
+    };
+  };
+
+  it('a Date frozen for 10,000 answers: no throw, what is kept stays bounded, and alone still reads 0', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const estimate = new WholeSecondForeignUse();
+    let found = 0;
+    let most = 0;
+    for (let k = 0; k < 10_000; k++) {
+      const sample = alone(k, () => S);
+      found += detector.observe(sample);
+      found += estimate.observe(sample, S, 0, 0);
+      most = Math.max(most, estimate.held);
+    }
+    expect(found).toBe(0);
+    // One second of our answers at most (its limit), however long the Date stays frozen.
+    expect(most).toBeLessThanOrEqual(10);
+  });
+
+  it('one Date far in the future among normal ones is not filed under its own second: alone still reads 0', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    const farOff = Date.UTC(2100, 0, 1);
+    let found = 0;
+    for (let k = 0; k < 300; k++) found += detector.observe(alone(k, (at) => (k === 105 ? farOff : Math.floor(at / 1000) * 1000)));
+    expect(found).toBe(0);
+  });
+});
+
+describe("others' use of one vendor on two servers", () => {
+  it('each server has its own estimate: another consumer on one is read there, and the other reads 0', () => {
+    const serverOf = new WeakMap<BudgetSample, string>();
+    const found = new Map<string, number>();
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0, serverOf: (s) => serverOf.get(s) ?? null });
+    const S = 1_700_000_000_000;
+    const answer = (server: string, ms: number, remaining: number, status = 200): BudgetSample => {
+      const sample: BudgetSample = {
+        vendor: 'demo',
+        endpoint: 'categories',
+        at: S + ms,
+        serverSecond: S + Math.floor(ms / 1000) * 1000,
+        status,
+        limit: 20,
+        remaining,
+        reset: 0,
+        latencyMs: 4,
+        waitedMs: 0,
+        attempt: 1,
+        headerProblems: [],
+      };
+      serverOf.set(sample, server);
+      return sample;
+    };
+    const feed = (sample: BudgetSample) => found.set(serverOf.get(sample)!, (found.get(serverOf.get(sample)!) ?? 0) + detector.observe(sample));
+    // Three seconds on each: at A another consumer takes 10 slots before our 10 (then a 429); at B we are alone with 20.
+    for (let second = 0; second < 3000; second += 1000) {
+      for (let k = 1; k <= 20; k++) {
+        if (k <= 10) feed(answer('https://a.example', second + k * 40, 10 - k));
+        feed(answer('https://b.example', second + k * 40 + 10, 20 - k));
+      }
+      feed(answer('https://a.example', second + 900, 0, 429));
+    }
+    feed(answer('https://a.example', 3100, 19));
+    feed(answer('https://b.example', 3110, 19));
+    expect(found.get('https://a.example')).toBe(30);
+    expect(found.get('https://b.example')).toBe(0);
   });
 });

@@ -50,7 +50,7 @@ describe('service map with the profile', () => {
     expect(store.get(view.id)?.serviceMap?.list.pageSizeParam).toBe('size');
   });
 
-  it("reads older profiles' two names into their maps once, and writes the file back without them", async () => {
+  it("reads older profiles' two names into their maps once, and writes the file back with the maps' names marked as such", async () => {
     dir = await mkdtemp(join(tmpdir(), 'map-profile-'));
     const vault = memoryVault();
     const first = new ProfileStore({ dataDir: dir, vault });
@@ -65,7 +65,7 @@ describe('service map with the profile', () => {
       { pageSizeParam: 'limit', idField: 'uuid' },
       { pageSizeParam: 'per-page', idField: 'key' },
     ];
-    json.profiles = json.profiles.map((p, i) => ({ ...p, ...names[i] }));
+    json.profiles = json.profiles.map(({ namesFromMap: _mirror, ...p }, i) => ({ ...p, ...names[i] }));
     await writeFile(file, JSON.stringify(json));
 
     const store = new ProfileStore({ dataDir: dir, vault });
@@ -80,10 +80,12 @@ describe('service map with the profile', () => {
     expect(store.get(ids[2]!)?.serviceMap).toEqual(saved);
     expect(store.view(ids[2]!)).toMatchObject({ pageSizeParam: 'page_size', idField: 'id' });
     const written = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
-    for (const p of written.profiles) {
-      expect(p).not.toHaveProperty('pageSizeParam');
-      expect(p).not.toHaveProperty('idField');
-    }
+    // Still written for an older build, which requires them: from the map now, marked so that they are not read in again.
+    expect(written.profiles.map((p) => [p.pageSizeParam, p.idField, p.namesFromMap])).toEqual([
+      ['per-page', 'id', true],
+      ['limit', 'uuid', true],
+      ['page_size', 'id', true],
+    ]);
     expect(written.profiles.map((p) => p.tokens)).toEqual(json.profiles.map((p) => p.tokens));
   });
 

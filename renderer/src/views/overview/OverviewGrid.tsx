@@ -8,16 +8,16 @@ import type { KeyboardEvent } from 'react';
 import type { AlertView } from '../../../../shared/bridge/alert-schemas';
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { ENDPOINT_LIST } from '../../../../shared/endpoints';
-import { useAppContext } from '../../api/context';
+import { useAppContext, useLink } from '../../api/context';
 import { Pill } from '../../components/Pill';
 import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
-import { cellName, fleetLabel, limitedLabel, overviewCell, shareLabel } from './overview-model';
+import { cellName, fleetLabel, limitedLabel, overviewCell, overviewRowState, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
 import { useFleetUse } from '../../api/fleet-use';
 import { useDisconnectProfile } from './session-queries';
 import { ErrorCallout } from '../../components/states';
-import { BADGE_LABEL, badgeState, SHARED_BUDGET_WINDOW_MS } from '../../components/connection-badge-state';
+import { SHARED_BUDGET_WINDOW_MS } from '../../components/connection-badge-state';
 
 const GROUPS = [
   { group: 'catalog', label: 'Catalog' },
@@ -116,12 +116,12 @@ interface RowProps {
 
 function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpen }: RowProps) {
   const { budget } = useAppContext();
+  const link = useLink();
   const fleet = useFleetUse(profile.profileId);
   const disconnect = useDisconnectProfile();
   // The header's words for the same facts: 429s from another consumer's use are "sharing the budget".
   const othersUseTheBudget = profile.connection.state === 'degraded' && budget.foreignUseSince(profile.vendor, now - SHARED_BUDGET_WINDOW_MS).length > 0;
-  const state = badgeState({ link: 'open', connection: profile.connection, othersUseTheBudget });
-  const away = state === 'connecting' || state === 'offline';
+  const { state, label, away } = overviewRowState({ link: link.state, connection: profile.connection, othersUseTheBudget });
   // Alerts that name no endpoint (the service down, a failed download) belong to the whole row.
   const rowAlerts = alerts.filter((a) => a.endpoint === null);
   const cells = ENDPOINT_LIST.map((spec) => overviewCell({ store: budget, vendor: profile.vendor, spec, now, alerts, fleet: fleet.data }));
@@ -129,7 +129,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
     <tr className={away ? 'ov-row ov-row-away' : 'ov-row'} data-profile={profile.profileId} aria-current={profile.active ? 'true' : undefined}>
       <th scope="row" className="ov-vendor">
         <div className="ov-vendor-name">
-          <span className={`conn-dot ov-dot-${state}`} title={BADGE_LABEL[state]} aria-hidden="true" />
+          <span className={`conn-dot ov-dot-${state}`} title={label} aria-hidden="true" />
           <strong title={profile.name}>{profile.vendor}</strong>
           {profile.demo ? <span className="demo-tag">DEMO</span> : null}
           {profile.active ? (
@@ -142,7 +142,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           <span className="ov-profile-name" title={profile.baseUrl}>
             {profile.name}
           </span>
-          <span className={`ov-state ov-state-${state}`}>{BADGE_LABEL[state]}</span>
+          <span className={`ov-state ov-state-${state}`}>{label}</span>
         </div>
         {away && profile.connection.message ? <div className="ov-reason small">{profile.connection.message}</div> : null}
         {rowAlerts.length > 0 ? (

@@ -10,6 +10,8 @@ import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import type { BudgetSeconds } from '../../live/budget-seconds';
 import { SECOND_MS } from '../../live/budget-seconds';
 import { completeBefore, servedRequests, WARN_SHARE } from '../budget/budget-model';
+import { BADGE_LABEL, badgeState } from '../../components/connection-badge-state';
+import type { BadgeInput, BadgeState } from '../../components/connection-badge-state';
 
 export type FleetUse = CallResponse<'fleetUse'>;
 
@@ -198,4 +200,13 @@ export function cellName(vendor: string, cell: OverviewCell): string {
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
   return `${cellText(cell)}: ${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${pressure}${alerts}`;
+}
+
+/**
+ * A connected profile's row: the header badge's words and colour for the same facts, so that a row
+ * never says "Connected" beside the header's Offline while the link to the services is down.
+ */
+export function overviewRowState(input: BadgeInput): { state: BadgeState; label: string; away: boolean } {
+  const state = badgeState(input);
+  return { state, label: BADGE_LABEL[state], away: state === 'connecting' || state === 'offline' };
 }
