@@ -1,13 +1,12 @@
 /** What an answer means: JSON bodies, and the PartnerError for each kind of failure. */
 import { ENDPOINTS } from '../../shared/endpoints';
-import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { label } from './errors';
 import { redactText, redactValue } from './redact';
 import { numberTextAsDigits } from '../../shared/json/as-digits';
 import { parseJsonExact } from '../../shared/json/parse-exact';
-import type { FailureKind } from './http';
+import type { AnsweredAttempt, FailedAttempt } from './attempt';
 
 export const EXCERPT_CHARS = 200;
 
@@ -52,14 +51,9 @@ export function codeOfStatus(status: number): ErrorCode {
 }
 
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
-export function statusError(
-  endpoint: EndpointId,
-  status: number,
-  statusText: string,
-  body: ParsedBody,
-  tokens: readonly string[],
-  attempts: number,
-): PartnerError {
+export function statusError(attempt: AnsweredAttempt, body: ParsedBody): PartnerError {
+  const { endpoint, tokens, number: attempts } = attempt;
+  const { status, statusText } = attempt.result;
   const m = meaningOf(status);
   // An error body is for showing: ids past 2^53 as their digits.
   const value = body.json ? redactValue(numberTextAsDigits(body.value), tokens) : redactText(body.text, tokens);
@@ -76,7 +70,9 @@ export function statusError(
 }
 
 /** A 2xx whose body is not JSON. */
-export function invalidBodyError(endpoint: EndpointId, status: number, text: string, tokens: readonly string[]): PartnerError {
+export function invalidBodyError(attempt: AnsweredAttempt): PartnerError {
+  const { endpoint, tokens } = attempt;
+  const { status, text } = attempt.result;
   return new PartnerError({
     code: 'INVALID_RESPONSE',
     message: `${label(endpoint)} answered ${status} with a body that is not JSON: ${JSON.stringify(excerpt(redactText(text, tokens)))}`,
@@ -90,15 +86,8 @@ export function invalidBodyError(endpoint: EndpointId, status: number, text: str
 export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blindly: check whether it took effect before repeating it.';
 
 /** A 5xx on an endpoint that is not safe to resend: the service may have acted before failing. */
-export function unknownOutcomeAnswerError(
-  endpoint: EndpointId,
-  status: number,
-  statusText: string,
-  body: ParsedBody,
-  tokens: readonly string[],
-  attempts: number,
-): PartnerError {
-  const e = statusError(endpoint, status, statusText, body, tokens, attempts);
+export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: ParsedBody): PartnerError {
+  const e = statusError(attempt, body);
   return new PartnerError({
     ...e.data,
     code: 'UNKNOWN_OUTCOME',
@@ -108,8 +97,10 @@ export function unknownOutcomeAnswerError(
   });
 }
 
-/** No answer (after retries where they were safe). */
-export function failureError(endpoint: EndpointId, failure: FailureKind, detail: string, attempts: number, tokens: readonly string[]): PartnerError {
+/** No answer (after retries where they were safe); `detail` says what happened, in words. */
+export function failureError(attempt: FailedAttempt, detail = attempt.result.detail): PartnerError {
+  const { endpoint, tokens, number: attempts } = attempt;
+  const { failure } = attempt.result;
   const spec = ENDPOINTS[endpoint];
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const text = redactText(detail, tokens);

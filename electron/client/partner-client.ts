@@ -15,10 +15,9 @@ import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
-import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit';
-import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
+import type { BudgetSample } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
-import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterMs, retryPolicy } from './backoff';
+import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryPolicy } from './backoff';
 import type { AcquireOptions, BudgetBucket, BucketSnapshot } from './budget-bucket';
 import { nextQueueOrder } from './budget-bucket';
 import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
@@ -28,11 +27,11 @@ import type { ScopeStores } from './scope-stores';
 import type { Ticket } from './header-model';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
-import { wallTime } from '../../shared/clock';
 import { systemClock } from './clock';
 import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
-import { redactText } from './redact';
 import type { AttemptOutcome, FailureKind, FetchFn } from './http';
+import type { AnsweredAttempt, FailedAttempt } from './attempt';
+import { budgetSample, isAnswered, recordAttempt } from './attempt';
 import { attempt } from './http';
 import { createTransport } from './transport';
 import type { Priority } from './queue';
@@ -40,7 +39,6 @@ import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPrese
 import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
-import type { WaitCauses } from '../../shared/wait-causes';
 import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -54,12 +52,6 @@ export const MAX_MISSED_SLOTS = 2;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII only: no spaces, no control characters (a newline would split the header).
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
-
-/** An attempt's wait for budget: from the attempt's start until it was sent, and what held it (adding up to it). */
-interface AttemptWait {
-  ms: number;
-  causes: WaitCauses;
-}
 
 function validTimeout(ms: unknown): ms is number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
@@ -199,11 +191,9 @@ export class PartnerClient {
         this.closers.delete(closer);
       }
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
-      const wait: AttemptWait = { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) };
-      const next =
-        outcome.kind === 'response'
-          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, priority, opts.onSample)
-          : this.onFailure(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, opts.onSample);
+      const start = { vendor: this.vendor, endpoint, tokens: this.tokens, number: attemptNo, priority, requestStartedAt: startedAt, ticket };
+      const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, this.clock.now());
+      const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record as FailedAttempt, bucket, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
@@ -261,43 +251,35 @@ export class PartnerClient {
 
   // ---- one answer ----
 
-  private onResponse<T>(
-    endpoint: EndpointId,
-    spec: EndpointSpec,
+  private onAnswer<T>(
+    attempt: AnsweredAttempt,
     bucket: BudgetBucket,
-    ticket: Ticket,
-    outcome: Extract<AttemptOutcome, { kind: 'response' }>,
-    wait: AttemptWait,
-    attemptNo: number,
-    startedAt: number,
-    priority: Priority,
     own: RequestOptions['onSample'],
   ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
-    const rate = parseRateLimitHeaders(outcome.header);
-    const dateMs = parseServerDate(outcome.header('Date'));
-    const { status } = outcome;
-    bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
-    const consumers = bucket.model.consumers(outcome.receivedAt);
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, wait, attemptNo, dateMs, consumers, own);
-    const body = parseBody(outcome.text);
+    const { endpoint, number: attemptNo, requestStartedAt: startedAt } = attempt;
+    const { status, rate, dateMs } = attempt.result;
+    bucket.answered(attempt.ticket, { receivedAt: attempt.receivedAt, status, rate, dateMs });
+    const consumers = bucket.model.consumers(attempt.receivedAt);
+    const sample = this.emit(budgetSample(attempt, this.clock, consumers), own);
+    const body = parseBody(attempt.result.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
-        if (status === 204 || (status !== 200 && outcome.text.trim() === ''))
+        if (status === 204 || (status !== 200 && attempt.result.text.trim() === ''))
           return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
-        return { error: invalidBodyError(endpoint, status, outcome.text, this.tokens) };
+        return { error: invalidBodyError(attempt) };
       }
       return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
     }
     const now = this.clock.now();
-    const retryAfter = retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? now);
+    const retryAfter = attempt.result.retryAfterMs;
     if (status === 429) {
       // The whole bucket waits: at least Reset (or Retry-After), plus full jitter that grows with each 429 in a row.
       const nextSecond = this.registry.serverClock(this.baseUrl).nextSecondAt(now);
       const floor = Math.max(rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS), retryAfter ?? 0);
       const pause = Math.min(MAX_RETRY_AFTER_MS, floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random));
       bucket.pauseUntil(now + pause);
-      const refused = statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo);
-      if (priority === 'background') {
+      const refused = statusError(attempt, body);
+      if (attempt.priority === 'background') {
         // A 429 is always safe to resend and the budget comes back: wait as long as it moves for anyone.
         const stalledMs = now - bucket.model.progressAt;
         return stalledMs < this.stallLimitMs ? { sleepMs: 0 } : { error: stalledError(endpoint, refused, stalledMs) };
@@ -306,74 +288,37 @@ export class PartnerClient {
       return { error: sharedBudgetError(refused, consumers, this.vendor) };
     }
     if (status >= 500) {
-      if (!spec.safeToResend) {
-        return { error: unknownOutcomeAnswerError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
-      }
+      if (!ENDPOINTS[endpoint].safeToResend) return { error: unknownOutcomeAnswerError(attempt, body) };
       const backoff = Math.max(fullJitter(attemptNo - 1, this.policy, this.random), retryAfter ?? 0);
       if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };
     }
-    return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
+    return { error: statusError(attempt, body) };
   }
 
   // ---- no answer ----
 
-  private onFailure(
-    endpoint: EndpointId,
-    spec: EndpointSpec,
-    bucket: BudgetBucket,
-    ticket: Ticket,
-    outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
-    wait: AttemptWait,
-    attemptNo: number,
-    startedAt: number,
-    own: RequestOptions['onSample'],
-  ): { error: PartnerError } | { sleepMs: number } {
-    const { failure } = outcome;
-    bucket.failed(ticket, reachOf(failure));
-    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, wait, attemptNo, null, undefined, own);
+  private onFailure(attempt: FailedAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): { error: PartnerError } | { sleepMs: number } {
+    const { endpoint, number: attemptNo } = attempt;
+    const { failure } = attempt.result;
+    const safeToResend = ENDPOINTS[endpoint].safeToResend;
+    bucket.failed(attempt.ticket, reachOf(failure));
+    this.emit(budgetSample(attempt, this.clock), own);
     if (failure === 'aborted' || failure === 'closed') {
       const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
-      if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
-      return { error: failureError(endpoint, failure, `${why} after it was sent`, attemptNo, this.tokens) };
+      if (safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
+      return { error: failureError(attempt, `${why} after it was sent`) };
     }
-    if (failure === 'refused' || (spec.safeToResend && failure !== 'too-large')) {
+    if (failure === 'refused' || (safeToResend && failure !== 'too-large')) {
       const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
-      if (mayRetry(attemptNo, startedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
+      if (mayRetry(attemptNo, attempt.requestStartedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
     }
-    return { error: failureError(endpoint, failure, outcome.detail, attemptNo, this.tokens) };
+    return { error: failureError(attempt) };
   }
 
   // ---- helpers ----
 
-  /** Builds an attempt's sample and hands it to every subscriber, then to the request's own listener (`own`). */
-  private emit(
-    endpoint: EndpointId,
-    at: number,
-    status: number,
-    rate: RateLimitHeaders | null,
-    latencyMs: number,
-    wait: AttemptWait,
-    attemptNo: number,
-    dateMs: number | null = null,
-    consumers?: number,
-    own?: (sample: BudgetSample) => void,
-  ): BudgetSample {
-    const sample: BudgetSample = {
-      vendor: this.vendor,
-      endpoint,
-      at: wallTime(this.clock, at),
-      serverSecond: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
-      status,
-      limit: rate?.limit ?? null,
-      remaining: rate?.remaining ?? null,
-      reset: rate?.reset ?? null,
-      latencyMs: Math.max(0, latencyMs),
-      waitedMs: wait.ms,
-      attempt: attemptNo,
-      headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
-    };
-    if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
-    sample.waitCauses = wait.causes;
+  /** Hands an attempt's sample to every subscriber, then to the request's own listener (`own`). */
+  private emit(sample: BudgetSample, own?: (sample: BudgetSample) => void): BudgetSample {
     for (const listener of own ? [...this.listeners, own] : [...this.listeners]) {
       try {
         listener(sample);
@@ -439,11 +384,6 @@ export class PartnerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-function headerText(raw: unknown): string | null {
-  if (typeof raw === 'string') return raw;
-  return Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : null;
 }
 
 /** Whether a failed attempt may have used a slot, and by when. */
