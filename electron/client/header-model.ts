@@ -68,6 +68,11 @@ export interface HeaderModelOptions {
   serverClock: ServerClock;
   /** Added after the server's second surely changed, for latency and clock quirks. */
   guardMs?: number;
+  /**
+   * Whether a budget store (Redis) spaces the fleet's requests now: the fair-share pacing stands aside
+   * while it answers (the four bounds still follow the headers, for consumers outside the store).
+   */
+  coordinated?: () => boolean;
 }
 
 /** Continuous-model basis from the latest-sent answered request's Remaining. */
@@ -113,15 +118,9 @@ export class HeaderModel {
   /** Pacing at a fair share while others use this budget too (fair-share.ts). */
   private readonly share: FairShare;
   private lastProgressAt: number;
-  /**
-   * A budget store (Redis) spaces the fleet's requests: the fair-share pacing stands aside while it
-   * answers (the four bounds still follow the headers, for consumers outside the store).
-   */
-  coordinated = false;
+  private readonly coordinated: () => boolean;
   /** The latest send: where the fair-share pacing's spacing starts from (to tell its deferrals apart, wait causes only). */
   private lastSentAt = -Infinity;
-  /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
-  private refusalUntold = false;
 
   constructor(options: HeaderModelOptions) {
     this.documentedLimit = Math.max(1, Math.floor(options.limit));
@@ -130,6 +129,7 @@ export class HeaderModel {
     this.ownCont = new RefillBound(this.documentedLimit, options.now);
     this.share = new FairShare(() => this.limit, options.now);
     this.lastProgressAt = options.now;
+    this.coordinated = options.coordinated ?? (() => false);
     this.recent = new RecentSends((second, at) => {
       const reached = this.serverClock.surelyReached(second + 1000, at);
       return reached === null ? null : reached + this.guardMs;
@@ -167,13 +167,6 @@ export class HeaderModel {
     return this.lastProgressAt;
   }
 
-  /** Whether a 429 came back on a store's slot since the last call (the store widens its spacing on it). */
-  takeRefusal(): boolean {
-    const told = this.refusalUntold;
-    this.refusalUntold = false;
-    return told;
-  }
-
   /** Consecutive 429s (reset by any other answer). */
   get rateLimitStreak(): number {
     return this.streak;
@@ -206,7 +199,6 @@ export class HeaderModel {
     if (info.status === 429) {
       this.streak++;
       this.rateLimitedAt.push(t);
-      if (this.coordinated) this.refusalUntold = true;
     } else {
       this.streak = 0;
     }
@@ -271,7 +263,7 @@ export class HeaderModel {
     const limit = this.limit;
     const own = this.ownCont.earliest(1, now, limit);
     const recent = this.recent.earliest(1, now, limit);
-    const share = this.coordinated ? now : this.share.earliest(now);
+    const share = this.coordinated() ? now : this.share.earliest(now);
     let t = Math.max(now, own, recent, share);
     let cause: WaitCause = recent > own ? 'window' : 'budget';
     // The pacing's own spacing, or (later than that) its deferral to the next server second.

@@ -17,19 +17,18 @@ import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { RetryPolicy } from './backoff';
-import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryPolicy } from './backoff';
-import type { AcquireOptions, BudgetBucket, BucketSnapshot } from './budget-bucket';
-import { nextQueueOrder } from './budget-bucket';
+import { fullJitter, mayRetry, retryPolicy } from './backoff';
+import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
+import { nextQueueOrder } from './header-pacer';
+import type { FleetSlots } from './pacer';
 import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
 import { normalizeBaseUrl } from '../../shared/base-url';
-import { storeKey } from './fleet-slot-store';
 import type { ScopeStores } from './scope-stores';
-import type { Ticket } from './header-model';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
 import { systemClock } from './clock';
 import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
-import type { AttemptOutcome, FailureKind, FetchFn } from './http';
+import type { AttemptOutcome, FetchFn } from './http';
 import type { AnsweredAttempt, FailedAttempt } from './attempt';
 import { budgetSample, isAnswered, recordAttempt } from './attempt';
 import { attempt } from './http';
@@ -45,10 +44,6 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A background call gives up only after nothing of its budget went through for anyone this long. */
 export const DEFAULT_STALL_LIMIT_MS = DEFAULT_GIVE_UP_AFTER_MINUTES * 60_000;
 export const DEFAULT_MAX_QUEUE_MS = 60_000;
-/** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
-const SECOND_GUARD_MS = 20;
-/** Slots of the budget store given up in a row for being sent too late, before one is used anyway. */
-export const MAX_MISSED_SLOTS = 2;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII only: no spaces, no control characters (a newline would split the header).
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
@@ -173,9 +168,17 @@ export class PartnerClient {
       // for each attempt: the setting may change while a call waits).
       const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
       const waitCauses = emptyWaitCauses();
-      const ticket = await this.acquireOnSlot(bucket, endpoint, { priority, signal: opts.signal, owner: this, order, maxWaitMs, waitCauses });
+      const ticket = await bucket.acquire({
+        priority,
+        signal: opts.signal,
+        owner: this,
+        order,
+        maxWaitMs,
+        waitCauses,
+        slots: this.fleetSlots(endpoint, opts.signal),
+      });
       if (opts.signal?.aborted || this.closed) {
-        bucket.failed(ticket, 'no');
+        bucket.release(ticket);
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
       }
       const closer = new AbortController();
@@ -200,43 +203,11 @@ export class PartnerClient {
     }
   }
 
-  /**
-   * The go to send: the fleet's slot (with a budget store), then the header model's. A send later than
-   * the slot's grace (the headers held it past its slot, or the process was too busy to keep time) gives
-   * the slot up and takes another: sent late, it could land in a second the fleet's other slots have
-   * filled already (a 429 for one of us). After MAX_MISSED_SLOTS in a row it goes anyway.
-   */
-  private async acquireOnSlot(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<Ticket> {
-    const startedAt = this.clock.now();
-    const { maxWaitMs } = acquire;
-    for (let missed = 0; ; missed++) {
-      const slotAt = await this.reserveInStore(bucket, endpoint, acquire);
-      // One queue wait in all, however many slots it takes (an interactive call's bound holds).
-      const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
-      const ticket = await bucket.acquire({ ...acquire, maxWaitMs: left });
-      if (slotAt === null || ticket.sentAt <= slotAt.at + slotAt.graceMs || missed >= MAX_MISSED_SLOTS || acquire.signal?.aborted || this.closed) return ticket;
-      bucket.failed(ticket, 'no');
-    }
-  }
-
-  /**
-   * With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once.
-   * The time spent asking and waiting for the slot is the wait's `store` part.
-   */
-  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<{ at: number; graceMs: number } | null> {
-    const store = this.stores?.storeFor(this) ?? null;
-    if (!store) return null;
-    const askedAt = this.clock.now();
-    try {
-      const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
-      bucket.model.coordinated = slot !== null;
-      if (slot === null) return null;
-      const at = this.clock.now() + slot.waitMs;
-      if (slot.waitMs > 0) await this.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS), endpoint, acquire.signal);
-      return { at, graceMs: slot.graceMs };
-    } finally {
-      if (acquire.waitCauses) acquire.waitCauses.store += Math.max(0, this.clock.now() - askedAt);
-    }
+  /** The fleet's slot store of this client's scope, looked up for every slot, and this call's cancellable wait for it. */
+  private fleetSlots(endpoint: EndpointId, signal: AbortSignal | undefined): FleetSlots | undefined {
+    const stores = this.stores;
+    if (!stores) return undefined;
+    return { store: () => stores.storeFor(this), sleep: (ms) => this.sleep(ms, endpoint, signal), closed: () => this.closed };
   }
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */
@@ -257,10 +228,9 @@ export class PartnerClient {
     own: RequestOptions['onSample'],
   ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
     const { endpoint, number: attemptNo, requestStartedAt: startedAt } = attempt;
-    const { status, rate, dateMs } = attempt.result;
-    bucket.answered(attempt.ticket, { receivedAt: attempt.receivedAt, status, rate, dateMs });
-    const consumers = bucket.model.consumers(attempt.receivedAt);
-    const sample = this.emit(budgetSample(attempt, this.clock, consumers), own);
+    const { status, rate } = attempt.result;
+    const settled = bucket.settle(attempt, (n) => fullJitter(n, this.policy, this.random));
+    const sample = this.emit(budgetSample(attempt, this.clock, settled.consumers), own);
     const body = parseBody(attempt.result.text);
     if (status >= 200 && status < 300) {
       if (!body.json) {
@@ -270,22 +240,17 @@ export class PartnerClient {
       }
       return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
     }
-    const now = this.clock.now();
+    const { at: now, stalledMs } = settled;
     const retryAfter = attempt.result.retryAfterMs;
     if (status === 429) {
-      // The whole bucket waits: at least Reset (or Retry-After), plus full jitter that grows with each 429 in a row.
-      const nextSecond = this.registry.serverClock(this.baseUrl).nextSecondAt(now);
-      const floor = Math.max(rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS), retryAfter ?? 0);
-      const pause = Math.min(MAX_RETRY_AFTER_MS, floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random));
-      bucket.pauseUntil(now + pause);
+      // The bucket paused already (settle); the request waits in its queue again.
       const refused = statusError(attempt, body);
       if (attempt.priority === 'background') {
         // A 429 is always safe to resend and the budget comes back: wait as long as it moves for anyone.
-        const stalledMs = now - bucket.model.progressAt;
         return stalledMs < this.stallLimitMs ? { sleepMs: 0 } : { error: stalledError(endpoint, refused, stalledMs) };
       }
-      if (mayRetry(attemptNo, startedAt, now, pause, this.policy)) return { sleepMs: 0 };
-      return { error: sharedBudgetError(refused, consumers, this.vendor) };
+      if (mayRetry(attemptNo, startedAt, now, settled.pauseMs, this.policy)) return { sleepMs: 0 };
+      return { error: sharedBudgetError(refused, settled.consumers, this.vendor) };
     }
     if (status >= 500) {
       if (!ENDPOINTS[endpoint].safeToResend) return { error: unknownOutcomeAnswerError(attempt, body) };
@@ -301,7 +266,7 @@ export class PartnerClient {
     const { endpoint, number: attemptNo } = attempt;
     const { failure } = attempt.result;
     const safeToResend = ENDPOINTS[endpoint].safeToResend;
-    bucket.failed(attempt.ticket, reachOf(failure));
+    bucket.settle(attempt);
     this.emit(budgetSample(attempt, this.clock), own);
     if (failure === 'aborted' || failure === 'closed') {
       const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
@@ -384,13 +349,6 @@ export class PartnerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-/** Whether a failed attempt may have used a slot, and by when. */
-function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
-  if (failure === 'refused') return 'no';
-  if (failure === 'network') return 'before-now';
-  return 'maybe-later';
 }
 
 /** A duration given as a number or read from a function each time; a bad or throwing one gives the default. */
