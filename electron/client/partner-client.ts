@@ -1,59 +1,50 @@
 /**
  * PartnerClient: every call to the Partner service goes through here. It validates what would only
- * earn a 400, waits for its bucket's budget (shared per vendor and endpoint, see header-model.ts), sends
- * one attempt at a time with a timeout, reports a BudgetSample for every answer or failure, and
- * decides what may be retried:
- *   429            always safe to resend (nothing happened): the whole bucket pauses for at least
- *                  Reset (0 = "under a second", never "now") plus full jitter growing with each
- *                  429 in a row, within the retry budget; then RATE_LIMITED with the 429 body.
- *   refused        nothing reached the server: retried with backoff for any endpoint (NETWORK).
- *   timeout, reset, 5xx   unknown outcome: retried with backoff only where the endpoint table says
- *                  safeToResend; otherwise UNKNOWN_OUTCOME at once (registration is never resent).
+ * earn a 400, waits for its bucket's go (budget-bucket.ts: the fleet's slot, then the header model),
+ * sends one attempt at a time with a timeout, records it whole (attempt.ts), hands it to the bucket
+ * and to every sample listener, and lets next-step.ts decide whether to return, fail or try again.
  */
-import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
-import type { RetryPolicy } from './backoff';
-import { fullJitter, mayRetry, retryPolicy } from './backoff';
-import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
-import { nextQueueOrder } from './header-pacer';
-import type { FleetSlots } from './pacer';
-import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
-import { normalizeBaseUrl } from '../../shared/base-url';
-import type { ScopeStores } from './scope-stores';
-import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import type { Clock } from '../../shared/clock';
-import { systemClock } from './clock';
-import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
-import type { AttemptOutcome, FetchFn } from './http';
+import { stringifyJsonExact } from '../../shared/json/stringify-exact';
+import type { WaitCauses } from '../../shared/wait-causes';
+import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
 import type { AnsweredAttempt, FailedAttempt } from './attempt';
 import { budgetSample, isAnswered, recordAttempt } from './attempt';
+import type { RetryPolicy } from './backoff';
+import { fullJitter, retryPolicy } from './backoff';
+import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
+import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
+import { badRequest, checkClientOptions, DEFAULT_STALL_LIMIT_MS, DEFAULT_TIMEOUT_MS, readSetting } from './client-options';
+import { systemClock } from './clock';
+import { cancelledError, label } from './errors';
+import { nextQueueOrder } from './header-pacer';
+import type { AttemptOutcome, AttemptRequest, FetchFn } from './http';
 import { attempt } from './http';
-import { createTransport } from './transport';
+import type { NextStep, RetryRules } from './next-step';
+import { afterAnswer, afterFailure } from './next-step';
+import type { FleetSlots, PaceRequest } from './pacer';
 import type { Priority } from './queue';
+import type { ScopeStores } from './scope-stores';
+import { createTransport } from './transport';
 import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
-import { DEFAULT_TOKEN_PRESENTATION } from './types';
 import { requestProblem } from './validation';
-import { stringifyJsonExact } from '../../shared/json/stringify-exact';
-import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-/** A background call gives up only after nothing of its budget went through for anyone this long. */
-export const DEFAULT_STALL_LIMIT_MS = DEFAULT_GIVE_UP_AFTER_MINUTES * 60_000;
-export const DEFAULT_MAX_QUEUE_MS = 60_000;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// Visible ASCII only: no spaces, no control characters (a newline would split the header).
-const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+export { DEFAULT_MAX_QUEUE_MS, DEFAULT_STALL_LIMIT_MS, DEFAULT_TIMEOUT_MS } from './client-options';
 
-function validTimeout(ms: unknown): ms is number {
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
-}
-
-function badRequest(message: string, endpoint?: EndpointId): PartnerError {
-  return new PartnerErrorClass({ code: 'BAD_REQUEST', message, endpoint, retryable: false });
+/** One call being made: what stays the same across its attempts. */
+interface Call {
+  endpoint: EndpointId;
+  opts: RequestOptions;
+  bucket: BudgetBucket;
+  http: Omit<AttemptRequest, 'timeoutMs' | 'signal' | 'closeSignal'>;
+  priority: Priority;
+  startedAt: number;
+  order: number;
 }
 
 export class PartnerClient {
@@ -78,36 +69,14 @@ export class PartnerClient {
   private closed = false;
 
   constructor(options: ClientOptions) {
-    if (options === null || typeof options !== 'object') throw badRequest('PartnerClient needs options');
-    try {
-      const url = new URL(options.baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
-      throw badRequest(`baseUrl must be an http(s) URL, got ${JSON.stringify(String(options.baseUrl).slice(0, 100))}`);
-    }
-    if (typeof options.vendor !== 'string' || options.vendor.trim() === '') throw badRequest('vendor must be a non-empty string');
-    if (!Array.isArray(options.tokens)) throw badRequest('tokens must be a list of strings');
-    options.tokens.forEach((t, i) => {
-      if (typeof t !== 'string' || !TOKEN_CHARS.test(t))
-        throw badRequest(`token #${i + 1} of vendor ${options.vendor} is empty or has characters an HTTP header cannot carry`);
-    });
-    const presentation = options.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
-    if (!HEADER_NAME.test(presentation.header) || (presentation.scheme !== null && !HEADER_NAME.test(presentation.scheme))) {
-      throw badRequest('tokenPresentation needs a header name and a scheme (or null) made of token characters');
-    }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
-    if (typeof stallLimitMs !== 'function' && !validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
-    const maxQueueMs = options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS;
-    if (!validTimeout(maxQueueMs)) throw badRequest('maxQueueMs must be a positive number');
-    if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.vendor = options.vendor;
-    this.tokens = [...options.tokens];
-    this.presentation = { ...presentation };
-    this.timeoutMs = timeoutMs;
-    this.stallLimit = stallLimitMs;
-    this.maxQueueMs = maxQueueMs;
+    const checked = checkClientOptions(options);
+    this.baseUrl = checked.baseUrl;
+    this.vendor = checked.vendor;
+    this.tokens = checked.tokens;
+    this.presentation = checked.presentation;
+    this.timeoutMs = checked.timeoutMs;
+    this.stallLimit = checked.stallLimitMs;
+    this.maxQueueMs = checked.maxQueueMs;
     this.policy = retryPolicy(options.retry);
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
     this.random = options.random ?? Math.random;
@@ -144,39 +113,12 @@ export class PartnerClient {
   }
 
   async request<T = unknown>(endpoint: EndpointId, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
-    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
-    const opts = options ?? {};
-    const problem = requestProblem(endpoint, opts);
-    if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
-    const spec = ENDPOINTS[endpoint];
-    const token = this.pickToken(endpoint, opts.token);
-    const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
-    const request = {
-      url: this.urlFor(spec, opts.query),
-      method: spec.method,
-      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
-      // Ids past 2^53 (NumberText) go out as the number text the service wrote.
-      body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
-    };
-    const priority: Priority = opts.priority ?? 'interactive';
-    const startedAt = this.clock.now();
-    const order = nextQueueOrder();
+    const call = this.prepare(endpoint, options ?? {});
+    const { opts, bucket } = call;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
-      // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
-      // for each attempt: the setting may change while a call waits).
-      const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
       const waitCauses = emptyWaitCauses();
-      const ticket = await bucket.acquire({
-        priority,
-        signal: opts.signal,
-        owner: this,
-        order,
-        maxWaitMs,
-        waitCauses,
-        slots: this.fleetSlots(endpoint, opts.signal),
-      });
+      const ticket = await bucket.acquire(this.paceRequest(call, waitCauses));
       if (opts.signal?.aborted || this.closed) {
         bucket.release(ticket);
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
@@ -185,22 +127,55 @@ export class PartnerClient {
       this.closers.add(closer);
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt(
-          this.fetchFn,
-          { ...request, timeoutMs: opts.timeoutMs ?? this.attemptTimeoutMs(), signal: opts.signal, closeSignal: closer.signal },
-          this.clock,
-        );
+        const timeoutMs = opts.timeoutMs ?? this.attemptTimeoutMs();
+        outcome = await attempt(this.fetchFn, { ...call.http, timeoutMs, signal: opts.signal, closeSignal: closer.signal }, this.clock);
       } finally {
         this.closers.delete(closer);
       }
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
-      const start = { vendor: this.vendor, endpoint, tokens: this.tokens, number: attemptNo, priority, requestStartedAt: startedAt, ticket };
+      const start = {
+        vendor: this.vendor,
+        endpoint,
+        tokens: this.tokens,
+        number: attemptNo,
+        priority: call.priority,
+        requestStartedAt: call.startedAt,
+        ticket,
+      };
       const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, this.clock.now());
       const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record as FailedAttempt, bucket, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
     }
+  }
+
+  /** Checks a call before anything is sent (no slot used) and builds what its attempts share. */
+  private prepare(endpoint: EndpointId, opts: RequestOptions): Call {
+    if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
+    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
+    const problem = requestProblem(endpoint, opts);
+    if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
+    const spec = ENDPOINTS[endpoint];
+    const token = this.pickToken(endpoint, opts.token);
+    const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
+    const http = {
+      url: this.urlFor(spec, opts.query),
+      method: spec.method,
+      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
+      // Ids past 2^53 (NumberText) go out as the number text the service wrote.
+      body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
+    };
+    return { endpoint, opts, bucket, http, priority: opts.priority ?? 'interactive', startedAt: this.clock.now(), order: nextQueueOrder() };
+  }
+
+  /** One attempt's ask for the bucket's go. */
+  private paceRequest(call: Call, waitCauses: WaitCauses): PaceRequest {
+    const { priority, order, opts } = call;
+    // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
+    // for each attempt: the setting may change while a call waits).
+    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
+    return { priority, signal: opts.signal, owner: this, order, maxWaitMs, waitCauses, slots: this.fleetSlots(call.endpoint, opts.signal) };
   }
 
   /** The fleet's slot store of this client's scope, looked up for every slot, and this call's cancellable wait for it. */
@@ -220,64 +195,21 @@ export class PartnerClient {
     return readSetting(this.stallLimit, DEFAULT_STALL_LIMIT_MS);
   }
 
-  // ---- one answer ----
-
-  private onAnswer<T>(
-    attempt: AnsweredAttempt,
-    bucket: BudgetBucket,
-    own: RequestOptions['onSample'],
-  ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
-    const { endpoint, number: attemptNo, requestStartedAt: startedAt } = attempt;
-    const { status, rate } = attempt.result;
-    const settled = bucket.settle(attempt, (n) => fullJitter(n, this.policy, this.random));
-    const sample = this.emit(budgetSample(attempt, this.clock, settled.consumers), own);
-    const body = parseBody(attempt.result.text);
-    if (status >= 200 && status < 300) {
-      if (!body.json) {
-        if (status === 204 || (status !== 200 && attempt.result.text.trim() === ''))
-          return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
-        return { error: invalidBodyError(attempt) };
-      }
-      return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
-    }
-    const { at: now, stalledMs } = settled;
-    const retryAfter = attempt.result.retryAfterMs;
-    if (status === 429) {
-      // The bucket paused already (settle); the request waits in its queue again.
-      const refused = statusError(attempt, body);
-      if (attempt.priority === 'background') {
-        // A 429 is always safe to resend and the budget comes back: wait as long as it moves for anyone.
-        return stalledMs < this.stallLimitMs ? { sleepMs: 0 } : { error: stalledError(endpoint, refused, stalledMs) };
-      }
-      if (mayRetry(attemptNo, startedAt, now, settled.pauseMs, this.policy)) return { sleepMs: 0 };
-      return { error: sharedBudgetError(refused, settled.consumers, this.vendor) };
-    }
-    if (status >= 500) {
-      if (!ENDPOINTS[endpoint].safeToResend) return { error: unknownOutcomeAnswerError(attempt, body) };
-      const backoff = Math.max(fullJitter(attemptNo - 1, this.policy, this.random), retryAfter ?? 0);
-      if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };
-    }
-    return { error: statusError(attempt, body) };
+  /** The rules next-step.ts decides by. */
+  private get rules(): RetryRules {
+    return { policy: this.policy, random: this.random, stallLimitMs: () => this.stallLimitMs };
   }
 
-  // ---- no answer ----
+  private onAnswer<T>(attempt: AnsweredAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): NextStep<T> {
+    const settled = bucket.settle(attempt, (n) => fullJitter(n, this.policy, this.random));
+    const sample = this.emit(budgetSample(attempt, this.clock, settled.consumers), own);
+    return afterAnswer<T>(attempt, settled, sample, this.rules);
+  }
 
-  private onFailure(attempt: FailedAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): { error: PartnerError } | { sleepMs: number } {
-    const { endpoint, number: attemptNo } = attempt;
-    const { failure } = attempt.result;
-    const safeToResend = ENDPOINTS[endpoint].safeToResend;
+  private onFailure(attempt: FailedAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): NextStep<never> {
     bucket.settle(attempt);
     this.emit(budgetSample(attempt, this.clock), own);
-    if (failure === 'aborted' || failure === 'closed') {
-      const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
-      if (safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
-      return { error: failureError(attempt, `${why} after it was sent`) };
-    }
-    if (failure === 'refused' || (safeToResend && failure !== 'too-large')) {
-      const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
-      if (mayRetry(attemptNo, attempt.requestStartedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
-    }
-    return { error: failureError(attempt) };
+    return afterFailure(attempt, this.clock.now(), this.rules);
   }
 
   // ---- helpers ----
@@ -349,16 +281,4 @@ export class PartnerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-/** A duration given as a number or read from a function each time; a bad or throwing one gives the default. */
-function readSetting(setting: number | (() => number), fallback: number): number {
-  if (typeof setting === 'number') return setting;
-  let value: unknown;
-  try {
-    value = setting();
-  } catch {
-    return fallback;
-  }
-  return validTimeout(value) ? value : fallback;
 }
