@@ -7,6 +7,7 @@ import { redactText, redactValue } from './redact';
 import { numberTextAsDigits } from '../../shared/json/as-digits';
 import { parseJsonExact } from '../../shared/json/parse-exact';
 import type { AnsweredAttempt, FailedAttempt } from './attempt';
+import type { FailureKind } from './http';
 
 export const EXCERPT_CHARS = 200;
 
@@ -97,54 +98,33 @@ export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: Parsed
   });
 }
 
+interface FailureMeaning {
+  code: ErrorCode;
+  retryable: boolean;
+  /** After "<endpoint>: <what happened>". */
+  tail: string;
+  hint: string;
+}
+
+/** What a failure means; `tries` is " after N attempts" or empty. */
+function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: string): FailureMeaning {
+  if (failure === 'too-large') {
+    const hint = 'Raise the response-size cap in Settings if the service really sends answers this large.';
+    return { code: 'RESPONSE_TOO_LARGE', retryable: false, tail: '; not retried.', hint };
+  }
+  if (failure === 'refused') {
+    return { code: 'NETWORK', retryable: true, tail: `${tries}. Nothing reached the service.`, hint: 'Check the base URL and that the service is running.' };
+  }
+  if (!safeToResend) return { code: 'UNKNOWN_OUTCOME', retryable: false, tail: '; the service may or may not have acted.', hint: UNKNOWN_OUTCOME_HINT };
+  if (failure === 'timeout') return { code: 'TIMEOUT', retryable: true, tail: `${tries}.`, hint: 'The service is slow or unreachable; try again later.' };
+  return { code: 'NETWORK', retryable: true, tail: `${tries}.`, hint: 'The connection broke; try again.' };
+}
+
 /** No answer (after retries where they were safe); `detail` says what happened, in words. */
 export function failureError(attempt: FailedAttempt, detail = attempt.result.detail): PartnerError {
   const { endpoint, tokens, number: attempts } = attempt;
-  const { failure } = attempt.result;
-  const spec = ENDPOINTS[endpoint];
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const text = redactText(detail, tokens);
-  if (failure === 'too-large') {
-    return new PartnerError({
-      code: 'RESPONSE_TOO_LARGE',
-      message: `${label(endpoint)}: ${text}; not retried.`,
-      endpoint,
-      retryable: false,
-      hint: 'Raise the response-size cap in Settings if the service really sends answers this large.',
-    });
-  }
-  if (failure === 'refused') {
-    return new PartnerError({
-      code: 'NETWORK',
-      message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`,
-      endpoint,
-      retryable: true,
-      hint: 'Check the base URL and that the service is running.',
-    });
-  }
-  if (!spec.safeToResend) {
-    return new PartnerError({
-      code: 'UNKNOWN_OUTCOME',
-      message: `${label(endpoint)}: ${text}; the service may or may not have acted.`,
-      endpoint,
-      retryable: false,
-      hint: UNKNOWN_OUTCOME_HINT,
-    });
-  }
-  if (failure === 'timeout') {
-    return new PartnerError({
-      code: 'TIMEOUT',
-      message: `${label(endpoint)}: ${text}${tries}.`,
-      endpoint,
-      retryable: true,
-      hint: 'The service is slow or unreachable; try again later.',
-    });
-  }
-  return new PartnerError({
-    code: 'NETWORK',
-    message: `${label(endpoint)}: ${text}${tries}.`,
-    endpoint,
-    retryable: true,
-    hint: 'The connection broke; try again.',
-  });
+  const m = failureMeaning(attempt.result.failure, ENDPOINTS[endpoint].safeToResend, tries);
+  const message = `${label(endpoint)}: ${redactText(detail, tokens)}${m.tail}`;
+  return new PartnerError({ code: m.code, message, endpoint, retryable: m.retryable, hint: m.hint });
 }
