@@ -43,7 +43,7 @@ export interface AttemptFailure {
   detail: string;
 }
 
-export interface Attempt<R extends AttemptAnswer | AttemptFailure = AttemptAnswer | AttemptFailure> {
+export interface AttemptOf<R extends AttemptAnswer | AttemptFailure> {
   readonly vendor: string;
   readonly endpoint: EndpointId;
   /** The vendor's tokens: scrubbed from every message and body made from this attempt. */
@@ -62,8 +62,9 @@ export interface Attempt<R extends AttemptAnswer | AttemptFailure = AttemptAnswe
   readonly result: R;
 }
 
-export type AnsweredAttempt = Attempt<AttemptAnswer>;
-export type FailedAttempt = Attempt<AttemptFailure>;
+export type AnsweredAttempt = AttemptOf<AttemptAnswer>;
+export type FailedAttempt = AttemptOf<AttemptFailure>;
+export type Attempt = AnsweredAttempt | FailedAttempt;
 
 /** What the client knows of an attempt before it is sent. */
 export type AttemptStart = Omit<Attempt, 'sentAt' | 'receivedAt' | 'result'>;

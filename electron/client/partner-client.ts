@@ -143,7 +143,7 @@ export class PartnerClient {
         ticket,
       };
       const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, this.clock.now());
-      const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record as FailedAttempt, bucket, opts.onSample);
+      const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record, bucket, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
