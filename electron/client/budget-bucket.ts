@@ -1,19 +1,19 @@
 /**
- * One shared bucket: its budget model, the requests waiting for it, and the single timer that wakes
- * the queue when the model says the next slot is free. Every client of the same (baseUrl, vendor,
- * endpoint) in the process goes through the same BudgetBucket.
+ * One shared bucket: the pacers that say when its requests may go (pacer.ts), composed. Every client of
+ * the same (baseUrl, vendor, endpoint) in the process goes through the same BudgetBucket; the header
+ * model's state is the bucket's own, read only through `settle`'s answer and `snapshot()`.
  */
 import type { EndpointId } from '../../shared/endpoints';
-import type { PartnerError } from '../../shared/errors';
-import type { AnswerInfo, Ticket } from './header-model';
-import { HeaderModel } from './header-model';
 import type { Clock } from '../../shared/clock';
-import { cancelledError, queueTimeoutError } from './errors';
-import type { Priority, Queued } from './queue';
-import { WaitQueue } from './queue';
+import type { AnsweredAttempt, Attempt, FailedAttempt } from './attempt';
+import { MAX_RETRY_AFTER_MS, rateLimitFloorMs } from './backoff';
+import { HeaderModel } from './header-model';
+import type { Ticket } from './header-model';
+import { HeaderPacer } from './header-pacer';
+import { storeKey } from './fleet-slot-store';
+import type { PaceRequest } from './pacer';
 import type { ServerClock } from './server-clock';
-import type { WaitCauses } from '../../shared/wait-causes';
-import { WaitLedger } from './wait-ledger';
+import { SlotPacer } from './slot-pacer';
 
 export interface BucketSnapshot {
   baseUrl: string;
@@ -39,40 +39,30 @@ export interface BucketSnapshot {
   pace: number;
 }
 
-export interface AcquireOptions {
-  priority: Priority;
-  signal?: AbortSignal;
-  /** Who is waiting (a client), so that its close() can cancel its own waiters only. */
-  owner: object;
-  /** Keep this place in the queue (a retry); default: the back of its priority. */
-  order?: number;
-  /** Longest time in the queue; then the call fails RATE_LIMITED (nothing sent). Default: no limit. */
-  maxWaitMs?: number;
-  /** This request's time in the queue, per cause, is added into it when it is granted (recorded only). */
-  waitCauses?: WaitCauses;
-}
+/** Slots of the budget store given up in a row for being sent too late, before one is used anyway. */
+export const MAX_MISSED_SLOTS = 2;
+/** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
+const SECOND_GUARD_MS = 20;
 
-interface Waiter extends Queued {
-  owner: object;
-  grant(ticket: Ticket): void;
-  fail(error: PartnerError): void;
-}
+/** Full jitter for the n-th 429 in a row (0 for the first): the caller's retry policy. */
+export type Jitter = (n: number) => number;
 
-let nextOrder = 1;
-/** Longer timers overflow in Node (2^31-1 ms) and fire at once, with a warning. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A fresh place at the back of the queue. */
-export function nextQueueOrder(): number {
-  return nextOrder++;
+/** What an answer means for the caller's next step. */
+export interface Settled {
+  /** When it was settled (local time). */
+  at: number;
+  /** Consumers estimated to share this budget, us included (1: alone). */
+  consumers: number;
+  /** After a 429: how long the whole bucket now pauses (ms); 0 otherwise. */
+  pauseMs: number;
+  /** How long nothing of this budget went through for anyone (ms): background work gives up on it. */
+  stalledMs: number;
 }
 
 export class BudgetBucket {
-  readonly model: HeaderModel;
-  private readonly queue = new WaitQueue<Waiter>();
-  private readonly held = new WaitLedger();
-  private timer: unknown = null;
-  private timerAt = Infinity;
+  private readonly model: HeaderModel;
+  private readonly slots: SlotPacer;
+  private readonly headers: HeaderPacer;
 
   constructor(
     readonly baseUrl: string,
@@ -80,95 +70,92 @@ export class BudgetBucket {
     readonly endpoint: EndpointId,
     limit: number,
     private readonly clock: Clock,
-    serverClock: ServerClock,
+    private readonly serverClock: ServerClock,
     guardMs?: number,
   ) {
-    this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs });
+    this.slots = new SlotPacer(storeKey(baseUrl, vendor, endpoint), () => this.model.limit, clock);
+    this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs, coordinated: () => this.slots.coordinated });
+    this.headers = new HeaderPacer(this.model, endpoint, clock);
   }
 
-  /** Waits for a slot; resolves with the ticket of a request that now counts as sent. */
-  acquire(options: AcquireOptions): Promise<Ticket> {
-    if (options.signal?.aborted) return Promise.reject(cancelledError(this.endpoint));
-    return new Promise<Ticket>((resolve, reject) => {
-      const queuedAt = this.clock.now();
-      const heldAtStart = this.held.read(queuedAt);
-      let expiry: unknown = null;
-      const leave = (error: PartnerError): void => {
-        if (this.queue.remove(waiter)) {
-          waiter.fail(error);
-          this.pump();
-        }
-      };
-      const onAbort = (): void => leave(cancelledError(this.endpoint));
-      const done = (): void => {
-        options.signal?.removeEventListener('abort', onAbort);
-        if (expiry !== null) this.clock.clearTimeout(expiry);
-      };
-      const waiter: Waiter = {
-        priority: options.priority,
-        order: options.order ?? nextQueueOrder(),
-        owner: options.owner,
-        grant: (ticket) => {
-          if (options.waitCauses) this.held.addSince(heldAtStart, ticket.sentAt, options.waitCauses);
-          done();
-          resolve(ticket);
-        },
-        fail: (error) => {
-          done();
-          reject(error);
-        },
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const maxWait = options.maxWaitMs;
-      if (maxWait !== undefined && Number.isFinite(maxWait)) {
-        expiry = this.clock.setTimeout(
-          () => leave(queueTimeoutError(this.endpoint, this.clock.now() - queuedAt)),
-          Math.max(0, Math.min(maxWait, MAX_TIMER_MS)),
-        );
-      }
-      this.queue.push(waiter);
-      this.pump();
-    });
+  /** The limit paced at (documented, or lower if the server's Limit header insists). */
+  get limit(): number {
+    return this.model.limit;
   }
 
-  answered(ticket: Ticket, info: AnswerInfo): void {
-    this.model.answered(ticket, info);
-    this.pump();
+  /**
+   * The go to send: the fleet's slot (with a budget store), then the header model's; resolves with the
+   * ticket of a request that now counts as sent. A send later than the slot's grace (the headers held it
+   * past its slot, or the process was too busy to keep time) gives the slot up and takes another: sent
+   * late, it could land in a second the fleet's other slots have filled already (a 429 for one of us).
+   * After MAX_MISSED_SLOTS in a row it goes anyway.
+   */
+  async acquire(request: PaceRequest): Promise<Ticket> {
+    const startedAt = this.clock.now();
+    const { maxWaitMs } = request;
+    for (let missed = 0; ; missed++) {
+      const slot = await this.slots.reserve(request);
+      // One queue wait in all, however many slots it takes (an interactive call's bound holds).
+      const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
+      const ticket = await this.headers.reserve({ ...request, maxWaitMs: left });
+      const late = slot !== null && ticket.sentAt > slot.at + slot.graceMs;
+      if (!late || missed >= MAX_MISSED_SLOTS || request.signal?.aborted || request.slots?.closed()) return ticket;
+      this.headers.release(ticket);
+    }
   }
 
-  failed(ticket: Ticket, reached: 'no' | 'before-now' | 'maybe-later'): void {
-    this.model.failed(ticket, this.clock.now(), reached);
-    this.pump();
+  /** Nothing was sent on the ticket (the request was cancelled before it went): its slot is given back. */
+  release(ticket: Ticket): void {
+    this.headers.release(ticket);
+  }
+
+  /**
+   * Each pacer learns from the attempt. An answer says what the caller needs next; a 429 pauses the
+   * whole bucket for at least Reset (or Retry-After), plus full jitter that grows with each 429 in a row.
+   */
+  settle(attempt: AnsweredAttempt, jitter: Jitter): Settled;
+  settle(attempt: FailedAttempt): void;
+  settle(attempt: Attempt, jitter?: Jitter): Settled | void {
+    this.slots.settle(attempt);
+    this.headers.settle(attempt);
+    if (attempt.result.kind !== 'answer') return;
+    const consumers = this.model.consumers(attempt.receivedAt);
+    const now = this.clock.now();
+    let pauseMs = 0;
+    if (attempt.result.status === 429) {
+      const nextSecond = this.serverClock.nextSecondAt(now);
+      const floor = Math.max(
+        rateLimitFloorMs(attempt.result.rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS),
+        attempt.result.retryAfterMs ?? 0,
+      );
+      pauseMs = Math.min(MAX_RETRY_AFTER_MS, floor + (jitter?.(this.model.rateLimitStreak - 1) ?? 0));
+      this.pauseUntil(now + pauseMs);
+    }
+    return { at: now, consumers, pauseMs, stalledMs: now - this.model.progressAt };
   }
 
   /** The whole bucket waits: every queued request, not only the one refused. */
   pauseUntil(until: number): void {
-    this.model.pauseUntil(until);
-    this.pump();
+    this.headers.pauseUntil(until);
   }
 
   /** Rejects the owner's waiting requests (close()); returns how many. */
   cancelOwner(owner: object, why: string): number {
-    const gone = this.queue.removeWhere((w) => w.owner === owner);
-    for (const w of gone) w.fail(cancelledError(this.endpoint, why));
-    this.pump();
-    return gone.length;
+    return this.headers.cancelOwner(owner, why);
   }
 
   /** Rejects every waiter and stops the timer (registry disposal). */
   cancelAll(why: string): void {
-    const gone = this.queue.removeWhere(() => true);
-    for (const w of gone) w.fail(cancelledError(this.endpoint, why));
-    this.stopTimer();
+    this.headers.cancelAll(why);
   }
 
   get queued(): number {
-    return this.queue.size;
+    return this.headers.queued;
   }
 
   /** Whether a wake-up timer is pending (tests: nothing left behind). */
   get hasTimer(): boolean {
-    return this.timer !== null;
+    return this.headers.hasTimer;
   }
 
   snapshot(): BucketSnapshot {
@@ -183,53 +170,11 @@ export class BudgetBucket {
       available: this.model.available(now),
       pausedUntil: paused,
       resetAt: this.model.resetAt(),
-      queued: this.queue.size,
+      queued: this.headers.queued,
       inFlight: this.model.inFlightCount,
       margin: this.model.margin(now),
       consumers: Math.round(this.model.consumers(now)),
       pace: Math.round(this.model.pace(now) * 100) / 100,
     };
-  }
-
-  /** Grants slots in priority order while the model allows; otherwise sleeps until it will. */
-  private pump(): void {
-    const now = this.clock.now();
-    while (this.queue.size > 0) {
-      const next = this.model.nextSend(now);
-      if (next.at > now) {
-        this.held.hold(now, next.cause);
-        this.wakeAt(next.at, now);
-        return;
-      }
-      const waiter = this.queue.shift()!;
-      waiter.grant(this.model.send(now));
-    }
-    this.held.hold(now, null);
-    this.stopTimer();
-  }
-
-  private wakeAt(at: number, now: number): void {
-    if (at === Infinity) {
-      // Only an answer (or failure) of a request in flight can free a slot; those call pump().
-      this.stopTimer();
-      return;
-    }
-    if (this.timer !== null && this.timerAt === at) return;
-    this.stopTimer();
-    this.timerAt = at;
-    this.timer = this.clock.setTimeout(
-      () => {
-        this.timer = null;
-        this.timerAt = Infinity;
-        this.pump();
-      },
-      Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - now))),
-    );
-  }
-
-  private stopTimer(): void {
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
   }
 }

@@ -1,12 +1,12 @@
 /** What an answer means: JSON bodies, and the PartnerError for each kind of failure. */
 import { ENDPOINTS } from '../../shared/endpoints';
-import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { label } from './errors';
 import { redactText, redactValue } from './redact';
 import { numberTextAsDigits } from '../../shared/json/as-digits';
 import { parseJsonExact } from '../../shared/json/parse-exact';
+import type { AnsweredAttempt, FailedAttempt } from './attempt';
 import type { FailureKind } from './http';
 
 export const EXCERPT_CHARS = 200;
@@ -52,14 +52,9 @@ export function codeOfStatus(status: number): ErrorCode {
 }
 
 /** The error for a non-2xx answer; the body is kept (JSON, or the text when it is not JSON). */
-export function statusError(
-  endpoint: EndpointId,
-  status: number,
-  statusText: string,
-  body: ParsedBody,
-  tokens: readonly string[],
-  attempts: number,
-): PartnerError {
+export function statusError(attempt: AnsweredAttempt, body: ParsedBody): PartnerError {
+  const { endpoint, tokens, number: attempts } = attempt;
+  const { status, statusText } = attempt.result;
   const m = meaningOf(status);
   // An error body is for showing: ids past 2^53 as their digits.
   const value = body.json ? redactValue(numberTextAsDigits(body.value), tokens) : redactText(body.text, tokens);
@@ -76,7 +71,9 @@ export function statusError(
 }
 
 /** A 2xx whose body is not JSON. */
-export function invalidBodyError(endpoint: EndpointId, status: number, text: string, tokens: readonly string[]): PartnerError {
+export function invalidBodyError(attempt: AnsweredAttempt): PartnerError {
+  const { endpoint, tokens } = attempt;
+  const { status, text } = attempt.result;
   return new PartnerError({
     code: 'INVALID_RESPONSE',
     message: `${label(endpoint)} answered ${status} with a body that is not JSON: ${JSON.stringify(excerpt(redactText(text, tokens)))}`,
@@ -90,15 +87,8 @@ export function invalidBodyError(endpoint: EndpointId, status: number, text: str
 export const UNKNOWN_OUTCOME_HINT = 'This request is not safe to send again blindly: check whether it took effect before repeating it.';
 
 /** A 5xx on an endpoint that is not safe to resend: the service may have acted before failing. */
-export function unknownOutcomeAnswerError(
-  endpoint: EndpointId,
-  status: number,
-  statusText: string,
-  body: ParsedBody,
-  tokens: readonly string[],
-  attempts: number,
-): PartnerError {
-  const e = statusError(endpoint, status, statusText, body, tokens, attempts);
+export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: ParsedBody): PartnerError {
+  const e = statusError(attempt, body);
   return new PartnerError({
     ...e.data,
     code: 'UNKNOWN_OUTCOME',
@@ -108,52 +98,33 @@ export function unknownOutcomeAnswerError(
   });
 }
 
-/** No answer (after retries where they were safe). */
-export function failureError(endpoint: EndpointId, failure: FailureKind, detail: string, attempts: number, tokens: readonly string[]): PartnerError {
-  const spec = ENDPOINTS[endpoint];
-  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const text = redactText(detail, tokens);
+interface FailureMeaning {
+  code: ErrorCode;
+  retryable: boolean;
+  /** After "<endpoint>: <what happened>". */
+  tail: string;
+  hint: string;
+}
+
+/** What a failure means; `tries` is " after N attempts" or empty. */
+function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: string): FailureMeaning {
   if (failure === 'too-large') {
-    return new PartnerError({
-      code: 'RESPONSE_TOO_LARGE',
-      message: `${label(endpoint)}: ${text}; not retried.`,
-      endpoint,
-      retryable: false,
-      hint: 'Raise the response-size cap in Settings if the service really sends answers this large.',
-    });
+    const hint = 'Raise the response-size cap in Settings if the service really sends answers this large.';
+    return { code: 'RESPONSE_TOO_LARGE', retryable: false, tail: '; not retried.', hint };
   }
   if (failure === 'refused') {
-    return new PartnerError({
-      code: 'NETWORK',
-      message: `${label(endpoint)}: ${text}${tries}. Nothing reached the service.`,
-      endpoint,
-      retryable: true,
-      hint: 'Check the base URL and that the service is running.',
-    });
+    return { code: 'NETWORK', retryable: true, tail: `${tries}. Nothing reached the service.`, hint: 'Check the base URL and that the service is running.' };
   }
-  if (!spec.safeToResend) {
-    return new PartnerError({
-      code: 'UNKNOWN_OUTCOME',
-      message: `${label(endpoint)}: ${text}; the service may or may not have acted.`,
-      endpoint,
-      retryable: false,
-      hint: UNKNOWN_OUTCOME_HINT,
-    });
-  }
-  if (failure === 'timeout') {
-    return new PartnerError({
-      code: 'TIMEOUT',
-      message: `${label(endpoint)}: ${text}${tries}.`,
-      endpoint,
-      retryable: true,
-      hint: 'The service is slow or unreachable; try again later.',
-    });
-  }
-  return new PartnerError({
-    code: 'NETWORK',
-    message: `${label(endpoint)}: ${text}${tries}.`,
-    endpoint,
-    retryable: true,
-    hint: 'The connection broke; try again.',
-  });
+  if (!safeToResend) return { code: 'UNKNOWN_OUTCOME', retryable: false, tail: '; the service may or may not have acted.', hint: UNKNOWN_OUTCOME_HINT };
+  if (failure === 'timeout') return { code: 'TIMEOUT', retryable: true, tail: `${tries}.`, hint: 'The service is slow or unreachable; try again later.' };
+  return { code: 'NETWORK', retryable: true, tail: `${tries}.`, hint: 'The connection broke; try again.' };
+}
+
+/** No answer (after retries where they were safe); `detail` says what happened, in words. */
+export function failureError(attempt: FailedAttempt, detail = attempt.result.detail): PartnerError {
+  const { endpoint, tokens, number: attempts } = attempt;
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const m = failureMeaning(attempt.result.failure, ENDPOINTS[endpoint].safeToResend, tries);
+  const message = `${label(endpoint)}: ${redactText(detail, tokens)}${m.tail}`;
+  return new PartnerError({ code: m.code, message, endpoint, retryable: m.retryable, hint: m.hint });
 }

@@ -81,7 +81,7 @@ export interface Spacing {
 export const DEFAULT_SPACING: Spacing = { startMs: 25, floorMs: 5, mostMs: 250, narrowMsPerSecond: 1 };
 
 /**
- * A wait longer than a caller ever sleeps for a slot (partner-client caps it at MAX_RETRY_AFTER_MS)
+ * A wait longer than a caller ever sleeps for a slot (slot-pacer.ts caps it at MAX_RETRY_AFTER_MS)
  * is not a schedule anyone keeps: garbage, headers only.
  */
 export const MAX_SLOT_WAIT_MS = MAX_RETRY_AFTER_MS;

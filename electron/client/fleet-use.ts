@@ -27,7 +27,7 @@ export async function readFleetUse(stores: ScopeStores, budgets: BudgetRegistry,
     fromMs: read?.fromMs ?? (Math.floor(wallNow / 1000) - seconds) * 1000,
     endpoints: ENDPOINT_IDS.map((endpoint, i) => ({
       endpoint,
-      limit: budgets.bucket(base, scope.vendor, endpoint).model.limit,
+      limit: budgets.bucket(base, scope.vendor, endpoint).limit,
       granted: read?.counts[i] ?? [],
     })),
   };

@@ -1,6 +1,7 @@
 /**
- * The header model of one (vendor, endpoint) budget: may we send now, and if not, when? BudgetBucket
- * (budget-bucket.ts) queues requests on it; this file only answers from the headers and our own sends.
+ * The header model of one (vendor, endpoint) budget: may we send now, and if not, when? HeaderPacer
+ * (header-pacer.ts) queues the bucket's requests on it; this file only answers from the headers and
+ * our own sends (our-requests.ts).
  *
  * The server runs one of two refill models (spec/server-behaviour.md) and does not say which:
  * whole-second fixed windows aligned to its clock (2N can pass across a boundary; a refusal
@@ -12,40 +13,32 @@
  *                     (or, per the answer's Date, in a server second that has not surely ended).
  *                     Neither uses the X-Rate-Limit-* values, so hostile or garbled ones can never
  *                     push us over the limit; alone, they are exact enough to run at N per second.
- *   server, continuous RefillBound re-based on the latest-sent answer's Remaining (R at its
- *                     arrival, less every request of ours that may not be counted in R yet).
- *   server, window    WindowBasis: the lowest Remaining of the server's latest second, less our
- *                     requests that may have been processed after it, until that second surely
- *                     ended (learnt from Date, plus a guard; without Date, one second after it).
+ *   server, both      ServerBounds (server-bounds.ts): the same two models re-based on Remaining,
+ *                     so others' use slows us as soon as a header shows it.
  *
- * The server bounds follow Remaining, so consumption by others (another process, another consumer
- * of the vendor) slows us as soon as a header shows it; when Remaining falls faster than our own
- * requests explain, a margin of one slot (more after 429s) is kept back for a while.
- * When a second's budget is used up we wait for the next second; there the continuous bound
- * still limits us to the refill since the last answer, so the first request works as a probe: its
- * Remaining re-bases both server bounds (N-1 in whole-second, the true level in continuous) and
- * the rest follows at full speed. The refill during the wait is never lost in the continuous model
- * (the wait is under a second, so the bucket cannot overflow), and in the whole-second model every
- * second is used whole. Steady state: N per second in both models (N per 1000 ms + one round trip
- * without Date headers).
+ * When Remaining falls faster than our own requests explain, a margin of one slot (more after 429s)
+ * is kept back for a while. When a second's budget is used up we wait for the next second; there the
+ * continuous bound still limits us to the refill since the last answer, so the first request works
+ * as a probe: its Remaining re-bases both server bounds and the rest follows at full speed. Steady
+ * state: N per second in both models (N per 1000 ms + one round trip without Date headers).
  *
  * Pure: every method takes the local time; no timers here.
  */
 import type { RateLimitHeaders } from '../../shared/rate-limit';
 import type { WaitCause } from '../../shared/wait-causes';
+import { AdoptedLimit } from './adopted-limit';
 import { FairShare } from './fair-share';
-import { RecentSends, SLIDING_SLACK_MS } from './recent-sends';
+import { HoldBack } from './hold-back';
+import { RecentSends } from './recent-sends';
 import { RefillBound } from './refill-bound';
 import type { ServerClock } from './server-clock';
 import type { AnswerFact } from './window-basis';
-import { WindowBasis } from './window-basis';
+import type { Ticket } from './our-requests';
+import { OurRequests } from './our-requests';
+import { ServerBounds } from './server-bounds';
 
-export interface Ticket {
-  readonly id: number;
-  /** Send order within the bucket. */
-  readonly seq: number;
-  readonly sentAt: number;
-}
+export type { Ticket } from './our-requests';
+export { ABANDONED_LINGER_MS } from './our-requests';
 
 /** When the next request may go, and what holds it until then. */
 export interface NextSend {
@@ -68,18 +61,13 @@ export interface HeaderModelOptions {
   serverClock: ServerClock;
   /** Added after the server's second surely changed, for latency and clock quirks. */
   guardMs?: number;
+  /**
+   * Whether a budget store (Redis) spaces the fleet's requests now: the fair-share pacing stands aside
+   * while it answers (the four bounds still follow the headers, for consumers outside the store).
+   */
+  coordinated?: () => boolean;
 }
 
-/** Continuous-model basis from the latest-sent answered request's Remaining. */
-interface RefillBasis {
-  seq: number;
-  bound: RefillBound;
-}
-
-const FOREIGN_MEMORY_MS = 15_000;
-const RATE_LIMITED_MEMORY_MS = 10_000;
-/** A request we abandoned (timeout, abort) may still reach the server a little later. */
-export const ABANDONED_LINGER_MS = 1_000;
 /**
  * No budget bound ever asks for a longer wait than this (a per-second budget comes back within a
  * second; anything longer comes from a skewed or hostile header). Pauses after 429s are capped by
@@ -87,49 +75,34 @@ export const ABANDONED_LINGER_MS = 1_000;
  */
 export const MAX_BOUND_WAIT_MS = 2_000;
 
-let nextTicketId = 1;
-
 export class HeaderModel {
-  readonly documentedLimit: number;
-  private adoptedLimit: number | null = null;
-  private lastLimitHeader: number | null = null;
+  private readonly limits: AdoptedLimit;
   private readonly serverClock: ServerClock;
   private readonly guardMs: number;
   private readonly ownCont: RefillBound;
   private readonly recent: RecentSends;
-  private refillBasis: RefillBasis | null = null;
-  private windowBasis: WindowBasis | null = null;
-  private readonly inFlight = new Map<number, Ticket>();
-  /** Abandoned requests, counted as pending until `at`. */
-  private lingering: { ticket: Ticket; at: number }[] = [];
-  /** Recent answers, to spot answers that overtook one another. */
-  private answeredLog: AnswerFact[] = [];
-  private seq = 0;
+  /** The two bounds re-based on the answers' Remaining. */
+  private readonly server: ServerBounds;
+  private readonly ours = new OurRequests();
   private pausedUntilMs = 0;
-  private streak = 0;
-  private lastForeignAt = -Infinity;
-  private rateLimitedAt: number[] = [];
+  private readonly holdBack = new HoldBack();
   private lastRate: { rate: RateLimitHeaders; receivedAt: number } | null = null;
   /** Pacing at a fair share while others use this budget too (fair-share.ts). */
   private readonly share: FairShare;
   private lastProgressAt: number;
-  /**
-   * A budget store (Redis) spaces the fleet's requests: the fair-share pacing stands aside while it
-   * answers (the four bounds still follow the headers, for consumers outside the store).
-   */
-  coordinated = false;
+  private readonly coordinated: () => boolean;
   /** The latest send: where the fair-share pacing's spacing starts from (to tell its deferrals apart, wait causes only). */
   private lastSentAt = -Infinity;
-  /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
-  private refusalUntold = false;
 
   constructor(options: HeaderModelOptions) {
-    this.documentedLimit = Math.max(1, Math.floor(options.limit));
+    this.limits = new AdoptedLimit(options.limit);
     this.serverClock = options.serverClock;
     this.guardMs = options.guardMs ?? 20;
-    this.ownCont = new RefillBound(this.documentedLimit, options.now);
+    this.server = new ServerBounds(this.serverClock, this.guardMs);
+    this.ownCont = new RefillBound(this.limits.documented, options.now);
     this.share = new FairShare(() => this.limit, options.now);
     this.lastProgressAt = options.now;
+    this.coordinated = options.coordinated ?? (() => false);
     this.recent = new RecentSends((second, at) => {
       const reached = this.serverClock.surelyReached(second + 1000, at);
       return reached === null ? null : reached + this.guardMs;
@@ -138,11 +111,11 @@ export class HeaderModel {
 
   /** The limit we pace at: the documented one, or a lower one the server insists on. */
   get limit(): number {
-    return this.adoptedLimit === null ? this.documentedLimit : Math.min(this.documentedLimit, this.adoptedLimit);
+    return this.limits.value;
   }
 
   get inFlightCount(): number {
-    return this.inFlight.size + this.lingering.length;
+    return this.ours.count;
   }
 
   get pausedUntil(): number {
@@ -167,16 +140,9 @@ export class HeaderModel {
     return this.lastProgressAt;
   }
 
-  /** Whether a 429 came back on a store's slot since the last call (the store widens its spacing on it). */
-  takeRefusal(): boolean {
-    const told = this.refusalUntold;
-    this.refusalUntold = false;
-    return told;
-  }
-
   /** Consecutive 429s (reset by any other answer). */
   get rateLimitStreak(): number {
-    return this.streak;
+    return this.holdBack.refusalsInRow;
   }
 
   // ---- events ----
@@ -184,12 +150,10 @@ export class HeaderModel {
   send(now: number): Ticket {
     this.advance(now);
     this.lastSentAt = now;
-    const ticket: Ticket = { id: nextTicketId++, seq: ++this.seq, sentAt: now };
-    this.inFlight.set(ticket.id, ticket);
+    const ticket = this.ours.send(now);
     this.ownCont.add(ticket.id);
     this.recent.add(ticket.id);
-    this.refillBasis?.bound.add(ticket.id);
-    this.windowBasis?.sent(ticket.id);
+    this.server.sent(ticket.id);
     this.share.sent(now);
     return ticket;
   }
@@ -198,18 +162,12 @@ export class HeaderModel {
   answered(ticket: Ticket, info: AnswerInfo): void {
     const t = info.receivedAt;
     this.advance(t);
-    if (!this.inFlight.delete(ticket.id)) return;
+    if (!this.ours.land(ticket)) return;
     // A Date far from our clock (or from what the latest answers agree on) is not used.
     const dateMs = info.dateMs !== null && this.serverClock.believe(ticket.sentAt, t, info.dateMs) ? info.dateMs : null;
     this.settleEverywhere(ticket.id, t, dateMs === null ? null : Math.floor(dateMs / 1000) * 1000);
-    this.adoptLimit(info.rate.limit);
-    if (info.status === 429) {
-      this.streak++;
-      this.rateLimitedAt.push(t);
-      if (this.coordinated) this.refusalUntold = true;
-    } else {
-      this.streak = 0;
-    }
+    this.limits.heard(info.rate.limit);
+    this.holdBack.answered(info.status === 429, t);
     const refused = info.status === 429;
     const read = refused ? 0 : info.rate.remaining;
     const fact: AnswerFact = {
@@ -223,11 +181,10 @@ export class HeaderModel {
     };
     this.noteForeign(fact);
     this.noteShare(ticket, fact);
-    this.windowBasis?.answered(fact);
-    if (fact.remaining !== null) this.rebase(fact, fact.remaining);
+    this.server.answered(fact);
+    if (fact.remaining !== null) this.server.rebase(fact, fact.remaining, this.ours.pendingIds(), this.ours.answered);
     if (info.rate.limit !== null || info.rate.remaining !== null || info.rate.reset !== null) this.lastRate = { rate: info.rate, receivedAt: t };
-    this.answeredLog.push(fact);
-    if (this.answeredLog.length > 256) this.answeredLog = this.answeredLog.slice(-128);
+    this.ours.logAnswer(fact);
   }
 
   /**
@@ -237,16 +194,15 @@ export class HeaderModel {
    */
   failed(ticket: Ticket, now: number, reached: 'no' | 'before-now' | 'maybe-later'): void {
     this.advance(now);
-    if (!this.inFlight.delete(ticket.id)) return;
+    if (!this.ours.land(ticket)) return;
     if (reached === 'no') {
       this.ownCont.refund(ticket.id);
       this.recent.refund(ticket.id);
-      this.refillBasis?.bound.refund(ticket.id);
-      this.windowBasis?.refunded(ticket.id);
+      this.server.refunded(ticket.id);
     } else if (reached === 'before-now') {
       this.settleEverywhere(ticket.id, now);
     } else {
-      this.lingering.push({ ticket, at: now + ABANDONED_LINGER_MS });
+      this.ours.abandon(ticket, now);
     }
   }
 
@@ -271,25 +227,14 @@ export class HeaderModel {
     const limit = this.limit;
     const own = this.ownCont.earliest(1, now, limit);
     const recent = this.recent.earliest(1, now, limit);
-    const share = this.coordinated ? now : this.share.earliest(now);
+    const share = this.coordinated() ? now : this.share.earliest(now);
     let t = Math.max(now, own, recent, share);
     let cause: WaitCause = recent > own ? 'window' : 'budget';
     // The pacing's own spacing, or (later than that) its deferral to the next server second.
     if (share > Math.max(own, recent)) cause = share > Math.max(now, this.lastSentAt + 1000 / this.share.rate(now)) + 0.5 ? 'window' : 'others';
-    const need = 1 + this.margin(now);
-    if (this.refillBasis) {
-      const refill = this.refillBasis.bound.earliest(need, now, limit);
-      if (refill >= t && refill > now) cause = this.refillBasis.bound.earliest(1, now, limit) <= now ? 'others' : 'budget';
-      t = Math.max(t, refill);
-    }
-    const w = this.windowBasis;
-    if (w && w.value() < need) {
-      const ends = this.windowEndsAt(w);
-      if (ends >= t && ends > now) cause = w.value() >= 1 ? 'others' : 'budget';
-      t = Math.max(t, ends);
-    }
+    ({ at: t, cause } = this.server.hold(t, cause, 1 + this.margin(now), now, limit));
     if (t === Infinity) cause = 'inFlight';
-    if (t === Infinity && this.lingering.length > 0) t = Math.max(now, Math.min(...this.lingering.map((l) => l.at)));
+    if (t === Infinity && this.ours.lingerEndsAt !== Infinity) t = Math.max(now, this.ours.lingerEndsAt);
     // Infinity (only an answer can free a slot) stays; any computed wait is capped.
     if (t !== Infinity) t = Math.min(t, now + MAX_BOUND_WAIT_MS);
     if (this.pausedUntilMs >= t && this.pausedUntilMs > now) cause = 'pause';
@@ -301,11 +246,7 @@ export class HeaderModel {
     this.advance(now);
     if (now < this.pausedUntilMs) return 0;
     const limit = this.limit;
-    let v = Math.min(this.ownCont.value(now, limit), this.recent.room(now, limit));
-    const m = this.margin(now);
-    if (this.refillBasis) v = Math.min(v, this.refillBasis.bound.value(now, limit) - m);
-    const w = this.windowBasis;
-    if (w && now < this.windowEndsAt(w)) v = Math.min(v, w.value() - m);
+    const v = this.server.room(Math.min(this.ownCont.value(now, limit), this.recent.room(now, limit)), this.margin(now), now, limit);
     return Math.max(0, Math.floor(v + 1e-9));
   }
 
@@ -314,12 +255,9 @@ export class HeaderModel {
    * what surely came back since (refill, a new second). Null before any readable Remaining.
    */
   serverRemaining(now: number): number | null {
-    const w = this.windowBasis;
-    if (!this.refillBasis && !w) return null;
     const limit = this.limit;
-    let v = this.refillBasis ? this.refillBasis.bound.value(now, limit) : limit;
-    if (w && now < this.windowEndsAt(w)) v = Math.min(v, w.value());
-    return Math.min(limit, Math.max(0, Math.floor(v + 1e-9)));
+    const v = this.server.remaining(now, limit);
+    return v === null ? null : Math.min(limit, Math.max(0, Math.floor(v + 1e-9)));
   }
 
   /** When the server said the budget is full again (Reset), or null. */
@@ -332,10 +270,7 @@ export class HeaderModel {
 
   /** Slots held back because others use this budget too (see file comment). */
   margin(now: number): number {
-    let m = now - this.lastForeignAt < FOREIGN_MEMORY_MS ? 1 : 0;
-    this.rateLimitedAt = this.rateLimitedAt.filter((at) => now - at < RATE_LIMITED_MEMORY_MS);
-    m += Math.min(2, this.rateLimitedAt.length);
-    return Math.min(m, Math.floor(this.limit / 4));
+    return this.holdBack.slots(now, this.limit);
   }
 
   // ---- internals ----
@@ -344,47 +279,12 @@ export class HeaderModel {
     const limit = this.limit;
     this.ownCont.settle(id, t, limit);
     this.recent.settle(id, t, second);
-    this.refillBasis?.bound.settle(id, t, limit);
+    this.server.settled(id, t, limit);
   }
 
   /** Abandoned requests whose linger time passed count as consumed then. */
   private advance(now: number): void {
-    if (this.lingering.length === 0) return;
-    const due = this.lingering.filter((l) => l.at <= now);
-    if (due.length === 0) return;
-    this.lingering = this.lingering.filter((l) => l.at > now);
-    for (const l of due) this.settleEverywhere(l.ticket.id, l.at);
-  }
-
-  /** Local time after which the basis's server second has surely ended. */
-  private windowEndsAt(s: WindowBasis): number {
-    if (s.window !== null) {
-      const reached = this.serverClock.surelyReached(s.window + 1000, s.receivedAt);
-      if (reached !== null) return reached + this.guardMs;
-    }
-    return s.receivedAt + 1000 + this.guardMs;
-  }
-
-  /** Offers answer x as the basis of both server bounds. */
-  private rebase(x: AnswerFact, remaining: number): void {
-    const pending = [...this.inFlight.keys(), ...this.lingering.map((l) => l.ticket.id)];
-    // Continuous: the latest-sent answer; answers that arrived while it was in flight may have been
-    // processed after it, so they are folded in as spent.
-    if (this.refillBasis === null || x.seq > this.refillBasis.seq) {
-      const overtaken = this.answeredLog.filter((a) => a.seq < x.seq && a.receivedAt > x.sentAt && !a.refused).length;
-      this.refillBasis = { seq: x.seq, bound: new RefillBound(remaining - overtaken, x.receivedAt, pending) };
-    }
-    // Whole-second: a later second replaces. Within one second Remaining only falls, so the lowest
-    // one is the latest state, everyone's consumption included (on a tie, the one that leaves more
-    // of our requests unexplained loses). Without Date to compare: the latest-sent answer.
-    const candidate = WindowBasis.on(x, remaining, pending, this.answeredLog);
-    const w = this.windowBasis;
-    if (w === null) this.windowBasis = candidate;
-    else if (x.window !== null && w.window !== null) {
-      const later = x.window > w.window;
-      const lower = x.window === w.window && (remaining < w.remaining || (remaining === w.remaining && candidate.value() > w.value()));
-      if (later || lower) this.windowBasis = candidate;
-    } else if (x.seq > w.seq) this.windowBasis = candidate;
+    for (const l of this.ours.takeDue(now)) this.settleEverywhere(l.ticket.id, l.at);
   }
 
   /**
@@ -392,8 +292,7 @@ export class HeaderModel {
    * both models: within one server second, refill can only add.
    */
   private noteForeign(x: AnswerFact): void {
-    const w = this.windowBasis;
-    if (w && x.remaining !== null && x.window !== null && x.window === w.window && x.remaining < w.value()) this.lastForeignAt = x.receivedAt;
+    if (this.server.showsOthers(x)) this.holdBack.othersSeen(x.receivedAt);
   }
 
   /** Feeds the fair-share estimator: how far Remaining is below what our own requests explain. */
@@ -402,12 +301,8 @@ export class HeaderModel {
     let aloneFloor: number | null = null;
     let phase: number | null = null;
     if (!x.refused && x.remaining !== null) {
-      // Whole-second model: our requests that may share the answer's server second (this one, those
-      // in flight, and those answered in it). Continuous: what our own sends leave in the bucket.
-      const sameSecond = this.answeredLog.filter(
-        (a) => !a.refused && (x.window !== null ? a.window === x.window : a.receivedAt > x.receivedAt - 1000 - SLIDING_SLACK_MS),
-      ).length;
-      const wholeSecond = limit - 1 - this.inFlightCount - sameSecond;
+      // Whole-second model: what our requests in the answer's server second leave. Continuous: what our own sends leave in the bucket.
+      const wholeSecond = this.ours.aloneInSecond(x, limit);
       const continuous = Math.floor(this.ownCont.value(x.receivedAt, limit) + 1e-9);
       aloneFloor = Math.min(wholeSecond, continuous);
       const offset = this.serverClock.offsetMid();
@@ -416,13 +311,5 @@ export class HeaderModel {
     this.share.answered({ at: x.receivedAt, refused: x.refused, remaining: x.remaining, aloneFloor, phase });
     const othersWent = aloneFloor !== null && x.remaining !== null && x.remaining < aloneFloor;
     if (!x.refused || othersWent) this.lastProgressAt = x.receivedAt;
-  }
-
-  /** A lower Limit is adopted once two answers in a row agree on it (a single garbled one is not). */
-  private adoptLimit(limit: number | null): void {
-    if (limit === null || limit < 1) return;
-    if (limit >= this.documentedLimit) this.adoptedLimit = null;
-    else if (limit === this.lastLimitHeader) this.adoptedLimit = Math.floor(limit);
-    this.lastLimitHeader = limit;
   }
 }

@@ -73,16 +73,28 @@ export function classifyFetchError(e: unknown): { failure: 'refused' | 'network'
   return { failure: refused ? 'refused' : 'network', detail };
 }
 
-export async function attempt(fetchFn: FetchFn, req: AttemptRequest, clock: Clock): Promise<AttemptOutcome> {
-  const sentAt = clock.now();
+type StopReason = 'timeout' | 'aborted' | 'closed';
+
+/** What ends an attempt before its answer: the caller's signal, the client's close(), the timeout. */
+interface Stopper {
+  /** Aborts the fetch. */
+  signal: AbortSignal;
+  /** Rejects once stopped: raced against an injected fetch that may ignore the signal. */
+  stopped: Promise<never>;
+  why(): StopReason | null;
+  /** Clears the timer and the listeners. */
+  release(): void;
+}
+
+function stopperFor(req: AttemptRequest, clock: Clock): Stopper {
   const controller = new AbortController();
-  let why: 'timeout' | 'aborted' | 'closed' | null = null;
+  let why: StopReason | null = null;
   let onStop: () => void = () => {};
   const stopped = new Promise<never>((_, reject) => {
     onStop = () => reject(new Error('stopped'));
   });
   stopped.catch(() => {});
-  const stop = (reason: 'timeout' | 'aborted' | 'closed') => (): void => {
+  const stop = (reason: StopReason) => (): void => {
     if (why !== null) return;
     why = reason;
     controller.abort();
@@ -95,11 +107,23 @@ export async function attempt(fetchFn: FetchFn, req: AttemptRequest, clock: Cloc
   req.signal?.addEventListener('abort', onCaller, { once: true });
   req.closeSignal?.addEventListener('abort', onClose, { once: true });
   const timer = clock.setTimeout(stop('timeout'), req.timeoutMs);
+  const release = (): void => {
+    clock.clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCaller);
+    req.closeSignal?.removeEventListener('abort', onClose);
+  };
+  return { signal: controller.signal, stopped, why: () => why, release };
+}
+
+export async function attempt(fetchFn: FetchFn, req: AttemptRequest, clock: Clock): Promise<AttemptOutcome> {
+  const sentAt = clock.now();
+  const stopper = stopperFor(req, clock);
+  const { stopped } = stopper;
   try {
-    if (why !== null) throw new Error('stopped');
+    if (stopper.why() !== null) throw new Error('stopped');
     // Racing `stopped` settles the attempt on time even if an injected fetch ignores the signal.
     const res = await Promise.race([
-      fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller.signal, redirect: 'manual' }),
+      fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: stopper.signal, redirect: 'manual' }),
       stopped,
     ]);
     const text = await Promise.race([res.text(), stopped]);
@@ -113,14 +137,13 @@ export async function attempt(fetchFn: FetchFn, req: AttemptRequest, clock: Cloc
     return { kind: 'response', status: res.status, statusText: res.statusText, header, text, sentAt, receivedAt: clock.now() };
   } catch (e) {
     const receivedAt = clock.now();
+    const why = stopper.why();
     if (why !== null) {
       const detail = why === 'timeout' ? `no answer within ${req.timeoutMs} ms` : why === 'aborted' ? 'cancelled by the caller' : 'the client was closed';
       return { kind: 'failure', failure: why, detail, sentAt, receivedAt };
     }
     return { kind: 'failure', ...classifyFetchError(e), sentAt, receivedAt };
   } finally {
-    clock.clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onCaller);
-    req.closeSignal?.removeEventListener('abort', onClose);
+    stopper.release();
   }
 }

@@ -1,72 +1,50 @@
 /**
  * PartnerClient: every call to the Partner service goes through here. It validates what would only
- * earn a 400, waits for its bucket's budget (shared per vendor and endpoint, see header-model.ts), sends
- * one attempt at a time with a timeout, reports a BudgetSample for every answer or failure, and
- * decides what may be retried:
- *   429            always safe to resend (nothing happened): the whole bucket pauses for at least
- *                  Reset (0 = "under a second", never "now") plus full jitter growing with each
- *                  429 in a row, within the retry budget; then RATE_LIMITED with the 429 body.
- *   refused        nothing reached the server: retried with backoff for any endpoint (NETWORK).
- *   timeout, reset, 5xx   unknown outcome: retried with backoff only where the endpoint table says
- *                  safeToResend; otherwise UNKNOWN_OUTCOME at once (registration is never resent).
+ * earn a 400, waits for its bucket's go (budget-bucket.ts: the fleet's slot, then the header model),
+ * sends one attempt at a time with a timeout, records it whole (attempt.ts), hands it to the bucket
+ * and to every sample listener, and lets next-step.ts decide whether to return, fail or try again.
  */
-import { DEFAULT_GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
 import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
-import { parseRateLimitHeaders, parseServerDate } from '../../shared/rate-limit';
-import type { BudgetSample, RateLimitHeaders } from '../../shared/rate-limit';
-import type { RetryPolicy } from './backoff';
-import { fullJitter, mayRetry, MAX_RETRY_AFTER_MS, rateLimitFloorMs, retryAfterMs, retryPolicy } from './backoff';
-import type { AcquireOptions, BudgetBucket, BucketSnapshot } from './budget-bucket';
-import { nextQueueOrder } from './budget-bucket';
-import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
-import { normalizeBaseUrl } from '../../shared/base-url';
-import { storeKey } from './fleet-slot-store';
-import type { ScopeStores } from './scope-stores';
-import type { Ticket } from './header-model';
-import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
+import type { BudgetSample } from '../../shared/rate-limit';
 import type { Clock } from '../../shared/clock';
-import { wallTime } from '../../shared/clock';
-import { systemClock } from './clock';
-import { cancelledError, label, sharedBudgetError, stalledError } from './errors';
-import { redactText } from './redact';
-import type { AttemptOutcome, FailureKind, FetchFn } from './http';
-import { attempt } from './http';
-import { createTransport } from './transport';
-import type { Priority } from './queue';
-import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
-import { DEFAULT_TOKEN_PRESENTATION } from './types';
-import { requestProblem } from './validation';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import type { WaitCauses } from '../../shared/wait-causes';
 import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
+import type { AnsweredAttempt, FailedAttempt } from './attempt';
+import { budgetSample, isAnswered, recordAttempt } from './attempt';
+import type { RetryPolicy } from './backoff';
+import { fullJitter, retryPolicy } from './backoff';
+import type { BudgetBucket, BucketSnapshot } from './budget-bucket';
+import { BudgetRegistry, defaultBudgetRegistry } from './budget-registry';
+import { badRequest, checkClientOptions, DEFAULT_STALL_LIMIT_MS, DEFAULT_TIMEOUT_MS, readSetting } from './client-options';
+import { systemClock } from './clock';
+import { cancelledError, label } from './errors';
+import { nextQueueOrder } from './header-pacer';
+import type { AttemptOutcome, AttemptRequest, FetchFn } from './http';
+import { attempt } from './http';
+import type { NextStep, RetryRules } from './next-step';
+import { afterAnswer, afterFailure } from './next-step';
+import type { FleetSlots, PaceRequest } from './pacer';
+import type { Priority } from './queue';
+import type { ScopeStores } from './scope-stores';
+import { createTransport } from './transport';
+import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
+import { requestProblem } from './validation';
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-/** A background call gives up only after nothing of its budget went through for anyone this long. */
-export const DEFAULT_STALL_LIMIT_MS = DEFAULT_GIVE_UP_AFTER_MINUTES * 60_000;
-export const DEFAULT_MAX_QUEUE_MS = 60_000;
-/** Added to "the server's next second" after a 429 with Reset 0, for latency and clock quirks. */
-const SECOND_GUARD_MS = 20;
-/** Slots of the budget store given up in a row for being sent too late, before one is used anyway. */
-export const MAX_MISSED_SLOTS = 2;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// Visible ASCII only: no spaces, no control characters (a newline would split the header).
-const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+export { DEFAULT_MAX_QUEUE_MS, DEFAULT_STALL_LIMIT_MS, DEFAULT_TIMEOUT_MS } from './client-options';
 
-/** An attempt's wait for budget: from the attempt's start until it was sent, and what held it (adding up to it). */
-interface AttemptWait {
-  ms: number;
-  causes: WaitCauses;
-}
-
-function validTimeout(ms: unknown): ms is number {
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
-}
-
-function badRequest(message: string, endpoint?: EndpointId): PartnerError {
-  return new PartnerErrorClass({ code: 'BAD_REQUEST', message, endpoint, retryable: false });
+/** One call being made: what stays the same across its attempts. */
+interface Call {
+  endpoint: EndpointId;
+  opts: RequestOptions;
+  bucket: BudgetBucket;
+  http: Omit<AttemptRequest, 'timeoutMs' | 'signal' | 'closeSignal'>;
+  priority: Priority;
+  startedAt: number;
+  order: number;
 }
 
 export class PartnerClient {
@@ -91,36 +69,14 @@ export class PartnerClient {
   private closed = false;
 
   constructor(options: ClientOptions) {
-    if (options === null || typeof options !== 'object') throw badRequest('PartnerClient needs options');
-    try {
-      const url = new URL(options.baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
-      throw badRequest(`baseUrl must be an http(s) URL, got ${JSON.stringify(String(options.baseUrl).slice(0, 100))}`);
-    }
-    if (typeof options.vendor !== 'string' || options.vendor.trim() === '') throw badRequest('vendor must be a non-empty string');
-    if (!Array.isArray(options.tokens)) throw badRequest('tokens must be a list of strings');
-    options.tokens.forEach((t, i) => {
-      if (typeof t !== 'string' || !TOKEN_CHARS.test(t))
-        throw badRequest(`token #${i + 1} of vendor ${options.vendor} is empty or has characters an HTTP header cannot carry`);
-    });
-    const presentation = options.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
-    if (!HEADER_NAME.test(presentation.header) || (presentation.scheme !== null && !HEADER_NAME.test(presentation.scheme))) {
-      throw badRequest('tokenPresentation needs a header name and a scheme (or null) made of token characters');
-    }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
-    if (typeof stallLimitMs !== 'function' && !validTimeout(stallLimitMs)) throw badRequest('stallLimitMs must be a positive number');
-    const maxQueueMs = options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS;
-    if (!validTimeout(maxQueueMs)) throw badRequest('maxQueueMs must be a positive number');
-    if (typeof timeoutMs !== 'function' && !validTimeout(timeoutMs)) throw badRequest('timeoutMs must be a positive number');
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.vendor = options.vendor;
-    this.tokens = [...options.tokens];
-    this.presentation = { ...presentation };
-    this.timeoutMs = timeoutMs;
-    this.stallLimit = stallLimitMs;
-    this.maxQueueMs = maxQueueMs;
+    const checked = checkClientOptions(options);
+    this.baseUrl = checked.baseUrl;
+    this.vendor = checked.vendor;
+    this.tokens = checked.tokens;
+    this.presentation = checked.presentation;
+    this.timeoutMs = checked.timeoutMs;
+    this.stallLimit = checked.stallLimitMs;
+    this.maxQueueMs = checked.maxQueueMs;
     this.policy = retryPolicy(options.retry);
     this.clock = options.clock ?? options.budgets?.clock ?? systemClock;
     this.random = options.random ?? Math.random;
@@ -157,96 +113,76 @@ export class PartnerClient {
   }
 
   async request<T = unknown>(endpoint: EndpointId, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
-    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
-    const opts = options ?? {};
-    const problem = requestProblem(endpoint, opts);
-    if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
-    const spec = ENDPOINTS[endpoint];
-    const token = this.pickToken(endpoint, opts.token);
-    const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
-    const request = {
-      url: this.urlFor(spec, opts.query),
-      method: spec.method,
-      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
-      // Ids past 2^53 (NumberText) go out as the number text the service wrote.
-      body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
-    };
-    const priority: Priority = opts.priority ?? 'interactive';
-    const startedAt = this.clock.now();
-    const order = nextQueueOrder();
+    const call = this.prepare(endpoint, options ?? {});
+    const { opts, bucket } = call;
     for (let attemptNo = 1; ; attemptNo++) {
       const queuedAt = this.clock.now();
-      // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
-      // for each attempt: the setting may change while a call waits).
-      const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
       const waitCauses = emptyWaitCauses();
-      const ticket = await this.acquireOnSlot(bucket, endpoint, { priority, signal: opts.signal, owner: this, order, maxWaitMs, waitCauses });
+      const ticket = await bucket.acquire(this.paceRequest(call, waitCauses));
       if (opts.signal?.aborted || this.closed) {
-        bucket.failed(ticket, 'no');
+        bucket.release(ticket);
         throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
       }
       const closer = new AbortController();
       this.closers.add(closer);
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt(
-          this.fetchFn,
-          { ...request, timeoutMs: opts.timeoutMs ?? this.attemptTimeoutMs(), signal: opts.signal, closeSignal: closer.signal },
-          this.clock,
-        );
+        const timeoutMs = opts.timeoutMs ?? this.attemptTimeoutMs();
+        outcome = await attempt(this.fetchFn, { ...call.http, timeoutMs, signal: opts.signal, closeSignal: closer.signal }, this.clock);
       } finally {
         this.closers.delete(closer);
       }
       const waitedMs = Math.max(0, ticket.sentAt - queuedAt);
-      const wait: AttemptWait = { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) };
-      const next =
-        outcome.kind === 'response'
-          ? this.onResponse<T>(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, priority, opts.onSample)
-          : this.onFailure(endpoint, spec, bucket, ticket, outcome, wait, attemptNo, startedAt, opts.onSample);
+      const start = {
+        vendor: this.vendor,
+        endpoint,
+        tokens: this.tokens,
+        number: attemptNo,
+        priority: call.priority,
+        requestStartedAt: call.startedAt,
+        ticket,
+      };
+      const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, this.clock.now());
+      const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record, bucket, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;
       if (next.sleepMs > 0) await this.sleep(next.sleepMs, endpoint, opts.signal);
     }
   }
 
-  /**
-   * The go to send: the fleet's slot (with a budget store), then the header model's. A send later than
-   * the slot's grace (the headers held it past its slot, or the process was too busy to keep time) gives
-   * the slot up and takes another: sent late, it could land in a second the fleet's other slots have
-   * filled already (a 429 for one of us). After MAX_MISSED_SLOTS in a row it goes anyway.
-   */
-  private async acquireOnSlot(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<Ticket> {
-    const startedAt = this.clock.now();
-    const { maxWaitMs } = acquire;
-    for (let missed = 0; ; missed++) {
-      const slotAt = await this.reserveInStore(bucket, endpoint, acquire);
-      // One queue wait in all, however many slots it takes (an interactive call's bound holds).
-      const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
-      const ticket = await bucket.acquire({ ...acquire, maxWaitMs: left });
-      if (slotAt === null || ticket.sentAt <= slotAt.at + slotAt.graceMs || missed >= MAX_MISSED_SLOTS || acquire.signal?.aborted || this.closed) return ticket;
-      bucket.failed(ticket, 'no');
-    }
+  /** Checks a call before anything is sent (no slot used) and builds what its attempts share. */
+  private prepare(endpoint: EndpointId, opts: RequestOptions): Call {
+    if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
+    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
+    const problem = requestProblem(endpoint, opts);
+    if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
+    const spec = ENDPOINTS[endpoint];
+    const token = this.pickToken(endpoint, opts.token);
+    const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
+    const http = {
+      url: this.urlFor(spec, opts.query),
+      method: spec.method,
+      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
+      // Ids past 2^53 (NumberText) go out as the number text the service wrote.
+      body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
+    };
+    return { endpoint, opts, bucket, http, priority: opts.priority ?? 'interactive', startedAt: this.clock.now(), order: nextQueueOrder() };
   }
 
-  /**
-   * With a budget store: waits for this attempt's slot of the fleet and says when it was; without one (or it is down): null at once.
-   * The time spent asking and waiting for the slot is the wait's `store` part.
-   */
-  private async reserveInStore(bucket: BudgetBucket, endpoint: EndpointId, acquire: AcquireOptions): Promise<{ at: number; graceMs: number } | null> {
-    const store = this.stores?.storeFor(this) ?? null;
-    if (!store) return null;
-    const askedAt = this.clock.now();
-    try {
-      const slot = await store.reserve(storeKey(this.baseUrl, this.vendor, endpoint), bucket.model.limit, bucket.model.takeRefusal());
-      bucket.model.coordinated = slot !== null;
-      if (slot === null) return null;
-      const at = this.clock.now() + slot.waitMs;
-      if (slot.waitMs > 0) await this.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS), endpoint, acquire.signal);
-      return { at, graceMs: slot.graceMs };
-    } finally {
-      if (acquire.waitCauses) acquire.waitCauses.store += Math.max(0, this.clock.now() - askedAt);
-    }
+  /** One attempt's ask for the bucket's go. */
+  private paceRequest(call: Call, waitCauses: WaitCauses): PaceRequest {
+    const { priority, order, opts } = call;
+    // Interactive calls wait in the queue at most maxQueueMs; background ones as long as a stall (read
+    // for each attempt: the setting may change while a call waits).
+    const maxWaitMs = priority === 'background' ? this.stallLimitMs : this.maxQueueMs;
+    return { priority, signal: opts.signal, owner: this, order, maxWaitMs, waitCauses, slots: this.fleetSlots(call.endpoint, opts.signal) };
+  }
+
+  /** The fleet's slot store of this client's scope, looked up for every slot, and this call's cancellable wait for it. */
+  private fleetSlots(endpoint: EndpointId, signal: AbortSignal | undefined): FleetSlots | undefined {
+    const stores = this.stores;
+    if (!stores) return undefined;
+    return { store: () => stores.storeFor(this), sleep: (ms) => this.sleep(ms, endpoint, signal), closed: () => this.closed };
   }
 
   /** The per-attempt timeout now: a function is read each time; a bad value from it falls back to the default. */
@@ -259,121 +195,27 @@ export class PartnerClient {
     return readSetting(this.stallLimit, DEFAULT_STALL_LIMIT_MS);
   }
 
-  // ---- one answer ----
-
-  private onResponse<T>(
-    endpoint: EndpointId,
-    spec: EndpointSpec,
-    bucket: BudgetBucket,
-    ticket: Ticket,
-    outcome: Extract<AttemptOutcome, { kind: 'response' }>,
-    wait: AttemptWait,
-    attemptNo: number,
-    startedAt: number,
-    priority: Priority,
-    own: RequestOptions['onSample'],
-  ): { result: ApiResponse<T> } | { error: PartnerError } | { sleepMs: number } {
-    const rate = parseRateLimitHeaders(outcome.header);
-    const dateMs = parseServerDate(outcome.header('Date'));
-    const { status } = outcome;
-    bucket.answered(ticket, { receivedAt: outcome.receivedAt, status, rate, dateMs });
-    const consumers = bucket.model.consumers(outcome.receivedAt);
-    const sample = this.emit(endpoint, outcome.receivedAt, status, rate, outcome.receivedAt - outcome.sentAt, wait, attemptNo, dateMs, consumers, own);
-    const body = parseBody(outcome.text);
-    if (status >= 200 && status < 300) {
-      if (!body.json) {
-        if (status === 204 || (status !== 200 && outcome.text.trim() === ''))
-          return { result: { status, body: null as T, rateLimit: rate, sample, attempts: attemptNo } };
-        return { error: invalidBodyError(endpoint, status, outcome.text, this.tokens) };
-      }
-      return { result: { status, body: body.value as T, rateLimit: rate, sample, attempts: attemptNo } };
-    }
-    const now = this.clock.now();
-    const retryAfter = retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? now);
-    if (status === 429) {
-      // The whole bucket waits: at least Reset (or Retry-After), plus full jitter that grows with each 429 in a row.
-      const nextSecond = this.registry.serverClock(this.baseUrl).nextSecondAt(now);
-      const floor = Math.max(rateLimitFloorMs(rate.reset, nextSecond === null ? null : nextSecond - now + SECOND_GUARD_MS), retryAfter ?? 0);
-      const pause = Math.min(MAX_RETRY_AFTER_MS, floor + fullJitter(bucket.model.rateLimitStreak - 1, this.policy, this.random));
-      bucket.pauseUntil(now + pause);
-      const refused = statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo);
-      if (priority === 'background') {
-        // A 429 is always safe to resend and the budget comes back: wait as long as it moves for anyone.
-        const stalledMs = now - bucket.model.progressAt;
-        return stalledMs < this.stallLimitMs ? { sleepMs: 0 } : { error: stalledError(endpoint, refused, stalledMs) };
-      }
-      if (mayRetry(attemptNo, startedAt, now, pause, this.policy)) return { sleepMs: 0 };
-      return { error: sharedBudgetError(refused, consumers, this.vendor) };
-    }
-    if (status >= 500) {
-      if (!spec.safeToResend) {
-        return { error: unknownOutcomeAnswerError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
-      }
-      const backoff = Math.max(fullJitter(attemptNo - 1, this.policy, this.random), retryAfter ?? 0);
-      if (mayRetry(attemptNo, startedAt, now, backoff, this.policy)) return { sleepMs: backoff };
-    }
-    return { error: statusError(endpoint, status, outcome.statusText, body, this.tokens, attemptNo) };
+  /** The rules next-step.ts decides by. */
+  private get rules(): RetryRules {
+    return { policy: this.policy, random: this.random, stallLimitMs: () => this.stallLimitMs };
   }
 
-  // ---- no answer ----
+  private onAnswer<T>(attempt: AnsweredAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): NextStep<T> {
+    const settled = bucket.settle(attempt, (n) => fullJitter(n, this.policy, this.random));
+    const sample = this.emit(budgetSample(attempt, this.clock, settled.consumers), own);
+    return afterAnswer<T>(attempt, settled, sample, this.rules);
+  }
 
-  private onFailure(
-    endpoint: EndpointId,
-    spec: EndpointSpec,
-    bucket: BudgetBucket,
-    ticket: Ticket,
-    outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
-    wait: AttemptWait,
-    attemptNo: number,
-    startedAt: number,
-    own: RequestOptions['onSample'],
-  ): { error: PartnerError } | { sleepMs: number } {
-    const { failure } = outcome;
-    bucket.failed(ticket, reachOf(failure));
-    this.emit(endpoint, outcome.receivedAt, 0, null, outcome.receivedAt - outcome.sentAt, wait, attemptNo, null, undefined, own);
-    if (failure === 'aborted' || failure === 'closed') {
-      const why = failure === 'closed' ? 'The client was closed' : 'The request was cancelled';
-      if (spec.safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
-      return { error: failureError(endpoint, failure, `${why} after it was sent`, attemptNo, this.tokens) };
-    }
-    if (failure === 'refused' || (spec.safeToResend && failure !== 'too-large')) {
-      const backoff = fullJitter(attemptNo - 1, this.policy, this.random);
-      if (mayRetry(attemptNo, startedAt, this.clock.now(), backoff, this.policy)) return { sleepMs: backoff };
-    }
-    return { error: failureError(endpoint, failure, outcome.detail, attemptNo, this.tokens) };
+  private onFailure(attempt: FailedAttempt, bucket: BudgetBucket, own: RequestOptions['onSample']): NextStep<never> {
+    bucket.settle(attempt);
+    this.emit(budgetSample(attempt, this.clock), own);
+    return afterFailure(attempt, this.clock.now(), this.rules);
   }
 
   // ---- helpers ----
 
-  /** Builds an attempt's sample and hands it to every subscriber, then to the request's own listener (`own`). */
-  private emit(
-    endpoint: EndpointId,
-    at: number,
-    status: number,
-    rate: RateLimitHeaders | null,
-    latencyMs: number,
-    wait: AttemptWait,
-    attemptNo: number,
-    dateMs: number | null = null,
-    consumers?: number,
-    own?: (sample: BudgetSample) => void,
-  ): BudgetSample {
-    const sample: BudgetSample = {
-      vendor: this.vendor,
-      endpoint,
-      at: wallTime(this.clock, at),
-      serverSecond: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
-      status,
-      limit: rate?.limit ?? null,
-      remaining: rate?.remaining ?? null,
-      reset: rate?.reset ?? null,
-      latencyMs: Math.max(0, latencyMs),
-      waitedMs: wait.ms,
-      attempt: attemptNo,
-      headerProblems: rate ? rate.problems.map((p) => redactText(p, this.tokens)) : [],
-    };
-    if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
-    sample.waitCauses = wait.causes;
+  /** Hands an attempt's sample to every subscriber, then to the request's own listener (`own`). */
+  private emit(sample: BudgetSample, own?: (sample: BudgetSample) => void): BudgetSample {
     for (const listener of own ? [...this.listeners, own] : [...this.listeners]) {
       try {
         listener(sample);
@@ -439,28 +281,4 @@ export class PartnerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-function headerText(raw: unknown): string | null {
-  if (typeof raw === 'string') return raw;
-  return Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : null;
-}
-
-/** Whether a failed attempt may have used a slot, and by when. */
-function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
-  if (failure === 'refused') return 'no';
-  if (failure === 'network') return 'before-now';
-  return 'maybe-later';
-}
-
-/** A duration given as a number or read from a function each time; a bad or throwing one gives the default. */
-function readSetting(setting: number | (() => number), fallback: number): number {
-  if (typeof setting === 'number') return setting;
-  let value: unknown;
-  try {
-    value = setting();
-  } catch {
-    return fallback;
-  }
-  return validTimeout(value) ? value : fallback;
 }

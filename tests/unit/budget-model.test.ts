@@ -5,6 +5,9 @@ import { RecentSends } from '../../electron/client/recent-sends';
 import { RefillBound } from '../../electron/client/refill-bound';
 import { ServerClock } from '../../electron/client/server-clock';
 import { seededRandom } from '../../electron/client/testing/harness';
+import { ManualClock, answerAttempt } from '../../electron/client/testing';
+import { SlotPacer } from '../../electron/client/slot-pacer';
+import type { FleetSlotStore } from '../../electron/client/fleet-slot-store';
 
 const rate = (remaining: number | null, limit: number | null = 20, reset: number | null = 0): RateLimitHeaders => ({ limit, remaining, reset, problems: [] });
 
@@ -251,18 +254,33 @@ describe('HeaderModel', () => {
     m.answered(m.send(second + 2_000), { receivedAt: second + 2_000, status: 200, rate: rate(19), dateMs: second + 2_000 });
     expect(m.rateLimitStreak).toBe(0);
   });
+});
 
-  it("a 429 on a budget store's slot is told to the store once; one on headers alone is not the store's", () => {
-    const { m } = model(20);
-    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
-    expect(m.takeRefusal()).toBe(false);
-    m.coordinated = true;
-    m.answered(m.send(second), { receivedAt: second, status: 200, rate: rate(3), dateMs: second });
-    expect(m.takeRefusal()).toBe(false);
-    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
-    m.answered(m.send(second), { receivedAt: second, status: 429, rate: rate(0, 20, 1), dateMs: second });
-    expect(m.takeRefusal()).toBe(true);
-    expect(m.takeRefusal()).toBe(false);
+describe('SlotPacer', () => {
+  const second = 1_736_000_000_000;
+  /** An answer of `status` to a request sent on ticket `id`. */
+  const answer = (id: number, status: number) =>
+    answerAttempt({ ticket: { id, seq: id, sentAt: second }, at: second, status, rate: rate(status === 429 ? 0 : 3, 20, 1), dateMs: second });
+
+  it("a 429 on a budget store's slot is told to the store once; one on headers alone is not the store's", async () => {
+    const told: boolean[] = [];
+    const store = { reserve: async (_key: string, _limit: number, refused = false) => (told.push(refused), { waitMs: 0, graceMs: 20 }) } as FleetSlotStore;
+    const p = new SlotPacer('key', () => 20, new ManualClock(second));
+    const request = { priority: 'interactive' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
+    p.settle(answer(1, 429));
+    expect(p.coordinated).toBe(false);
+    await p.reserve(request);
+    expect(told.pop()).toBe(false);
+    expect(p.coordinated).toBe(true);
+    p.settle(answer(2, 200));
+    await p.reserve(request);
+    expect(told.pop()).toBe(false);
+    p.settle(answer(3, 429));
+    p.settle(answer(4, 429));
+    await p.reserve(request);
+    expect(told.pop()).toBe(true);
+    await p.reserve(request);
+    expect(told.pop()).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Retries: 429 pauses the whole bucket with backoff, unknown outcomes are resent only where safe. */
 import { describe, expect, it } from 'vitest';
-import { ManualClock, drive, errorOf, harness } from '../../electron/client/testing';
+import { ManualClock, answerAttempt, drive, errorOf, harness } from '../../electron/client/testing';
 import type { FakeAction, FakeRequest } from '../../electron/client/testing';
 import { BudgetBucket } from '../../electron/client/budget-bucket';
 import { ServerClock } from '../../electron/client/server-clock';
@@ -44,8 +44,11 @@ describe('429: the whole bucket pauses', () => {
     for (const w of waiting) void w.then(() => granted++);
     bucket.pauseUntil(clock.now() + 5_000);
     // Answers free the budget, but the pause holds the queue.
-    for (const t of first)
-      bucket.answered(t, { receivedAt: clock.now(), status: 200, rate: { limit: 10, remaining: 9, reset: 0, problems: [] }, dateMs: null });
+    for (const ticket of first)
+      bucket.settle(
+        answerAttempt({ ticket, at: clock.now(), status: 200, rate: { limit: 10, remaining: 9, reset: 0, problems: [] }, endpoint: 'assetHistory' }),
+        () => 0,
+      );
     await clock.advance(4_900);
     expect(granted).toBe(0);
     await clock.advance(200);

@@ -58,6 +58,16 @@ export interface FakePartnerOptions {
   limitOf?: (endpoint: EndpointId) => number;
 }
 
+/** One fetch in progress: how it ends, its one-way latency, and a later timer of it (which an abort clears). */
+interface Exchange {
+  resolve(response: Response): void;
+  reject(error: unknown): void;
+  /** Ends the fetch once (a late abort or answer does nothing). */
+  finish(fn: () => void): void;
+  half: number;
+  later(fn: () => void, ms: number): void;
+}
+
 interface Bucket {
   allowance: number;
   stamp: number;
@@ -162,77 +172,74 @@ export class FakePartner {
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort);
+      const later = (fn: () => void, ms: number): void => {
+        timer = clock.setTimeout(fn, ms);
+      };
+      const exchange: Exchange = { resolve, reject, finish, half: total / 2, later };
       timer = clock.setTimeout(() => {
         timer = null;
-        const endpoint = findEndpoint(method, url.pathname);
-        if (!endpoint) return finish(() => resolve(new Response('{"name":"Not Found"}', { status: 404 })));
-        const auth = headers['authorization'] ?? '';
-        const token = /^Bearer (\S+)$/.exec(auth)?.[1] ?? headers['x-api-key'] ?? null;
-        const serverAt = this.serverNow();
-        const req: FakeRequest = {
-          endpoint: endpoint.id,
-          method,
-          url,
-          headers,
-          body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
-          token,
-          serverAt,
-        };
-        const action = this.options.action?.(req) ?? { kind: 'answer' };
-        if (action.kind === 'refuse') {
-          return finish(() =>
-            reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) })),
-          );
-        }
-        this.received.push(req);
-        const vendor = token === null ? null : (this.options.vendorOf?.(token) ?? 'v');
-        if (vendor === null) {
-          this.records.push({ endpoint: endpoint.id, vendor: '', serverAt, status: 401, foreign: false });
-          return this.reply(
-            resolve,
-            finish,
-            total / 2,
-            401,
-            { name: 'Unauthorized', message: 'Your request was made with invalid credentials.', code: 0, status: 401 },
-            undefined,
-            {},
-            req,
-          );
-        }
-        const d =
-          action.kind === 'rate-limited'
-            ? { allowed: false, limit: this.options.limitOf?.(endpoint.id) ?? endpoint.limit, remaining: 0, reset: 1 }
-            : this.take(vendor, endpoint.id, serverAt);
-        const status = d.allowed ? (action.kind === 'answer' ? (action.status ?? 200) : 200) : 429;
-        this.records.push({ endpoint: endpoint.id, vendor, serverAt, status: action.kind === 'drop' ? 0 : status, foreign: false });
-        if (action.kind === 'hang') return;
-        if (action.kind === 'drop') {
-          timer = clock.setTimeout(
-            () => finish(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))),
-            total / 2,
-          );
-          return;
-        }
-        const answer: { body?: unknown; text?: string } = action.kind === 'answer' ? action : {};
-        const body = !d.allowed
-          ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 }
-          : (answer.body ?? { ok: true, endpoint: endpoint.id });
-        const rate = { 'X-Rate-Limit-Limit': String(d.limit), 'X-Rate-Limit-Remaining': String(d.remaining), 'X-Rate-Limit-Reset': String(d.reset) };
-        this.reply(resolve, finish, total / 2, status, body, d.allowed ? answer.text : undefined, rate, req);
+        this.arrive(exchange, { method, url, headers, body: init.body });
       }, total / 2);
     });
   };
 
-  private reply(
-    resolve: (r: Response) => void,
-    finish: (fn: () => void) => void,
-    delay: number,
-    status: number,
-    body: unknown,
-    text: string | undefined,
-    rate: Record<string, string>,
-    req: FakeRequest,
-  ): void {
+  /** The request reaches the server (half the latency after it was sent). */
+  private arrive(x: Exchange, sent: { method: string; url: URL; headers: Record<string, string>; body: RequestInit['body'] }): void {
+    const { method, url, headers } = sent;
+    const endpoint = findEndpoint(method, url.pathname);
+    if (!endpoint) return x.finish(() => x.resolve(new Response('{"name":"Not Found"}', { status: 404 })));
+    const auth = headers['authorization'] ?? '';
+    const token = /^Bearer (\S+)$/.exec(auth)?.[1] ?? headers['x-api-key'] ?? null;
+    const serverAt = this.serverNow();
+    const req: FakeRequest = {
+      endpoint: endpoint.id,
+      method,
+      url,
+      headers,
+      body: typeof sent.body === 'string' ? (JSON.parse(sent.body) as unknown) : undefined,
+      token,
+      serverAt,
+    };
+    const action = this.options.action?.(req) ?? { kind: 'answer' };
+    if (action.kind === 'refuse') {
+      return x.finish(() =>
+        x.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) })),
+      );
+    }
+    this.received.push(req);
+    const vendor = token === null ? null : (this.options.vendorOf?.(token) ?? 'v');
+    if (vendor === null) {
+      this.records.push({ endpoint: endpoint.id, vendor: '', serverAt, status: 401, foreign: false });
+      const body = { name: 'Unauthorized', message: 'Your request was made with invalid credentials.', code: 0, status: 401 };
+      return this.reply(x, 401, body, undefined, {}, req);
+    }
+    this.decide(x, req, vendor, action);
+  }
+
+  /** The limiter's decision on a request of `vendor`, and the answer (or the fault) it gets. */
+  private decide(x: Exchange, req: FakeRequest, vendor: string, action: FakeAction): void {
+    const { endpoint: id, serverAt } = req;
+    const d =
+      action.kind === 'rate-limited'
+        ? { allowed: false, limit: this.options.limitOf?.(id) ?? ENDPOINTS[id].limit, remaining: 0, reset: 1 }
+        : this.take(vendor, id, serverAt);
+    const status = d.allowed ? (action.kind === 'answer' ? (action.status ?? 200) : 200) : 429;
+    this.records.push({ endpoint: id, vendor, serverAt, status: action.kind === 'drop' ? 0 : status, foreign: false });
+    if (action.kind === 'hang') return;
+    if (action.kind === 'drop') {
+      const dropped = new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      x.later(() => x.finish(() => x.reject(dropped)), x.half);
+      return;
+    }
+    const answer: { body?: unknown; text?: string } = action.kind === 'answer' ? action : {};
+    const body = !d.allowed
+      ? { name: 'Too Many Requests', message: 'Rate limit exceeded.', code: 0, status: 429 }
+      : (answer.body ?? { ok: true, endpoint: id });
+    const rate = { 'X-Rate-Limit-Limit': String(d.limit), 'X-Rate-Limit-Remaining': String(d.remaining), 'X-Rate-Limit-Reset': String(d.reset) };
+    this.reply(x, status, body, d.allowed ? answer.text : undefined, rate, req);
+  }
+
+  private reply(x: Exchange, status: number, body: unknown, text: string | undefined, rate: Record<string, string>, req: FakeRequest): void {
     const serverAt = req.serverAt;
     const h = new Headers({ 'Content-Type': 'application/json' });
     if (!this.options.noDate) h.set('Date', new Date(serverAt).toUTCString());
@@ -242,6 +249,6 @@ export class FakePartner {
       if (Array.isArray(v)) for (const one of v) h.append(k, one);
       else h.set(k, v);
     }
-    this.options.clock.setTimeout(() => finish(() => resolve(new Response(text ?? JSON.stringify(body), { status, headers: h }))), delay);
+    this.options.clock.setTimeout(() => x.finish(() => x.resolve(new Response(text ?? JSON.stringify(body), { status, headers: h }))), x.half);
   }
 }

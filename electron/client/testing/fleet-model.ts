@@ -7,6 +7,7 @@
 import { BudgetRegistry } from '../budget-registry';
 import { PartnerClient } from '../partner-client';
 import type { FakeRefill } from './fake-partner';
+import type { Harness } from './harness';
 import { FAKE_BASE_URL, harness, runFor, seededRandom } from './harness';
 
 export interface FleetModelOptions {
@@ -62,12 +63,9 @@ export function jainIndex(values: readonly number[]): number {
   return squares === 0 ? 0 : values.reduce((a, b) => a + b, 0) ** 2 / (values.length * squares);
 }
 
-export async function runFleetModel(options: FleetModelOptions): Promise<FleetModelResult> {
-  const { copies, refill } = options;
-  const seconds = options.seconds ?? 60;
-  const random = seededRandom(options.seed ?? 42);
-  const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
-  const clients = Array.from(
+/** The copies: separate processes would share nothing but the server's answers, so each has its own registry. */
+function fleetClients(h: Harness, copies: number): PartnerClient[] {
+  return Array.from(
     { length: copies },
     (_, i) =>
       new PartnerClient({
@@ -80,18 +78,37 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
         random: seededRandom(100 + i),
       }),
   );
+}
+
+/** Another consumer of the vendor takes `rps` slots a second, evenly, from `start` until `end`. */
+function startCompetitor(h: Harness, rps: number, start: number, end: number): void {
+  const take = (k: number): void => {
+    h.fake.foreign('v', 'listAssets');
+    const next = start + ((k + 1) * 1000) / rps;
+    if (next < end) h.clock.setTimeout(() => take(k + 1), next - h.clock.now());
+  };
+  h.clock.setTimeout(() => take(0), 1000 / rps);
+}
+
+/** What each copy did: successes, when it finished its work, and its successes per second. */
+interface CopiesDone {
+  perCopy: number[];
+  finished: number[];
+  timeline: number[][];
+  gaveUp: number;
+}
+
+export async function runFleetModel(options: FleetModelOptions): Promise<FleetModelResult> {
+  const { copies, refill } = options;
+  const seconds = options.seconds ?? 60;
+  const random = seededRandom(options.seed ?? 42);
+  const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
+  const clients = fleetClients(h, copies);
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
   const end = start + seconds * 1000;
   const competitorRps = options.competitorRps ?? 0;
-  if (competitorRps > 0) {
-    const take = (k: number): void => {
-      h.fake.foreign('v', 'listAssets');
-      const next = start + ((k + 1) * 1000) / competitorRps;
-      if (next < end) h.clock.setTimeout(() => take(k + 1), next - h.clock.now());
-    };
-    h.clock.setTimeout(() => take(0), 1000 / competitorRps);
-  }
+  if (competitorRps > 0) startCompetitor(h, competitorRps, start, end);
   const fixedWork = options.fixedWork === true || options.catalog !== undefined;
   const work = options.catalog ? Math.ceil(options.catalog.items / options.catalog.pageSize) : Math.round(((LIMIT - competitorRps) * seconds) / copies);
   const finished = new Array<number>(copies).fill(start);
@@ -110,6 +127,18 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     (i) => fixedWork && perCopy[i]! >= work,
   );
   for (const c of clients) c.close();
+  return fleetResult(h, { ...options, seconds, competitorRps }, start, fixedWork, { perCopy, finished, timeline, gaveUp: failed.length });
+}
+
+function fleetResult(
+  h: Harness,
+  run: FleetModelOptions & { seconds: number; competitorRps: number },
+  start: number,
+  fixedWork: boolean,
+  done: CopiesDone,
+): FleetModelResult {
+  const { copies, refill, seconds, competitorRps } = run;
+  const { perCopy, finished } = done;
   const total = perCopy.reduce((a, b) => a + b, 0);
   // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took.
   const rates = fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start)) : perCopy;
@@ -127,7 +156,7 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     share429: refused / Math.max(1, h.fake.records.length),
     early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
     jain: jainIndex(rates),
-    timeline: timeline.map((row) => Array.from(row, (n) => n ?? 0)),
-    gaveUp: failed.length,
+    timeline: done.timeline.map((row) => Array.from(row, (n) => n ?? 0)),
+    gaveUp: done.gaveUp,
   };
 }

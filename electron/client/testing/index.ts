@@ -5,3 +5,5 @@ export { FakePartner } from './fake-partner';
 export type { FakeAction, FakePartnerOptions, FakeRecord, FakeRefill, FakeRequest } from './fake-partner';
 export { FAKE_BASE_URL, drive, harness, runFor, seededRandom } from './harness';
 export type { Harness } from './harness';
+export { answerAttempt } from './answer-attempt';
+export type { AnswerFacts } from './answer-attempt';
