@@ -31,5 +31,5 @@ export function useApi(): PartnerApi {
 
 export function useLink(): LinkStatus {
   const { link } = useAppContext();
-  return useSyncExternalStore(link.subscribe, link.get);
+  return useSyncExternalStore(link.subscribe, link.get, link.get);
 }

@@ -1,7 +1,6 @@
 /**
  * The Overview row's connection words and colour follow the header's: Offline while the link to the
- * services is down (the row used to take the link as open). A server render cannot show it (the link is
- * read with useSyncExternalStore, which needs a server snapshot), hence the row's pure function.
+ * services is down. The row rendered whole, with its link: overview-row-link.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { overviewRowState } from '../../../renderer/src/views/overview/overview-model';

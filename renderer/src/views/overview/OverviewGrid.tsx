@@ -122,6 +122,8 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
   // The header's words for the same facts: 429s from another consumer's use are "sharing the budget".
   const othersUseTheBudget = profile.connection.state === 'degraded' && budget.foreignUseSince(profile.vendor, now - SHARED_BUDGET_WINDOW_MS).length > 0;
   const { state, label, away } = overviewRowState({ link: link.state, connection: profile.connection, othersUseTheBudget });
+  // While the link is down the profile's last words are stale: the link's own reason is the one that holds.
+  const reason = link.state === 'open' ? profile.connection.message : link.problem;
   // Alerts that name no endpoint (the service down, a failed download) belong to the whole row.
   const rowAlerts = alerts.filter((a) => a.endpoint === null);
   const cells = ENDPOINT_LIST.map((spec) => overviewCell({ store: budget, vendor: profile.vendor, spec, now, alerts, fleet: fleet.data }));
@@ -144,7 +146,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           </span>
           <span className={`ov-state ov-state-${state}`}>{label}</span>
         </div>
-        {away && profile.connection.message ? <div className="ov-reason small">{profile.connection.message}</div> : null}
+        {away && reason ? <div className="ov-reason small">{reason}</div> : null}
         {rowAlerts.length > 0 ? (
           <a className="ov-row-alert small" href="#/alerts" title={rowAlerts.map((a) => a.message).join('\n')}>
             {rowAlerts.length} alert{rowAlerts.length > 1 ? 's' : ''} firing
