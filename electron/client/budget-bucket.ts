@@ -73,7 +73,12 @@ export class BudgetBucket {
     private readonly serverClock: ServerClock,
     guardMs?: number,
   ) {
-    this.slots = new SlotPacer(storeKey(baseUrl, vendor, endpoint), () => this.model.limit, clock);
+    this.slots = new SlotPacer(
+      storeKey(baseUrl, vendor, endpoint),
+      () => this.model.limit,
+      clock,
+      (at, rate) => this.model.resumeShare(at, rate),
+    );
     this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs, coordinated: () => this.slots.coordinated });
     this.headers = new HeaderPacer(this.model, endpoint, clock);
   }

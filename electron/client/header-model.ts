@@ -132,6 +132,11 @@ export class HeaderModel {
     return this.share.rate(now);
   }
 
+  /** Fair-share pacing goes on from `rate` (the share a budget store granted us until it failed), not from a fresh start alone. */
+  resumeShare(now: number, rate: number): void {
+    this.share.resume(now, rate);
+  }
+
   /**
    * Last time the budget surely made progress for anyone: an answer of ours that was not a 429, or
    * Remaining showing that others' requests went through.

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimitHeaders } from '../../shared/rate-limit';
 import { HeaderModel } from '../../electron/client/header-model';
+import type { Ticket } from '../../electron/client/header-model';
 import { RecentSends } from '../../electron/client/recent-sends';
 import { RefillBound } from '../../electron/client/refill-bound';
 import { ServerClock } from '../../electron/client/server-clock';
 import { seededRandom } from '../../electron/client/testing/harness';
 import { ManualClock, answerAttempt } from '../../electron/client/testing';
 import { SlotPacer } from '../../electron/client/slot-pacer';
+import { BudgetBucket } from '../../electron/client/budget-bucket';
 import type { FleetSlotStore } from '../../electron/client/fleet-slot-store';
 
 const rate = (remaining: number | null, limit: number | null = 20, reset: number | null = 0): RateLimitHeaders => ({ limit, remaining, reset, problems: [] });
@@ -294,5 +296,37 @@ describe('HeaderModel snapshot figures', () => {
     m.send(second + 12);
     expect(m.serverRemaining(second + 12)).toBe(2);
     expect(m.serverRemaining(second + 5_000)).toBe(19); // refilled; the one in flight still counts
+  });
+});
+
+describe('BudgetBucket, the fleet store failing', () => {
+  it('goes on at the share the store granted lately, not alone at the whole limit (each of ten workers at 2/s of 20)', async () => {
+    const clock = new ManualClock(1_736_000_000_000);
+    const bucket = new BudgetBucket('http://x', 'v', 'listAssets', 20, clock, new ServerClock());
+    let up = true;
+    const store = { reserve: async () => (up ? { waitMs: 0, graceMs: 20 } : null) } as unknown as FleetSlotStore;
+    const request = { priority: 'background' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
+    /** One request sent as soon as the bucket lets it and answered 30 ms later; when it went. */
+    const send = async () => {
+      let ticket: Ticket | null = null;
+      void bucket.acquire(request).then((t) => (ticket = t));
+      while (ticket === null) await clock.advance(5);
+      const sent: Ticket = ticket;
+      await clock.advance(30);
+      bucket.settle(answerAttempt({ ticket: sent, at: clock.now(), status: 200, rate: rate(18, 20, 1), dateMs: clock.now() }), () => 0);
+      return sent.sentAt;
+    };
+    for (let i = 0; i < 8; i++) {
+      await send();
+      await clock.advance(470); // the store's slots: one every 500 ms for us
+    }
+    up = false;
+    const sentAt = [];
+    for (let i = 0; i < 5; i++) sentAt.push(await send());
+    const spacing = (sentAt.at(-1)! - sentAt[0]!) / (sentAt.length - 1);
+    // Alone at the whole limit it would be one every 50 ms or so (the ten workers together ten times the limit): a store
+    // that spaces the fleet evenly leaves Remaining high, so the headers alone saw nobody else.
+    expect(spacing).toBeGreaterThanOrEqual(300);
+    expect(bucket.snapshot().pace).toBeLessThanOrEqual(5);
   });
 });
