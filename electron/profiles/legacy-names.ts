@@ -61,6 +61,13 @@ export function withVouchedMirror(raw: unknown, noPageSize: ReadonlySet<string>)
   return map.success && map.data.list.pageSizeParam === null ? { ...profile, [MIRROR_MARK]: true } : raw;
 }
 
+/** Whether the file already holds a profile's names as this build writes them (else it is written back at load). */
+export function namesAsWritten(raw: unknown, written: Record<string, unknown>): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const held = raw as Record<string, unknown>;
+  return ['pageSizeParam', 'idField', MIRROR_MARK, 'serviceMapNamesOnly'].every((key) => held[key] === written[key]);
+}
+
 function usable(name: unknown): name is string {
   return typeof name === 'string' && name.trim() !== '';
 }

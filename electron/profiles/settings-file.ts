@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { asWrittenProfile, hasLegacyNames, withVouchedMirror } from './legacy-names';
+import { asWrittenProfile, namesAsWritten, withVouchedMirror } from './legacy-names';
 import { openNamesSidecar } from './names-sidecar';
 import { persistedStateSchema, SETTINGS_FILE_VERSION } from './profile-types';
 import type { PersistedState } from './profile-types';
@@ -33,7 +33,8 @@ function timestampForFileName(ms: number): string {
 
 /**
  * Why the file cannot be used, or null when it is fine; the parsed state when it is (`dropped`: preferences
- * back to their defaults; `migrated`: older profiles' names were read into their maps, to be written back once).
+ * back to their defaults; `migrated`: profiles' names are not as this build writes them (read into the maps from an
+ * older build's file, or missing as the build before wrote them): written back once, for both builds to read).
  */
 function readState(
   path: string,
@@ -56,16 +57,16 @@ function readState(
   const held = (json as { profiles?: unknown } | null)?.profiles;
   const raw = Array.isArray(held) ? (held as unknown[]) : null;
   if (raw) json = { ...(json as object), profiles: raw.map((p) => withVouchedMirror(p, noPageSize)) };
-  const migrated = raw !== null && raw.some(hasLegacyNames);
+  const migrated = (state: PersistedState) => raw !== null && state.profiles.some((p, i) => !namesAsWritten(raw[i], asWrittenProfile(p)));
   const parsed = persistedStateSchema.safeParse(json);
   if (!parsed.success) {
     const repaired = withoutBadPreferences(json, parsed.error.issues);
-    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped, migrated };
+    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped, migrated: migrated(repaired.state) };
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : 'the top level';
     return { state: null, reason: `it does not hold valid settings (${where}: ${first?.message ?? 'invalid'})` };
   }
-  return { state: parsed.data, reason: null, migrated };
+  return { state: parsed.data, reason: null, migrated: migrated(parsed.data) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The settings file after the one-time migration of the profiles' two names into their maps, as an
  * older build reads it (a user who goes back one release): it must still be valid to that build.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -214,5 +214,58 @@ describe('upgrade, downgrade (the older build saves), upgrade again', () => {
     expect(upgraded.list().map((p) => p.id)).toEqual([unsized, namesOnly]);
     expect(upgraded.get(unsized)?.serviceMap?.list.pageSizeParam).toBe('per-page');
     expect(hasSavedMap(upgraded.get(namesOnly)!)).toBe(false);
+  });
+});
+
+describe('a file written by the builds before, read by this one', () => {
+  it("the previous build's file (no names beside the maps) is written back at load, readable by the older build", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'repair-'));
+    const vault = memoryVault();
+    const first = new ProfileStore({ dataDir: dir, vault });
+    const plain = first.save(input({ name: 'plain' })).id;
+    const named = first.save(input({ name: 'named', pageSizeParam: 'limit', idField: 'uuid' })).id;
+    first.setActive(plain);
+    const file = join(dir, 'config.json');
+    const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    json.profiles = json.profiles.map(({ namesFromMap: _m, pageSizeParam: _p, idField: _i, ...p }) => p);
+    await writeFile(file, JSON.stringify(json));
+    expect(olderFileSchema.safeParse(json).success).toBe(false);
+
+    const store = new ProfileStore({ dataDir: dir, vault });
+    store.setActive(plain); // the same id: nothing to save
+    const older = olderFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    expect(older.success, older.success ? '' : JSON.stringify(older.error.issues)).toBe(true);
+    expect(new Map(older.data!.profiles.map((p) => [p.id, [p.pageSizeParam, p.idField]]))).toEqual(
+      new Map([
+        [plain, ['per-page', 'id']],
+        [named, ['limit', 'uuid']],
+      ]),
+    );
+  });
+
+  it("a names-only map written as a map is written back at load as names, so that the older build's save keeps it names only", async () => {
+    const { file, vault, namesOnly } = await upgradedFile();
+    // How a build before wrote it: the map, marked names only, the names mirrored beside it.
+    const json = JSON.parse(await readFile(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    json.profiles = json.profiles.map((p) =>
+      p.id === namesOnly
+        ? { ...p, namesFromMap: true, serviceMapNamesOnly: true, serviceMap: profileServiceMap(new ProfileStore({ dataDir: dir!, vault }).get(namesOnly)!) }
+        : p,
+    );
+    await writeFile(file, JSON.stringify(json));
+
+    new ProfileStore({ dataDir: dir!, vault }); // started, nothing saved
+    await olderBuildSaves(file);
+    const upgraded = new ProfileStore({ dataDir: dir!, vault });
+    expect(hasSavedMap(upgraded.get(namesOnly)!)).toBe(false);
+    expect(upgraded.view(namesOnly)).toMatchObject({ pageSizeParam: 'limit', idField: 'uuid' });
+  });
+
+  it('a file already as this build writes it is not written again at every start', async () => {
+    const { file, vault } = await upgradedFile();
+    const long = new Date('2020-01-01T00:00:00Z');
+    await utimes(file, long, long);
+    new ProfileStore({ dataDir: dir!, vault });
+    expect((await stat(file)).mtimeMs).toBe(long.getTime());
   });
 });
