@@ -8,7 +8,10 @@
  *
  * The file still carries the two names, derived from the map, marked `namesFromMap`: an older build
  * requires them on every profile and would otherwise set the whole file aside as corrupt after a
- * downgrade. An older build drops the mark when it saves, so names it wrote are read in again.
+ * downgrade. An older build drops the mark when it saves, so names it wrote are read in again: they
+ * agree with the map (its form writes a changed name into both), except the default page-size name
+ * beside a map that sends none, which names-sidecar.ts tells apart. A names-only map is written as an
+ * older profile was (its names, no map), so that it reads back names only whoever saved it last.
  */
 import { DEFAULT_ID_FIELD, DEFAULT_PAGE_SIZE_PARAM } from '../../shared/catalog';
 import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
@@ -39,8 +42,30 @@ export function legacyNamesIntoMap(raw: unknown): unknown {
 }
 
 /** The profile as the file keeps it: with the two names an older build requires, read from its map. */
-export function withMirroredNames<P extends MapHolder>(profile: P): P & { pageSizeParam: string; idField: string; [MIRROR_MARK]: true } {
-  return { ...profile, ...formNames(profileServiceMap(profile)), [MIRROR_MARK]: true };
+export function asWrittenProfile(profile: MapHolder): Record<string, unknown> {
+  const names = formNames(profileServiceMap(profile));
+  if (profile.serviceMapNamesOnly !== true) return { ...profile, ...names, [MIRROR_MARK]: true };
+  const { serviceMap: _map, serviceMapNamesOnly: _namesOnly, ...rest } = profile;
+  return { ...rest, ...names };
+}
+
+/**
+ * The mark put back on names an older build saved without it, where the sidecar says they are our
+ * mirror of a map that sends no page size (the default name, not sent): that map stays without one.
+ */
+export function withVouchedMirror(raw: unknown, noPageSize: ReadonlySet<string>): unknown {
+  if (!hasLegacyNames(raw)) return raw;
+  const profile = raw as Record<string, unknown>;
+  if (typeof profile.id !== 'string' || !noPageSize.has(profile.id) || profile.pageSizeParam !== DEFAULT_PAGE_SIZE_PARAM) return raw;
+  const map = serviceMapSchema.safeParse(profile.serviceMap);
+  return map.success && map.data.list.pageSizeParam === null ? { ...profile, [MIRROR_MARK]: true } : raw;
+}
+
+/** Whether the file already holds a profile's names as this build writes them (else it is written back at load). */
+export function namesAsWritten(raw: unknown, written: Record<string, unknown>): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const held = raw as Record<string, unknown>;
+  return ['pageSizeParam', 'idField', MIRROR_MARK, 'serviceMapNamesOnly'].every((key) => held[key] === written[key]);
 }
 
 function usable(name: unknown): name is string {

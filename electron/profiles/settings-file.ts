@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { hasLegacyNames, withMirroredNames } from './legacy-names';
+import { asWrittenProfile, namesAsWritten, withVouchedMirror } from './legacy-names';
+import { openNamesSidecar } from './names-sidecar';
 import { persistedStateSchema, SETTINGS_FILE_VERSION } from './profile-types';
 import type { PersistedState } from './profile-types';
 
@@ -32,9 +33,13 @@ function timestampForFileName(ms: number): string {
 
 /**
  * Why the file cannot be used, or null when it is fine; the parsed state when it is (`dropped`: preferences
- * back to their defaults; `migrated`: older profiles' names were read into their maps, to be written back once).
+ * back to their defaults; `migrated`: profiles' names are not as this build writes them (read into the maps from an
+ * older build's file, or missing as the build before wrote them): written back once, for both builds to read).
  */
-function readState(path: string): { state: PersistedState | null; reason: string | null; dropped?: string[]; migrated?: boolean } {
+function readState(
+  path: string,
+  noPageSize: ReadonlySet<string>,
+): { state: PersistedState | null; reason: string | null; dropped?: string[]; migrated?: boolean } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -49,16 +54,19 @@ function readState(path: string): { state: PersistedState | null; reason: string
   } catch (e) {
     return { state: null, reason: `it is not valid JSON (${(e as Error).message})` };
   }
-  const migrated = Array.isArray((json as { profiles?: unknown } | null)?.profiles) && (json as { profiles: unknown[] }).profiles.some(hasLegacyNames);
+  const held = (json as { profiles?: unknown } | null)?.profiles;
+  const raw = Array.isArray(held) ? (held as unknown[]) : null;
+  if (raw) json = { ...(json as object), profiles: raw.map((p) => withVouchedMirror(p, noPageSize)) };
+  const migrated = (state: PersistedState) => raw !== null && state.profiles.some((p, i) => !namesAsWritten(raw[i], asWrittenProfile(p)));
   const parsed = persistedStateSchema.safeParse(json);
   if (!parsed.success) {
     const repaired = withoutBadPreferences(json, parsed.error.issues);
-    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped, migrated };
+    if (repaired) return { state: repaired.state, reason: null, dropped: repaired.dropped, migrated: migrated(repaired.state) };
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : 'the top level';
     return { state: null, reason: `it does not hold valid settings (${where}: ${first?.message ?? 'invalid'})` };
   }
-  return { state: parsed.data, reason: null, migrated };
+  return { state: parsed.data, reason: null, migrated: migrated(parsed.data) };
 }
 
 /**
@@ -87,7 +95,8 @@ function withoutBadPreferences(
 
 export function loadSettingsFile(dataDir: string, now: () => number = Date.now): LoadedSettingsFile {
   const path = join(dataDir, SETTINGS_FILE_NAME);
-  const read = readState(path);
+  const sidecar = openNamesSidecar(dataDir);
+  const read = readState(path, sidecar.noPageSize);
   let problem: string | null = read.dropped?.length
     ? `Some preferences in the settings file were invalid and are back to their defaults: ${read.dropped.join('; ')}. Profiles and the other settings are kept.`
     : null;
@@ -121,19 +130,21 @@ export function loadSettingsFile(dataDir: string, now: () => number = Date.now):
       // Read-only for now: the names stay read into the maps in memory, and the next save writes them.
     }
   }
+  if (state) sidecar.write(state.profiles);
   return {
     state: state ?? emptyState(),
     problem,
     path: conf.path,
     write(next: PersistedState) {
       conf.store = asFile(next);
+      sidecar.write(next.profiles);
     },
   };
 }
 
 /** What is written: each profile with the two names an older build requires beside its map (legacy-names.ts). */
 function asFile(state: PersistedState): Record<string, unknown> {
-  return { ...state, profiles: state.profiles.map(withMirroredNames) };
+  return { ...state, profiles: state.profiles.map(asWrittenProfile) };
 }
 
 function refuseWrite(problem: string): never {
