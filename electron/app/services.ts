@@ -116,8 +116,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     const opened = await profiles.open(id);
     const { profile } = opened;
-    // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
-    telemetry.resetDetector(profile.vendor);
+    // The estimates of others' use stay: each is of one server's budget (foreign-servers.ts), which this profile's
+    // requests join; forgetting it mid-second would take our earlier requests of that second for another consumer's.
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one. Taken
     // before the first contact (which paces through it too) and handed to the session, which releases it in
     // close(); released here if the session never opens.
