@@ -212,10 +212,9 @@ interface Slope {
  */
 function slopeOf(s: Second, unanswered: readonly { from: number; to: number }[]): Slope {
   const order = s.remaining.map((r, i) => ({ r, at: s.at[i]! })).sort((x, y) => y.r - x.r);
-  const sentIn = unanswered
-    .filter((u) => u.from < s.start + 1000 && u.to >= s.start)
-    .map((u) => u.from)
-    .sort((x, y) => x - y);
+  const sentIn: number[] = [];
+  for (const u of unanswered) if (u.from < s.start + 1000 && u.to >= s.start) sentIn.push(u.from);
+  if (sentIn.length > 1) sentIn.sort((x, y) => x - y);
   const points = order.map((p, i) => ({ x: (p.at - s.start) / 1000, y: s.limit - p.r - (i + 1) - countBelow(sentIn, p.at) }));
   if (points.length < 2) return { cov: 0, variance: 0 };
   const mx = points.reduce((n, p) => n + p.x, 0) / points.length;

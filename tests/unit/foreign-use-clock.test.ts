@@ -2,7 +2,8 @@
  * The whole-second estimate of others' use where the server's Date cannot be trusted answer by answer
  * (manual clock): a few far-off Dates in a row (a stale cache, a backend with a wrong clock behind a
  * load balancer) never show another consumer while we are alone, and a real step of the server's
- * clock is still taken, after which alone reads 0 and a competitor is read within 10%.
+ * clock is still taken, after which alone reads 0 and a competitor is read within 10%. Our answers not
+ * filed under a second (those, and requests that got no answer) stay ours in the rate of others too.
  */
 import { describe, expect, it } from 'vitest';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
@@ -82,4 +83,16 @@ describe("others' use in the whole-second model when the server's clock steps fo
       expect(Math.abs(e - c), `stretch ${i}: ${e.toFixed(1)} of ${c}`).toBeLessThanOrEqual(0.1 * c);
     }
   }, 30_000);
+});
+
+describe("others' use in the whole-second model with our requests that got no answer, second after second", () => {
+  it('alone at 10/s with every 7th request timed out (the server counted it) for 60 s: no other consumer', () => {
+    const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+    let found = 0;
+    for (let k = 0; k < 600; k++) {
+      const sample = alone(k, (at) => Math.floor(at / 1000) * 1000);
+      found += detector.observe(k % 7 === 3 ? { ...sample, status: 0, serverSecond: null, limit: null, remaining: null } : sample);
+    }
+    expect(found).toBe(0);
+  });
 });
