@@ -96,3 +96,21 @@ describe("others' use in the whole-second model with our requests that got no an
     expect(found).toBe(0);
   });
 });
+
+describe("others' use in the whole-second model when the server's clock is set back for good", () => {
+  it('the step is taken: alone reads 0, and 5 slots of others each second are read after it', () => {
+    for (const others of [0, 5]) {
+      const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
+      const found = new Map<number, number>();
+      for (let k = 0; k < 600; k++) {
+        // Ours at 10/s on a limit of 20, after `others` slots taken at the start of each second; 10 min back from 20 s on.
+        const sample = alone(k, (at) => Math.floor(at / 1000) * 1000 - (k >= 200 ? 600_000 : 0));
+        const second = Math.floor(k / 10);
+        found.set(second, (found.get(second) ?? 0) + detector.observe({ ...sample, limit: 20, remaining: 19 - others - (k % 10) }));
+      }
+      const after = [...found].filter(([second]) => second >= 30 && second < 59).reduce((n, [, v]) => n + v, 0);
+      expect(Math.abs(after - others * 29), `${others}/s: ${after.toFixed(1)}`).toBeLessThanOrEqual(0.1 * others * 29);
+      if (others === 0) expect([...found.values()].reduce((n, v) => n + v, 0)).toBe(0);
+    }
+  });
+});
