@@ -15,6 +15,7 @@ import { LocalStore } from '../store';
 import { UsageService } from '../usage/usage-service';
 import { AlertService } from '../alerts/alert-service';
 import { createTelemetry } from '../telemetry';
+import { foreignServers } from '../telemetry/foreign-servers';
 import { createDispatcher, describeIssues } from './dispatcher';
 import { DownloadController } from './download-controller';
 import { DEMO_PROFILE_ID, EmbeddedDemo } from './embedded-demo';
@@ -58,19 +59,13 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       tokens: [...store.knownTokens(), ...(demo.running ? demo.tokens() : [])],
       tokenHeaders: new Set([...store.tokenHeaders(), 'authorization']),
     }),
-    // Every request of ours to that bucket still unanswered: the connected profiles of the vendor at that server (a bucket per base URL).
-    inFlight: (vendor, endpoint, server) => {
-      const urls = new Set(
-        pool.sessions().flatMap((s) => (s.profile.vendor === vendor && (server === null || s.profile.baseUrl === server) ? [s.profile.baseUrl] : [])),
-      );
-      return [...urls].reduce((n, url) => n + budgets.bucket(url, vendor, endpoint).snapshot().inFlight, 0);
-    },
-    // Each server of a vendor has its own budget, so its own estimate of others' use.
-    serverOf: (sample) => {
-      const profileId = origin.get(sample);
-      if (profileId === undefined) return null;
-      return pool.sessions().find((s) => s.profile.id === profileId)?.profile.baseUrl ?? store.get(profileId)?.baseUrl ?? null;
-    },
+    // Each server of a vendor has its own budget, so its own estimate of others' use; our requests in flight are its budget's.
+    ...foreignServers({
+      connected: () => pool.sessions().map((s) => s.profile),
+      savedBaseUrl: (profileId) => store.get(profileId)?.baseUrl,
+      profileOf: (sample) => origin.get(sample),
+      inFlightAt: (server, vendor, endpoint) => budgets.bucket(server, vendor, endpoint).snapshot().inFlight,
+    }),
     refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
     // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the tested
     // profile's, never another connected profile of the vendor that may be on another server). Two connected profiles
@@ -121,8 +116,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   async function openSession(id: string, onSample: (s: BudgetSample) => void): Promise<ProfileSession> {
     const opened = await profiles.open(id);
     const { profile } = opened;
-    // Anchors taken against another server of this vendor say nothing about this one; other vendors' stay.
-    telemetry.resetDetector(profile.vendor);
+    // The estimates of others' use stay: each is of one server's budget (foreign-servers.ts), which this profile's
+    // requests join; forgetting it mid-second would take our earlier requests of that second for another consumer's.
     // A fleet's shared budget (Redis), from the profile or the command line; headers only without one. Taken
     // before the first contact (which paces through it too) and handed to the session, which releases it in
     // close(); released here if the session never opens.

@@ -19,16 +19,17 @@ import { aggregateKey, vendorOfKey, secondOf } from './aggregate';
 import { ContinuousForeignUse } from './foreign-continuous';
 import { ForeignUseBound } from './foreign-use-bound';
 import type { ForeignUseOptions, RefillModelHint } from './foreign-use-bound';
+import { ServerOffset } from './foreign-server-clock';
 import { WholeSecondForeignUse } from './foreign-whole-second';
 
 export type { ForeignUseOptions, RefillModelHint };
 
-/** A Date this far from where the server's clock stood by its earlier answers is not filed under its own second. */
-const FAR_FROM_SERVER_CLOCK_MS = 60_000;
-
 interface BucketEstimate {
   model: RefillModelHint;
   estimate: WholeSecondForeignUse | ContinuousForeignUse;
+  /** The server clock's steps this estimate has retired its seconds for, and the offset it last used. */
+  steps: number;
+  offsetMs: number | null;
 }
 
 export class ForeignUseDetector {
@@ -52,25 +53,33 @@ export class ForeignUseDetector {
     const key = `${aggregateKey(sample.vendor, sample.endpoint)}\u0000${server ?? ''}`;
     let bucket = this.buckets.get(key);
     if (!bucket || bucket.model !== model) {
-      bucket = { model, estimate: model === 'continuous' ? new ContinuousForeignUse() : new WholeSecondForeignUse() };
+      bucket = { model, estimate: model === 'continuous' ? new ContinuousForeignUse() : new WholeSecondForeignUse(), steps: 0, offsetMs: null };
       this.buckets.set(key, bucket);
     }
     const inFlight = Math.max(0, this.options.inFlight?.(sample.vendor, sample.endpoint, server) ?? 0);
-    if (bucket.estimate instanceof ContinuousForeignUse) return bucket.estimate.observe(sample, slotsOf(sample), inFlight);
+    const estimate = bucket.estimate;
+    if (estimate instanceof ContinuousForeignUse) return estimate.observe(sample, slotsOf(sample), inFlight);
     const clockKey = `${sample.vendor}\u0000${server ?? ''}`;
     let offset = this.offsets.get(clockKey);
     if (!offset) this.offsets.set(clockKey, (offset = new ServerOffset()));
+    if (bucket.offsetMs === null) bucket.steps = offset.steps;
     // The Date's own second even when the answer came late (a busy process): that is the second the server counted it in.
     const second = sample.serverSecond != null && Number.isFinite(sample.serverSecond) ? Math.floor(sample.serverSecond / 1000) * 1000 : secondOf(sample);
     const before = offset.estimate();
-    if (sample.status !== 0 && sample.serverSecond != null) {
-      // A Date far from the server's clock so far (one answer from a far future, say) is not filed under its second, nor
-      // moves the clock, unless the next answer confirms the step: its flight says when it was counted.
-      const far = before !== null && Math.abs(second - (sample.at + before)) > FAR_FROM_SERVER_CLOCK_MS;
-      if (far && !offset.confirmsStep(sample)) return bucket.estimate.unplaced(sample, before);
-      if (!far) offset.observe(sample);
+    // A Date no flight explains is not filed under its second until enough answers show the clock stepped: ours where its flight overlaps.
+    const placement = sample.status !== 0 && sample.serverSecond != null ? offset.place(sample) : 'placed';
+    let found = 0;
+    if (bucket.steps !== offset.steps) {
+      // The clock stepped (seen on this or another endpoint): the seconds held are of the old clock.
+      found += estimate.stepped((offset.estimate() ?? 0) - (bucket.offsetMs ?? offset.estimate() ?? 0), sample.at, inFlight);
+      bucket.steps = offset.steps;
     }
-    return bucket.estimate.observe(sample, second, offset.estimate(), inFlight);
+    if (placement === 'unplaced') {
+      bucket.offsetMs = before;
+      return found + estimate.unplaced(sample, before);
+    }
+    bucket.offsetMs = offset.estimate();
+    return found + estimate.observe(sample, second, bucket.offsetMs, inFlight);
   }
 
   /** Forgets what was inferred about one vendor's buckets (every vendor when absent). */
@@ -86,52 +95,4 @@ function slotsOf(sample: BudgetSample): number {
   if (sample.status === 429) return 0;
   if (sample.status === 0) return 1; // no answer: the server may have counted it
   return sample.limit !== null ? 1 : 0; // answered without the headers: refused before the limiter (e.g. a 401)
-}
-
-/**
- * The server's clock less ours: an answer with Date second S, sent at `sent` and received at `at`, was
- * counted at a time p with S <= p + d < S + 1000, so S - at <= d < S + 1000 - sent. The intersection
- * over the latest answers; a contradiction (a clock step) starts again.
- */
-class ServerOffset {
-  private low = -Infinity;
-  private high = Infinity;
-  /** A far step one answer showed, until the next confirms it. */
-  private step: { lo: number; hi: number } | null = null;
-
-  observe(sample: BudgetSample): void {
-    const { lo, hi } = span(sample);
-    this.step = null;
-    if (lo > this.high + 50 || hi < this.low - 50) {
-      this.low = lo;
-      this.high = hi;
-      return;
-    }
-    this.low = Math.max(this.low, lo);
-    this.high = Math.max(this.low, Math.min(this.high, hi));
-  }
-
-  /** A far step is taken when two answers in a row show it; true when this one confirms the one before. */
-  confirmsStep(sample: BudgetSample): boolean {
-    const { lo, hi } = span(sample);
-    const before = this.step;
-    if (before && lo <= before.hi + 50 && hi >= before.lo - 50) {
-      this.step = null;
-      this.low = Math.max(lo, before.lo);
-      this.high = Math.max(this.low, Math.min(hi, before.hi));
-      return true;
-    }
-    this.step = { lo, hi };
-    return false;
-  }
-
-  estimate(): number | null {
-    return Number.isFinite(this.low) && Number.isFinite(this.high) ? (this.low + this.high) / 2 : null;
-  }
-}
-
-/** The offsets an answer allows: S - at <= d < S + 1000 - sent. */
-function span(sample: BudgetSample): { lo: number; hi: number } {
-  const second = sample.serverSecond!;
-  return { lo: second - sample.at, hi: second + 1000 - (sample.at - Math.max(0, sample.latencyMs)) };
 }

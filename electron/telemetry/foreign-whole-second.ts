@@ -114,13 +114,38 @@ export class WholeSecondForeignUse {
       }
       if (s.closedAt === null) s.inFlight = Math.max(0, inFlight);
     }
-    while (this.seconds.length > KEEP_SECONDS) {
-      const gone = this.seconds.shift()!;
-      this.history.push(slopeOf(gone));
-      if (this.history.length > RATE_SECONDS) this.history.shift();
-    }
+    while (this.seconds.length > KEEP_SECONDS) this.retire(this.seconds.shift()!);
     const oldest = this.seconds[0]?.start ?? -Infinity;
     if (this.unanswered.length > 0 && this.unanswered[0]!.to < oldest) this.unanswered = this.unanswered.filter((u) => u.to >= oldest);
+    return this.settleAll();
+  }
+
+  /**
+   * The server's clock stepped by `deltaMs`: the seconds held are of the old clock, and no later answer
+   * will be filed under them; they close now (our requests in flight may still be counted in them) and
+   * leave. Our answers not placed yet are moved onto the new clock.
+   */
+  stepped(deltaMs: number, at: number, inFlight: number): number {
+    for (const s of this.seconds) {
+      if (s.closedAt !== null) continue;
+      s.closedAt = at;
+      s.inFlight = Math.max(0, inFlight);
+    }
+    const found = this.settleAll();
+    for (const s of this.seconds) this.retire(s);
+    this.seconds = [];
+    this.unanswered = this.unanswered.map((u) => ({ from: u.from + deltaMs, to: u.to + deltaMs }));
+    return found;
+  }
+
+  /** A second let go: only how others' count grew along it stays, for the rate. */
+  private retire(s: Second): void {
+    this.history.push(slopeOf(s, this.unanswered));
+    if (this.history.length > RATE_SECONDS) this.history.shift();
+  }
+
+  /** Every held second's estimate brought up to date; what is new, less what is owed back. */
+  private settleAll(): number {
     let found = 0;
     const rate = this.rate();
     for (const x of this.seconds) found += this.settle(x, rate);
@@ -154,7 +179,7 @@ export class WholeSecondForeignUse {
   private rate(): number {
     let cov = 0;
     let variance = 0;
-    for (const h of [...this.history, ...this.seconds.filter((s) => s.closedAt !== null).map(slopeOf)]) {
+    for (const h of [...this.history, ...this.seconds.filter((s) => s.closedAt !== null).map((s) => slopeOf(s, this.unanswered))]) {
       cov += h.cov;
       variance += h.variance;
     }
@@ -181,10 +206,16 @@ interface Slope {
   variance: number;
 }
 
-/** Others' count at each of our successes (by falling Remaining: N - R - rank) against its place in the second. */
-function slopeOf(s: Second): Slope {
+/**
+ * Others' count at each of our successes (by falling Remaining: N - R - rank, less our requests without
+ * a reading sent in S before it, which may be among those counted) against its place in the second.
+ */
+function slopeOf(s: Second, unanswered: readonly { from: number; to: number }[]): Slope {
   const order = s.remaining.map((r, i) => ({ r, at: s.at[i]! })).sort((x, y) => y.r - x.r);
-  const points = order.map((p, i) => ({ x: (p.at - s.start) / 1000, y: s.limit - p.r - (i + 1) }));
+  const sentIn: number[] = [];
+  for (const u of unanswered) if (u.from < s.start + 1000 && u.to >= s.start) sentIn.push(u.from);
+  if (sentIn.length > 1) sentIn.sort((x, y) => x - y);
+  const points = order.map((p, i) => ({ x: (p.at - s.start) / 1000, y: s.limit - p.r - (i + 1) - countBelow(sentIn, p.at) }));
   if (points.length < 2) return { cov: 0, variance: 0 };
   const mx = points.reduce((n, p) => n + p.x, 0) / points.length;
   const my = points.reduce((n, p) => n + p.y, 0) / points.length;
@@ -202,4 +233,16 @@ function lowest(values: readonly number[]): number {
   let least = Infinity;
   for (const v of values) if (v < least) least = v;
   return least;
+}
+
+/** How many of the sorted values are below `limit`. */
+function countBelow(sorted: readonly number[], limit: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -8,7 +8,8 @@
 import { BudgetRegistry } from '../../electron/client/budget-registry';
 import { PartnerClient } from '../../electron/client/partner-client';
 import type { FakeRefill } from '../../electron/client/testing';
-import { FAKE_BASE_URL, harness, runFor, seededRandom } from '../../electron/client/testing';
+import { FAKE_BASE_URL, FakePartner, ManualClock, runFor, seededRandom } from '../../electron/client/testing';
+import type { FakePartnerOptions } from '../../electron/client/testing';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
 import { secondOf } from '../../electron/telemetry/aggregate';
 
@@ -23,6 +24,8 @@ export interface ForeignModelOptions {
   seed?: number;
   /** The competitor's first slot this long after the run starts (ms; default one interval). */
   competitorPhaseMs?: number;
+  /** The server's clock jumps for good, this long after the start, by `byMs` (its limiter and its Dates alike). */
+  serverStep?: { afterMs: number; byMs: number };
 }
 
 export interface ForeignModelRun {
@@ -40,7 +43,9 @@ const add = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k)
 
 export async function runForeignModel(options: ForeignModelOptions): Promise<ForeignModelRun> {
   const random = seededRandom(options.seed ?? 7);
-  const h = harness({ refill: options.refill, latencyMs: () => 2 + random() * 6, startMs: Date.UTC(2025, 0, 1, 12, 0, 0, 0) });
+  const clock = new ManualClock(Date.UTC(2025, 0, 1, 12, 0, 0, 0));
+  const server: FakePartnerOptions = { clock, refill: options.refill, latencyMs: () => 2 + random() * 6 };
+  const h = { clock, fake: new FakePartner(server) };
   const registry = new BudgetRegistry({ clock: h.clock });
   const client = new PartnerClient({
     baseUrl: FAKE_BASE_URL,
@@ -56,9 +61,12 @@ export async function runForeignModel(options: ForeignModelOptions): Promise<For
     refillModel: () => (options.modelKnown === false ? null : options.refill),
   });
   const estimated = new Map<number, number>();
-  client.onSample((s) => add(estimated, secondOf(s), detector.observe(s)));
+  // Under the second the server counted the answer in (its Date), as `counted` is, even after a clock step.
+  client.onSample((s) => add(estimated, s.serverSecond != null ? Math.floor(s.serverSecond / 1000) * 1000 : secondOf(s), detector.observe(s)));
   const start = h.clock.now();
   const end = start + options.seconds * 1000;
+  const step = options.serverStep;
+  if (step) h.clock.setTimeout(() => (server.serverOffsetMs = step.byMs), step.afterMs);
   if (options.competitorRps > 0) {
     const take = (k: number): void => {
       h.fake.foreign('v', 'listAssets');
