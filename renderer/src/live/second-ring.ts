@@ -47,6 +47,13 @@ const WIDTH = Object.fromEntries([...BINS.map((f) => [f, SECOND_FIELDS[f].bins])
 >;
 
 const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+const CAUSE_KEYS = SECOND_FIELDS.waitCauses.keys;
+
+/** Slot s of a column of w numbers per slot, into `into` (no subarray view made). */
+function copySlot(from: Float64Array, s: number, w: number, into: Float64Array): void {
+  const at = s * w;
+  for (let k = 0; k < w; k++) into[k] = from[at + k]!;
+}
 
 export class SecondRing {
   private readonly cols: Record<Column, Float64Array>;
@@ -76,28 +83,33 @@ export class SecondRing {
     return this.cols.t[this.slot(i)]!;
   }
 
-  /** Fills `into` with the i-th oldest second (0 <= i < size) and returns it. */
+  /**
+   * Fills `into` with the i-th oldest second (0 <= i < size) and returns it. Runs for every second of
+   * every chart on every redraw, so each figure is written by name (a store through a computed key
+   * cost twice as much); tests/unit/renderer/second-ring-fields.test.ts fails when one is missing.
+   */
   read(i: number, into: SecondFigures = emptySecond()): SecondFigures {
     const s = this.slot(i);
     const c = this.cols;
     into.t = c.t[s]!;
+    into.requests = c.requests[s]!;
+    into.rateLimited = c.rateLimited[s]!;
+    into.errors = c.errors[s]!;
+    into.limit = nullable(c.limit[s]!);
+    into.remaining = nullable(c.remaining[s]!);
+    into.minRemaining = nullable(c.minRemaining[s]!);
+    into.reset = nullable(c.reset[s]!);
+    into.waitedMs = c.waitedMs[s]!;
+    into.latencyMsSum = c.latencyMsSum[s]!;
+    into.latencyMsMax = c.latencyMsMax[s]!;
+    into.foreignUse = c.foreignUse[s]!;
+    into.heldMs = c.heldMs[s]!;
+    into.unanswered = c.unanswered[s]!;
     into.lastTo = c.lastTo[s]!;
-    const scalars = into as Record<ScalarField, number | null>;
-    for (let k = 0; k < SCALARS.length; k++) {
-      const v = this.scalarCols[k]![s]!;
-      scalars[SCALARS[k]!] = NULLABLE_AT[k] ? nullable(v) : v;
-    }
-    for (const f of BINS) {
-      const w = WIDTH[f];
-      into[f].set(this.vectors[f].subarray(s * w, (s + 1) * w));
-    }
-    for (const f of KEYED) {
-      const keys = SECOND_FIELDS[f].keys;
-      const v = this.vectors[f];
-      const record = into[f];
-      const at = s * keys.length;
-      for (let k = 0; k < keys.length; k++) record[keys[k]!] = v[at + k]!;
-    }
+    copySlot(this.vectors.waitBins, s, WIDTH.waitBins, into.waitBins);
+    const causes = this.vectors.waitCauses;
+    const at = s * CAUSE_KEYS.length;
+    for (let k = 0; k < CAUSE_KEYS.length; k++) into.waitCauses[CAUSE_KEYS[k]!] = causes[at + k]!;
     return into;
   }
 
