@@ -6,6 +6,7 @@
  */
 import { BINS_FIELDS, KEYS_FIELDS, SCALAR_FIELDS, SECOND_FIELDS, isNullableMerge, mergeFigure, zeroPerKey } from '../../../shared/second-fields';
 import type { BinsField, KeysField, NullableMerge, ScalarField, SecondFigureValues } from '../../../shared/second-fields';
+import type { WaitCause, WaitCauses } from '../../../shared/wait-causes';
 
 type Fields = typeof SECOND_FIELDS;
 type FigureOf<S> = S extends { keys: readonly (infer K extends string)[] }
@@ -48,11 +49,23 @@ const WIDTH = Object.fromEntries([...BINS.map((f) => [f, SECOND_FIELDS[f].bins])
 
 const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 const CAUSE_KEYS = SECOND_FIELDS.waitCauses.keys;
+/** Each cause's place within a slot of the waitCauses column. */
+const CAUSE_AT = Object.fromEntries(CAUSE_KEYS.map((k, i) => [k, i])) as Record<WaitCause, number>;
 
 /** Slot s of a column of w numbers per slot, into `into` (no subarray view made). */
 function copySlot(from: Float64Array, s: number, w: number, into: Float64Array): void {
   const at = s * w;
   for (let k = 0; k < w; k++) into[k] = from[at + k]!;
+}
+
+/** One slot of the waitCauses column (starting at `at`) into a record, each cause by name. */
+function copyCauses(from: Float64Array, at: number, into: WaitCauses): void {
+  into.others = from[at + CAUSE_AT.others]!;
+  into.window = from[at + CAUSE_AT.window]!;
+  into.budget = from[at + CAUSE_AT.budget]!;
+  into.pause = from[at + CAUSE_AT.pause]!;
+  into.store = from[at + CAUSE_AT.store]!;
+  into.inFlight = from[at + CAUSE_AT.inFlight]!;
 }
 
 export class SecondRing {
@@ -107,9 +120,7 @@ export class SecondRing {
     into.unanswered = c.unanswered[s]!;
     into.lastTo = c.lastTo[s]!;
     copySlot(this.vectors.waitBins, s, WIDTH.waitBins, into.waitBins);
-    const causes = this.vectors.waitCauses;
-    const at = s * CAUSE_KEYS.length;
-    for (let k = 0; k < CAUSE_KEYS.length; k++) into.waitCauses[CAUSE_KEYS[k]!] = causes[at + k]!;
+    copyCauses(this.vectors.waitCauses, s * CAUSE_KEYS.length, into.waitCauses);
     return into;
   }
 
