@@ -1,9 +1,13 @@
 /**
  * The figures of one second of one budget (vendor, endpoint), one row per figure: how it crosses the
- * bridge (its zod schema), what one sample adds to it, and how two parts of the same second combine.
- * The bridge schema (shared/bridge/schemas.ts), the aggregation of samples (electron/telemetry/aggregate.ts)
- * and the renderer's per-second ring (renderer/src/live/second-ring.ts) are made from this table, so a
- * figure added here reaches all three (tests/unit/second-fields.test.ts).
+ * bridge (its zod schema) and how two parts of the same second combine. The bridge schema
+ * (shared/bridge/schemas.ts), the aggregate's and the renderer's types, the empty aggregate and the
+ * renderer ring's columns (renderer/src/live/second-ring.ts) are made from this table. The two hot
+ * paths, adding a sample (electron/telemetry/aggregate.ts, once per request) and reading a second out
+ * of the ring (every second of every chart, every redraw), write each figure by name instead, as a
+ * loop over the table's names costs several times more there; tests/unit/second-fields.test.ts and
+ * tests/unit/renderer/second-ring-fields.test.ts fail when a figure is missing from either, or merged
+ * otherwise than its row says.
  *
  * How two parts of one second combine (`merge`):
  *   sum     added up
@@ -15,10 +19,8 @@
  * summed key by key.
  */
 import { z } from 'zod';
-import type { BudgetSample } from './rate-limit';
-import { WAIT_BIN_COUNT, waitBinOf } from './wait-bins';
-import { WAIT_CAUSES, addWaitCauses, emptyWaitCauses, waitCausesSchema } from './wait-causes';
-import type { WaitCauses } from './wait-causes';
+import { WAIT_BIN_COUNT } from './wait-bins';
+import { WAIT_CAUSES, waitCausesSchema } from './wait-causes';
 
 /** What the telemetry found about a sample besides its own figures. */
 export interface SampleFindings {
@@ -31,62 +33,42 @@ export interface SampleFindings {
 export type NullableMerge = 'min' | 'last' | 'latest';
 export type Merge = 'sum' | 'max' | NullableMerge;
 
-export type OfSample<T> = (sample: BudgetSample, findings: SampleFindings) => T;
-
 export type FieldSpec =
-  | { merge: 'sum' | 'max'; schema: z.ZodType<number>; ofSample: OfSample<number> }
-  | { merge: NullableMerge; schema: z.ZodType<number | null>; ofSample: OfSample<number | null> }
-  | { merge: 'sum'; bins: number; schema: z.ZodType<number[]>; ofSample: OfSample<number[]> }
-  | { merge: 'sum'; keys: readonly string[]; schema: z.ZodType<Record<string, number> | undefined>; ofSample: OfSample<Record<string, number> | undefined> };
+  | { merge: 'sum' | 'max'; schema: z.ZodType<number> }
+  | { merge: NullableMerge; schema: z.ZodType<number | null> }
+  | { merge: 'sum'; bins: number; schema: z.ZodType<number[]> }
+  | { merge: 'sum'; keys: readonly string[]; schema: z.ZodType<Record<string, number> | undefined> };
 
 /** A failure other than a 429: no answer at all (status 0) or a 4xx/5xx. */
 export function isErrorStatus(status: number): boolean {
   return status === 0 || (status >= 400 && status !== 429);
 }
 
-function oneInBin(bin: number): number[] {
-  const bins = new Array<number>(WAIT_BIN_COUNT).fill(0);
-  bins[bin] = 1;
-  return bins;
-}
-
-/** The sample's wait causes with anything not a positive finite number read as 0. */
-function waitCausesOf(sample: BudgetSample): WaitCauses | undefined {
-  if (!sample.waitCauses) return undefined;
-  const causes = emptyWaitCauses();
-  addWaitCauses(causes, sample.waitCauses);
-  return causes;
-}
-
 export const SECOND_FIELDS = {
   /** Responses (and failures) in the second. */
-  requests: { merge: 'sum', schema: z.number(), ofSample: () => 1 },
-  rateLimited: { merge: 'sum', schema: z.number(), ofSample: (s) => (s.status === 429 ? 1 : 0) },
+  requests: { merge: 'sum', schema: z.number() },
+  /** Answers 429. */
+  rateLimited: { merge: 'sum', schema: z.number() },
   /** Answered 4xx other than 429, 5xx, and no answer (status 0, also in unanswered). */
-  errors: { merge: 'sum', schema: z.number(), ofSample: (s) => (isErrorStatus(s.status) ? 1 : 0) },
-  limit: { merge: 'last', schema: z.number().nullable(), ofSample: (s) => s.limit },
+  errors: { merge: 'sum', schema: z.number() },
+  limit: { merge: 'last', schema: z.number().nullable() },
   /** Last and lowest Remaining seen in the second. */
-  remaining: { merge: 'latest', schema: z.number().nullable(), ofSample: (s) => s.remaining },
-  minRemaining: { merge: 'min', schema: z.number().nullable(), ofSample: (s) => s.remaining },
-  reset: { merge: 'latest', schema: z.number().nullable(), ofSample: (s) => s.reset },
-  waitedMs: { merge: 'sum', schema: z.number(), ofSample: (s) => s.waitedMs },
-  latencyMsSum: { merge: 'sum', schema: z.number(), ofSample: (s) => s.latencyMs },
-  latencyMsMax: { merge: 'max', schema: z.number(), ofSample: (s) => s.latencyMs },
+  remaining: { merge: 'latest', schema: z.number().nullable() },
+  minRemaining: { merge: 'min', schema: z.number().nullable() },
+  reset: { merge: 'latest', schema: z.number().nullable() },
+  waitedMs: { merge: 'sum', schema: z.number() },
+  latencyMsSum: { merge: 'sum', schema: z.number() },
+  latencyMsMax: { merge: 'max', schema: z.number() },
   /** Slots that Remaining fell by beyond what our own requests explain: another consumer. */
-  foreignUse: { merge: 'sum', schema: z.number(), ofSample: (_, f) => f.foreignUse },
+  foreignUse: { merge: 'sum', schema: z.number() },
   /** Requests per wait class (shared/wait-bins.ts): mean and p95 wait over any window. */
-  waitBins: {
-    merge: 'sum',
-    bins: WAIT_BIN_COUNT,
-    schema: z.array(z.number()).max(WAIT_BIN_COUNT).default([]),
-    ofSample: (s) => oneInBin(waitBinOf(s.waitedMs)),
-  },
+  waitBins: { merge: 'sum', bins: WAIT_BIN_COUNT, schema: z.array(z.number()).max(WAIT_BIN_COUNT).default([]) },
   /** Time within which at least one request was held back by the budget (overlapping waits counted once). */
-  heldMs: { merge: 'sum', schema: z.number().default(0), ofSample: (_, f) => f.heldMs },
+  heldMs: { merge: 'sum', schema: z.number().default(0) },
   /** Attempts that got no answer (status 0; also in requests and errors): the server may not have counted them. */
-  unanswered: { merge: 'sum', schema: z.number().default(0), ofSample: (s) => (s.status === 0 ? 1 : 0) },
+  unanswered: { merge: 'sum', schema: z.number().default(0) },
   /** The waits (waitedMs) split by what held them (shared/wait-causes.ts), adding up to waitedMs; absent: not said. */
-  waitCauses: { merge: 'sum', keys: WAIT_CAUSES, schema: waitCausesSchema.optional(), ofSample: waitCausesOf },
+  waitCauses: { merge: 'sum', keys: WAIT_CAUSES, schema: waitCausesSchema.optional() },
 } as const satisfies Record<string, FieldSpec>;
 
 type Fields = typeof SECOND_FIELDS;

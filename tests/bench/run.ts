@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json,soak] [--clients partner-console,naive] [--scenarios 1,2]`
+ * `npm run bench [-- --only client,simulator,dashboard,fleet,fleet-model,history,json,seconds,soak] [--clients partner-console,naive] [--scenarios 1,2]`
  * [--soak-minutes 3 --soak-every 15 --soak-snapshots DIR] (or SOAK_MINUTES, SOAK_EVERY_S)
  * [--seeds 1,2,3,4,5 --compare FILE --record FILE] (fleet-model: one run per seed, all figures to the record, compared digit for digit)
  * Measures and prints; speed targets live here, never in unit tests. Figures also go to
@@ -108,6 +108,10 @@ async function main(): Promise<void> {
   if (only.has('json')) {
     const { jsonBench } = await import('./json-parse');
     jsonBench();
+  }
+  if (only.has('seconds')) {
+    const { secondsBench } = await import('./second-hot-paths');
+    await secondsBench();
   }
   if (only.has('soak')) {
     const { soakBench } = await import('./soak');

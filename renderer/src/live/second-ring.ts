@@ -6,6 +6,7 @@
  */
 import { BINS_FIELDS, KEYS_FIELDS, SCALAR_FIELDS, SECOND_FIELDS, isNullableMerge, mergeFigure, zeroPerKey } from '../../../shared/second-fields';
 import type { BinsField, KeysField, NullableMerge, ScalarField, SecondFigureValues } from '../../../shared/second-fields';
+import type { WaitCause, WaitCauses } from '../../../shared/wait-causes';
 
 type Fields = typeof SECOND_FIELDS;
 type FigureOf<S> = S extends { keys: readonly (infer K extends string)[] }
@@ -47,6 +48,25 @@ const WIDTH = Object.fromEntries([...BINS.map((f) => [f, SECOND_FIELDS[f].bins])
 >;
 
 const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+const CAUSE_KEYS = SECOND_FIELDS.waitCauses.keys;
+/** Each cause's place within a slot of the waitCauses column. */
+const CAUSE_AT = Object.fromEntries(CAUSE_KEYS.map((k, i) => [k, i])) as Record<WaitCause, number>;
+
+/** Slot s of a column of w numbers per slot, into `into` (no subarray view made). */
+function copySlot(from: Float64Array, s: number, w: number, into: Float64Array): void {
+  const at = s * w;
+  for (let k = 0; k < w; k++) into[k] = from[at + k]!;
+}
+
+/** One slot of the waitCauses column (starting at `at`) into a record, each cause by name. */
+function copyCauses(from: Float64Array, at: number, into: WaitCauses): void {
+  into.others = from[at + CAUSE_AT.others]!;
+  into.window = from[at + CAUSE_AT.window]!;
+  into.budget = from[at + CAUSE_AT.budget]!;
+  into.pause = from[at + CAUSE_AT.pause]!;
+  into.store = from[at + CAUSE_AT.store]!;
+  into.inFlight = from[at + CAUSE_AT.inFlight]!;
+}
 
 export class SecondRing {
   private readonly cols: Record<Column, Float64Array>;
@@ -76,28 +96,31 @@ export class SecondRing {
     return this.cols.t[this.slot(i)]!;
   }
 
-  /** Fills `into` with the i-th oldest second (0 <= i < size) and returns it. */
+  /**
+   * Fills `into` with the i-th oldest second (0 <= i < size) and returns it. Runs for every second of
+   * every chart on every redraw, so each figure is written by name (a store through a computed key
+   * cost twice as much); tests/unit/renderer/second-ring-fields.test.ts fails when one is missing.
+   */
   read(i: number, into: SecondFigures = emptySecond()): SecondFigures {
     const s = this.slot(i);
     const c = this.cols;
     into.t = c.t[s]!;
+    into.requests = c.requests[s]!;
+    into.rateLimited = c.rateLimited[s]!;
+    into.errors = c.errors[s]!;
+    into.limit = nullable(c.limit[s]!);
+    into.remaining = nullable(c.remaining[s]!);
+    into.minRemaining = nullable(c.minRemaining[s]!);
+    into.reset = nullable(c.reset[s]!);
+    into.waitedMs = c.waitedMs[s]!;
+    into.latencyMsSum = c.latencyMsSum[s]!;
+    into.latencyMsMax = c.latencyMsMax[s]!;
+    into.foreignUse = c.foreignUse[s]!;
+    into.heldMs = c.heldMs[s]!;
+    into.unanswered = c.unanswered[s]!;
     into.lastTo = c.lastTo[s]!;
-    const scalars = into as Record<ScalarField, number | null>;
-    for (let k = 0; k < SCALARS.length; k++) {
-      const v = this.scalarCols[k]![s]!;
-      scalars[SCALARS[k]!] = NULLABLE_AT[k] ? nullable(v) : v;
-    }
-    for (const f of BINS) {
-      const w = WIDTH[f];
-      into[f].set(this.vectors[f].subarray(s * w, (s + 1) * w));
-    }
-    for (const f of KEYED) {
-      const keys = SECOND_FIELDS[f].keys;
-      const v = this.vectors[f];
-      const record = into[f];
-      const at = s * keys.length;
-      for (let k = 0; k < keys.length; k++) record[keys[k]!] = v[at + k]!;
-    }
+    copySlot(this.vectors.waitBins, s, WIDTH.waitBins, into.waitBins);
+    copyCauses(this.vectors.waitCauses, s * CAUSE_KEYS.length, into.waitCauses);
     return into;
   }
 

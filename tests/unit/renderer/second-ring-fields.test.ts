@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { budgetAggregateSchema } from '../../../shared/bridge/schemas';
-import { SECOND_FIELDS, SECOND_FIELD_NAMES } from '../../../shared/second-fields';
+import { SECOND_FIELDS, SECOND_FIELD_NAMES, isNullableMerge } from '../../../shared/second-fields';
 import { SecondRing, emptySecond } from '../../../renderer/src/live/second-ring';
 import type { SecondFigures } from '../../../renderer/src/live/second-ring';
 import type { WaitCauses } from '../../../shared/wait-causes';
@@ -36,6 +36,22 @@ describe('the per-second ring and the figure table', () => {
     ring.add(wire.from, wire);
     const read = ring.read(0);
     for (const f of SECOND_FIELD_NAMES) expect({ f, value: plain(read[f]) }).toEqual({ f, value: plain(wire[f]) });
+  });
+
+  it('every figure the table lets be null reads back null when none is known, into a reused cursor too', () => {
+    const full = budgetAggregateSchema.parse(fullAggregate(5_000));
+    const unknown = { ...(fullAggregate(6_000) as Record<string, unknown>) };
+    const nullable = SECOND_FIELD_NAMES.filter((f) => isNullableMerge(SECOND_FIELDS[f].merge));
+    expect(nullable.length).toBeGreaterThan(0);
+    for (const f of nullable) unknown[f] = null;
+    const ring = new SecondRing(4);
+    ring.add(5_000, full);
+    ring.add(6_000, budgetAggregateSchema.parse(unknown));
+    const cursor = ring.read(0, emptySecond());
+    ring.read(1, cursor);
+    for (const f of nullable) expect({ f, value: cursor[f] }).toEqual({ f, value: null });
+    ring.read(0, cursor);
+    for (const f of SECOND_FIELD_NAMES) expect({ f, value: plain(cursor[f]) }).toEqual({ f, value: plain(full[f]) });
   });
 
   it("the ring's figure type made from the table stays precise (checked by tsc)", () => {
