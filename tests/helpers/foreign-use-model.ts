@@ -12,6 +12,7 @@ import { FAKE_BASE_URL, FakePartner, ManualClock, runFor, seededRandom } from '.
 import type { FakePartnerOptions } from '../../electron/client/testing';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
 import { secondOf } from '../../electron/telemetry/aggregate';
+import type { BudgetSample } from '../../shared/rate-limit';
 
 export interface ForeignModelOptions {
   refill: FakeRefill;
@@ -92,4 +93,29 @@ export function sumOver(m: Map<number, number>, from: number, to: number): numbe
   let n = 0;
   for (const [t, v] of m) if (t >= from && t < to) n += v;
   return n;
+}
+
+/** Epoch ms of the manual-clock tests' first second. */
+export const ALONE_START = 1_700_000_000_000;
+
+/**
+ * Our k-th request alone at 10/s on a limit of 10 per (real) second from ALONE_START: Remaining 9..0
+ * each second; the Date as `dateOf` says (default: the real second).
+ */
+export function aloneSample(k: number, dateOf: (at: number) => number = (at) => Math.floor(at / 1000) * 1000): BudgetSample {
+  const at = ALONE_START + 50 + k * 100;
+  return {
+    vendor: 'demo',
+    endpoint: 'categories',
+    at,
+    serverSecond: dateOf(at),
+    status: 200,
+    limit: 10,
+    remaining: 9 - (k % 10),
+    reset: 0,
+    latencyMs: 4,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+  };
 }

@@ -7,29 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
-import type { BudgetSample } from '../../shared/rate-limit';
-import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
-
-const S = 1_700_000_000_000;
-
-/** Our k-th request alone at 10/s on a limit of 10 per (real) second: Remaining 9..0 each second; the Date as `dateOf` says. */
-function alone(k: number, dateOf: (at: number) => number): BudgetSample {
-  const at = S + 50 + k * 100;
-  return {
-    vendor: 'demo',
-    endpoint: 'categories',
-    at,
-    serverSecond: dateOf(at),
-    status: 200,
-    limit: 10,
-    remaining: 9 - (k % 10),
-    reset: 0,
-    latencyMs: 4,
-    waitedMs: 0,
-    attempt: 1,
-    headerProblems: [],
-  };
-}
+import { aloneSample as alone, runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
 describe("others' use in the whole-second model when several Dates in a row are far off", () => {
   const trueSecond = (at: number): number => Math.floor(at / 1000) * 1000;

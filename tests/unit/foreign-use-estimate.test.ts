@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
 import { WholeSecondForeignUse } from '../../electron/telemetry/foreign-whole-second';
 import type { BudgetSample } from '../../shared/rate-limit';
-import { runForeignModel, sumOver } from '../helpers/foreign-use-model';
+import { ALONE_START, aloneSample as alone, runForeignModel, sumOver } from '../helpers/foreign-use-model';
 
 describe("others' use estimated from our answers (deterministic server model)", () => {
   for (const refill of ['whole-second', 'continuous'] as const) {
@@ -144,25 +144,7 @@ describe("others' use in the whole-second model with an answer of ours whose hea
 });
 
 describe("others' use in the whole-second model when the Date header misleads", () => {
-  const S = 1_700_000_000_000;
-  /** Alone at 10/s on a limit of 10 per (real) second: Remaining 9..0 each second; the Date as `dateOf` says. */
-  const alone = (k: number, dateOf: (at: number) => number): BudgetSample => {
-    const at = S + 50 + k * 100;
-    return {
-      vendor: 'demo',
-      endpoint: 'categories',
-      at,
-      serverSecond: dateOf(at),
-      status: 200,
-      limit: 10,
-      remaining: 9 - (k % 10),
-      reset: 0,
-      latencyMs: 4,
-      waitedMs: 0,
-      attempt: 1,
-      headerProblems: [],
-    };
-  };
+  const S = ALONE_START;
 
   it('a Date frozen for 10,000 answers: no throw, what is kept stays bounded, and alone still reads 0', () => {
     const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', inFlight: () => 0 });
