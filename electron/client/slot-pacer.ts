@@ -6,6 +6,7 @@
 import type { Attempt } from './attempt';
 import { MAX_RETRY_AFTER_MS } from './backoff';
 import type { Clock } from '../../shared/clock';
+import { GrantedShare } from './granted-share';
 import type { Pacer, PaceRequest } from './pacer';
 
 /** A slot of the fleet: send from `at` (local time); sent more than `graceMs` later, it may land in a second the fleet has filled. */
@@ -14,19 +15,14 @@ export interface SlotGo {
   graceMs: number;
 }
 
-/** How far back our granted slots count as our share of the fleet when the store fails. */
-export const SHARE_WINDOW_MS = 3_000;
-
-/** Told when the store stops answering after it spaced the fleet: our share of it lately (requests per second). */
+/** Told when the store goes after it spaced the fleet: our share of it lately (requests per second). */
 export type OnStoreLost = (at: number, rate: number) => void;
 
 export class SlotPacer implements Pacer<SlotGo> {
   private storeAnswered = false;
   /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
   private refusalUntold = false;
-  /** Since when the store has answered every reservation, and the local times of its grants since (at most SHARE_WINDOW_MS back). */
-  private answeringSince = 0;
-  private grantedAt: number[] = [];
+  private readonly share = new GrantedShare();
 
   constructor(
     /** The bucket's key in the store (storeKey). */
@@ -53,12 +49,20 @@ export class SlotPacer implements Pacer<SlotGo> {
   /** Waits for this request's slot; the time spent asking and waiting is the wait's `store` part. */
   async reserve(request: PaceRequest): Promise<SlotGo | null> {
     const store = request.slots?.store() ?? null;
-    if (!store || !request.slots) return null;
+    if (!store || !request.slots) {
+      this.storeGone(); // none configured, or its lease released while we go on
+      return null;
+    }
     const askedAt = this.clock.now();
     try {
       const slot = await store.reserve(this.key, this.limit(), this.takeRefusal());
-      this.noteAnswer(slot !== null);
-      if (slot === null) return null;
+      this.storeAnswered = slot !== null;
+      if (slot === null) {
+        // One slow answer sends only this request on the headers; the store is gone once it says fallback.
+        if (store.status().state === 'fallback') this.storeGone();
+        return null;
+      }
+      this.share.granted(this.clock.now(), slot.waitMs);
       const at = this.clock.now() + slot.waitMs;
       if (slot.waitMs > 0) await request.slots.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS));
       return { at, graceMs: slot.graceMs };
@@ -75,24 +79,11 @@ export class SlotPacer implements Pacer<SlotGo> {
     if (attempt.result.kind === 'answer' && attempt.result.status === 429 && this.storeAnswered) this.refusalUntold = true;
   }
 
-  private noteAnswer(granted: boolean): void {
+  private storeGone(): void {
+    this.storeAnswered = false;
     const now = this.clock.now();
-    const wasAnswering = this.storeAnswered;
-    this.storeAnswered = granted;
-    if (!granted) {
-      if (wasAnswering) this.onLost(now, this.grantedRate(now));
-      this.grantedAt = [];
-      return;
-    }
-    if (!wasAnswering) this.answeringSince = now;
-    this.grantedAt.push(now);
-    if (this.grantedAt[0]! <= now - SHARE_WINDOW_MS) this.grantedAt = this.grantedAt.filter((t) => t > now - SHARE_WINDOW_MS);
-  }
-
-  /** Our grants per second over the window, or since the store began answering if that is shorter (at least 1 s). */
-  private grantedRate(now: number): number {
-    const recent = this.grantedAt.filter((t) => t > now - SHARE_WINDOW_MS).length;
-    return (recent * 1000) / Math.max(1000, Math.min(SHARE_WINDOW_MS, now - this.answeringSince));
+    const rate = this.share.end(now);
+    if (rate !== null) this.onLost(now, rate);
   }
 
   private takeRefusal(): boolean {

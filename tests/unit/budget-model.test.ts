@@ -300,33 +300,88 @@ describe('HeaderModel snapshot figures', () => {
 });
 
 describe('BudgetBucket, the fleet store failing', () => {
-  it('goes on at the share the store granted lately, not alone at the whole limit (each of ten workers at 2/s of 20)', async () => {
+  /**
+   * One worker of ten on a fleet store at 2/s of 20 (the store holds each slot ~470 ms), its answers
+   * showing Remaining high (a store that spaces the fleet evenly leaves it so: the headers alone see
+   * nobody else). `store`: 'up', 'down' (fallback), 'gone' (the lease released: no store) or 'slow'
+   * (no slot this once, still connected).
+   */
+  function worker() {
     const clock = new ManualClock(1_736_000_000_000);
     const bucket = new BudgetBucket('http://x', 'v', 'listAssets', 20, clock, new ServerClock());
-    let up = true;
-    const store = { reserve: async () => (up ? { waitMs: 0, graceMs: 20 } : null) } as unknown as FleetSlotStore;
-    const request = { priority: 'background' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
-    /** One request sent as soon as the bucket lets it and answered 30 ms later; when it went. */
+    const state = { store: 'up' as 'up' | 'down' | 'gone' | 'slow', waitMs: 470 };
+    const store = {
+      reserve: async () => (state.store === 'up' ? { waitMs: state.waitMs, graceMs: 20 } : null),
+      status: () => ({ state: state.store === 'down' ? 'fallback' : 'connected', where: 'redis://test' }),
+    } as unknown as FleetSlotStore;
+    const slots = { store: () => (state.store === 'gone' ? null : store), sleep: async () => {}, closed: () => false };
+    const request = { priority: 'interactive' as const, owner: {}, slots };
+    /** One request sent as soon as the bucket lets it and answered 30 ms later: how long it waited. */
     const send = async () => {
+      const askedAt = clock.now();
       let ticket: Ticket | null = null;
       void bucket.acquire(request).then((t) => (ticket = t));
       while (ticket === null) await clock.advance(5);
       const sent: Ticket = ticket;
       await clock.advance(30);
       bucket.settle(answerAttempt({ ticket: sent, at: clock.now(), status: 200, rate: rate(18, 20, 1), dateMs: clock.now() }), () => 0);
-      return sent.sentAt;
+      return sent.sentAt - askedAt;
     };
-    for (let i = 0; i < 8; i++) {
-      await send();
-      await clock.advance(470); // the store's slots: one every 500 ms for us
+    const spacedByStore = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        await send();
+        await clock.advance(470);
+      }
+    };
+    return { clock, bucket, state, send, spacedByStore };
+  }
+
+  /** Five requests back to back: the mean time between them. */
+  async function backToBack(w: ReturnType<typeof worker>): Promise<number> {
+    const started = w.clock.now();
+    for (let i = 0; i < 5; i++) await w.send();
+    return (w.clock.now() - started) / 5;
+  }
+
+  // Alone at the whole limit it would be one every 50 ms or so, the ten workers together ten times the limit.
+  it('in fallback: goes on at the share the store granted lately, not alone at the whole limit', async () => {
+    const w = worker();
+    await w.spacedByStore(8);
+    w.state.store = 'down';
+    expect(await backToBack(w)).toBeGreaterThanOrEqual(300);
+    expect(w.bucket.snapshot().pace).toBeLessThanOrEqual(5);
+  });
+
+  it('released (the profile that held it disconnected, another goes on): the same', async () => {
+    const w = worker();
+    await w.spacedByStore(8);
+    w.state.store = 'gone';
+    expect(await backToBack(w)).toBeGreaterThanOrEqual(300);
+  });
+
+  it('after we were idle, or were never held back by it: nothing to hand on, so no wait alone', async () => {
+    const idle = worker();
+    await idle.spacedByStore(5);
+    await idle.clock.advance(5_000); // the user reads the page
+    idle.state.store = 'down';
+    for (let i = 0; i < 4; i++) {
+      expect(await idle.send()).toBeLessThan(100);
+      await idle.clock.advance(1_000);
     }
-    up = false;
-    const sentAt = [];
-    for (let i = 0; i < 5; i++) sentAt.push(await send());
-    const spacing = (sentAt.at(-1)! - sentAt[0]!) / (sentAt.length - 1);
-    // Alone at the whole limit it would be one every 50 ms or so (the ten workers together ten times the limit): a store
-    // that spaces the fleet evenly leaves Remaining high, so the headers alone saw nobody else.
-    expect(spacing).toBeGreaterThanOrEqual(300);
-    expect(bucket.snapshot().pace).toBeLessThanOrEqual(5);
+    const unheld = worker();
+    unheld.state.waitMs = 0;
+    await unheld.spacedByStore(8);
+    unheld.state.store = 'down';
+    expect(await unheld.send()).toBeLessThan(100);
+  });
+
+  it('slow once (no slot, still connected): that request goes on the headers, and no share is forced on the rest', async () => {
+    const w = worker();
+    w.state.waitMs = 0;
+    for (let i = 0; i < 24; i++) {
+      w.state.store = i % 4 === 3 ? 'slow' : 'up';
+      expect(await w.send()).toBeLessThan(100);
+      await w.clock.advance(70); // 10/s of 20: room under every bound
+    }
   });
 });
