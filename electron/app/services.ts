@@ -64,7 +64,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       connected: () => pool.sessions().map((s) => s.profile),
       savedBaseUrl: (profileId) => store.get(profileId)?.baseUrl,
       profileOf: (sample) => origin.get(sample),
-      inFlightAt: (server, vendor, endpoint) => budgets.bucket(server, vendor, endpoint).snapshot().inFlight,
+      inFlightAt: (server, vendor, endpoint) => budgets.inFlight(server, vendor, endpoint),
     }),
     refillModel: (vendor) => (pool.sessions().some((s) => s.profile.demo && s.profile.vendor === vendor) ? demo.refill : null),
     // Into the usage history and the alerts of the profile whose client sent it (a Test connection's: the tested

@@ -154,6 +154,11 @@ export class BudgetBucket {
     this.headers.cancelAll(why);
   }
 
+  /** Our requests sent and not yet answered (or given up on). */
+  get inFlight(): number {
+    return this.model.inFlightCount;
+  }
+
   get queued(): number {
     return this.headers.queued;
   }

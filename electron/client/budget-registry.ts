@@ -43,13 +43,24 @@ export class BudgetRegistry {
 
   bucket(baseUrl: string, vendor: string, endpoint: EndpointId): BudgetBucket {
     const base = normalizeBaseUrl(baseUrl);
-    const key = `${base}\u0000${vendor}\u0000${endpoint}`;
+    const key = bucketKey(base, vendor, endpoint);
     let b = this.buckets.get(key);
     if (!b) {
       b = new BudgetBucket(base, vendor, endpoint, ENDPOINTS[endpoint].limit, this.clock, this.serverClock(base), this.guardMs);
       this.buckets.set(key, b);
     }
     return b;
+  }
+
+  /** Our requests in flight to one budget: 0 for one nobody used (asking makes none) or a URL the client cannot use. */
+  inFlight(baseUrl: string, vendor: string, endpoint: EndpointId): number {
+    let base: string;
+    try {
+      base = normalizeBaseUrl(baseUrl);
+    } catch {
+      return 0;
+    }
+    return this.buckets.get(bucketKey(base, vendor, endpoint))?.inFlight ?? 0;
   }
 
   /** Every endpoint of a vendor at a base URL (buckets not used yet show their documented limit). */
@@ -79,4 +90,8 @@ let processRegistry: BudgetRegistry | null = null;
 export function defaultBudgetRegistry(): BudgetRegistry {
   processRegistry ??= new BudgetRegistry();
   return processRegistry;
+}
+
+function bucketKey(base: string, vendor: string, endpoint: EndpointId): string {
+  return `${base}\u0000${vendor}\u0000${endpoint}`;
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetRegistry } from '../../electron/client/budget-registry';
 import type { FakeRefill } from '../../electron/client/testing/fake-partner';
 import { harness, runFor, seededRandom } from '../../electron/client/testing/harness';
+import { ManualClock } from '../../electron/client/testing/manual-clock';
 
 const MODELS: FakeRefill[] = ['whole-second', 'continuous'];
 
@@ -130,5 +131,18 @@ describe.each(MODELS)('pacing, %s refill', (refill) => {
     expect(h.fake.count(429)).toBe(0);
     expect(client.budgetSnapshot().find((b) => b.endpoint === 'categories')!.limit).toBe(10);
     expect(ok / 5).toBeGreaterThan(10 * 0.9);
+  });
+});
+
+describe('BudgetRegistry.inFlight (the estimate of others asks it for every answer)', () => {
+  it('counts our requests in flight to one budget, makes no bucket for asking, and answers 0 for a URL the client cannot use', async () => {
+    const registry = new BudgetRegistry({ clock: new ManualClock() });
+    expect(registry.inFlight('not a url', 'v', 'listAssets')).toBe(0);
+    expect(registry.inFlight('https://x.example/api', 'v', 'listAssets')).toBe(0);
+    expect(registry.all()).toHaveLength(0);
+    const bucket = registry.bucket('https://X.example/api/', 'v', 'listAssets');
+    await bucket.acquire({ priority: 'interactive', owner: {} });
+    expect(registry.inFlight('https://x.example/api', 'v', 'listAssets')).toBe(1);
+    expect(registry.inFlight('https://x.example/api', 'v', 'searchAssets')).toBe(0);
   });
 });
