@@ -31,6 +31,8 @@ export interface FleetModelOptions {
    * `seconds` (which is then only the nominal length at the limit). Default: none.
    */
   catalog?: { items: number; pageSize: number };
+  /** When each copy starts, in ms from the start (copies that join a fleet already running). Default: all at once. */
+  startsMs?: readonly number[];
 }
 
 export interface FleetModelResult {
@@ -118,6 +120,8 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
     fixedWork ? Infinity : end,
     copies,
     async (i) => {
+      const startAt = start + (options.startsMs?.[i] ?? 0);
+      if (h.clock.now() < startAt) await new Promise<void>((resolve) => h.clock.setTimeout(resolve, startAt - h.clock.now()));
       await clients[i]!.request('listAssets', { priority: 'background' });
       perCopy[i]!++;
       finished[i] = h.clock.now();
