@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FakeRefill } from '../../electron/client/testing/fake-partner';
+import { FairShare } from '../../electron/client/fair-share';
 import { jainIndex, runFleetModel } from '../../electron/client/testing/fleet-model';
 
 const LIMIT = 20;
@@ -17,5 +18,31 @@ describe('a fleet that grows: 2 copies, 4 more join at 12 s', () => {
     expect(r.gaveUp).toBe(0);
     expect(jainIndex(late)).toBeGreaterThanOrEqual(0.85);
     expect(late.reduce((a, b) => a + b, 0) / ((60 - FROM_SECOND) * LIMIT)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('the rate a budget store granted', () => {
+  it('is a pace to resume at, not a floor: after a 429 the next calm second does not jump back to it', () => {
+    const t0 = 1_000_000;
+    const s = new FairShare(() => LIMIT, t0);
+    // Each second we send at our pace, evenly; the others spend `others` a second, evenly; the budget comes back whole each second.
+    const second = (k: number, others: number, refusedAt = -1): void => {
+      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
+      for (let j = 0; j < n; j++) {
+        const phase = (j + 0.5) / n;
+        const at = t0 + k * 1000 + phase * 1000;
+        s.sent(at - 5);
+        const refused = j === refusedAt;
+        s.answered({ at, refused, remaining: refused ? 0 : Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
+      }
+    };
+    for (let k = 0; k < 10; k++) second(k, 10);
+    s.resume(t0 + 10_000, 10);
+    second(10, 10, 0); // a 429 at once: the pace halves
+    const cut = s.rate(t0 + 11_000);
+    expect(cut).toBeLessThan(6);
+    second(11, 10);
+    second(12, 10); // calm: an increase, not straight back to the granted 10
+    expect(s.rate(t0 + 13_000)).toBeLessThan(cut * 1.5);
   });
 });
