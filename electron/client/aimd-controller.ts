@@ -34,9 +34,6 @@ export class AimdController {
   private calm = 0;
   private activeSince = -Infinity;
   private startupLeft = 0;
-  /** The share found when others showed up (about limit / consumers then): the same for every copy that started together, so their additive increases are equal. */
-  private startShare: number;
-  private crowdAtStart = 1;
   /** The projection of this decision period from the answer latest in its server second. */
   private bestPhase = 0;
   private bestUse = 0;
@@ -51,7 +48,6 @@ export class AimdController {
     private readonly p: FairShareParams = FAIR_SHARE,
   ) {
     this.rateNow = limit();
-    this.startShare = limit();
     this.lastDecisionAt = now;
   }
 
@@ -121,7 +117,6 @@ export class AimdController {
   /** Steady from `at` at a pace known from elsewhere (the last fair share a budget store granted), not a fresh start. */
   resume(at: number, rate: number): void {
     this.rateNow = Math.min(this.limit(), Math.max(minRate(this.limit(), this.p), rate));
-    this.startShare = this.rateNow;
     this.activeSince = -Infinity;
     this.startupLeft = 0;
     this.lastDecisionAt = at;
@@ -143,8 +138,6 @@ export class AimdController {
     const refusedGuess = a.refused ? Math.max(this.p.refusedMinConsumers, o.got > 0 ? limit / o.got : this.p.refusedMinConsumers) : 1;
     const guess = Math.max(this.consumers(a.at), 1 + this.others.othersPerOurs(o.foreign, a), refusedGuess);
     this.rateNow = Math.max(minRate(limit, this.p), limit / guess, a.refused ? 0 : this.others.leftBy(o.foreign, a.phase, a.at));
-    this.startShare = this.rateNow;
-    this.crowdAtStart = guess;
     this.activeSince = a.at;
     this.startupLeft = this.p.startupAnswers;
     this.lastDecisionAt = a.at;
@@ -159,11 +152,8 @@ export class AimdController {
    */
   private capAtStartup(a: ShareAnswer, o: Observation, limit: number): void {
     this.startupLeft--;
-    const perOurs = Math.max(this.others.othersPerOurs(o.foreign, a), o.sincePrevious ?? 0);
-    this.crowdAtStart = Math.max(this.crowdAtStart, 1 + perOurs);
-    const suggested = Math.max(limit / (1 + perOurs), this.others.leftBy(o.foreign, a.phase, a.at));
+    const suggested = Math.max(limit / (1 + this.others.othersPerOurs(o.foreign, a)), this.others.leftBy(o.foreign, a.phase, a.at));
     this.rateNow = Math.max(minRate(limit, this.p), Math.min(this.rateNow, suggested));
-    this.startShare = Math.min(this.startShare, this.rateNow);
   }
 
   /** Marks this decision period congested or near the aim; the answer latest in its server second projects the whole second best. */
@@ -199,26 +189,18 @@ export class AimdController {
   }
 
   /**
-   * Additive, growing with each calm decision in a row, the same for every copy that started
-   * together (from the share found then, not from each one's rate, so that copies a 429 or a
-   * cut set apart come together again); a copy under that share goes back to it at once. Where the
-   * projection leaves room under the target, our part of it (in proportion to our rate): at once
-   * from late in a whole-second budget's second (nearly exact), over a few decisions otherwise. A
-   * consumer that left a whole-second budget: all of our part of its room at once, since every copy
-   * sees the same fall (the projections of a continuous budget are too noisy for that).
+   * Additive, growing with each calm decision in a row; where the projection leaves room under the
+   * target, our part of it (in proportion to our rate) at once. A consumer that left a whole-second
+   * budget: all of our part of its room at once, since every copy sees the same fall (the
+   * projections of a continuous budget are too noisy for that).
    */
   private increase(at: number, target: number, left: boolean, limit: number): void {
     this.calm = Math.min(this.p.maxCalm, this.calm + 1);
-    const exact = this.bestPhase >= this.p.lateRoomPhase && this.others.wholeSecondSeen(at);
-    const room =
-      this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, this.p.roomUseFloor) / (exact ? 1 : this.p.roomDivisor) : 0;
+    const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, this.p.roomUseFloor) / this.p.roomDivisor : 0;
     const regained = left ? this.rateNow * (target / Math.max(this.bestUse, target / this.p.leftMaxFactor) - 1) : 0;
     // A whole decision period without others' requests: they left, and all the room is ours.
     const alone = this.bestPhase > 0 && this.others.othersGone(at, this.p.decisionMs) ? (target - this.bestUse) * limit : 0;
-    // Back to the share found at the start, where the crowd was small enough to count it well.
-    const back = this.crowdAtStart <= this.p.largeCrowd ? this.startShare - this.rateNow : 0;
-    const additive = this.p.growth * Math.sqrt(limit * this.startShare) * this.calm;
-    const step = Math.max(additive, room, regained, alone, back) * Math.min(1, (at - this.lastDecisionAt) / 1000);
+    const step = Math.max(this.p.growth * Math.sqrt(limit * this.rateNow) * this.calm, room, regained, alone) * Math.min(1, (at - this.lastDecisionAt) / 1000);
     this.rateNow = Math.min(limit, this.rateNow + step);
   }
 

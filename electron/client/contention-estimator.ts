@@ -50,8 +50,6 @@ export interface Observation {
   foreign: number;
   /** Our answers that went through in the second before this one. */
   got: number;
-  /** Others' requests per one of ours since our previous answer in the same server second (null: none). */
-  sincePrevious: number | null;
 }
 
 /** Timestamps kept for counting: enough for a few seconds at any limit the endpoints have. */
@@ -83,8 +81,6 @@ export class ContentionEstimator {
   /** The latest readable answer, and how many came in a row without others' requests. */
   private readAt = -Infinity;
   private cleanInRow = 0;
-  /** Our previous readable answer with a phase: its server second's start and the others' requests it showed. */
-  private previous: { at: number; secondStart: number; foreign: number } | null = null;
 
   constructor(
     private readonly limit: () => number,
@@ -144,8 +140,6 @@ export class ContentionEstimator {
     const readable = a.remaining !== null && !a.refused;
     const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
     const seen = foreign >= 1 && this.foreignBefore;
-    const sincePrevious = readable ? this.othersSincePrevious(foreign, a) : null;
-    if (readable && a.phase !== null) this.previous = { at: a.at, secondStart: a.at - a.phase * 1000, foreign };
     if (readable) {
       this.noteReadable(a.at, a.remaining!, a.phase, foreign, limit);
       this.readAt = a.at;
@@ -160,7 +154,7 @@ export class ContentionEstimator {
     this.noteEvidence(a, readable, foreign, seen || crowded, wasActive, limit);
     if (a.refused) this.lastRefusedAt = a.at;
     else remember(this.oks, a.at);
-    return { wasActive, readable, foreign, got, sincePrevious };
+    return { wasActive, readable, foreign, got };
   }
 
   private noteReadable(at: number, remaining: number, phase: number | null, foreign: number, limit: number): void {
@@ -228,20 +222,6 @@ export class ContentionEstimator {
     if (a.phase === null) return foreign;
     const secondStart = a.at - a.phase * 1000 - this.p.sendSlackMs;
     return foreign / Math.max(1, this.sends.filter((t) => t >= secondStart).length);
-  }
-
-  /**
-   * Others' requests per one of ours since our previous answer in the same server second (null
-   * without one): at a fleet's common start every copy sends about once per round, so the count
-   * between two of ours is about the others' count, where the whole second's count per ours
-   * (othersPerOurs) is diluted by our own sends made before the others came.
-   */
-  private othersSincePrevious(foreign: number, a: ShareAnswer): number | null {
-    const prev = this.previous;
-    if (a.phase === null || prev === null || foreign < prev.foreign) return null;
-    if (Math.abs(a.at - a.phase * 1000 - prev.secondStart) > this.p.sameSecondMs) return null;
-    const ours = this.sends.filter((t) => t > prev.at).length;
-    return (foreign - prev.foreign) / Math.max(1, ours);
   }
 
   /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */

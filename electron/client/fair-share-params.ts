@@ -28,8 +28,6 @@ export const FAIR_SHARE = {
   wholeRise: 3,
   /** Our sends this long before a server second's start may be processed in it. Not in the model: "five of ours among twenty count as about four consumers". */
   sendSlackMs: 5,
-  /** Two answers whose server seconds start this close together are of the same second, for counting the others between two of ours at a common start (8 copies whole-second short catalog: 429s in the first seconds). */
-  sameSecondMs: 100,
   /** Others are gone when this many readable answers in a row over a whole decision showed none of their requests: all the room is ours at once (8 and 16 copies continuous, fixed work: the tail). */
   goneAnswers: 3,
   /** First guess where others' requests are spread over the second: what they leave of this share (16 and 8 copies whole-second, fixed work; "others spread over the second"). */
@@ -65,8 +63,6 @@ export const FAIR_SHARE = {
   roomUseFloor: 0.5,
   /** Our part of the room is taken over this many decisions, not at once (8 copies continuous: Jain). */
   roomDivisor: 2,
-  /** ... but at once where the projection comes from this late in a whole-second budget's second, where it is nearly exact (8 copies whole-second catalog: the tail, as copies finish). */
-  lateRoomPhase: 0.8,
   /** Just after others first show up (this long, this many answers), the pace never exceeds the share their requests suggest (16 copies, 4 copies whole-second: start). */
   startupMs: 2_000,
   startupAnswers: 4,
@@ -84,7 +80,6 @@ export const FAIR_SHARE = {
    */
   overask: 0.1,
   crowd: 4,
-  /** Also: up to this many consumers counted at the start, a copy that fell under its start share goes back to it at once (8 copies whole-second short catalog: the tail); a larger crowd's first copies count too few others for that (16 copies whole-second: 429s). */
   largeCrowd: 8,
   overaskLeast: 0.5,
   /** A consumer left a whole-second budget: a projection this far under the recent mean, a share or leftSd deviations if more (4 copies whole-second; "its room is taken back in one decision"). */
@@ -101,10 +96,10 @@ export const FAIR_SHARE = {
   deferExcess: 0.1,
   /** For this long after others show up the mean use is still a guess: the others' forecast is at least this second's use so far (8 copies continuous: Jain). */
   settlingMs: 5_000,
-  /** A request is deferred unless Remaining covers the others' requests until it goes plus this many sqrt of their count (8 copies whole-second, fixed work, and the short catalog: 429s). */
-  othersSpread: 0.4,
-  /** A deferred request goes this long after the server second surely changed, plus its spread: the phase is known to a few tens of milliseconds (16 copies whole-second: Jain; 8 copies whole-second short catalog: 429s). */
-  nextSecondGuardMs: 40,
+  /** A request is deferred unless Remaining covers the others' requests until it goes plus this many sqrt of their count (8 copies whole-second, fixed work: 429s). */
+  othersSpread: 0.25,
+  /** A deferred request goes this long after the server second surely changed, plus its spread (16 copies whole-second: Jain). */
+  nextSecondGuardMs: 10,
   /** The golden ratio's fraction: spreads deferred requests over our interval, deterministic and different per copy, so copies that wait do not all come at once (16 copies, fixed work). */
   spreadStep: 0.618_033_988_75,
 } as const;
