@@ -9,6 +9,7 @@ import { foreignServers } from '../../electron/telemetry/foreign-servers';
 import type { ServerProfile } from '../../electron/telemetry/foreign-servers';
 import { ForeignUseDetector } from '../../electron/telemetry/foreign-use';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { aloneSample } from '../helpers/foreign-use-model';
 
 describe("the server of our samples, for the estimate of others' use", () => {
   it('two profiles spelling one server two ways share one estimate: alone together they read 0', () => {
@@ -19,25 +20,10 @@ describe("the server of our samples, for the estimate of others' use", () => {
     const origin = new WeakMap<BudgetSample, string>();
     const servers = foreignServers({ connected: () => profiles, savedBaseUrl: () => undefined, profileOf: (s) => origin.get(s), inFlightAt: () => 0 });
     const detector = new ForeignUseDetector({ refillModel: () => 'whole-second', ...servers });
-    const S = 1_700_000_000_000;
     let found = 0;
     // The two take turns at 10/s on one budget of 10 per second, for 10 s.
     for (let k = 0; k < 100; k++) {
-      const at = S + 50 + k * 100;
-      const sample: BudgetSample = {
-        vendor: 'demo',
-        endpoint: 'categories',
-        at,
-        serverSecond: Math.floor(at / 1000) * 1000,
-        status: 200,
-        limit: 10,
-        remaining: 9 - (k % 10),
-        reset: 0,
-        latencyMs: 4,
-        waitedMs: 0,
-        attempt: 1,
-        headerProblems: [],
-      };
+      const sample = aloneSample(k);
       origin.set(sample, k % 2 === 0 ? 'upper' : 'lower');
       found += detector.observe(sample);
     }
