@@ -5,14 +5,17 @@
  * page size is mirrored with the default name, exactly what an older profile whose downloads sent that
  * name looks like. The ids listed here are maps this build wrote without a page size: their default
  * name is ours, not sent. Missing or unreadable, it lists nothing: the names are read as an older
- * build's, as they were before this record existed, and no profile is lost.
+ * build's, as they were before this record existed, and no profile is lost. It is written before
+ * config.json (settings-save.ts), and a save that cannot write it fails.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
 export const NAMES_SIDECAR_FILE_NAME = 'config.names.json';
+/** The temporary file's name is this, then the writing process's pid. */
+const TEMP_SUFFIX = '.tmp-';
 
 const sidecarSchema = z.object({
   version: z.literal(1),
@@ -20,12 +23,20 @@ const sidecarSchema = z.object({
   noPageSize: z.array(z.string()),
 });
 
+/** The record could not be written: the save that needed it did not happen (its message says so). */
+export class NamesRecordError extends Error {}
+
 export interface NamesSidecar {
   path: string;
   /** The ids read from the file (empty when it is missing or unreadable). */
   readonly noPageSize: ReadonlySet<string>;
-  /** Records the profiles as config.json now holds them; a failure is ignored (the record is advisory). */
-  write(profiles: readonly { id: string; serviceMap?: ServiceMap | undefined }[]): void;
+  /**
+   * Makes the file list at least `ids`, before config.json is written (settings-save.ts says why).
+   * Throws NamesRecordError when it cannot; a write interrupted by a crash leaves the file as it was.
+   */
+  cover(ids: readonly string[]): void;
+  /** Makes the file list exactly `ids`, once config.json holds them. Throws NamesRecordError when it cannot. */
+  settle(ids: readonly string[]): void;
 }
 
 export function noPageSizeIds(profiles: readonly { id: string; serviceMap?: ServiceMap | undefined }[]): string[] {
@@ -34,23 +45,79 @@ export function noPageSizeIds(profiles: readonly { id: string; serviceMap?: Serv
 
 export function openNamesSidecar(dataDir: string): NamesSidecar {
   const path = join(dataDir, NAMES_SIDECAR_FILE_NAME);
+  removeCrashedTemps(dataDir);
+  /** What the file holds, as far as this process knows (null: nothing readable). */
   let written = read(path);
+  const write = (ids: readonly string[]) => {
+    writeDurably(path, `${JSON.stringify({ version: 1, noPageSize: ids }, null, '\t')}\n`);
+    written = [...ids];
+  };
   return {
     path,
     noPageSize: new Set(written ?? []),
-    write(profiles) {
-      const ids = noPageSizeIds(profiles);
+    cover(ids) {
+      if (written !== null && ids.every((id) => written!.includes(id))) return;
+      write([...new Set([...ids, ...(written ?? [])])]);
+    },
+    settle(ids) {
       if (written !== null && written.length === ids.length && written.every((id, i) => id === ids[i])) return;
-      try {
-        const tmp = `${path}.tmp-${process.pid}`;
-        writeFileSync(tmp, `${JSON.stringify({ version: 1, noPageSize: ids }, null, '\t')}\n`, { mode: 0o600 });
-        renameSync(tmp, path);
-        written = ids;
-      } catch {
-        // Without it, a downgrade and an upgrade read the default name as sent: the profiles are all kept.
-      }
+      write(ids);
     },
   };
+}
+
+/** Temp file, fsync, rename: the record is on disk whole before config.json is written after it. */
+function writeDurably(path: string, text: string): void {
+  const tmp = `${path}${TEMP_SUFFIX}${process.pid}`;
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    // A full disk leaves part of it: not kept. A folder there is not ours to remove (unlink refuses it).
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was created, or it is not a file
+    }
+    throw new NamesRecordError(
+      `${path}, the record of which service maps send no page size, could not be written (${(e as Error).message})`,
+    );
+  }
+}
+
+/** Temp files of writes a crash interrupted (their process is gone); another copy's, still writing, stay. */
+function removeCrashedTemps(dataDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${NAMES_SIDECAR_FILE_NAME}${TEMP_SUFFIX}`)) continue;
+    const pid = Number(name.slice(NAMES_SIDECAR_FILE_NAME.length + TEMP_SUFFIX.length));
+    if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    try {
+      unlinkSync(join(dataDir, name));
+    } catch {
+      // a folder, or already gone: nothing is read from it either way
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function read(path: string): string[] | null {

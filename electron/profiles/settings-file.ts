@@ -8,9 +8,10 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { asWrittenProfile, namesAsWritten, withVouchedMirror } from './legacy-names';
-import { openNamesSidecar } from './names-sidecar';
+import { NamesRecordError, openNamesSidecar } from './names-sidecar';
 import { persistedStateSchema, SETTINGS_FILE_VERSION } from './profile-types';
 import type { PersistedState } from './profile-types';
+import { saveWithNamesRecord } from './settings-save';
 
 export const SETTINGS_FILE_NAME = 'config.json';
 const PROJECT_NAME = 'partner-console';
@@ -123,23 +124,31 @@ export function loadSettingsFile(dataDir: string, now: () => number = Date.now):
     // Tokens are sealed, but nobody else on the machine needs to read the file at all.
     configFileMode: 0o600,
   });
-  if (state && read.migrated) {
+  const writeConfig = (next: PersistedState) => {
+    conf.store = asFile(next);
+  };
+  if (state) {
     try {
-      conf.store = asFile(state);
-    } catch {
-      // Read-only for now: the names stay read into the maps in memory, and the next save writes them.
+      saveWithNamesRecord(sidecar, state, state, read.migrated ? writeConfig : () => {});
+    } catch (e) {
+      // config.json read-only for now: the names stay read into the maps in memory, and the next save writes them.
+      if (e instanceof NamesRecordError) problem = joined(problem, `${e.message}. The profiles are all read; saving fails until it can be written.`);
     }
   }
-  if (state) sidecar.write(state.profiles);
+  let onDisk = state;
   return {
     state: state ?? emptyState(),
     problem,
     path: conf.path,
     write(next: PersistedState) {
-      conf.store = asFile(next);
-      sidecar.write(next.profiles);
+      saveWithNamesRecord(sidecar, onDisk, next, writeConfig);
+      onDisk = next;
     },
   };
+}
+
+function joined(first: string | null, second: string): string {
+  return first === null ? second : `${first} ${second}`;
 }
 
 /** What is written: each profile with the two names an older build requires beside its map (legacy-names.ts). */
