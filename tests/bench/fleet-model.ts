@@ -94,7 +94,22 @@ async function oneSeed(
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
   console.log(`| ${copies} | ${short.map(cell).join(' | ')} |`);
+  console.log(`\nWhere it idles (slots of the limit left unused): ${short.map((r) => `${r.refill} ${idleSlots(r)}`).join('; ')}`);
   return { rows, runs };
+}
+
+/**
+ * A fixed-work run's unused slots of the limit in three parts, from its per-second timeline: the first
+ * 3 s (copies finding each other), the middle, and the tail from the second the first copy finished
+ * (departures: the budget idle while the others climb back). Negative: more than the limit served
+ * (a continuous bucket starts full).
+ */
+export function idleSlots(r: FleetModelResult, limit = 20, startSeconds = 3): string {
+  const seconds = Math.max(...r.timeline.map((t) => t.length));
+  const fleet = Array.from({ length: seconds }, (_, s) => r.timeline.reduce((n, t) => n + (t[s] ?? 0), 0));
+  const tailFrom = Math.max(startSeconds, Math.min(...r.timeline.map((t) => t.length)) - 1);
+  const idle = (from: number, to: number) => (to - from) * limit - fleet.slice(from, to).reduce((a, b) => a + b, 0);
+  return `start ${idle(0, startSeconds)}, middle ${idle(startSeconds, tailFrom)}, tail ${idle(tailFrom, seconds)} over ${seconds - tailFrom} s`;
 }
 
 /** Every scenario over the seeds (with more than one): each figure's spread, and in how many seeds the goals were met. */
