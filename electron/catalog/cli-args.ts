@@ -40,6 +40,8 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
                           through for this many minutes (default ${DEFAULT_GIVE_UP_AFTER_MINUTES})
   -h, --help              this text
 
+Env PARTNER_RETRY_BASE_MS=N: the first retry's wait ceiling in ms (default 250, doubling per retry).
+
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
 to ignore, e.g. the page-size parameter); progress and the warnings go to stderr.
 Exit codes: 0 done, 1 failed, 2 bad flags, 130 interrupted (resume with --resume).`;
@@ -73,6 +75,8 @@ export interface CliOptions {
   maxResponseMiB?: number;
   /** --give-up-after: minutes without any success before the download gives up (default: the client's). */
   giveUpAfterMinutes?: number;
+  /** The first retry's jitter ceiling in ms (env PARTNER_RETRY_BASE_MS; default the client's, 250). */
+  retryBaseMs?: number;
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -171,6 +175,12 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
         `--give-up-after must be a whole number of minutes from ${GIVE_UP_AFTER_MINUTES.min} to ${GIVE_UP_AFTER_MINUTES.max}, got ${JSON.stringify(values['give-up-after'])}.`,
       );
     options.giveUpAfterMinutes = minutes;
+  }
+  const retryBase = env.PARTNER_RETRY_BASE_MS;
+  if (retryBase !== undefined && retryBase.trim() !== '') {
+    if (!/^\d+$/.test(retryBase.trim()) || Number(retryBase) > 60_000)
+      throw new Error(`PARTNER_RETRY_BASE_MS must be a whole number of ms from 0 to 60000, got ${JSON.stringify(retryBase)}.`);
+    options.retryBaseMs = Number(retryBase);
   }
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');

@@ -36,6 +36,7 @@ export function clientOptionsFor(options: CliOptions, stores: ScopeStores | null
     fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
     ...(stores ? { budgets: new BudgetRegistry(), stores } : {}),
     ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
+    ...(options.retryBaseMs === undefined ? {} : { retry: { baseMs: options.retryBaseMs } }),
   };
 }
 

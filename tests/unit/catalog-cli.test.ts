@@ -227,6 +227,14 @@ describe('catalog CLI output', () => {
 });
 
 describe('catalog CLI flags reach the client', () => {
+  it("PARTNER_RETRY_BASE_MS becomes the client's first retry ceiling; without it the client keeps its own (250 ms)", () => {
+    expect(clientOptionsFor(run(base, { PARTNER_RETRY_BASE_MS: '20' }), null).retry).toEqual({ baseMs: 20 });
+    expect(clientOptionsFor(run(base), null)).not.toHaveProperty('retry');
+    expect(clientOptionsFor(run(base, { PARTNER_RETRY_BASE_MS: ' ' }), null)).not.toHaveProperty('retry');
+    expect(errorOf(base, { PARTNER_RETRY_BASE_MS: 'fast' })).toMatch(/PARTNER_RETRY_BASE_MS must be a whole number/);
+    expect(errorOf(base, { PARTNER_RETRY_BASE_MS: '-5' })).toMatch(/PARTNER_RETRY_BASE_MS/);
+  });
+
   it("--give-up-after becomes the client's stall limit; without it the client keeps its own default", () => {
     expect(clientOptionsFor(run([...base, '--give-up-after', '30']), null).stallLimitMs).toBe(30 * 60_000);
     expect(clientOptionsFor(run(base), null)).not.toHaveProperty('stallLimitMs');
