@@ -79,6 +79,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       resume: options.resume,
       ...(map === undefined ? {} : { map }),
       // Overrides written into the map, whichever it is (given, recorded, detected or built in).
+      ...(options.emptyPageRetryMs === undefined ? {} : { emptyPageRetryDelayMs: options.emptyPageRetryMs }),
       ...(options.pageSizeParam === undefined ? {} : { pageSizeParam: options.pageSizeParam }),
       ...(options.idField === undefined ? {} : { idField: options.idField }),
       ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),
