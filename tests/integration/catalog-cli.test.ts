@@ -2,7 +2,7 @@
  * The catalog command line as a child process against the real simulator on loopback: a SIGKILL in
  * the middle and a --resume, an existing output, Ctrl-C, and the refusals (empty page size, 401, server down).
  *
- * The CLI runs as one node process (the bundle of electron/catalog/cli.ts: tests/helpers/catalog-cli-bundle.ts),
+ * The CLI runs as one node process (the bundle of electron/catalog/cli.ts: tests/helpers/cli-bundles.ts),
  * so that SIGKILL hits the download itself and not a wrapper that cannot relay it. One run goes through
  * `node --import tsx electron/catalog/cli.ts`, as `npm run catalog` starts it.
  */
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_CLI_BUNDLE } from '../helpers/catalog-cli-bundle';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';

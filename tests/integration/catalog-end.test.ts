@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_CLI_BUNDLE } from '../helpers/catalog-cli-bundle';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { CatalogDownload, readCheckpoint } from '../../electron/catalog';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
 import type { CliIo } from '../../electron/catalog/cli-main';

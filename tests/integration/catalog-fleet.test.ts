@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_CLI_BUNDLE } from '../helpers/catalog-cli-bundle';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CATALOG_CLI_BUNDLE } from '../helpers/catalog-cli-bundle';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_CLI_BUNDLE } from '../helpers/catalog-cli-bundle';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { PartnerClient } from '../../electron/client';
 import { probeService } from '../../electron/service-map/probe';
 import { startSimulator } from '../../electron/simulator';
