@@ -53,6 +53,8 @@ const UNIT_ISOLATED = [
 export default defineConfig({
   test: {
     environment: 'node',
+    // The catalog and simulator CLIs' bundles, built once: the files that spawn them skip tsx's start-up in each process.
+    globalSetup: ['tests/helpers/cli-bundles-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests own loopback ports and real clocks: tests in order within a file.

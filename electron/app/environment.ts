@@ -31,6 +31,8 @@ export interface AppEnvironment {
   detectAtFirstContact?: boolean;
   /** Default true: start the simulator when no profile is configured. */
   embeddedSimulator?: boolean;
+  /** How long after an offline profile's probe settled it is asked again (ms; default OFFLINE_PROBE_MS, 5 s). */
+  offlineProbeMs?: number;
   /** --budget-store redis://host:port/db: the budget store of every profile that names none. */
   budgetStore?: string;
   version: string;

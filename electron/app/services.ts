@@ -232,6 +232,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
       events.emit('sessions', { items });
       alerts.watch(pool.sessions().map((s) => ({ profileId: s.profile.id, vendor: s.profile.vendor, demo: s.profile.demo })));
     },
+    ...(env.offlineProbeMs === undefined ? {} : { offlineProbeMs: env.offlineProbeMs }),
     redact,
   });
 

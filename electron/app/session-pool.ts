@@ -42,6 +42,8 @@ export interface SessionPoolDeps {
   /** The connected set or a state changed (the `sessions` event); coalesced per tick. */
   onSessions(items: ConnectedProfile[]): void;
   redact(text: string): string;
+  /** How long after a probe settled an offline profile is asked again (default OFFLINE_PROBE_MS). */
+  offlineProbeMs?: number;
 }
 
 interface Entry {
@@ -257,7 +259,7 @@ export class SessionPool {
       const session = entry.session;
       if (!session || session.isClosed || entry.tracker.current().state !== 'offline') return;
       this.probe(entry, session);
-    }, OFFLINE_PROBE_MS);
+    }, this.deps.offlineProbeMs ?? OFFLINE_PROBE_MS);
   }
 
   /** One cheap request (with the client's retries); when it settles, the next is scheduled if still offline. */

@@ -40,6 +40,9 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
                           through for this many minutes (default ${DEFAULT_GIVE_UP_AFTER_MINUTES})
   -h, --help              this text
 
+Env PARTNER_RETRY_BASE_MS=N: the first retry's wait ceiling in ms (default 250, doubling per retry);
+PARTNER_EMPTY_PAGE_RETRY_MS=N: the wait before asking an empty page again (default 1000, growing linearly).
+
 At the end one JSON object with the figures goes to stdout (with "warnings": what the service seems
 to ignore, e.g. the page-size parameter); progress and the warnings go to stderr.
 Exit codes: 0 done, 1 failed, 2 bad flags, 130 interrupted (resume with --resume).`;
@@ -73,6 +76,10 @@ export interface CliOptions {
   maxResponseMiB?: number;
   /** --give-up-after: minutes without any success before the download gives up (default: the client's). */
   giveUpAfterMinutes?: number;
+  /** The first retry's jitter ceiling in ms (env PARTNER_RETRY_BASE_MS; default the client's, 250). */
+  retryBaseMs?: number;
+  /** The wait before asking an empty page again, growing linearly (env PARTNER_EMPTY_PAGE_RETRY_MS; default the download's, 1000). */
+  emptyPageRetryMs?: number;
 }
 
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -172,6 +179,10 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
       );
     options.giveUpAfterMinutes = minutes;
   }
+  const retryBaseMs = envMs(env, 'PARTNER_RETRY_BASE_MS');
+  if (retryBaseMs !== undefined) options.retryBaseMs = retryBaseMs;
+  const emptyPageRetryMs = envMs(env, 'PARTNER_EMPTY_PAGE_RETRY_MS');
+  if (emptyPageRetryMs !== undefined) options.emptyPageRetryMs = emptyPageRetryMs;
   if (values['id-field'] !== undefined) {
     if (values['id-field'].trim() === '') throw new Error('--id-field must not be empty.');
     options.idField = values['id-field'];
@@ -187,6 +198,14 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
     options.columns = columns;
   }
   return options;
+}
+
+/** A wait in ms from the environment (0..60000); undefined when unset or blank. */
+function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) > 60_000) throw new Error(`${name} must be a whole number of ms from 0 to 60000, got ${JSON.stringify(raw)}.`);
+  return Number(raw);
 }
 
 /** A service map file, checked whole: every problem in words. */

@@ -36,6 +36,7 @@ export function clientOptionsFor(options: CliOptions, stores: ScopeStores | null
     fetch: createTransport(options.maxResponseMiB === undefined ? {} : { maxResponseBytes: options.maxResponseMiB * 1024 * 1024 }),
     ...(stores ? { budgets: new BudgetRegistry(), stores } : {}),
     ...(options.giveUpAfterMinutes === undefined ? {} : { stallLimitMs: options.giveUpAfterMinutes * 60_000 }),
+    ...(options.retryBaseMs === undefined ? {} : { retry: { baseMs: options.retryBaseMs } }),
   };
 }
 
@@ -78,6 +79,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       resume: options.resume,
       ...(map === undefined ? {} : { map }),
       // Overrides written into the map, whichever it is (given, recorded, detected or built in).
+      ...(options.emptyPageRetryMs === undefined ? {} : { emptyPageRetryDelayMs: options.emptyPageRetryMs }),
       ...(options.pageSizeParam === undefined ? {} : { pageSizeParam: options.pageSizeParam }),
       ...(options.idField === undefined ? {} : { idField: options.idField }),
       ...(options.cursorFields === undefined ? {} : { cursorFields: options.cursorFields }),

@@ -20,7 +20,7 @@ const dirs: string[] = [];
 const apps: AppServices[] = [];
 const sims: RunningSimulator[] = [];
 
-async function openApp(embeddedSimulator = false): Promise<{ app: AppServices; dir: string }> {
+async function openApp(embeddedSimulator = false, offlineProbeMs?: number): Promise<{ app: AppServices; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'app-review-'));
   dirs.push(dir);
   const app = await createAppServices({
@@ -31,6 +31,7 @@ async function openApp(embeddedSimulator = false): Promise<{ app: AppServices; d
     openExternal: async () => undefined,
     log: () => undefined,
     embeddedSimulator,
+    ...(offlineProbeMs === undefined ? {} : { offlineProbeMs }),
   });
   apps.push(app);
   return { app, dir };
@@ -153,7 +154,7 @@ describe('saving a connected profile whose reconnect fails', () => {
   });
 });
 
-describe('an offline profile asked again every 5 s', () => {
+describe('an offline profile asked again a while after its last probe settled', () => {
   it('asks with one probe at a time: the next waits until the one still retrying is done', async () => {
     // A service that accepts and never answers: every attempt times out (1 s), the profile is offline.
     const accepted: Socket[] = [];
@@ -165,7 +166,9 @@ describe('an offline profile asked again every 5 s', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const { app } = await openApp();
+      // Asked again 0.5 s after a probe settled (5 s in the app): a probe that did not wait for the one
+      // still retrying would start within the second and add its attempts in the window below.
+      const { app } = await openApp(false, 500);
       await call(app, 'saveSettings', { timeoutMs: 1000 });
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
       const p = await call(app, 'saveProfile', { name: 'silent', vendor: 'acme', baseUrl: url, addTokens: ['acme-token-1'] });
@@ -173,8 +176,9 @@ describe('an offline profile asked again every 5 s', () => {
       await waitFor(async () => (await call(app, 'connection', {})).state === 'offline', 5000);
       // What first contact's detection sent before the session opened (it gave up on the silent service) is not the probes'.
       requests = 0;
-      // The first probe's attempts (at most DEFAULT_RETRY_POLICY.maxAttempts, 1 s each plus backoff) run past the 5 s mark.
-      await new Promise((r) => setTimeout(r, 10_000));
+      // The first probe's attempts (at most DEFAULT_RETRY_POLICY.maxAttempts, 1 s each plus backoff) run
+      // past the window's end: at 1 s each, the next probe cannot start within it.
+      await new Promise((r) => setTimeout(r, 5_000));
       expect(requests).toBeGreaterThan(0);
       expect(requests).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxAttempts);
       await call(app, 'disconnectProfile', { id: p.id });

@@ -2,8 +2,9 @@
  * The catalog command line as a child process against the real simulator on loopback: a SIGKILL in
  * the middle and a --resume, an existing output, Ctrl-C, and the refusals (empty page size, 401, server down).
  *
- * The CLI runs as `node --import tsx electron/catalog/cli.ts` (what `npx tsx` runs in its own child
- * process): one process, so that SIGKILL hits the download itself and not a wrapper that cannot relay it.
+ * The CLI runs as one node process (the bundle of electron/catalog/cli.ts: tests/helpers/cli-bundles.ts),
+ * so that SIGKILL hits the download itself and not a wrapper that cannot relay it. One run goes through
+ * `node --import tsx electron/catalog/cli.ts`, as `npm run catalog` starts it.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -14,14 +15,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';
 
 const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'electron/catalog/cli.ts');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
+/** `npm run catalog` starts the CLI so: checked on one run below. */
+const TSX_RUN = ['--import', pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href, join(ROOT, 'electron/catalog/cli.ts')];
 const SIZE = 500;
 const SEED = 11;
 const TOKEN = 'demo-token-1';
@@ -46,10 +48,10 @@ interface Run {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+function cli(args: string[], env: Record<string, string> = {}, command = [CATALOG_CLI_BUNDLE]): Run {
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd: dir,
-    env: { ...process.env, PARTNER_TOKENS: '' },
+    env: { ...process.env, PARTNER_TOKENS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -145,9 +147,10 @@ describe('catalog CLI', () => {
     const downPort = await freePort();
     // In parallel: each child spends most of its time starting up.
     const [emptySize, unauthorized, down] = await Promise.all([
-      cli(['--base-url', sim.url, '--token', TOKEN, '--page-size', '']).done,
+      cli(['--base-url', sim.url, '--token', TOKEN, '--page-size', ''], {}, TSX_RUN).done,
       cli(['--base-url', sim.url, '--token', 'not-a-token', '--vendor', 'demo', '--out', 'u.jsonl']).done,
-      cli(['--base-url', `http://127.0.0.1:${downPort}`, '--token', TOKEN, '--out', 'd.jsonl']).done,
+      // Its six attempts (detection's, then the list's) with a short backoff: the same path in a second, not twelve.
+      cli(['--base-url', `http://127.0.0.1:${downPort}`, '--token', TOKEN, '--out', 'd.jsonl'], { PARTNER_RETRY_BASE_MS: '20' }).done,
     ]);
     expect(emptySize.code).toBe(2);
     expect(emptySize.stderr).toMatch(/^catalog: Page size must be a whole number from 1 to 100, got ""\.\n\nUsage: npm run catalog/);
@@ -157,7 +160,7 @@ describe('catalog CLI', () => {
     expect(unauthorized.stderr).toContain(`the service at ${sim.url} refused the token (401 Unauthorized)`);
     expect(down.code).toBe(1);
     expect(down.stderr).toContain(`cannot reach the Partner service at http://127.0.0.1:${downPort}`);
-    expect(JSON.parse(down.stdout.trim())).toMatchObject({ state: 'failed', items: 0, error: { code: 'NETWORK' } });
+    expect(JSON.parse(down.stdout.trim())).toMatchObject({ state: 'failed', items: 0, requests: 6, error: { code: 'NETWORK' } });
 
     // Nothing reached the list endpoint but the refused token's request (401 comes before the rate limiter).
     const listed = sim.control.counters().filter((c) => c.endpoint === 'listAssets' || c.endpoint === null);

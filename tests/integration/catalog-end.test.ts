@@ -8,12 +8,11 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { CatalogDownload, readCheckpoint } from '../../electron/catalog';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
 import type { CliIo } from '../../electron/catalog/cli-main';
@@ -79,13 +78,9 @@ const fileIds = async (path: string): Promise<number[]> =>
     .map((l) => (JSON.parse(l) as { id: number }).id);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'electron/catalog/cli.ts');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
-
-/** The catalog CLI as its own process (`npm run catalog` runs the same file), as a user runs it. */
+/** The catalog CLI as its own process (the bundle of the file `npm run catalog` runs), as a user runs it. */
 function cliProcess(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+  const child = spawn(process.execPath, [CATALOG_CLI_BUNDLE, ...args], {
     cwd,
     env: { ...process.env, PARTNER_TOKENS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

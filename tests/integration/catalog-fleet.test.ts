@@ -5,18 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'electron/catalog/cli.ts');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
 const N = 8;
 const SIZE = 300; // 30 pages of 10 each: 240 requests at 20/s, about 12 s shared by all eight
 const SEED = 5;
@@ -38,7 +34,7 @@ function download(i: number): Promise<{ code: number | null; stderr: string; out
   const out = join(dir, `catalog-${i}.jsonl`);
   const child = spawn(
     process.execPath,
-    ['--import', TSX_LOADER, CLI, '--base-url', sim.url, '--vendor', 'fleet', '--token', tokens[i]!, '--page-size', '10', '--out', out],
+    [CATALOG_CLI_BUNDLE, '--base-url', sim.url, '--vendor', 'fleet', '--token', tokens[i]!, '--page-size', '10', '--out', out],
     {
       cwd: dir,
       env: { ...process.env, PARTNER_TOKENS: '' },

@@ -61,14 +61,14 @@ async function hostileService(mode: Mode): Promise<{ url: string; lists: string[
   };
 }
 
-function io(cwd: string): CliIo & { err: () => string; out: () => string; interrupt: () => void } {
+function io(cwd: string, env: NodeJS.ProcessEnv = {}): CliIo & { err: () => string; out: () => string; interrupt: () => void } {
   let err = '';
   let out = '';
   let handler: (() => void) | null = null;
   return {
     stdout: { write: (t: string) => (out += t) },
     stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
+    env,
     cwd,
     onInterrupt: (h) => {
       handler = h;
@@ -114,25 +114,27 @@ describe('catalog download against a hostile service', () => {
 
   it('an empty page that says more follows is asked again, then fails with a non-zero exit, never "done"', async () => {
     service = await hostileService('empty');
-    const run = io(dir);
+    // Asked again after 50 ms, then 100 ms (1 s, then 2 s by default): the same requests, the same end.
+    const run = io(dir, { PARTNER_EMPTY_PAGE_RETRY_MS: '50' });
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'], run);
     expect(code).toBe(1);
     expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
     expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 of 9 items saved\)/);
     expect(service.lists).toEqual(['0', '3', '3', '3']);
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ cursor: 3, items: 3, done: false });
-  }, 20_000);
+  });
 
   it('the same with no total in the answers: has_more alone keeps an empty page from ending the catalog as done', async () => {
     service = await hostileService('empty-untotalled');
-    const run = io(dir);
+    // Asked again after 50 ms, then 100 ms (1 s, then 2 s by default): the same requests, the same end.
+    const run = io(dir, { PARTNER_EMPTY_PAGE_RETRY_MS: '50' });
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--no-detect', '--page-size', '3', '--out', 'cat.jsonl'], run);
     expect(code).toBe(1);
     expect(JSON.parse(run.out())).toMatchObject({ state: 'failed', items: 3 });
     expect(run.err()).toMatch(/empty page 3 times in a row while saying more follows \(3 items saved\)/);
     expect(service.lists).toEqual(['0', '3', '3', '3']);
     expect(await readCheckpoint(join(dir, 'cat.jsonl.checkpoint.json'))).toMatchObject({ cursor: 3, items: 3, done: false });
-  }, 20_000);
+  });
 
   it('an answer over --max-response-mib fails the run once, clearly, without retrying it', async () => {
     service = await hostileService('huge');

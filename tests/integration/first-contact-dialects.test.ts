@@ -8,11 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { startSimulator } from '../../electron/simulator';
@@ -25,9 +24,6 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { parseWebArgs, profilesFromArgs } from '../../electron/web/args';
 import { shownProfile } from '../helpers/app-calls';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'electron/catalog/cli.ts');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
 const SIZE = 230;
 const SEED = 5;
 const TOKEN = 'demo-token-1';
@@ -82,7 +78,7 @@ function count(endpoint: EndpointId | null, status?: number): number {
 }
 
 function spawnCli(args: string[], cwd: string) {
-  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+  return spawn(process.execPath, [CATALOG_CLI_BUNDLE, ...args], {
     cwd,
     env: { ...process.env, PARTNER_TOKENS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,6 +18,7 @@ import { readReplayFile } from '../../electron/replay/cli-replay';
 import { readHarText } from '../../shared/har-replay';
 import type { LogFilter } from '../../shared/request-log-filter';
 import { callApp, sleep, until } from '../helpers/app-calls';
+import { SIMULATOR_CLI_BUNDLE } from '../helpers/cli-bundles';
 
 const ALL: LogFilter = { endpoint: 'all', status: 'all', rangeS: 0, text: '', minute: null };
 /** Known rates for 6 s; phases keep every request >= 40 ms from a second's edge (time 0: the first entry). */
@@ -183,7 +184,7 @@ describe('HAR export and replay', () => {
 
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'electron/simulator/cli.ts', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [SIMULATOR_CLI_BUNDLE, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -12,16 +12,15 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { shownProfile } from '../helpers/app-calls';
+import { LEDGER_CHILD_BUNDLE } from '../helpers/cli-bundles';
 import { STORE_FILE_NAME } from '../../electron/store';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
@@ -29,8 +28,6 @@ import type { CallName, CallResponse } from '../../shared/bridge/contract';
 import type { LedgerRecord } from '../../shared/bridge/ledger-schemas';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
-const CHILD = join(import.meta.dirname, 'fixtures', 'ledger-child.ts');
 
 /** Headers of one connection, not passed on. */
 const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
@@ -92,7 +89,7 @@ interface Child {
 }
 
 function startChild(dataDir: string, baseUrl: string, assets: (string | number)[]): Child {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, dataDir, baseUrl, ...assets.map(String)], {
+  const child = spawn(process.execPath, [LEDGER_CHILD_BUNDLE, dataDir, baseUrl, ...assets.map(String)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,7 @@ import { LocalStore } from '../../electron/store';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { UsageReport } from '../../shared/bridge/report-schemas';
+import { REPORT_CLI_BUNDLE } from '../helpers/cli-bundles';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 let dir: string;
@@ -162,14 +163,12 @@ describe('npm run report', () => {
   });
 
   it('runs as its own process with exit codes', () => {
-    const ok = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'Acme Books', '--from', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir],
-      { encoding: 'utf8' },
-    );
+    const ok = spawnSync(process.execPath, [REPORT_CLI_BUNDLE, '--profile', 'Acme Books', '--from', '2026-11-20', '--time-zone', 'UTC', '--data-dir', dir], {
+      encoding: 'utf8',
+    });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('2026-11-20,listAssets,4,67.5,100.0,1,1,1,0,100.0,100.0,0.7');
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'electron/reports/cli.ts', '--profile', 'x', '--from', 'yesterday'], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, [REPORT_CLI_BUNDLE, '--profile', 'x', '--from', 'yesterday'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
   }, 30_000);
 });

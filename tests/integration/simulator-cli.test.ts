@@ -1,10 +1,11 @@
-/** The simulator CLI as a process: --port 0 prints the real URL, flags take effect, signals stop it, bad flags exit 2. */
+/** The simulator CLI as a process (its bundle: tests/helpers/cli-bundles.ts; npm run sim runs the same source with tsx): --port 0 prints the real URL, flags take effect, signals stop it, bad flags exit 2. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SIMULATOR_CLI_BUNDLE } from '../helpers/cli-bundles';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -12,7 +13,7 @@ afterEach(() => {
 });
 
 function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/simulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SIMULATOR_CLI_BUNDLE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

@@ -7,11 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { PartnerClient } from '../../electron/client';
 import { probeService } from '../../electron/service-map/probe';
 import { startSimulator } from '../../electron/simulator';
@@ -21,9 +20,6 @@ import { readCategories, readSearch } from '../../shared/service-map/read';
 import { searchRequest } from '../../shared/service-map/requests';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'electron/catalog/cli.ts');
-const TSX_LOADER = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
 const SIZE = 230;
 const SEED = 5;
 const TOKEN = 'demo-token-1';
@@ -56,7 +52,7 @@ async function detect(dialect: SimDialect): Promise<{ sim: RunningSimulator; cli
 }
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+  const child = spawn(process.execPath, [CATALOG_CLI_BUNDLE, ...args], {
     cwd: dir,
     env: { ...process.env, PARTNER_TOKENS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

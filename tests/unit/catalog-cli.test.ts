@@ -227,6 +227,20 @@ describe('catalog CLI output', () => {
 });
 
 describe('catalog CLI flags reach the client', () => {
+  it("PARTNER_RETRY_BASE_MS becomes the client's first retry ceiling; without it the client keeps its own (250 ms)", () => {
+    expect(clientOptionsFor(run(base, { PARTNER_RETRY_BASE_MS: '20' }), null).retry).toEqual({ baseMs: 20 });
+    expect(clientOptionsFor(run(base), null)).not.toHaveProperty('retry');
+    expect(clientOptionsFor(run(base, { PARTNER_RETRY_BASE_MS: ' ' }), null)).not.toHaveProperty('retry');
+    expect(errorOf(base, { PARTNER_RETRY_BASE_MS: 'fast' })).toMatch(/PARTNER_RETRY_BASE_MS must be a whole number/);
+    expect(errorOf(base, { PARTNER_RETRY_BASE_MS: '-5' })).toMatch(/PARTNER_RETRY_BASE_MS/);
+  });
+
+  it('PARTNER_EMPTY_PAGE_RETRY_MS is read as the wait before an empty page is asked again; without it the download keeps its own (1 s)', () => {
+    expect(run(base, { PARTNER_EMPTY_PAGE_RETRY_MS: '50' }).emptyPageRetryMs).toBe(50);
+    expect(run(base)).not.toHaveProperty('emptyPageRetryMs');
+    expect(errorOf(base, { PARTNER_EMPTY_PAGE_RETRY_MS: '1.5' })).toMatch(/PARTNER_EMPTY_PAGE_RETRY_MS must be a whole number/);
+  });
+
   it("--give-up-after becomes the client's stall limit; without it the client keeps its own default", () => {
     expect(clientOptionsFor(run([...base, '--give-up-after', '30']), null).stallLimitMs).toBe(30 * 60_000);
     expect(clientOptionsFor(run(base), null)).not.toHaveProperty('stallLimitMs');
