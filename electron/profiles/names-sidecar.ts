@@ -8,7 +8,7 @@
  * build's, as they were before this record existed, and no profile is lost. It is written before
  * config.json (settings-save.ts), and a save that cannot write it fails.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ServiceMap } from '../../shared/service-map/schema';
@@ -72,12 +72,12 @@ function writeDurably(path: string, text: string): void {
   try {
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      writeSync(fd, text);
+      writeFileSync(fd, text); // loops until every byte is written, unlike one writeSync
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, path);
+    renameRetrying(tmp, path);
   } catch (e) {
     // A full disk leaves part of it: not kept. A folder there is not ours to remove (unlink refuses it).
     try {
@@ -85,9 +85,25 @@ function writeDurably(path: string, text: string): void {
     } catch {
       // nothing was created, or it is not a file
     }
-    throw new NamesRecordError(
-      `${path}, the record of which service maps send no page size, could not be written (${(e as Error).message})`,
-    );
+    throw new NamesRecordError(`${path}, the record of which service maps send no page size, could not be written (${(e as Error).message})`);
+  }
+}
+
+/**
+ * On Windows a scanner or indexer may hold the file for a moment (EPERM, EBUSY, EACCES): asked again for up
+ * to a second, as conf's writer does for config.json, before the save fails.
+ */
+function renameRetrying(from: string, to: string): void {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    try {
+      renameSync(from, to);
+      return;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (!['EPERM', 'EBUSY', 'EACCES'].includes(code) || Date.now() >= deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
   }
 }
 

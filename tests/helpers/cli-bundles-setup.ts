@@ -4,7 +4,15 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { CLI_BUNDLE_DIR, CLI_SOURCES } from './cli-bundles';
 
-export default async function setup(): Promise<void> {
+/** Vitest calls a global setup once per project (the three inherit it): one build serves them all. */
+const BUILT = Symbol.for('partner-console.cli-bundles');
+
+export default function setup(): Promise<void> {
+  const memo = globalThis as { [BUILT]?: Promise<void> };
+  return (memo[BUILT] ??= buildBundles());
+}
+
+async function buildBundles(): Promise<void> {
   const root = resolve(__dirname, '../..');
   // Built beside and renamed: another run in this worktree never spawns a half-written file.
   const partial = join(CLI_BUNDLE_DIR, `.partial-${process.pid}`);

@@ -20,8 +20,8 @@ describe('a cancelled call spends nothing', () => {
     seen.push(new URL(req.url ?? '/', 'http://x').pathname);
     req.resume();
     req.on('end', () => {
-      // Remaining 0 with a reset in 1 s: the next search has to wait in its bucket.
-      res.writeHead(200, { 'content-type': 'application/json', 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': '1' });
+      // Remaining 0 with a reset in 2 s: the next search has to wait in its bucket (well past the 200 ms below, even under load).
+      res.writeHead(200, { 'content-type': 'application/json', 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': '2' });
       res.end(JSON.stringify({ items: [], total: 0 }));
     });
   });
@@ -59,7 +59,7 @@ describe('a cancelled call spends nothing', () => {
     await new Promise((r) => setTimeout(r, 200)); // queued: the bucket is empty until the reset
     controller.abort();
     await expect(second).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
-    await new Promise((r) => setTimeout(r, 2000)); // a second past the reset: still nothing sent
+    await new Promise((r) => setTimeout(r, 3000)); // a second past the reset: still nothing sent
     expect(searches()).toBe(1);
   });
 });

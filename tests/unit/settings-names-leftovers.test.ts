@@ -24,7 +24,9 @@ it("a crashed write's temporary file is removed at start, a running process's is
   dir = await mkdtemp(join(tmpdir(), 'names-leftover-'));
   const vault = memoryVault();
   const store = new ProfileStore({ dataDir: dir, vault });
-  const id = store.save(profileInputSchema.parse({ name: 'kept', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-123456789'] })).id;
+  const id = store.save(
+    profileInputSchema.parse({ name: 'kept', vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: ['tok-123456789'] }),
+  ).id;
   const crashed = `${NAMES_SIDECAR_FILE_NAME}.tmp-${NO_SUCH_PID}`;
   const running = `${NAMES_SIDECAR_FILE_NAME}.tmp-${process.ppid}`;
   await writeFile(join(dir, crashed), '{"version": 1, "noPag');
