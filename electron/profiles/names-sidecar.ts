@@ -11,6 +11,7 @@
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { processAlive } from '../catalog/file-lock';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
 export const NAMES_SIDECAR_FILE_NAME = 'config.names.json';
@@ -118,21 +119,12 @@ function removeCrashedTemps(dataDir: string): void {
   for (const name of names) {
     if (!name.startsWith(`${NAMES_SIDECAR_FILE_NAME}${TEMP_SUFFIX}`)) continue;
     const pid = Number(name.slice(NAMES_SIDECAR_FILE_NAME.length + TEMP_SUFFIX.length));
-    if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
     try {
       unlinkSync(join(dataDir, name));
     } catch {
       // a folder, or already gone: nothing is read from it either way
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
