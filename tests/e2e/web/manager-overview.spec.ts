@@ -186,7 +186,9 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
     const own = /: <1% of limit/.test(name) ? 0 : Number(/: (\d+)% of limit/.exec(name)?.[1] ?? NaN);
     return Number(/budget pressure (\d+)%/.exec(name)?.[1] ?? NaN) - own;
   };
-  await expect.poll(figures, { timeout: 10_000 }).toBeGreaterThan(10);
+  // The figures are means over the app's last minute (this app has served earlier specs, so quiet seconds
+  // dilute them): the others' part grows by about 1.3 points per squeezed second until the minute is full.
+  await expect.poll(figures, { timeout: 30_000 }).toBeGreaterThan(10);
   await busy.hover();
   await expect(page.getByRole('tooltip')).toContainText(/answered 429/);
   await expect(page.getByRole('tooltip')).toContainText(/Pressure\s*[\d.<]+\s?% of the budget/);
