@@ -4,25 +4,18 @@
  * the marks, so that the record alone says which maps send no page size). The crash is made real: the write
  * that would come second is refused (a folder in place of its file), then that file is put back as it was.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dataFolders, profileInput } from '../helpers/settings-folder';
 import { memoryVault } from '../../electron/app';
 import { ProfileStore } from '../../electron/profiles';
 import { NAMES_SIDECAR_FILE_NAME } from '../../electron/profiles/names-sidecar';
-import { profileInputSchema } from '../../shared/bridge/schemas';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 
-let dir: string | null = null;
-afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = null;
-});
+const newDataFolder = dataFolders('names-crash-');
 
-const input = (name: string) =>
-  profileInputSchema.parse({ name, vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: [`tok-${name}-123456789`] });
 const sending = (pageSizeParam: string | null): ServiceMap => ({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam } });
 
 /** What an older build's save does to the file that matters here: it drops the mark beside each map's names. */
@@ -45,12 +38,12 @@ function pageSizes(store: ProfileStore): Record<string, string | null> {
 describe('a crash between writing config.json and its names record', () => {
   it('leaves, for a profile given a map that sends no page size, the profiles as before the save or after it, never a mix', async () => {
     for (const crashed of ['config.json', NAMES_SIDECAR_FILE_NAME]) {
-      dir = await mkdtemp(join(tmpdir(), 'names-crash-'));
+      const dir = await newDataFolder();
       const vault = memoryVault();
       const first = new ProfileStore({ dataDir: dir, vault });
-      const unsized = first.save(input('unsized')).id;
+      const unsized = first.save(profileInput('unsized')).id;
       first.saveServiceMap(unsized, sending(null));
-      const plain = first.save(input('plain')).id;
+      const plain = first.save(profileInput('plain')).id;
       const store = new ProfileStore({ dataDir: dir, vault });
       const before = pageSizes(store);
       const target = join(dir, crashed);
@@ -79,10 +72,10 @@ describe('a crash between writing config.json and its names record', () => {
 });
 
 it('after a record that could not be written at start, a crash before config.json still leaves every map the file holds listed', async () => {
-  dir = await mkdtemp(join(tmpdir(), 'names-crash-'));
+  const dir = await newDataFolder();
   const vault = memoryVault();
   const first = new ProfileStore({ dataDir: dir, vault });
-  const unsized = first.save(input('unsized')).id;
+  const unsized = first.save(profileInput('unsized')).id;
   first.saveServiceMap(unsized, sending(null));
   const record = join(dir, NAMES_SIDECAR_FILE_NAME);
   const config = join(dir, 'config.json');

@@ -3,33 +3,26 @@
  * "Saved." while the record is not on disk, memory and config.json stay as they were, and the main process
  * goes on (the next save, once the disk allows it, succeeds).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dataFolders, profileInput } from '../helpers/settings-folder';
 import { memoryVault } from '../../electron/app';
 import { ProfileStore } from '../../electron/profiles';
 import { NAMES_SIDECAR_FILE_NAME } from '../../electron/profiles/names-sidecar';
 import { PartnerError } from '../../shared/errors';
-import { profileInputSchema } from '../../shared/bridge/schemas';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 
-let dir: string | null = null;
-afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = null;
-});
+const newDataFolder = dataFolders('names-write-');
 
-const input = (name: string) =>
-  profileInputSchema.parse({ name, vendor: 'acme', baseUrl: 'https://partner.example.com/api', addTokens: [`tok-${name}-123456789`] });
 const unsizedMap = { ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } };
 
-async function storeWithOneProfile(): Promise<{ store: ProfileStore; vault: ReturnType<typeof memoryVault>; config: string; record: string }> {
-  dir = await mkdtemp(join(tmpdir(), 'names-write-'));
+async function storeWithOneProfile(): Promise<{ dir: string; store: ProfileStore; vault: ReturnType<typeof memoryVault>; config: string; record: string }> {
+  const dir = await newDataFolder();
   const vault = memoryVault();
   const store = new ProfileStore({ dataDir: dir, vault });
-  store.save(input('first'));
-  return { store, vault, config: join(dir, 'config.json'), record: join(dir, NAMES_SIDECAR_FILE_NAME) };
+  store.save(profileInput('first'));
+  return { dir, store, vault, config: join(dir, 'config.json'), record: join(dir, NAMES_SIDECAR_FILE_NAME) };
 }
 
 function saveError(save: () => unknown): PartnerError {
@@ -43,11 +36,11 @@ function saveError(save: () => unknown): PartnerError {
 
 describe('a names record that cannot be written', () => {
   it('(a folder in its place) fails the save in words, and nothing of it is believed or written', async () => {
-    const { store, vault, config, record } = await storeWithOneProfile();
+    const { dir, store, vault, config, record } = await storeWithOneProfile();
     await rm(record, { force: true });
     await mkdir(record);
     // No map sends no page size yet: the record needs no change, so this save is whole and succeeds.
-    const id = store.save(input('second')).id;
+    const id = store.save(profileInput('second')).id;
     const fileBefore = await readFile(config, 'utf8');
     expect(JSON.parse(fileBefore).profiles.map((p: { name: string }) => p.name)).toEqual(['first', 'second']);
 
@@ -60,28 +53,28 @@ describe('a names record that cannot be written', () => {
 
     await rm(record, { recursive: true });
     store.saveServiceMap(id, unsizedMap); // the disk allows it again: the same process saves
-    expect(new ProfileStore({ dataDir: dir!, vault }).get(id)?.serviceMap?.list.pageSizeParam).toBeNull();
+    expect(new ProfileStore({ dataDir: dir, vault }).get(id)?.serviceMap?.list.pageSizeParam).toBeNull();
   });
 
   it('(a full disk) fails the save in words and leaves no temporary file behind', async () => {
-    const { store, config, record } = await storeWithOneProfile();
+    const { dir, store, config, record } = await storeWithOneProfile();
     const fileBefore = await readFile(config, 'utf8');
     // Every write of the record's temporary file hits a full disk.
     await symlink('/dev/full', `${record}.tmp-${process.pid}`);
     const error = saveError(() => store.saveServiceMap(store.list()[0]!.id, unsizedMap));
     expect(error.message).toMatch(/ENOSPC/);
     expect(await readFile(config, 'utf8')).toBe(fileBefore);
-    expect((await readdir(dir!)).sort()).toEqual(['config.json', NAMES_SIDECAR_FILE_NAME]);
+    expect((await readdir(dir)).sort()).toEqual(['config.json', NAMES_SIDECAR_FILE_NAME]);
   });
 
   it('at start (a folder in its place) opens the profiles and says that saving fails until it is moved away', async () => {
-    const { store, vault, record } = await storeWithOneProfile();
+    const { dir, store, vault, record } = await storeWithOneProfile();
     const id = store.list()[0]!.id;
     store.saveServiceMap(id, unsizedMap);
     await rm(record);
     await mkdir(record);
 
-    const reopened = new ProfileStore({ dataDir: dir!, vault });
+    const reopened = new ProfileStore({ dataDir: dir, vault });
     expect(reopened.list().map((p) => p.name)).toEqual(['first']);
     expect(reopened.get(id)?.serviceMap?.list.pageSizeParam).toBeNull();
     expect(reopened.settingsProblem).toContain(record);
