@@ -94,7 +94,7 @@ describe('several profiles connected at once', () => {
     const since = Date.now();
     await until(async () => (await requestsOf('demo', since)) > 5 && (await requestsOf('acme', since)) > 5);
     // Usage is written in batches of a second or so.
-    await until(async () => (await usageRequests('demo', 'demo', t0)) > 0 && (await usageRequests('demo-acme', 'acme', t0)) > 0, 6000);
+    await until(async () => (await usageRequests('demo', 'demo', t0)) > 0 && (await usageRequests('demo-acme', 'acme', t0)) > 0, 15_000);
     expect(await usageRequests('demo', 'acme', t0)).toBe(0);
     expect(await usageRequests('demo-acme', 'demo', t0)).toBe(0);
   });
