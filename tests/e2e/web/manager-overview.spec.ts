@@ -40,6 +40,8 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   // started (tests/unit/renderer/overview-cell-model.test.ts proves both on fixed seconds). On the shared
   // server, earlier specs' quiet seconds keep demo's mean low for most of a minute; an app of its own,
   // started here, has only this spec's traffic to average, so the band is reached in seconds.
+  // An app start, two vendors and a minute mean reaching 80%: 55 s with two CPU hogs on 2 cores when it passed.
+  test.setTimeout(120_000);
   const app = await startBrowserMode();
   try {
     await watchTwoVendors(page, app.url);
@@ -49,8 +51,10 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
 });
 
 async function watchTwoVendors(page: Page, url: string): Promise<void> {
-  // The demo vendor runs near its limit on two endpoints; acme's built-in background load (20% on three) starts when it connects.
-  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets', 'purchaseInfo'] }, url);
+  // The demo vendor runs near its limit on the endpoint checked below (only there: purchase info at 90% was 45
+  // more requests a second, which a loaded machine could not serve beside it); acme's built-in background load
+  // (20% on three) starts when it connects.
+  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets'] }, url);
   await openApp(page, 'Budget', url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -89,7 +93,7 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
 
-  // The Overview is a mean over the last minute: demo's busy endpoints reach the warning band (about 90% of the limit).
+  // The Overview is a mean over the last minute: demo's busy endpoint reaches the warning band (about 90% of the limit).
   // Waited for on the use itself: the band follows the pressure, which held-back time can lift above the use
   // while the mean still holds the first seconds' ramp; a use this high is always in the band.
   await expect.poll(() => useOf(page, 'demo', 'listAssets'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0.795);
