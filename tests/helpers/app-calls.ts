@@ -11,8 +11,11 @@ export async function callApp<N extends CallName>(app: AppServices, name: N, req
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Resolves once `check` holds; throws after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/**
+ * Resolves once `check` holds; throws after `timeoutMs`. The default is headroom for a loaded machine (a
+ * background connect took 7 s there, under a second on an idle one): a longer wait costs only a failing run.
+ */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');

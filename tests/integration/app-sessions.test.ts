@@ -94,7 +94,7 @@ describe('several profiles connected at once', () => {
     const since = Date.now();
     await until(async () => (await requestsOf('demo', since)) > 5 && (await requestsOf('acme', since)) > 5);
     // Usage is written in batches of a second or so.
-    await until(async () => (await usageRequests('demo', 'demo', t0)) > 0 && (await usageRequests('demo-acme', 'acme', t0)) > 0, 6000);
+    await until(async () => (await usageRequests('demo', 'demo', t0)) > 0 && (await usageRequests('demo-acme', 'acme', t0)) > 0, 15_000);
     expect(await usageRequests('demo', 'acme', t0)).toBe(0);
     expect(await usageRequests('demo-acme', 'demo', t0)).toBe(0);
   });
@@ -110,9 +110,9 @@ describe('several profiles connected at once', () => {
     // The simulator panel now shows (and changes) acme's own, lighter demo traffic.
     expect((await call('simState', {}))!.demoTraffic).toEqual({ share: 0.2, endpoints: ['listAssets', 'categories', 'searchAssets'] });
     expect((await call('budgetSnapshot', {})).vendor).toBe('acme');
+    // Waited for, not slept for: on a loaded machine the client may send less in a fixed second.
     const since = Date.now();
-    await sleep(1200);
-    expect(await requestsOf('demo', since)).toBeGreaterThan(5);
+    await until(async () => (await requestsOf('demo', since)) > 5);
     const page = await call('listAssets', { profileId: 'demo-acme', lastId: null, pageSize: 3 });
     expect(page.items).toHaveLength(3);
     const log = await call('requestLog', { endpoint: 'listAssets', status: null, limit: 1 });
@@ -167,11 +167,12 @@ describe('several profiles connected at once', () => {
     await until(() => sessionEvents(since).some((e) => e.items.length === 1));
     // The simulator keeps running for the demo, whose traffic goes on.
     expect((await call('simState', {}))!.demoTraffic.share).toBe(0.5);
-    // History is per second: from the next whole second on, nothing of acme's.
+    // History is per second: from the next whole second on, nothing of acme's, while the demo's goes on (waited
+    // for: on a loaded machine the demo may send fewer in a fixed 800 ms; acme's is read once that much flowed).
     const acmeFrom = Math.ceil((Date.now() + 100) / 1000) * 1000;
     await sleep(acmeFrom + 800 - Date.now());
+    await until(async () => (await requestsOf('demo', acmeFrom)) > 3);
     expect(await requestsOf('acme', acmeFrom)).toBe(0);
-    expect(await requestsOf('demo', acmeFrom)).toBeGreaterThan(3);
     // Twice is harmless.
     expect((await call('disconnectProfile', { id: 'demo-acme' })).items).toHaveLength(1);
     // Calls at once take turns, in the order they came.

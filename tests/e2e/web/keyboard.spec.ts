@@ -55,8 +55,10 @@ test('table rows by keyboard: arrows move, Enter opens the detail of the row rea
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Requests' }).click();
   const rows = page.getByRole('table', { name: 'Request log' }).locator('tbody tr[data-row-id]');
   await expect(rows.nth(1)).toBeVisible();
-  const second = await rows.nth(1).getAttribute('data-row-id');
   await page.getByRole('button', { name: 'Live' }).click(); // hold the list still while we move
+  await expect(page.getByRole('button', { name: 'Paused' })).toBeVisible();
+  // Read once the list is held: a live row arriving between the read and the pause would shift the second row.
+  const second = await rows.nth(1).getAttribute('data-row-id');
   await rows.first().focus();
   await page.keyboard.press('ArrowDown');
   await expect(rows.nth(1)).toBeFocused();

@@ -6,10 +6,19 @@
  */
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
+import type { AlertRule } from '../../../shared/bridge/alert-schemas';
 import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
 
-test.beforeEach(quietSimulator);
-test.afterEach(quietSimulator);
+/** The "use above" rule as the spec found it: put back after it, passed or failed, for the other specs. */
+let useRuleBefore: AlertRule | undefined;
+test.beforeEach(async () => {
+  await quietSimulator();
+  useRuleBefore = (await bridgeCall('alertRules', {})).rules.find((r) => r.kind === 'use-above');
+});
+test.afterEach(async () => {
+  await quietSimulator();
+  if (useRuleBefore) await bridgeCall('alertRuleSave', useRuleBefore);
+});
 
 interface Recorded {
   title: string;
@@ -99,8 +108,4 @@ test('an alert fires above the threshold, notifies, shows in the header, Budget 
   await bridgeCall('simSetDemoTraffic', { share: 0.1, endpoints: ['listAssets'] });
   await expect(page.getByRole('table', { name: 'Alerts' }).locator('tr[data-state="ended"][data-kind="use-above"]').first()).toBeVisible({ timeout: 20_000 });
   expect((await notifications(page)).filter((n) => n.body.includes('GET /assets/list above'))).toHaveLength(1);
-
-  // Put the rule back for the other specs.
-  const use = rules.rules.find((r) => r.kind === 'use-above')!;
-  await bridgeCall('alertRuleSave', { ...use, endpoint: null, thresholdPct: 90, minutes: 5 });
 });

@@ -40,6 +40,8 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
   // started (tests/unit/renderer/overview-cell-model.test.ts proves both on fixed seconds). On the shared
   // server, earlier specs' quiet seconds keep demo's mean low for most of a minute; an app of its own,
   // started here, has only this spec's traffic to average, so the band is reached in seconds.
+  // An app start, two vendors and a minute mean reaching 80%: 55 s with two CPU hogs on 2 cores when it passed.
+  test.setTimeout(120_000);
   const app = await startBrowserMode();
   try {
     await watchTwoVendors(page, app.url);
@@ -49,8 +51,10 @@ test('an account manager sees two vendors at a glance, opens one at an endpoint,
 });
 
 async function watchTwoVendors(page: Page, url: string): Promise<void> {
-  // The demo vendor runs near its limit on two endpoints; acme's built-in background load (20% on three) starts when it connects.
-  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets', 'purchaseInfo'] }, url);
+  // The demo vendor runs near its limit on the endpoint checked below (only there: purchase info at 90% was 45
+  // more requests a second, which a loaded machine could not serve beside it); acme's built-in background load
+  // (20% on three) starts when it connects.
+  await bridgeCall('simSetDemoTraffic', { share: 0.9, endpoints: ['listAssets'] }, url);
   await openApp(page, 'Budget', url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -89,9 +93,11 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
 
-  // The Overview is a mean over the last minute: demo's busy endpoints reach the warning band (about 90% of the limit).
-  await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/, { timeout: 30_000 });
-  expect(await useOf(page, 'demo', 'listAssets')).toBeGreaterThanOrEqual(0.795);
+  // The Overview is a mean over the last minute: demo's busy endpoint reaches the warning band (about 90% of the limit).
+  // Waited for on the use itself: the band follows the pressure, which held-back time can lift above the use
+  // while the mean still holds the first seconds' ramp; a use this high is always in the band.
+  await expect.poll(() => useOf(page, 'demo', 'listAssets'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0.795);
+  await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/);
   // Different colours for different bands.
   const background = (profile: string, endpoint: string) =>
     page.evaluate(`getComputedStyle(document.querySelector('tr[data-profile="${profile}"] button[data-endpoint="${endpoint}"]')).backgroundColor`);
@@ -168,12 +174,24 @@ test('a connected profile whose service does not answer is greyed with the reaso
 });
 
 test("429s and a firing alert are marked on the endpoint's cell, and its card names them", async ({ page }) => {
+  // The pressure checked below is a mean over the last minute: on the shared server earlier specs' quiet
+  // seconds would dilute it for most of a minute (how much depends on how long the steps before took). An
+  // app of its own, started here, has only the squeezed seconds to average.
+  const app = await startBrowserMode();
+  try {
+    await squeezedCell(page, app.url);
+  } finally {
+    await app.stop();
+  }
+});
+
+async function squeezedCell(page: Page, url: string): Promise<void> {
   // Another consumer takes five times the whole limit of demo's /assets/list: the budget is gone moments
   // after it comes back, so even fair pacing meets 429s (at 25/s it often shares without one), and the
   // demo profile's default "any 429" rule fires.
-  await bridgeCall('simSetDemoTraffic', { share: 0.8, endpoints: ['listAssets'] });
-  await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'listAssets', rps: 100 }] });
-  await openApp(page, 'Budget');
+  await bridgeCall('simSetDemoTraffic', { share: 0.8, endpoints: ['listAssets'] }, url);
+  await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'listAssets', rps: 100 }] }, url);
+  await openApp(page, 'Budget', url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
   const busy = cell(page, 'demo', 'listAssets');
   await expect(busy.locator('.ov-429')).toHaveText(/^\d+×429$/, { timeout: 45_000 });
@@ -186,8 +204,8 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
     const own = /: <1% of limit/.test(name) ? 0 : Number(/: (\d+)% of limit/.exec(name)?.[1] ?? NaN);
     return Number(/budget pressure (\d+)%/.exec(name)?.[1] ?? NaN) - own;
   };
-  // The figures are means over the app's last minute (this app has served earlier specs, so quiet seconds
-  // dilute them): the others' part grows by about 1.3 points per squeezed second until the minute is full.
+  // Every second this app has figures for is squeezed (the others' part of each is about 0.6-0.8): the mean is
+  // far above 10 from the first complete seconds on; the timeout is headroom for a loaded machine only.
   await expect.poll(figures, { timeout: 30_000 }).toBeGreaterThan(10);
   await busy.hover();
   await expect(page.getByRole('tooltip')).toContainText(/answered 429/);
@@ -198,4 +216,4 @@ test("429s and a firing alert are marked on the endpoint's cell, and its card na
   const row = page.locator('tr.ov-row[data-profile="demo"]');
   await expect(row.locator('.ov-state')).toHaveText('Connected, sharing the budget');
   await screenshot(page, 'overview-429-alert');
-});
+}
