@@ -39,13 +39,23 @@ export async function waitConnected(page: Page, timeout = 20_000): Promise<void>
   await expect(badge).toBeVisible();
 }
 
+/** Whether going to `url` only changes the fragment of the page's document (no load: the app stays as it is). */
+function sameDocument(page: Page, url: string): boolean {
+  const now = new URL(page.url());
+  const next = new URL(url);
+  return now.origin === next.origin && now.pathname === next.pathname && now.search === next.search;
+}
+
 /**
  * Opens the app as QA would (the printed URL; another browser-mode server's with `url`) at a view, as a
  * bookmark of it would (Budget, the landing view, is not drawn first), and waits until it is connected.
+ * On a page that already shows the app, the URL only changes the fragment: the view is then chosen in the navigation.
  */
 export async function openApp(page: Page, view: View = 'Budget', url: string = webUrl()): Promise<void> {
-  await page.goto(urlAt(view, url));
+  const inPlace = sameDocument(page, url);
+  await page.goto(inPlace ? url : urlAt(view, url));
   await waitConnected(page);
+  if (inPlace && view !== 'Budget') await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true })).toHaveAttribute('aria-current', 'page');
 }
