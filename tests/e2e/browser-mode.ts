@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const URL_LINE = /Partner Console \(browser mode\): (\S+)/;
+/** The CLI exits by itself within 5 s of SIGTERM (it says so and exits 1 past that). */
+const STOP_WAIT_MS = 6000;
 
 export interface BrowserMode {
   url: string;
@@ -25,10 +27,19 @@ export async function startBrowserMode(extraArgs: readonly string[] = [], option
     env: { ...process.env, PARTNER_WEB_NO_BUILD: '1' },
   });
   let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    if (child.exitCode === null) child.kill('SIGKILL');
+    // Its own shutdown (services disposed, data folder unlocked) ends by itself within 5 s; killed only past that.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
     if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {

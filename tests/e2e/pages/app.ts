@@ -2,9 +2,8 @@
  * The app as a spec sees it: open it (the URL browser mode printed), wait for the connection, and
  * reach each view's page object. `const app = await openConsole(page); await app.catalog.open();`
  */
-import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { bridgeCall, webUrl } from '../web/helpers';
+import { bridgeCall, waitConnected, webUrl } from '../web/helpers';
 import { AlertsPage } from './alerts-page';
 import { BudgetPage } from './budget-page';
 import { CatalogPage } from './catalog-page';
@@ -43,7 +42,7 @@ export class ConsoleApp {
 /** Opens the app and waits until it is connected (a degraded connection still works). */
 export async function openConsole(page: Page, url: string = webUrl()): Promise<ConsoleApp> {
   await page.goto(url);
-  await expect(page.getByRole('status', { name: /Connection: (Connected|Degraded)/ })).toBeVisible({ timeout: 20_000 });
+  await waitConnected(page);
   return new ConsoleApp(page);
 }
 

@@ -21,13 +21,43 @@ export function webUrl(): string {
 
 export type View = 'Budget' | 'Catalog' | 'Purchases' | 'Requests' | 'Settings';
 
-/** Opens the app as QA would (the printed URL; another browser-mode server's with `url`), waits until it is connected, then goes to a view. */
+/** The printed URL opened at a view: the route beside the secret in the fragment (the page keeps the route when it takes the secret out). */
+export function urlAt(view: View, url: string = webUrl()): string {
+  if (view === 'Budget') return url;
+  const at = new URL(url);
+  at.hash = `#/${view.toLowerCase()}&${at.hash.slice(1)}`;
+  return at.toString();
+}
+
+/**
+ * Waits until the page is connected (a degraded connection still works). Asked every 50 ms: expect's own
+ * retries come every 0.5 s after its first few, which lost a few hundred ms per page opened.
+ */
+export async function waitConnected(page: Page, timeout = 20_000): Promise<void> {
+  const badge = page.getByRole('status', { name: /Connection: (Connected|Degraded)/ });
+  await expect.poll(() => badge.isVisible(), { intervals: [50], timeout }).toBe(true);
+  await expect(badge).toBeVisible();
+}
+
+/** Whether going to `url` only changes the fragment of the page's document (no load: the app stays as it is). */
+function sameDocument(page: Page, url: string): boolean {
+  const now = new URL(page.url());
+  const next = new URL(url);
+  return now.origin === next.origin && now.pathname === next.pathname && now.search === next.search;
+}
+
+/**
+ * Opens the app as QA would (the printed URL; another browser-mode server's with `url`) at a view, as a
+ * bookmark of it would (Budget, the landing view, is not drawn first), and waits until it is connected.
+ * On a page that already shows the app, the URL only changes the fragment: the view is then chosen in the navigation.
+ */
 export async function openApp(page: Page, view: View = 'Budget', url: string = webUrl()): Promise<void> {
-  await page.goto(url);
-  // Degraded (recent 429s or errors) is still a working connection.
-  await expect(page.getByRole('status', { name: /Connection: (Connected|Degraded)/ })).toBeVisible({ timeout: 20_000 });
-  if (view !== 'Budget') await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
+  const inPlace = sameDocument(page, url);
+  await page.goto(inPlace ? url : urlAt(view, url));
+  await waitConnected(page);
+  if (inPlace && view !== 'Budget') await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true })).toHaveAttribute('aria-current', 'page');
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
