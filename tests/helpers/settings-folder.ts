@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { profileInputSchema } from '../../shared/bridge/schemas';
-import type { ProfileInput } from '../../shared/bridge/schemas';
+import type { ProfileInput } from '../../electron/profiles/profile-types';
 
 /** Registers the clean-up in the calling file; each call of the returned function makes a folder. */
 export function dataFolders(prefix: string): () => Promise<string> {
