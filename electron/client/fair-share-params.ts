@@ -102,6 +102,17 @@ export const FAIR_SHARE = {
   nextSecondGuardMs: 10,
   /** The golden ratio's fraction: spreads deferred requests over our interval, deterministic and different per copy, so copies that wait do not all come at once (16 copies, fixed work). */
   spreadStep: 0.618_033_988_75,
+  /**
+   * A whole-second budget's leftover, forecast from Remaining, is filled between these phases of the server
+   * second (late: the forecast of the others' requests errs least; before its end: our estimate of the
+   * boundary may be some tens of ms off), keeping `fillKeep` slots for the others' forecast error (8 copies
+   * whole-second short catalog: the tail, as copies finish; 8 copies whole-second 60 s: Jain; 429s).
+   */
+  fillFromPhase: 0.8,
+  fillToPhase: 0.95,
+  fillKeep: 1,
+  /** ... by a copy whose part of it (in proportion to its rate) is at least this many requests (8 copies whole-second short catalog). */
+  fillPart: 0.5,
 } as const;
 
 export type FairShareParams = typeof FAIR_SHARE;

@@ -33,6 +33,8 @@ export class FairShare {
   private lastSendAt = -Infinity;
   private spreadFor = NaN;
   private spreadMs = 0;
+  /** The paced time of the fill request earliest() just allowed (NaN: none): sending it leaves the pacing where it was. */
+  private fillFor = NaN;
 
   constructor(
     private readonly limit: () => number,
@@ -73,7 +75,8 @@ export class FairShare {
   }
 
   sent(now: number): void {
-    this.lastSendAt = now;
+    if (!(now < this.fillFor)) this.lastSendAt = now;
+    this.fillFor = NaN;
     this.others.sent(now);
   }
 
@@ -83,12 +86,13 @@ export class FairShare {
 
   /** Earliest time the pacing lets the next request go: spaced evenly while shared, in a second with budget left. */
   earliest(now: number): number {
+    this.fillFor = NaN;
     if (!this.active(now)) return now;
     const paced = Math.max(now, this.lastSendAt + 1000 / this.rate(now));
     const r = this.others.latestReading();
     if (r === null) return paced;
     const secondEnds = r.at + (1 - r.phase) * 1000;
-    if (paced >= secondEnds) return paced;
+    if (paced >= secondEnds) return this.fillOrPaced(r, paced, secondEnds, now);
     const limit = this.limit();
     // Whole-second budget (a continuous one never shows half the limit while shared): what the
     // others spend until we would send leaves none. Between our reading and our next request only
@@ -99,6 +103,25 @@ export class FairShare {
     if (r.phase >= this.p.projectFromPhase && (limit - r.remaining - 1) / r.phase >= limit * (this.pace.aim(now) + this.p.deferExcess))
       return secondEnds + this.p.nextSecondGuardMs;
     return paced;
+  }
+
+  /**
+   * Our next request falls in the next server second. A whole-second budget's leftover is lost at the
+   * second's end: where the others' forecast leaves some, our part of it (in proportion to our rate)
+   * goes late in the second, one request at a time (each answer reads Remaining again), beside the
+   * pacing, which goes on from our last paced request. Where copies finish one after another, this
+   * is how the room of those gone is used while the AIMD climbs.
+   */
+  private fillOrPaced(r: Reading, paced: number, secondEnds: number, now: number): number {
+    const secondStart = secondEnds - 1000;
+    const fillAt = Math.max(now, secondStart + this.p.fillFromPhase * 1000);
+    if (fillAt > secondStart + this.p.fillToPhase * 1000 || !this.others.wholeSecondSeen(now) || this.pace.phase(now) !== 'steady') return paced;
+    const others = this.othersForecast(r, secondEnds, now);
+    const left = r.remaining - others - this.p.othersSpread * Math.sqrt(others) - this.p.fillKeep;
+    const rate = this.rate(now);
+    if ((left * rate) / Math.max(rate, this.pace.meanUse() * this.limit()) < this.p.fillPart) return paced;
+    this.fillFor = paced;
+    return fillAt;
   }
 
   /** The others' requests expected between reading `r` and `at`: the fleet's mean use less our own pace (while settling, at least this second's use so far). */

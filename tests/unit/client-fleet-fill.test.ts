@@ -1,0 +1,66 @@
+/**
+ * The leftover of a whole-second budget: where the others' forecast leaves part of the server second
+ * unused and our next paced request falls in the next second, our part of it goes late in this second,
+ * beside the pacing (the budget comes back whole at the boundary, so an unused slot is lost). Pure
+ * FairShare on hand-made answers, and the issue's short workload on the fleet model.
+ */
+import { describe, expect, it } from 'vitest';
+import { FairShare } from '../../electron/client/fair-share';
+import { FAIR_SHARE } from '../../electron/client/fair-share-params';
+import { runFleetModel } from '../../electron/client/testing/fleet-model';
+
+const LIMIT = 20;
+const T0 = 1_000_000;
+
+/** One server second at our pace, evenly; the others spend `others` a second, evenly; the budget comes back whole each second. */
+function second(s: FairShare, k: number, others: number): void {
+  const n = Math.max(1, Math.round(s.rate(T0 + k * 1000)));
+  for (let j = 0; j < n; j++) {
+    const phase = (j + 0.5) / n;
+    const at = T0 + k * 1000 + phase * 1000;
+    s.sent(at - 5);
+    s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
+  }
+}
+
+describe('the leftover of a whole-second budget', () => {
+  it('goes late in the second when our next paced request is in the next one, and the pacing goes on from our last paced request', () => {
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const rate = s.rate(T0 + 12_000);
+    expect(rate).toBeLessThan(6);
+    // Second 12: the others spent only 5 so far (copies finished); our last paced request of the second is answered at phase 0.85.
+    const k = 12;
+    const last = T0 + k * 1000 + 850;
+    s.sent(last - 5);
+    s.answered({ at: last, refused: false, remaining: LIMIT - 1 - 5, aloneFloor: LIMIT - 1, phase: 0.85 });
+    const paced = last - 5 + 1000 / s.rate(last);
+    expect(paced).toBeGreaterThan(T0 + (k + 1) * 1000);
+    const fill = s.earliest(last);
+    expect(fill).toBeGreaterThanOrEqual(T0 + k * 1000 + FAIR_SHARE.fillFromPhase * 1000);
+    expect(fill).toBeLessThanOrEqual(T0 + k * 1000 + FAIR_SHARE.fillToPhase * 1000);
+    s.sent(fill);
+    s.answered({ at: fill + 5, refused: false, remaining: LIMIT - 2 - 5, aloneFloor: LIMIT - 2, phase: (fill + 5 - T0 - k * 1000) / 1000 });
+    // The fill did not move the pacing: the next regular request is where it was.
+    expect(s.earliest(T0 + k * 1000 + 960)).toBeCloseTo(paced, 3);
+  });
+
+  it('is left alone where the others leave none of it', () => {
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const last = T0 + 12_000 + 850;
+    s.sent(last - 5);
+    s.answered({ at: last, refused: false, remaining: 3, aloneFloor: LIMIT - 1, phase: 0.85 });
+    expect(s.earliest(last)).toBeGreaterThan(T0 + 13_000);
+  });
+});
+
+describe("the issue's short workload on the model (8 copies, 100 pages each, whole-second)", () => {
+  it.each([7, 15])('seed %i: goodput >= 0.9 until the last copy finished, 429s <= 1%, Jain >= 0.9', async (seed) => {
+    const r = await runFleetModel({ copies: 8, refill: 'whole-second', seconds: 40, catalog: { items: 2_500, pageSize: 25 }, seed });
+    expect(r.gaveUp).toBe(0);
+    expect(r.goodput).toBeGreaterThanOrEqual(0.9);
+    expect(r.share429).toBeLessThanOrEqual(0.01);
+    expect(r.jain).toBeGreaterThanOrEqual(0.9);
+  });
+});
