@@ -31,6 +31,8 @@ export interface ShareAnswer {
   aloneFloor: number | null;
   /** Fraction of the server's second gone by when it was processed (null: no Date). */
   phase: number | null;
+  /** Local ms from sending to this answer (absent: unknown, taken as 0); `phase` is at the midpoint. */
+  roundTripMs?: number;
 }
 
 /** The latest readable answer with a phase: where the budget stood at a known point of a server second. */
@@ -38,6 +40,8 @@ export interface Reading {
   at: number;
   phase: number;
   remaining: number;
+  /** The answer's round trip: `phase` is at its midpoint, half of it before `at`. */
+  roundTripMs: number;
 }
 
 /** What one answer told the estimator, for the controller's decision on it. */
@@ -141,7 +145,7 @@ export class ContentionEstimator {
     const foreign = readable && a.aloneFloor !== null ? Math.max(0, a.aloneFloor - a.remaining!) : 0;
     const seen = foreign >= 1 && this.foreignBefore;
     if (readable) {
-      this.noteReadable(a.at, a.remaining!, a.phase, foreign, limit);
+      this.noteReadable(a, a.remaining!, foreign, limit);
       this.readAt = a.at;
       this.cleanInRow = foreign >= 1 ? 0 : this.cleanInRow + 1;
     }
@@ -157,9 +161,10 @@ export class ContentionEstimator {
     return { wasActive, readable, foreign, got };
   }
 
-  private noteReadable(at: number, remaining: number, phase: number | null, foreign: number, limit: number): void {
+  private noteReadable(a: ShareAnswer, remaining: number, foreign: number, limit: number): void {
+    const { at, phase } = a;
     this.noteRise(at, remaining, phase, limit);
-    if (phase !== null) this.reading = { at, phase, remaining };
+    if (phase !== null) this.reading = { at, phase, remaining, roundTripMs: a.roundTripMs ?? 0 };
     if (remaining >= limit * this.p.highShare) this.highAt = at;
     this.foreignBefore = foreign >= 1;
   }

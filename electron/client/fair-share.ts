@@ -35,6 +35,9 @@ export class FairShare {
   private spreadMs = 0;
   /** The paced time of the fill request earliest() just allowed (NaN: none): sending it leaves the pacing where it was. */
   private fillFor = NaN;
+  private fillReading: Reading | null = null;
+  /** The reading a fill was last sent on: one fill per reading, so that its answer is read before the next. */
+  private filledOn: Reading | null = null;
 
   constructor(
     private readonly limit: () => number,
@@ -75,7 +78,8 @@ export class FairShare {
   }
 
   sent(now: number): void {
-    if (!(now < this.fillFor)) this.lastSendAt = now;
+    if (now < this.fillFor) this.filledOn = this.fillReading;
+    else this.lastSendAt = now;
     this.fillFor = NaN;
     this.others.sent(now);
   }
@@ -113,7 +117,10 @@ export class FairShare {
    * is how the room of those gone is used while the AIMD climbs.
    */
   private fillOrPaced(r: Reading, paced: number, secondEnds: number, now: number): number {
-    const secondStart = secondEnds - 1000;
+    if (r === this.filledOn) return paced;
+    // The reading's phase is at its request's midpoint, half a round trip before `r.at`, and a fill reaches
+    // the server half a round trip after it leaves: sent a round trip earlier, it lands in the window.
+    const secondStart = secondEnds - 1000 - r.roundTripMs;
     const fillAt = Math.max(now, secondStart + this.p.fillFromPhase * 1000);
     if (fillAt > secondStart + this.p.fillToPhase * 1000 || !this.others.wholeSecondSeen(now) || this.pace.phase(now) !== 'steady') return paced;
     const others = this.othersForecast(r, secondEnds, now);
@@ -121,6 +128,7 @@ export class FairShare {
     const rate = this.rate(now);
     if ((left * rate) / Math.max(rate, this.pace.meanUse() * this.limit()) < this.p.fillPart) return paced;
     this.fillFor = paced;
+    this.fillReading = r;
     return fillAt;
   }
 

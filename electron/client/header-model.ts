@@ -313,7 +313,7 @@ export class HeaderModel {
       const offset = this.serverClock.offsetMid();
       if (x.window !== null && offset !== null) phase = Math.min(1, Math.max(0, ((ticket.sentAt + x.receivedAt) / 2 + offset - x.window) / 1000));
     }
-    this.share.answered({ at: x.receivedAt, refused: x.refused, remaining: x.remaining, aloneFloor, phase });
+    this.share.answered({ at: x.receivedAt, refused: x.refused, remaining: x.remaining, aloneFloor, phase, roundTripMs: x.receivedAt - ticket.sentAt });
     const othersWent = aloneFloor !== null && x.remaining !== null && x.remaining < aloneFloor;
     if (!x.refused || othersWent) this.lastProgressAt = x.receivedAt;
   }

@@ -45,6 +45,39 @@ describe('the leftover of a whole-second budget', () => {
     expect(s.earliest(T0 + k * 1000 + 960)).toBeCloseTo(paced, 3);
   });
 
+  it("is one request per reading: a second fill waits for the first one's answer (a queue would otherwise send up to Remaining at once)", () => {
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const last = T0 + 12_000 + 850;
+    s.sent(last - 5);
+    s.answered({ at: last, refused: false, remaining: LIMIT - 1 - 5, aloneFloor: LIMIT - 1, phase: 0.85 });
+    const paced = last - 5 + 1000 / s.rate(last);
+    const fill = s.earliest(last);
+    expect(fill).toBeLessThan(T0 + 13_000);
+    s.sent(fill);
+    // Asked again at once (another request queued), before the fill is answered: the pacing's time, not a second fill.
+    expect(s.earliest(fill)).toBeCloseTo(paced, 3);
+  });
+
+  it("reaches the server inside the window whenever it is asked: the phase is read at the request's midpoint, the fill arrives half a round trip after it leaves", () => {
+    const rtt = 40;
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    // Our last paced request of second 12 was processed at phase 0.85; its answer came back half a round trip later.
+    const mid = T0 + 12_000 + 850;
+    s.sent(mid - rtt / 2);
+    s.answered({ at: mid + rtt / 2, refused: false, remaining: LIMIT - 1 - 5, aloneFloor: LIMIT - 1, phase: 0.85, roundTripMs: rtt });
+    const paced = mid - rtt / 2 + 1000 / s.rate(mid);
+    expect(paced).toBeGreaterThan(T0 + 13_000 + rtt / 2);
+    const fills = [0, 20, 40, 60, 75].map((d) => mid + rtt / 2 + d).filter((now) => s.earliest(now) < paced);
+    expect(fills.length).toBeGreaterThan(0);
+    for (const now of fills) {
+      const arrives = s.earliest(now) + rtt / 2;
+      expect(arrives).toBeGreaterThanOrEqual(T0 + 12_000 + FAIR_SHARE.fillFromPhase * 1000);
+      expect(arrives).toBeLessThanOrEqual(T0 + 12_000 + FAIR_SHARE.fillToPhase * 1000);
+    }
+  });
+
   it('is left alone where the others leave none of it', () => {
     const s = new FairShare(() => LIMIT, T0);
     for (let k = 0; k < 12; k++) second(s, k, 16);
