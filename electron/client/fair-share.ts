@@ -38,6 +38,11 @@ export class FairShare {
   private fillReading: Reading | null = null;
   /** The reading a fill was last sent on: one fill per reading, so that its answer is read before the next. */
   private filledOn: Reading | null = null;
+  /**
+   * Paced from a failed budget store's share: the whole fleet resumed at once, with no header history of the
+   * others, where the forecast a fill needs errs most (16 processes, Redis killed: more 429s with fills).
+   */
+  private resumed = false;
 
   constructor(
     private readonly limit: () => number,
@@ -73,6 +78,7 @@ export class FairShare {
    * starting alone at the whole limit and finding the others again through 429s.
    */
   resume(now: number, rate: number): void {
+    this.resumed = true;
     this.others.assume(now);
     this.pace.resume(now, rate);
   }
@@ -117,7 +123,7 @@ export class FairShare {
    * is how the room of those gone is used while the AIMD climbs.
    */
   private fillOrPaced(r: Reading, paced: number, secondEnds: number, now: number): number {
-    if (r === this.filledOn) return paced;
+    if (r === this.filledOn || this.resumed) return paced;
     // The reading's phase is at its request's midpoint, half a round trip before `r.at`, and a fill reaches
     // the server half a round trip after it leaves: sent a round trip earlier, it lands in the window.
     const secondStart = secondEnds - 1000 - r.roundTripMs;

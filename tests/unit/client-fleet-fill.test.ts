@@ -78,6 +78,16 @@ describe('the leftover of a whole-second budget', () => {
     }
   });
 
+  it("is not sent by a copy that resumed from a failed budget store's share (the whole fleet resumed at once, with no header history)", () => {
+    const s = new FairShare(() => LIMIT, T0);
+    s.resume(T0, 4);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const last = T0 + 12_000 + 850;
+    s.sent(last - 5);
+    s.answered({ at: last, refused: false, remaining: LIMIT - 1 - 5, aloneFloor: LIMIT - 1, phase: 0.85 });
+    expect(s.earliest(last)).toBeGreaterThan(T0 + 13_000);
+  });
+
   it('is left alone where the others leave none of it', () => {
     const s = new FairShare(() => LIMIT, T0);
     for (let k = 0; k < 12; k++) second(s, k, 16);
