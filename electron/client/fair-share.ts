@@ -33,9 +33,8 @@ export class FairShare {
   private lastSendAt = -Infinity;
   private spreadFor = NaN;
   private spreadMs = 0;
-  /** The paced time of the fill request earliest() just allowed (NaN: none): sending it leaves the pacing where it was. */
-  private fillFor = NaN;
-  private fillReading: Reading | null = null;
+  /** The fill earliest() just allowed, with the paced time it goes before and its reading: sending it leaves the pacing where it was. */
+  private allowedFill: { paced: number; on: Reading } | null = null;
   /** The reading a fill was last sent on: one fill per reading, so that its answer is read before the next. */
   private filledOn: Reading | null = null;
   /**
@@ -84,9 +83,9 @@ export class FairShare {
   }
 
   sent(now: number): void {
-    if (now < this.fillFor) this.filledOn = this.fillReading;
+    if (this.allowedFill && now < this.allowedFill.paced) this.filledOn = this.allowedFill.on;
     else this.lastSendAt = now;
-    this.fillFor = NaN;
+    this.allowedFill = null;
     this.others.sent(now);
   }
 
@@ -96,7 +95,7 @@ export class FairShare {
 
   /** Earliest time the pacing lets the next request go: spaced evenly while shared, in a second with budget left. */
   earliest(now: number): number {
-    this.fillFor = NaN;
+    this.allowedFill = null;
     if (!this.active(now)) return now;
     const paced = Math.max(now, this.lastSendAt + 1000 / this.rate(now));
     const r = this.others.latestReading();
@@ -133,8 +132,7 @@ export class FairShare {
     const left = r.remaining - others - this.p.othersSpread * Math.sqrt(others) - this.p.fillKeep;
     const rate = this.rate(now);
     if ((left * rate) / Math.max(rate, this.pace.meanUse() * this.limit()) < this.p.fillPart) return paced;
-    this.fillFor = paced;
-    this.fillReading = r;
+    this.allowedFill = { paced, on: r };
     return fillAt;
   }
 

@@ -15,12 +15,7 @@ const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium-headless-shell', ...FULL_CH
 
 export function chromiumExecutable(): string | undefined {
   if (process.env.PARTNER_CHROMIUM) return process.env.PARTNER_CHROMIUM;
-  try {
-    const own = chromium.executablePath();
-    if (own && existsSync(own)) return undefined; // Playwright finds its own
-  } catch {
-    // no bundled browser registered
-  }
+  if (ownBrowserPresent()) return undefined; // Playwright finds its own
   return SYSTEM_CHROMIUM.find((p) => existsSync(p));
 }
 
@@ -31,13 +26,18 @@ export function chromiumExecutable(): string | undefined {
  */
 export function fullChromiumExecutable(): string | undefined | null {
   if (process.env.PARTNER_CHROMIUM) return process.env.PARTNER_CHROMIUM;
+  if (ownBrowserPresent()) return undefined;
+  return FULL_CHROMIUM.find((p) => existsSync(p)) ?? null;
+}
+
+/** Playwright's own downloaded Chromium is on disk. */
+function ownBrowserPresent(): boolean {
   try {
     const own = chromium.executablePath();
-    if (own && existsSync(own)) return undefined;
+    return Boolean(own && existsSync(own));
   } catch {
-    // no bundled browser registered
+    return false; // no bundled browser registered
   }
-  return FULL_CHROMIUM.find((p) => existsSync(p)) ?? null;
 }
 
 /** Flags that keep a headless Chromium off a closed network and quiet in CI. */
