@@ -12,7 +12,6 @@ import type { CallName, CallResponse, EventName } from '../../shared/bridge/cont
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { callApp, sleep, until } from '../helpers/app-calls';
-import { OFFLINE_PROBE_MS } from '../../electron/app/session-pool';
 import { startSimulator } from '../../electron/simulator';
 
 type Got = { at: number; name: EventName; payload: unknown };
@@ -21,6 +20,8 @@ type Sessions = CallResponse<'connectedProfiles'>;
 let dir: string;
 let app: AppServices;
 const got: Got[] = [];
+/** How long after an offline probe settles the pool asks again (the app's OFFLINE_PROBE_MS is 5 s). */
+const PROBE_MS = 1000;
 
 const call = <N extends CallName>(name: N, request: unknown): Promise<CallResponse<N>> => callApp(app, name, request);
 
@@ -40,6 +41,8 @@ beforeAll(async () => {
     version: '0.0.0',
     openExternal: async () => undefined,
     log: () => undefined,
+    // An offline profile is probed again this soon (5 s in the app): the test of coming back waits for it.
+    offlineProbeMs: PROBE_MS,
   });
   app.onEvent((name, payload) => got.push({ at: Date.now(), name, payload }));
 });
@@ -143,8 +146,8 @@ describe('several profiles connected at once', () => {
       expect(await app.dispatch('categories', { profileId: saved.id })).toMatchObject({ ok: false });
       expect(await call('connection', {})).toMatchObject({ state: 'offline' });
       service = await startSimulator({ host: '127.0.0.1', port });
-      // No call of ours: the pool asks again every OFFLINE_PROBE_MS while the profile is offline.
-      await until(async () => (await call('connection', {})).state !== 'offline', OFFLINE_PROBE_MS + 4000);
+      // No call of ours: the pool asks again every PROBE_MS while the profile is offline.
+      await until(async () => (await call('connection', {})).state !== 'offline', PROBE_MS + 4000);
       await call('removeProfile', { id: saved.id });
       await call('selectProfile', { id: 'demo-acme' });
     } finally {
