@@ -16,6 +16,7 @@ const REAL_TIME = [
   'budget-store-scopes',
   'cancel-spends-nothing',
   'catalog-cli',
+  'catalog-fleet',
   'catalog-hostile',
   'client-simulator',
   'ledger-processes',
@@ -25,8 +26,7 @@ const REAL_TIME = [
   'web-services',
 ].map((name) => `tests/integration/${name}.test.ts`);
 // web-bridge, web-cli and simulator-cli run with the rest: they wait for a condition (a URL line, a
-// message, an exit) and count nothing over seconds. So does catalog-fleet: eight CLI processes on one
-// budget for ~18 s, checked by exit codes and ids only (it passed at a load of 10, in 37 s).
+// message, an exit) and count nothing over seconds.
 
 /**
  * Unit files that stub globals, mock modules, install fake timers or listen on `process`: each gets a
