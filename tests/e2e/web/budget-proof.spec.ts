@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 import type { Browser, Page } from '@playwright/test';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import type { EndpointId } from '../../../shared/endpoints';
-import { bridgeCall, numberIn, openApp, quietSimulator, screenshot } from './helpers';
+import { bridgeCall, numberIn, openApp, quietSimulator, screenshot, STATE_POLL } from './helpers';
 
 test.beforeEach(quietSimulator);
 test.afterEach(quietSimulator);
@@ -192,12 +192,12 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
   // window: categories, shared with the competitor, climbs slower than the rest).
   for (const endpoint of ['listAssets', 'searchAssets', 'categories', 'purchaseInfo']) {
     const util = page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="utilisation"]`);
-    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000, intervals: [250] }).toBeGreaterThan(25);
+    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000, intervals: STATE_POLL }).toBeGreaterThan(25);
   }
   // Others' use is drawn on the shared endpoint: stacked on ours, hatched, and worded as an estimate ("about").
   const shared = page.getByRole('region', { name: 'GET /assets/categories chart' });
   await expect
-    .poll(async () => ((await shared.locator('path.lc-others').getAttribute('d')) ?? '').length, { timeout: 15_000, intervals: [250] })
+    .poll(async () => ((await shared.locator('path.lc-others').getAttribute('d')) ?? '').length, { timeout: 15_000, intervals: STATE_POLL })
     .toBeGreaterThan(0);
   await expect(shared.locator('text.lc-others-label')).toHaveText(/^others about \d+(\.\d)? req\/s$/);
   await expect(page.locator('.chart-key')).toContainText('others (about: estimated from the headers)');
