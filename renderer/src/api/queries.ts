@@ -81,8 +81,8 @@ export function useProfiles() {
 export function useSimState() {
   const api = useApi();
   // Polled: another window, the CLI or a replay may start or stop the demo traffic, and the first-run card
-  // must not say "no traffic yet" beside live figures.
-  return useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), staleTime: 2_000, refetchInterval: 3_000 });
+  // must not say "no traffic yet" beside live figures for long. A local call (no budget spent): every second.
+  return useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), staleTime: 1_000, refetchInterval: 1_000 });
 }
 
 export function useCategories() {

@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 import type { Browser, Page } from '@playwright/test';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import type { EndpointId } from '../../../shared/endpoints';
-import { bridgeCall, numberIn, openApp, quietSimulator, screenshot } from './helpers';
+import { bridgeCall, numberIn, openApp, quietSimulator, screenshot, STATE_POLL } from './helpers';
 
 test.beforeEach(quietSimulator);
 test.afterEach(quietSimulator);
@@ -103,6 +103,22 @@ async function drained(): Promise<void> {
   }
 }
 
+/** The simulator's counters once two reads 250 ms apart agree: nothing is being answered. */
+async function quietCounters(baseUrl: string): Promise<Counter[]> {
+  let last = JSON.stringify(await simCounters(baseUrl));
+  for (;;) {
+    await sleep(250);
+    const now = await simCounters(baseUrl);
+    if (JSON.stringify(now) === last) return now;
+    last = JSON.stringify(now);
+  }
+}
+
+/** Sleeps until `ms` past the next whole second: a phase starts in a second of its own. */
+async function nextSecond(ms = 50): Promise<void> {
+  await sleep(Math.ceil(Date.now() / 1000) * 1000 + ms - Date.now());
+}
+
 async function openSecondPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await openApp(page, 'Budget');
@@ -115,17 +131,18 @@ test("each page's Budget figures and CSV agree with the simulator's counters, a 
   await openApp(page, 'Budget');
   await bridgeCall('simSetRefill', { model: 'whole-second' });
   await drained();
-  await sleep(1500); // quiet seconds before
-  const before = await simCounters(demo.baseUrl);
+  // Quiet before: the server answers nothing more (its counters stand still), then the range starts.
+  const before = await quietCounters(demo.baseUrl);
   const from = Math.ceil(Date.now() / 1000) * 1000;
   await sleep(from + 50 - Date.now());
 
-  // Phase 1: half of the limit on two endpoints, then quiet.
+  // Phase 1: half of the limit on two endpoints, then quiet. Two whole seconds (20 and 50 requests) are
+  // compared request for request as four were: below 50 the comparison is exact, at 50 within one.
   await bridgeCall('simSetDemoTraffic', { share: 0.5, endpoints: ['listAssets', 'purchaseInfo'] });
-  await sleep(4000);
+  await sleep(2000);
   await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
   await drained();
-  await sleep(1200);
+  await nextSecond();
   // Phase 2: the whole limit with a competitor on the same vendor (429s), the second page opens in the middle.
   await bridgeCall('simSetCompetitors', { competitors: [{ vendor: 'demo', endpoint: 'categories', rps: 12 }] });
   await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['categories', 'searchAssets'] });
@@ -135,15 +152,17 @@ test("each page's Budget figures and CSV agree with the simulator's counters, a 
   await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
   await bridgeCall('simSetCompetitors', { competitors: [] });
   await drained();
-  await sleep(1200);
-  // Phase 3: 80% on one endpoint, then quiet seconds at the end.
+  await nextSecond();
+  // Phase 3: 80% on one endpoint (two whole seconds, as phase 1), then quiet seconds at the end.
   await bridgeCall('simSetDemoTraffic', { share: 0.8, endpoints: ['assetHistory'] });
-  await sleep(3000);
+  await sleep(2000);
   await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
   await drained();
-  await sleep(2500); // the last second is complete on both pages
-  const after = await simCounters(demo.baseUrl);
-  const to = Math.floor(Date.now() / 1000) * 1000 - 1000;
+  // Every answer came before the end of this second: the range ends with it. Both pages hold its figures
+  // a second later (they settle a second 600 ms after its end).
+  const to = Math.ceil(Date.now() / 1000) * 1000;
+  await sleep(to + 1000 - Date.now());
+  const after = await quietCounters(demo.baseUrl);
   const seconds = (to - from) / 1000;
 
   const sim = simDiff(before, after);
@@ -173,11 +192,13 @@ test('Budget view screenshots at 100% traffic with a competitor, wide and narrow
   // window: categories, shared with the competitor, climbs slower than the rest).
   for (const endpoint of ['listAssets', 'searchAssets', 'categories', 'purchaseInfo']) {
     const util = page.getByRole('table', { name: 'Endpoint budgets' }).locator(`tr[data-endpoint="${endpoint}"] [data-col="utilisation"]`);
-    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000 }).toBeGreaterThan(25);
+    await expect.poll(async () => numberIn(await util.innerText()), { timeout: 20_000, intervals: STATE_POLL }).toBeGreaterThan(25);
   }
   // Others' use is drawn on the shared endpoint: stacked on ours, hatched, and worded as an estimate ("about").
   const shared = page.getByRole('region', { name: 'GET /assets/categories chart' });
-  await expect.poll(async () => ((await shared.locator('path.lc-others').getAttribute('d')) ?? '').length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => ((await shared.locator('path.lc-others').getAttribute('d')) ?? '').length, { timeout: 15_000, intervals: STATE_POLL })
+    .toBeGreaterThan(0);
   await expect(shared.locator('text.lc-others-label')).toHaveText(/^others about \d+(\.\d)? req\/s$/);
   await expect(page.locator('.chart-key')).toContainText('others (about: estimated from the headers)');
   // Alone, an endpoint draws no others.

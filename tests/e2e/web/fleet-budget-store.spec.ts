@@ -10,7 +10,7 @@ import { startBrowserMode } from '../browser-mode';
 import type { BrowserMode } from '../browser-mode';
 import { hasRedisServer, startRedisServer } from '../../helpers/redis-server';
 import type { RedisServer } from '../../helpers/redis-server';
-import { bridgeCall, openApp, screenshot } from './helpers';
+import { bridgeCall, openApp, screenshot, STATE_POLL } from './helpers';
 
 let redis: RedisServer | null = null;
 let server: BrowserMode | null = null;
@@ -38,7 +38,7 @@ test('the fleet budget store: shared, counted beside our own rate, fallen back t
   // the fleet's granted/s is about our own Req/s.
   await bridgeCall('simSetDemoTraffic', { share: 0.5, endpoints: ['listAssets'] }, server.url);
   const listFleet = page.getByRole('table', { name: 'Endpoint budgets' }).locator('tr[data-endpoint="listAssets"] td[data-col="fleet"]');
-  await expect.poll(async () => parseFloat((await listFleet.textContent()) ?? ''), { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+  await expect.poll(async () => parseFloat((await listFleet.textContent()) ?? ''), { timeout: 30_000, intervals: STATE_POLL }).toBeGreaterThanOrEqual(5);
   expect(parseFloat((await listFleet.textContent()) ?? '')).toBeLessThanOrEqual(20);
   const use = await bridgeCall('fleetUse', { seconds: 10 }, server.url);
   expect(use.store).toMatchObject({ kind: 'redis', state: 'connected', url: `redis://127.0.0.1:${redis.port}/0` });
@@ -56,12 +56,12 @@ test('the fleet budget store: shared, counted beside our own rate, fallen back t
 
   await redis.stop();
   await expect(badge(page)).toContainText('Redis unreachable: headers only', { timeout: 20_000 });
-  await expect.poll(async () => (await fleetCells(page).allTextContents()).every((t) => t === '—'), { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => (await fleetCells(page).allTextContents()).every((t) => t === '—'), { timeout: 10_000, intervals: STATE_POLL }).toBe(true);
   await screenshot(page, 'fleet-budget-store-fallback');
 
   await redis.start();
   await expect(badge(page)).toContainText('Fleet budget: Redis', { timeout: 30_000 });
-  await expect.poll(async () => parseFloat((await listFleet.textContent()) ?? ''), { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+  await expect.poll(async () => parseFloat((await listFleet.textContent()) ?? ''), { timeout: 30_000, intervals: STATE_POLL }).toBeGreaterThanOrEqual(5);
   await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] }, server.url);
 });
 

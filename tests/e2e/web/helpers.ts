@@ -30,6 +30,12 @@ export function urlAt(view: View, url: string = webUrl()): string {
 }
 
 /**
+ * expect.poll's intervals for a state that comes after seconds (of traffic, of a view's ticks): its own
+ * back off to one read a second, which lost up to a second per wait.
+ */
+export const STATE_POLL = [250];
+
+/**
  * Waits until the page is connected (a degraded connection still works). Asked every 50 ms: expect's own
  * retries come every 0.5 s after its first few, which lost a few hundred ms per page opened.
  */

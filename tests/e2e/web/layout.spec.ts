@@ -113,6 +113,43 @@ async function openFirstDetail(page: Page): Promise<{ top: number; bottom: numbe
   return box ? { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width } : null;
 }
 
+type Size = (typeof MATRIX)[keyof typeof MATRIX][number]['size'];
+type Theme = (typeof MATRIX)[keyof typeof MATRIX][number]['theme'];
+
+/**
+ * Every view the navigation offers, in its order (Catalog before Requests: browsing fills the log), at one
+ * size and theme: what is wrong is added to `failures`, and each view's screenshots are saved.
+ */
+async function walkViews(page: Page, size: Size, theme: Theme, scrollbars: 'classic' | 'overlay', failures: string[]): Promise<void> {
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  const count = await links.count();
+  expect(count).toBeGreaterThanOrEqual(5);
+  const at = `${size.width}x${size.height} ${theme}`;
+  for (let i = 0; i < count; i++) {
+    await links.nth(i).click();
+    await expect(links.nth(i)).toHaveAttribute('aria-current', 'page');
+    const heading = page.locator('main h1').first();
+    await expect(heading).toBeVisible();
+    const view = (await heading.innerText()).trim();
+    await settled(page);
+    const name = `layout-${view.toLowerCase().replace(/\W+/g, '-')}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
+    for (const p of await horizontalProblems(page)) failures.push(`${view} at ${at}: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
+    await screenshot(page, name);
+    const detail = await openFirstDetail(page);
+    if (detail) {
+      const inView = detail.top >= 0 && detail.top < size.height - 80 && detail.right <= size.width + 1 && detail.left >= 0;
+      if (!inView)
+        failures.push(
+          `${view} at ${at}: the opened detail is not in view (top ${Math.round(detail.top)}, right ${Math.round(detail.right)} of ${size.width}x${size.height})`,
+        );
+      for (const p of await horizontalProblems(page))
+        failures.push(`${view} at ${at} with its detail open: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-detail.png`) });
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 for (const scrollbars of ['classic', 'overlay'] as const) {
   test.describe(`layout with ${scrollbars} scrollbars`, () => {
     // Overlay scrollbars are a launch flag: those tests get a browser of their own.
@@ -125,13 +162,18 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
       await overlayBrowser?.close();
     });
 
-    for (const { size, theme } of MATRIX[scrollbars]) {
-      test(`every view at ${size.width}x${size.height}, ${theme}`, async ({ page: defaultPage }) => {
-        test.setTimeout(120_000);
-        const page = overlayBrowser ? await overlayBrowser.newPage() : defaultPage;
+    // One page walks every size and theme of the matrix (as a user resizes a window or switches the
+    // system theme): the app is opened and each view's code is fetched once, not once per combination.
+    const states = MATRIX[scrollbars];
+    test(`every view at ${states.map(({ size, theme }) => `${size.width}x${size.height} ${theme}`).join(', ')}`, async ({ page: defaultPage }) => {
+      test.setTimeout(120_000 * states.length);
+      const page = overlayBrowser ? await overlayBrowser.newPage() : defaultPage;
+      const failures: string[] = [];
+      for (const [n, { size, theme }] of states.entries()) {
         await page.setViewportSize(size);
         await page.emulateMedia({ colorScheme: theme });
-        await openApp(page);
+        if (n === 0) await openApp(page);
+        await expect.poll(() => page.evaluate<boolean>(`matchMedia('(prefers-color-scheme: ${theme})').matches`)).toBe(true);
         if (scrollbars === 'overlay') {
           // The flag took: a scrolling box keeps its whole width (no scrollbar gutter).
           const gutter = await page.evaluate<number>(`(() => {
@@ -144,37 +186,10 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
           })()`);
           expect(gutter, 'overlay scrollbars take no width').toBe(0);
         }
-        const failures: string[] = [];
-        // Every view the navigation offers, in its order (Catalog before Requests: browsing fills the log).
-        const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
-        const count = await links.count();
-        expect(count).toBeGreaterThanOrEqual(5);
-        for (let i = 0; i < count; i++) {
-          await links.nth(i).click();
-          await expect(links.nth(i)).toHaveAttribute('aria-current', 'page');
-          const heading = page.locator('main h1').first();
-          await expect(heading).toBeVisible();
-          const view = (await heading.innerText()).trim();
-          await settled(page);
-          const name = `layout-${view.toLowerCase().replace(/\W+/g, '-')}-${size.width}x${size.height}-${theme}${scrollbars === 'overlay' ? '-overlay' : ''}`;
-          for (const p of await horizontalProblems(page)) failures.push(`${view}: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
-          await screenshot(page, name);
-          const detail = await openFirstDetail(page);
-          if (detail) {
-            const inView = detail.top >= 0 && detail.top < size.height - 80 && detail.right <= size.width + 1 && detail.left >= 0;
-            if (!inView)
-              failures.push(
-                `${view}: the opened detail is not in view (top ${Math.round(detail.top)}, right ${Math.round(detail.right)} of ${size.width}x${size.height})`,
-              );
-            for (const p of await horizontalProblems(page))
-              failures.push(`${view} with its detail open: ${p.what} is ${p.scrollWidth} px wide in ${p.clientWidth} px`);
-            await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-detail.png`) });
-            await page.keyboard.press('Escape');
-          }
-        }
-        expect(failures, failures.join('\n')).toEqual([]);
-      });
-    }
+        await walkViews(page, size, theme, scrollbars, failures);
+      }
+      expect(failures, failures.join('\n')).toEqual([]);
+    });
   });
 }
 

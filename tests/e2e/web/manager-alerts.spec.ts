@@ -7,7 +7,7 @@
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import type { AlertRule } from '../../../shared/bridge/alert-schemas';
-import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
+import { bridgeCall, openApp, quietSimulator, screenshot, STATE_POLL } from './helpers';
 
 /** The "use above" rule as the spec found it: put back after it, passed or failed, for the other specs. */
 let useRuleBefore: AlertRule | undefined;
@@ -81,7 +81,9 @@ test('an alert fires above the threshold, notifies, shows in the header, Budget 
   await expect.poll(async () => Number(await badge.getAttribute('data-count'))).toBeGreaterThanOrEqual(1);
 
   // The app's own code raised a browser notification for it.
-  await expect.poll(async () => (await notifications(page)).map((n) => n.body), { timeout: 10_000 }).toContain('GET /assets/list above 30% of its limit');
+  await expect
+    .poll(async () => (await notifications(page)).map((n) => n.body), { timeout: 10_000, intervals: STATE_POLL })
+    .toContain('GET /assets/list above 30% of its limit');
   expect((await notifications(page))[0]!.title).toBe('Partner Console: demo');
 
   await page.setViewportSize({ width: 1440, height: 900 });

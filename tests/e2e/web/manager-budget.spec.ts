@@ -1,7 +1,7 @@
 /** Account managers watch each endpoint's budget live, and see a competing consumer's effect. */
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
-import { numberIn, openApp, quietSimulator, screenshot } from './helpers';
+import { numberIn, openApp, quietSimulator, screenshot, STATE_POLL } from './helpers';
 
 test.beforeEach(quietSimulator);
 test.afterEach(quietSimulator);
@@ -38,8 +38,8 @@ test('an account manager sees the budget table and charts move while traffic flo
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
 
   // Requests per second climb towards 60% of the limit on every endpoint.
-  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000 }).toBeGreaterThan(5);
-  await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000 }).toBeGreaterThan(10);
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(5);
+  await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(10);
   // Errors have a column beside the 429s (its figures: tests/unit/renderer/budget-figures.test.ts).
   await expect(table.locator('thead th[data-col="errors"]')).toContainText('Errors');
   expect(numberIn(await cell(page, 'listAssets', 'errors'))).toBeGreaterThanOrEqual(0);
@@ -60,7 +60,7 @@ test('an account manager sees the budget table and charts move while traffic flo
   const area = chart.locator('path.lc-rps').first();
   await expect(area).toBeVisible();
   const before = await area.getAttribute('d');
-  await expect.poll(async () => area.getAttribute('d'), { timeout: 5_000 }).not.toBe(before);
+  await expect.poll(async () => area.getAttribute('d'), { timeout: 5_000, intervals: STATE_POLL }).not.toBe(before);
   await expect(chart.getByText(/limit 20/)).toBeVisible();
 
   // One averaging window, stated once on the view.
@@ -124,17 +124,17 @@ test('an account manager sees 429s and a pause when a competing consumer spends 
   await expect(page.getByText(/^on: 100\/s on GET \/assets\/list/)).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
-  await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000, intervals: STATE_POLL }).toBeGreaterThan(0);
   // The client pauses the whole bucket after a 429: the state shows it while it lasts.
   await expect.poll(async () => cell(page, 'listAssets', 'state'), { timeout: 20_000, intervals: [100] }).toMatch(/Paused|Queued/);
-  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000, intervals: STATE_POLL }).toBeGreaterThan(0);
   // Why held back, in words: the Wait tooltip names the causes (issue 22), and the panel says it too. At 100/s
   // against 20 Remaining is 0 most of the time, so "budget used up" may come first: a cause of waiting while
   // Remaining is above 0 must be among them. A wait is counted when its request is sent: squeezed like this
   // on a loaded machine, the client sent a held request only every 2-12 s (measured with two CPU hogs), so
   // the words (and the panel's line, over the last 5 s) may need more than one such gap to appear.
   await expect
-    .poll(async () => budgetRow(page, 'listAssets').locator('[data-col="waited"]').getAttribute('title'), { timeout: 30_000 })
+    .poll(async () => budgetRow(page, 'listAssets').locator('[data-col="waited"]').getAttribute('title'), { timeout: 30_000, intervals: STATE_POLL })
     .toMatch(new RegExp(`held back ${DURATION}: (.+, )?${DURATION} (pacing for another consumer|pause after a 429|whole-second window end)`));
   await expect(
     page.getByRole('region', { name: 'GET /assets/list chart' }).getByRole('status', { name: /^Held back \d+% of the last 5 s with Remaining above 0: / }),

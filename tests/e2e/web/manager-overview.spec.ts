@@ -5,7 +5,7 @@
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { startBrowserMode } from '../browser-mode';
-import { bridgeCall, openApp, quietSimulator, screenshot } from './helpers';
+import { bridgeCall, openApp, quietSimulator, screenshot, STATE_POLL } from './helpers';
 
 const ACME = 'demo-acme';
 
@@ -73,7 +73,7 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
   await expect(switcher.locator('option')).toHaveCount(2);
 
   // Cells coloured by real use: acme's near 20% of the limit, the endpoints without traffic idle.
-  await expect.poll(() => useOf(page, ACME, 'listAssets'), { timeout: 20_000 }).toBeGreaterThan(0.1);
+  await expect.poll(() => useOf(page, ACME, 'listAssets'), { timeout: 20_000, intervals: STATE_POLL }).toBeGreaterThan(0.1);
   expect(await useOf(page, ACME, 'listAssets')).toBeLessThan(0.5);
   await expect(cell(page, ACME, 'listAssets')).toHaveAttribute('data-band', 'low');
   await expect(cell(page, 'demo', 'cancelPurchase')).toHaveAttribute('data-band', 'idle');
@@ -96,7 +96,7 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
   // The Overview is a mean over the last minute: demo's busy endpoint reaches the warning band (about 90% of the limit).
   // Waited for on the use itself: the band follows the pressure, which held-back time can lift above the use
   // while the mean still holds the first seconds' ramp; a use this high is always in the band.
-  await expect.poll(() => useOf(page, 'demo', 'listAssets'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0.795);
+  await expect.poll(() => useOf(page, 'demo', 'listAssets'), { timeout: 30_000, intervals: STATE_POLL }).toBeGreaterThanOrEqual(0.795);
   await expect(cell(page, 'demo', 'listAssets')).toHaveAttribute('data-band', /warn|limit/);
   // Different colours for different bands.
   const background = (profile: string, endpoint: string) =>
@@ -206,7 +206,7 @@ async function squeezedCell(page: Page, url: string): Promise<void> {
   };
   // Every second this app has figures for is squeezed (the others' part of each is about 0.6-0.8): the mean is
   // far above 10 from the first complete seconds on; the timeout is headroom for a loaded machine only.
-  await expect.poll(figures, { timeout: 30_000 }).toBeGreaterThan(10);
+  await expect.poll(figures, { timeout: 30_000, intervals: STATE_POLL }).toBeGreaterThan(10);
   await busy.hover();
   await expect(page.getByRole('tooltip')).toContainText(/answered 429/);
   await expect(page.getByRole('tooltip')).toContainText(/Pressure\s*[\d.<]+\s?% of the budget/);
