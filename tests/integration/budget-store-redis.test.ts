@@ -315,8 +315,8 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const admin = new Redis(redis.url(0));
     try {
       await until(() => w.status().state === 'connected');
-      const pausedAt = Date.now();
       await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
+      const pausedAt = Date.now(); // after Redis answered: never before the pause began
       const key = `test:hung:${Date.now()}`;
       expect(await w.reserve(key, 20)).toBeNull();
       expect(w.status()).toMatchObject({ state: 'fallback', detail: 'no answer within 1000 ms' });

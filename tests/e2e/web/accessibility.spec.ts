@@ -6,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
-import { openApp } from './helpers';
+import { drawnTheme, openApp } from './helpers';
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BLOCKING = new Set(['serious', 'critical']);
@@ -46,28 +46,32 @@ test('no serious or critical WCAG 2.1 A/AA violation on any view, light and dark
   expect(count).toBeGreaterThanOrEqual(8);
   const failures: string[] = [];
   for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect.poll(() => page.evaluate<boolean>(`matchMedia('(prefers-color-scheme: ${theme})').matches`)).toBe(true);
-    for (let i = 0; i < count; i++) {
-      await links.nth(i).click();
-      await expect(links.nth(i)).toHaveAttribute('aria-current', 'page');
-      const heading = page.locator('main h1').first();
-      await expect(heading).toBeVisible();
-      await expect(page.locator('main .state-loading, main [aria-busy="true"]')).toHaveCount(0);
-      const view = `${(await heading.innerText()).trim()}, ${theme}`;
-      // A view that redraws every second makes axe re-lay out the page for each element (minutes under
-      // load): its Live control is checked while live, then the view is paused and checked whole.
-      const live = page.locator('main [data-shortcut="live"]');
-      if ((await live.count()) > 0) {
-        // Live again if the view kept the pause of the theme before.
-        if ((await live.getAttribute('aria-pressed')) === 'true') await live.click();
-        await expect(live).toHaveAttribute('aria-pressed', 'false');
-        failures.push(...(await blockingViolations(page, `${view} (Live control)`, '[data-shortcut="live"]')));
-        await live.click();
-        await expect(live).toHaveAttribute('aria-pressed', 'true');
+    // A step per theme: a check that stops the walk names the theme it stopped at.
+    await test.step(theme, async () => {
+      await page.emulateMedia({ colorScheme: theme });
+      await expect.poll(() => page.evaluate<boolean>(`matchMedia('(prefers-color-scheme: ${theme})').matches`)).toBe(true);
+      await expect.poll(() => drawnTheme(page)).toBe(theme);
+      for (let i = 0; i < count; i++) {
+        await links.nth(i).click();
+        await expect(links.nth(i)).toHaveAttribute('aria-current', 'page');
+        const heading = page.locator('main h1').first();
+        await expect(heading).toBeVisible();
+        await expect(page.locator('main .state-loading, main [aria-busy="true"]')).toHaveCount(0);
+        const view = `${(await heading.innerText()).trim()}, ${theme}`;
+        // A view that redraws every second makes axe re-lay out the page for each element (minutes under
+        // load): its Live control is checked while live, then the view is paused and checked whole.
+        const live = page.locator('main [data-shortcut="live"]');
+        if ((await live.count()) > 0) {
+          // Live again if the view kept the pause of the theme before.
+          if ((await live.getAttribute('aria-pressed')) === 'true') await live.click();
+          await expect(live).toHaveAttribute('aria-pressed', 'false');
+          failures.push(...(await blockingViolations(page, `${view} (Live control)`, '[data-shortcut="live"]')));
+          await live.click();
+          await expect(live).toHaveAttribute('aria-pressed', 'true');
+        }
+        failures.push(...(await blockingViolations(page, view)));
       }
-      failures.push(...(await blockingViolations(page, view)));
-    }
+    });
   }
   expect(failures, `${failures.length} rules violated:\n${failures.join('\n')}`).toEqual([]);
 });

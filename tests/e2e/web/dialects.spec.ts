@@ -58,11 +58,13 @@ interface Service {
 /** A simulator speaking `dialect` and browser mode started against it with nothing but its URL and a token. */
 async function startService(dialect: SimDialect, rendererDir: string): Promise<Service> {
   const sim = await startSimulator({ dialect, catalogSize: 400, seed: 7, tokens: [{ vendor: VENDOR, token: TOKEN }] });
+  let web: BrowserMode | undefined;
   try {
-    const web = await startBrowserMode(['--no-simulator', '--renderer-dir', rendererDir, '--base-url', sim.url, '--token', `${VENDOR}:${TOKEN}`]);
+    web = await startBrowserMode(['--no-simulator', '--renderer-dir', rendererDir, '--base-url', sim.url, '--token', `${VENDOR}:${TOKEN}`]);
     await bridgeCall('saveSettings', { pageSize: 20 }, web.url);
     return { sim, web };
   } catch (e) {
+    await web?.stop();
     await sim.stop();
     throw e;
   }

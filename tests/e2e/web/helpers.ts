@@ -35,6 +35,13 @@ export function urlAt(view: View, url: string = webUrl()): string {
  */
 export const STATE_POLL = [250];
 
+/** The theme the app draws (its page background dark or light), not only the one the browser emulates. */
+export async function drawnTheme(page: Page): Promise<'light' | 'dark'> {
+  const rgb = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+  const [r = 0, g = 0, b = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128 ? 'dark' : 'light';
+}
+
 /**
  * Waits until the page is connected (a degraded connection still works). Asked every 50 ms: expect's own
  * retries come every 0.5 s after its first few, which lost a few hundred ms per page opened.

@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
 import type { Browser, Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../chromium-path';
 import path from 'node:path';
-import { openApp, screenshot, SCREENSHOT_DIR } from './helpers';
+import { drawnTheme, openApp, screenshot, SCREENSHOT_DIR } from './helpers';
 
 const NARROW = { width: 1024, height: 700 };
 const WIDE = { width: 1440, height: 900 };
@@ -170,23 +170,27 @@ for (const scrollbars of ['classic', 'overlay'] as const) {
       const page = overlayBrowser ? await overlayBrowser.newPage() : defaultPage;
       const failures: string[] = [];
       for (const [n, { size, theme }] of states.entries()) {
-        await page.setViewportSize(size);
-        await page.emulateMedia({ colorScheme: theme });
-        if (n === 0) await openApp(page);
-        await expect.poll(() => page.evaluate<boolean>(`matchMedia('(prefers-color-scheme: ${theme})').matches`)).toBe(true);
-        if (scrollbars === 'overlay') {
-          // The flag took: a scrolling box keeps its whole width (no scrollbar gutter).
-          const gutter = await page.evaluate<number>(`(() => {
-            const box = document.createElement('div');
-            box.style.cssText = 'position:absolute;width:100px;height:50px;overflow:scroll';
-            document.body.append(box);
-            const g = box.offsetWidth - box.clientWidth;
-            box.remove();
-            return g;
-          })()`);
-          expect(gutter, 'overlay scrollbars take no width').toBe(0);
-        }
-        await walkViews(page, size, theme, scrollbars, failures);
+        // A step per state: a check that stops the walk names the size and theme it stopped at.
+        await test.step(`${size.width}x${size.height} ${theme}`, async () => {
+          await page.setViewportSize(size);
+          await page.emulateMedia({ colorScheme: theme });
+          if (n === 0) await openApp(page);
+          await expect.poll(() => page.evaluate<boolean>(`matchMedia('(prefers-color-scheme: ${theme})').matches`)).toBe(true);
+          await expect.poll(() => drawnTheme(page)).toBe(theme);
+          if (scrollbars === 'overlay') {
+            // The flag took: a scrolling box keeps its whole width (no scrollbar gutter).
+            const gutter = await page.evaluate<number>(`(() => {
+              const box = document.createElement('div');
+              box.style.cssText = 'position:absolute;width:100px;height:50px;overflow:scroll';
+              document.body.append(box);
+              const g = box.offsetWidth - box.clientWidth;
+              box.remove();
+              return g;
+            })()`);
+            expect(gutter, 'overlay scrollbars take no width').toBe(0);
+          }
+          await walkViews(page, size, theme, scrollbars, failures);
+        });
       }
       expect(failures, failures.join('\n')).toEqual([]);
     });
