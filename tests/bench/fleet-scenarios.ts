@@ -52,6 +52,11 @@ const DEFAULT_PAGE_SIZE = 10;
 const RUN_SECONDS = Number(process.env.FLEET_RUN_SECONDS) > 0 ? Number(process.env.FLEET_RUN_SECONDS) : 12;
 /** FLEET_PAGES: pages per process instead (the run then lasts longer with more processes). */
 const PAGES_PER_PROCESS = Number(process.env.FLEET_PAGES) > 0 ? Number(process.env.FLEET_PAGES) : undefined;
+/**
+ * FLEET_STAGGER_MS: the processes start evenly over this many ms instead of at one agreed instant (people and
+ * schedulers start exports apart; the model's "started over 2 s" scenario). Default 0.
+ */
+const STAGGER_MS = Number(process.env.FLEET_STAGGER_MS) > 0 ? Number(process.env.FLEET_STAGGER_MS) : 0;
 
 export { hasRedisServer } from '../helpers/redis-server';
 
@@ -113,8 +118,9 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     // Start every process together (after they have loaded), at the same phase of a second.
     const startAt = Math.ceil((Date.now() + 1_000 + 400 * s.processes) / 1000) * 1000 + 50;
     const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    const workers = tokens.map((token) =>
-      runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt }),
+    const apart = (i: number) => (tokens.length > 1 ? Math.round((i * STAGGER_MS) / (tokens.length - 1)) : 0);
+    const workers = tokens.map((token, i) =>
+      runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt: startAt + apart(i) }),
     );
     if (s.store === 'redis killed' && redis) {
       const killAt = startAt + (s.killAfterS ?? RUN_SECONDS / 2) * 1000;

@@ -144,8 +144,9 @@ function fleetResult(
   const { copies, refill, seconds, competitorRps } = run;
   const { perCopy, finished } = done;
   const total = perCopy.reduce((a, b) => a + b, 0);
-  // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took.
-  const rates = fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start)) : perCopy;
+  // Fairness over rates: with fixed work every copy does the same, and what differs is how long it took
+  // from its own start (as the fleet bench counts each process from its first request).
+  const rates = fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start - (run.startsMs?.[i] ?? 0))) : perCopy;
   const finishedAt = Math.max(...finished);
   // The fake's clock has no offset here: server time is local time.
   const refusals = h.fake.records.filter((r) => r.status === 429);
