@@ -8,20 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { FairShare } from '../../electron/client/fair-share';
 import { FAIR_SHARE } from '../../electron/client/fair-share-params';
 import { runFleetModel } from '../../electron/client/testing/fleet-model';
+import { serverSecond } from '../helpers/whole-second-answers';
 
 const LIMIT = 20;
 const T0 = 1_000_000;
 
-/** One server second at our pace, evenly; the others spend `others` a second, evenly; the budget comes back whole each second. */
-function second(s: FairShare, k: number, others: number): void {
-  const n = Math.max(1, Math.round(s.rate(T0 + k * 1000)));
-  for (let j = 0; j < n; j++) {
-    const phase = (j + 0.5) / n;
-    const at = T0 + k * 1000 + phase * 1000;
-    s.sent(at - 5);
-    s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
-  }
-}
+/** One server second at our pace beside others spending `others` a second (tests/helpers/whole-second-answers.ts). */
+const second = (s: FairShare, k: number, others: number): void => serverSecond(s, { t0: T0, limit: LIMIT }, k, others);
 
 describe('the leftover of a whole-second budget', () => {
   it('goes late in the second when our next paced request is in the next one, and the pacing goes on from our last paced request', () => {

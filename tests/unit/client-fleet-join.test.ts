@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeRefill } from '../../electron/client/testing/fake-partner';
 import { FairShare } from '../../electron/client/fair-share';
 import { jainIndex, runFleetModel } from '../../electron/client/testing/fleet-model';
+import { serverSecond } from '../helpers/whole-second-answers';
 
 const LIMIT = 20;
 const FROM_SECOND = 30;
@@ -25,17 +26,7 @@ describe('the rate a budget store granted', () => {
   it('is a pace to resume at, not a floor: after a 429 the next calm second does not jump back to it', () => {
     const t0 = 1_000_000;
     const s = new FairShare(() => LIMIT, t0);
-    // Each second we send at our pace, evenly; the others spend `others` a second, evenly; the budget comes back whole each second.
-    const second = (k: number, others: number, refusedAt = -1): void => {
-      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
-      for (let j = 0; j < n; j++) {
-        const phase = (j + 0.5) / n;
-        const at = t0 + k * 1000 + phase * 1000;
-        s.sent(at - 5);
-        const refused = j === refusedAt;
-        s.answered({ at, refused, remaining: refused ? 0 : Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
-      }
-    };
+    const second = (k: number, others: number, refusedAt = -1): void => serverSecond(s, { t0, limit: LIMIT }, k, others, refusedAt);
     for (let k = 0; k < 10; k++) second(k, 10);
     s.resume(t0 + 10_000, 10);
     second(10, 10, 0); // a 429 at once: the pace halves

@@ -10,6 +10,7 @@ import { FairShare } from '../../electron/client/fair-share';
 import type { FakeRefill } from '../../electron/client/testing/fake-partner';
 import { FAKE_BASE_URL, drive, harness, runFor, seededRandom } from '../../electron/client/testing/harness';
 import { isPartnerError } from '../../shared/errors';
+import { serverSecond } from '../helpers/whole-second-answers';
 
 const RATE_HEADERS = { 'X-Rate-Limit-Limit': '20', 'X-Rate-Limit-Remaining': '0', 'X-Rate-Limit-Reset': '0' };
 
@@ -327,15 +328,7 @@ describe('fair-share estimator and AIMD pacing', () => {
     const s = new FairShare(() => LIMIT, t0);
     // Each second we send at our pace, evenly; the others spend `others` a second, evenly; the budget
     // comes back whole at each second.
-    const second = (k: number, others: number): void => {
-      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
-      for (let j = 0; j < n; j++) {
-        const phase = (j + 0.5) / n;
-        const at = t0 + k * 1000 + phase * 1000;
-        s.sent(at - 5);
-        s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
-      }
-    };
+    const second = (k: number, others: number): void => serverSecond(s, { t0, limit: LIMIT }, k, others);
     for (let k = 0; k < 20; k++) second(k, 15); // settles near the limit: about 4/s of ours
     second(20, 5); // two of the others finished: this second's projection falls to about half the limit
     const before = s.rate(t0 + 21_000);
@@ -347,15 +340,7 @@ describe('fair-share estimator and AIMD pacing', () => {
 
   it('the last copy of a fleet: a whole decision without others takes all the room at once, not our part of it', () => {
     const s = new FairShare(() => LIMIT, t0);
-    const second = (k: number, others: number): void => {
-      const n = Math.max(1, Math.round(s.rate(t0 + k * 1000)));
-      for (let j = 0; j < n; j++) {
-        const phase = (j + 0.5) / n;
-        const at = t0 + k * 1000 + phase * 1000;
-        s.sent(at - 5);
-        s.answered({ at, refused: false, remaining: Math.max(0, LIMIT - (j + 1) - Math.round(others * phase)), aloneFloor: LIMIT - (j + 1), phase });
-      }
-    };
+    const second = (k: number, others: number): void => serverSecond(s, { t0, limit: LIMIT }, k, others);
     for (let k = 0; k < 20; k++) second(k, 15); // about 4/s of ours beside 15/s of others
     const shared = s.rate(t0 + 20_000);
     for (let k = 20; k < 22; k++) second(k, 0); // the others finished
