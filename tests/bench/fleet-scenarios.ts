@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { jainIndex } from '../../electron/client/testing/fleet-model';
 import { startRedisServer } from '../helpers/redis-server';
 import type { RefillModel } from './client-scenarios';
-import type { FleetTally, FleetWorkerArgs } from './fleet-worker';
+import type { FleetGo, FleetTally, FleetWorkerArgs } from './fleet-worker';
 import { startSimProcess, type SimProcess } from './sim-process';
 
 export type FleetClient = FleetWorkerArgs['kind'];
@@ -70,16 +70,30 @@ export async function startRedis(): Promise<RedisProcess> {
   return { url: server.url(0), kill: () => server.stop() };
 }
 
-function runWorker(args: FleetWorkerArgs): Promise<FleetTally> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/fleet-worker.ts', JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+/** A worker process: loaded and ready once `ready` resolves; `go` tells it when to send its first request. */
+interface Worker {
+  ready: Promise<void>;
+  go(startAt: number): void;
+  done: Promise<FleetTally>;
+}
+
+function startWorker(args: FleetWorkerArgs): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/fleet-worker.ts', JSON.stringify(args)], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const done = new Promise<FleetTally>((resolve, reject) => {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`fleet worker exited with ${code}`));
       resolve(JSON.parse(out) as FleetTally);
     });
   });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    done.then(() => reject(new Error('fleet worker ended before it was ready')), reject);
+  });
+  return { ready, done, go: (startAt) => child.send({ startAt } satisfies FleetGo) };
 }
 
 interface Counter {
@@ -115,18 +129,21 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     await sim.control('PUT', '/_sim/competitors', {
       competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [],
     });
-    // Start every process together (after they have loaded), at the same phase of a second.
-    const startAt = Math.ceil((Date.now() + 1_000 + 400 * s.processes) / 1000) * 1000 + 50;
     const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    const apart = (i: number) => (tokens.length > 1 ? Math.round((i * STAGGER_MS) / (tokens.length - 1)) : 0);
-    const workers = tokens.map((token, i) =>
-      runWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined, startAt: startAt + apart(i) }),
+    const workers = tokens.map((token) =>
+      startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined }),
     );
+    // Start every process together once all have loaded (16 processes on 2 cores take seconds to, unevenly),
+    // at the same phase of a second; the kill is timed from that start, so that it falls mid-run.
+    await Promise.all(workers.map((w) => w.ready));
+    const startAt = Math.ceil((Date.now() + 500) / 1000) * 1000 + 50;
+    const apart = (i: number) => (tokens.length > 1 ? Math.round((i * STAGGER_MS) / (tokens.length - 1)) : 0);
+    workers.forEach((w, i) => w.go(startAt + apart(i)));
     if (s.store === 'redis killed' && redis) {
       const killAt = startAt + (s.killAfterS ?? RUN_SECONDS / 2) * 1000;
       setTimeout(() => void redis.kill(), Math.max(0, killAt - Date.now()));
     }
-    const tallies = await Promise.all(workers);
+    const tallies = await Promise.all(workers.map((w) => w.done));
     const counts = await vendorCounts(sim);
     // From the first worker's first request (a loaded machine may start some late) to the last page.
     const seconds = (Math.max(...tallies.map((t) => t.finishedAt)) - Math.min(...tallies.map((t) => t.startedAt))) / 1000;

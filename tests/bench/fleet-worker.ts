@@ -16,7 +16,13 @@ export interface FleetWorkerArgs {
   pageSize: number;
   /** redis://host:port/db for the budget store (partner-console) or Bottleneck's datastore. */
   redis?: string;
-  /** Epoch ms at which every worker starts, so that process start-up does not stagger them. */
+}
+
+/**
+ * Sent by the bench once every worker has said it is ready (loaded, its client made): the epoch ms of this
+ * worker's first request, so that uneven process start-up does not stagger the fleet.
+ */
+export interface FleetGo {
   startAt: number;
 }
 
@@ -61,7 +67,11 @@ const client: BenchClient & { closeAsync?: () => Promise<void> } =
     : args.kind === 'naive'
       ? naiveClient(args.url)
       : bottleneckRedisClient(args.url, args.redis!, args.vendor);
-await new Promise((r) => setTimeout(r, Math.max(0, args.startAt - Date.now())));
+const go = await new Promise<FleetGo>((resolve) => {
+  process.once('message', (m) => resolve(m as FleetGo));
+  process.send!({ ready: true });
+});
+await new Promise((r) => setTimeout(r, Math.max(0, go.startAt - Date.now())));
 const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [] };
 let lastId: number | null = null;
 for (;;) {
