@@ -174,6 +174,12 @@ function printTimeline(tallies: FleetTally[], startAt: number): void {
   const cells = (row: number[]) => row.map((n) => String(n).padStart(3)).join('');
   console.error(`    fleet ${cells(perSecond(tallies.flatMap((t) => t.pageTimes)))}`);
   tallies.forEach((t, i) => console.error(`    ${String(i + 1).padStart(5)} ${cells(perSecond(t.pageTimes))}`));
+  tallies.forEach((t, i) =>
+    t.refusals.forEach((r) => {
+      const causes = r.causes ? Object.entries(r.causes).filter(([, ms]) => ms > 0).map(([c, ms]) => `${c} ${Math.round(ms)}`).join(', ') : '';
+      console.error(`    429 to worker ${i + 1} at ${((r.at - startAt) / 1000).toFixed(3)} s (try ${r.attempt}), waited ${Math.round(r.waitedMs)} ms${causes ? `: ${causes}` : ''}`);
+    }),
+  );
 }
 
 /** Issue 10's goals per scenario. */

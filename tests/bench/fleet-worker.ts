@@ -7,6 +7,7 @@
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../../electron/client';
 import { bottleneckRedisClient, naiveClient } from './baselines';
 import type { BenchClient } from './bench-client';
+import type { WaitCauses } from '../../shared/wait-causes';
 
 export interface FleetWorkerArgs {
   kind: 'partner-console' | 'naive' | 'bottleneck-redis';
@@ -35,6 +36,15 @@ export interface FleetTally {
   error?: string;
   /** Epoch ms of every page (for the per-second timeline, FLEET_TIMELINE=1). */
   pageTimes: number[];
+  /** Every 429 this worker was answered (partner-console): when, and what its request waited for, to tell slots from headers. */
+  refusals: Refusal[];
+}
+
+export interface Refusal {
+  at: number;
+  attempt: number;
+  waitedMs: number;
+  causes?: WaitCauses;
 }
 
 const args = JSON.parse(process.argv[2]!) as FleetWorkerArgs;
@@ -43,6 +53,9 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
   const stores = new ScopeStores();
   const store = stores.take({ baseUrl: args.url, vendor: args.vendor }, args.redis, (line) => process.stderr.write(`  [worker] ${line}\n`));
   const client = new PartnerClient({ baseUrl: args.url, vendor: args.vendor, tokens: [args.token], budgets: new BudgetRegistry(), stores });
+  client.onSample((s) => {
+    if (s.status === 429) tally.refusals.push({ at: s.at, attempt: s.attempt, waitedMs: s.waitedMs, causes: s.waitCauses });
+  });
   return {
     name: 'partner-console',
     async request(endpoint, call) {
@@ -61,6 +74,7 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
   };
 }
 
+const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [], refusals: [] };
 const client: BenchClient & { closeAsync?: () => Promise<void> } =
   args.kind === 'partner-console'
     ? partnerConsole()
@@ -72,7 +86,8 @@ const go = await new Promise<FleetGo>((resolve) => {
   process.send!({ ready: true });
 });
 await new Promise((r) => setTimeout(r, Math.max(0, go.startAt - Date.now())));
-const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [] };
+tally.startedAt = Date.now();
+tally.finishedAt = tally.startedAt;
 let lastId: number | null = null;
 for (;;) {
   const query: Record<string, string | number> = { 'per-page': args.pageSize };
