@@ -132,12 +132,17 @@ export class AimdController {
    * Newly shared: start at the fair share the estimate suggests, counting the others' requests per
    * one of ours so far as consumers (a fleet that starts together), never at the whole limit; where
    * others' requests are spread over the second, what they leave. A 429 first: what we got through
-   * in the second before it is about our share of the limit.
+   * in the second before it is about our share of the limit. Others first seen after our own burst
+   * in this second (a copy that joins a running fleet and was alone for a moment): neither their
+   * requests per one of ours nor what they leave is a share, since the burst kept their requests out
+   * of the second they were counted in; at least a few consumers instead.
    */
   private start(a: ShareAnswer, o: Observation, limit: number): void {
     const refusedGuess = a.refused ? Math.max(this.p.refusedMinConsumers, o.got > 0 ? limit / o.got : this.p.refusedMinConsumers) : 1;
-    const guess = Math.max(this.consumers(a.at), 1 + this.others.othersPerOurs(o.foreign, a), refusedGuess);
-    this.rateNow = Math.max(minRate(limit, this.p), limit / guess, a.refused ? 0 : this.others.leftBy(o.foreign, a.phase, a.at));
+    const afterBurst = this.others.oursThisSecond(a) >= this.p.burstSends;
+    const guess = Math.max(this.consumers(a.at), 1 + this.others.othersPerOurs(o.foreign, a), refusedGuess, afterBurst ? this.p.burstMinConsumers : 1);
+    const left = a.refused || afterBurst ? 0 : this.others.leftBy(o.foreign, a.phase, a.at);
+    this.rateNow = Math.max(minRate(limit, this.p), limit / guess, left);
     this.activeSince = a.at;
     this.startupLeft = this.p.startupAnswers;
     this.lastDecisionAt = a.at;

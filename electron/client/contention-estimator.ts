@@ -225,8 +225,14 @@ export class ContentionEstimator {
    */
   othersPerOurs(foreign: number, a: ShareAnswer): number {
     if (a.phase === null) return foreign;
+    return foreign / Math.max(1, this.oursThisSecond(a));
+  }
+
+  /** Our requests sent in the answer's server second (0 without Date). */
+  oursThisSecond(a: ShareAnswer): number {
+    if (a.phase === null) return 0;
     const secondStart = a.at - a.phase * 1000 - this.p.sendSlackMs;
-    return foreign / Math.max(1, this.sends.filter((t) => t >= secondStart).length);
+    return this.sends.filter((t) => t >= secondStart).length;
   }
 
   /** What others leave of the limit at their rate so far this second (0 without Date, or when the budget does not come back whole). */

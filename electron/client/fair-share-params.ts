@@ -69,6 +69,14 @@ export const FAIR_SHARE = {
   /** A 429 as the first sign of others: at least this many consumers. Not in the model: "a first 429 after a few of ours went through". */
   refusedMinConsumers: 2,
   /**
+   * Others first seen in a server second where we already sent this many (a fresh copy's burst while it was
+   * alone): our burst crowded their requests out of that second, so neither their count per one of ours nor
+   * what they leave (`firstFill`) is a share; we count at least `burstMinConsumers` (8 copies whole-second short
+   * catalog started over 2 s: Jain).
+   */
+  burstSends: 3,
+  burstMinConsumers: 2,
+  /**
    * Where a crowd shares a whole-second budget, the aim is this much above the limit (copies defer each second's excess to
    * the next, so the fleet gets the limit instead of leaving 1-2 of 20 slots unused). Full from
    * `crowd` consumers on, less in proportion down to 1 (beside one steady competitor, which does not defer, our excess would
