@@ -38,10 +38,14 @@ export interface FleetTally {
   pageTimes: number[];
   /** Every 429 this worker was answered (partner-console): when, and what its request waited for, to tell slots from headers. */
   refusals: Refusal[];
+  /** Epoch ms of every reservation a budget store did not answer in time (the request went on the headers alone). */
+  unslotted: number[];
 }
 
 export interface Refusal {
   at: number;
+  /** The page it asked for (1: the worker's first request). */
+  page: number;
   attempt: number;
   waitedMs: number;
   causes?: WaitCauses;
@@ -52,9 +56,19 @@ const args = JSON.parse(process.argv[2]!) as FleetWorkerArgs;
 function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
   const stores = new ScopeStores();
   const store = stores.take({ baseUrl: args.url, vendor: args.vendor }, args.redis, (line) => process.stderr.write(`  [worker] ${line}\n`));
+  // Reservations the store did not answer in time: those requests went on the headers alone.
+  const slotStore = store.store;
+  if (slotStore) {
+    const reserve = slotStore.reserve.bind(slotStore);
+    slotStore.reserve = async (...a) => {
+      const slot = await reserve(...a);
+      if (slot === null) tally.unslotted.push(Date.now());
+      return slot;
+    };
+  }
   const client = new PartnerClient({ baseUrl: args.url, vendor: args.vendor, tokens: [args.token], budgets: new BudgetRegistry(), stores });
   client.onSample((s) => {
-    if (s.status === 429) tally.refusals.push({ at: s.at, attempt: s.attempt, waitedMs: s.waitedMs, causes: s.waitCauses });
+    if (s.status === 429) tally.refusals.push({ at: s.at, page: tally.pages + 1, attempt: s.attempt, waitedMs: s.waitedMs, causes: s.waitCauses });
   });
   return {
     name: 'partner-console',
@@ -74,7 +88,7 @@ function partnerConsole(): BenchClient & { closeAsync(): Promise<void> } {
   };
 }
 
-const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [], refusals: [] };
+const tally: FleetTally = { pages: 0, startedAt: Date.now(), finishedAt: Date.now(), gaveUp: false, pageTimes: [], refusals: [], unslotted: [] };
 const client: BenchClient & { closeAsync?: () => Promise<void> } =
   args.kind === 'partner-console'
     ? partnerConsole()
