@@ -41,6 +41,13 @@ export const FAIR_SHARE = {
   /** Multiplicative decrease on a congested second: gentle, since a second at the aim is the goal (16 copies whole-second, fixed work: 429s). */
   betaCongested: 0.93,
   /**
+   * Where no whole-second refill was seen, a congested second also moves a pace above `pullShare` of the limit
+   * this part of the way down to it (before the cut): the big shares that joins left shrink while the small
+   * ones keep theirs (8 copies continuous short catalog started over 2 s: Jain; 8 copies continuous, fixed work: goodput).
+   */
+  pull: 0.3,
+  pullShare: 0.25,
+  /**
    * Additive increase per second: growth * sqrt(limit * rate) * calm. Slower copies gain more for their rate (they
    * converge to equal shares) while the fleet's total grows with the square root of the copies (16 copies whole-second, fixed work: 429s).
    */
