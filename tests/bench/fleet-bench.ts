@@ -22,7 +22,9 @@ export async function fleetBench(refills: RefillModel[]): Promise<void> {
   const rows: FleetResult[] = [];
   const t0 = Date.now();
   // FLEET_SCENARIOS="N=4;competitor": only the scenarios whose name contains one of these (names hold commas).
-  const pick = process.env.FLEET_SCENARIOS?.split(';').map((p) => p.trim()).filter(Boolean);
+  const pick = process.env.FLEET_SCENARIOS?.split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const s of fleetScenarios(refills).filter((f) => !pick || pick.some((p) => `${f.name} ${f.client}`.includes(p)))) {
     const needsRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
     if (needsRedis && !redisPresent) continue;

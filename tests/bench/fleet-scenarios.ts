@@ -176,12 +176,22 @@ function printTimeline(tallies: FleetTally[], startAt: number): void {
   tallies.forEach((t, i) => console.error(`    ${String(i + 1).padStart(5)} ${cells(perSecond(t.pageTimes))}`));
   tallies.forEach((t, i) => {
     const late = t.unslotted.filter((at) => at >= startAt).map((at) => ((at - startAt) / 1000).toFixed(3));
-    if (late.length > 0) console.error(`    worker ${i + 1} sent on headers alone (store late or down) at ${late.slice(0, 8).join(', ')} s${late.length > 8 ? ` and ${late.length - 8} more` : ''}`);
+    if (late.length > 0)
+      console.error(
+        `    worker ${i + 1} sent on headers alone (store late or down) at ${late.slice(0, 8).join(', ')} s${late.length > 8 ? ` and ${late.length - 8} more` : ''}`,
+      );
   });
   tallies.forEach((t, i) =>
     t.refusals.forEach((r) => {
-      const causes = r.causes ? Object.entries(r.causes).filter(([, ms]) => ms > 0).map(([c, ms]) => `${c} ${Math.round(ms)}`).join(', ') : '';
-      console.error(`    429 to worker ${i + 1} at ${((r.at - startAt) / 1000).toFixed(3)} s (page ${r.page}, try ${r.attempt}), waited ${Math.round(r.waitedMs)} ms${causes ? `: ${causes}` : ''}`);
+      const causes = r.causes
+        ? Object.entries(r.causes)
+            .filter(([, ms]) => ms > 0)
+            .map(([c, ms]) => `${c} ${Math.round(ms)}`)
+            .join(', ')
+        : '';
+      console.error(
+        `    429 to worker ${i + 1} at ${((r.at - startAt) / 1000).toFixed(3)} s (page ${r.page}, try ${r.attempt}), waited ${Math.round(r.waitedMs)} ms${causes ? `: ${causes}` : ''}`,
+      );
     }),
   );
 }
