@@ -135,7 +135,7 @@ export class AimdController {
    * in the second before it is about our share of the limit. Others first seen after our own burst
    * in this second (a copy that joins a running fleet and was alone for a moment): neither their
    * requests per one of ours nor what they leave is a share, since the burst kept their requests out
-   * of the second they were counted in; at least a few consumers instead.
+   * of the second they were counted in; at least `burstMinConsumers` instead.
    */
   private start(a: ShareAnswer, o: Observation, limit: number): void {
     const refusedGuess = a.refused ? Math.max(this.p.refusedMinConsumers, o.got > 0 ? limit / o.got : this.p.refusedMinConsumers) : 1;

@@ -42,8 +42,11 @@ export const FAIR_SHARE = {
   betaCongested: 0.93,
   /**
    * Where no whole-second refill was seen, a congested second also moves a pace above `pullShare` of the limit
-   * this part of the way down to it (before the cut): the big shares that joins left shrink while the small
-   * ones keep theirs (8 copies continuous short catalog started over 2 s: Jain; 8 copies continuous, fixed work: goodput).
+   * this part of the way down to it (before the cut): the room and the cut both go in proportion to rate, so the
+   * big shares that copies joining one by one took would be kept; this shrinks them while the small ones keep
+   * theirs (8 copies continuous short catalog started over 2 s: Jain). Under 4 copies every fair share is above
+   * `pullShare`, so each congested second cuts harder (2 and 3 copies, seeds 1-5: still 0 x 429 and goodput 0.96 or
+   * more); its cost is 8 copies continuous fixed work on some seeds (goodput 0.94 -> 0.86 on 2 of 20).
    */
   pull: 0.3,
   pullShare: 0.25,
@@ -79,7 +82,8 @@ export const FAIR_SHARE = {
    * Others first seen in a server second where we already sent this many (a fresh copy's burst while it was
    * alone): our burst crowded their requests out of that second, so neither their count per one of ours nor
    * what they leave (`firstFill`) is a share; we count at least `burstMinConsumers` (8 copies whole-second short
-   * catalog started over 2 s: Jain).
+   * catalog started over 2 s: Jain). Three, not two: copies that start together send one or two each before the
+   * first answers show the others, and their start is the per-ours count (at 2 the model lost 7 runs).
    */
   burstSends: 3,
   burstMinConsumers: 2,

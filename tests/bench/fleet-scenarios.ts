@@ -75,12 +75,19 @@ interface Worker {
   ready: Promise<void>;
   go(startAt: number): void;
   done: Promise<FleetTally>;
+  /** Ends a worker still running (a run that failed must not leave processes behind). */
+  kill(): void;
 }
+
+/** Longest a worker may take to load before the run is given up (16 processes on 2 cores took up to 14 s). */
+const READY_TIMEOUT_MS = 120_000;
 
 function startWorker(args: FleetWorkerArgs): Worker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/fleet-worker.ts', JSON.stringify(args)], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // Sending to a worker that just died emits 'error': its exit already fails the run.
+  child.on('error', () => undefined);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const done = new Promise<FleetTally>((resolve, reject) => {
@@ -90,10 +97,21 @@ function startWorker(args: FleetWorkerArgs): Worker {
     });
   });
   const ready = new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    done.then(() => reject(new Error('fleet worker ended before it was ready')), reject);
+    const timer = setTimeout(() => reject(new Error(`fleet worker not ready after ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    child.once('message', () => (clearTimeout(timer), resolve()));
+    done.then(
+      () => reject(new Error('fleet worker ended before it was ready')),
+      (e: unknown) => (clearTimeout(timer), reject(e)),
+    );
   });
-  return { ready, done, go: (startAt) => child.send({ startAt } satisfies FleetGo) };
+  return {
+    ready,
+    done,
+    go: (startAt) => child.connected && child.send({ startAt } satisfies FleetGo, () => undefined),
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
 }
 
 interface Counter {
@@ -125,14 +143,13 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     String(pages * pageSize),
     ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`]),
   ]);
+  let workers: Worker[] = [];
   try {
     await sim.control('PUT', '/_sim/competitors', {
       competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [],
     });
     const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    const workers = tokens.map((token) =>
-      startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined }),
-    );
+    workers = tokens.map((token) => startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined }));
     // Start every process together once all have loaded (16 processes on 2 cores take seconds to, unevenly),
     // at the same phase of a second; the kill is timed from that start, so that it falls mid-run.
     await Promise.all(workers.map((w) => w.ready));
@@ -161,6 +178,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
       seconds,
     };
   } finally {
+    for (const w of workers) w.kill();
     await sim.control('PUT', '/_sim/competitors', { competitors: [] }).catch(() => undefined);
     await sim.stop();
   }

@@ -95,6 +95,8 @@ const client: BenchClient & { closeAsync?: () => Promise<void> } =
     : args.kind === 'naive'
       ? naiveClient(args.url)
       : bottleneckRedisClient(args.url, args.redis!, args.vendor);
+// The bench gone (it failed or was stopped): nobody will say go, and a Redis connection would keep this process alive.
+process.once('disconnect', () => process.exit(1));
 const go = await new Promise<FleetGo>((resolve) => {
   process.once('message', (m) => resolve(m as FleetGo));
   process.send!({ ready: true });
