@@ -177,7 +177,6 @@ export class AimdController {
   /** The decision of the second: cut when congested, hold when near the aim, else increase. */
   private decide(at: number, bound: number, limit: number): void {
     const left = this.noteSecondUse(at);
-    if (this.congested && !this.others.wholeSecondSeen(at)) this.pullDown(limit);
     if (this.congested && at - this.lastCutAt >= this.p.decisionMs) this.cut(this.p.betaCongested, at);
     else if (this.near) this.calm = 0;
     else if (!this.congested) this.increase(at, bound - this.p.nearGap, left, limit);
@@ -208,17 +207,6 @@ export class AimdController {
     const alone = this.bestPhase > 0 && this.others.othersGone(at, this.p.decisionMs) ? (target - this.bestUse) * limit : 0;
     const step = Math.max(this.p.growth * Math.sqrt(limit * this.rateNow) * this.calm, room, regained, alone) * Math.min(1, (at - this.lastDecisionAt) / 1000);
     this.rateNow = Math.min(limit, this.rateNow + step);
-  }
-
-  /**
-   * A congested second also moves a pace above `pullShare` of the limit part of the way down to it: the room
-   * is shared in proportion to each copy's rate and the cut is too, so without this the split that copies
-   * found while joining one by one would be kept to the end. Only copies above it move, so the fleet's total
-   * never rises; not where the budget is seen to come back whole, where it cost the goals in runs that met them.
-   */
-  private pullDown(limit: number): void {
-    const to = this.p.pullShare * limit;
-    if (this.rateNow > to) this.rateNow += this.p.pull * (to - this.rateNow);
   }
 
   private cut(beta: number, at: number): void {

@@ -41,16 +41,6 @@ export const FAIR_SHARE = {
   /** Multiplicative decrease on a congested second: gentle, since a second at the aim is the goal (16 copies whole-second, fixed work: 429s). */
   betaCongested: 0.93,
   /**
-   * Where no whole-second refill was seen, a congested second also moves a pace above `pullShare` of the limit
-   * this part of the way down to it (before the cut): the room and the cut both go in proportion to rate, so the
-   * big shares that copies joining one by one took would be kept; this shrinks them while the small ones keep
-   * theirs (8 copies continuous short catalog started over 2 s: Jain). Under 4 copies every fair share is above
-   * `pullShare`, so each congested second cuts harder (2 and 3 copies, seeds 1-5: still 0 x 429 and goodput 0.96 or
-   * more); its cost is 8 copies continuous fixed work on some seeds (goodput 0.94 -> 0.86 on 2 of 20).
-   */
-  pull: 0.3,
-  pullShare: 0.25,
-  /**
    * Additive increase per second: growth * sqrt(limit * rate) * calm. Slower copies gain more for their rate (they
    * converge to equal shares) while the fleet's total grows with the square root of the copies (16 copies whole-second, fixed work: 429s).
    */
