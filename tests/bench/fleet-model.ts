@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FleetModelOptions, FleetModelResult } from '../../electron/client/testing/fleet-model';
-import { runFleetModel } from '../../electron/client/testing/fleet-model';
+import { evenStarts, runFleetModel } from '../../electron/client/testing/fleet-model';
 import type { RefillModel } from './client-scenarios';
 import type { FleetModelRecord, FleetModelRun } from './fleet-model-compare';
 import { compareRecords, formatComparison } from './fleet-model-compare';
@@ -101,7 +101,7 @@ async function oneSeed(
   console.log(`\nShort workload (${copies} copies, each a catalog of ${items} items in pages of ${pageSize}):\n`);
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
-  const startsMs = Array.from({ length: copies }, (_, i) => Math.round((i * STAGGER_MS) / (copies - 1)));
+  const startsMs = evenStarts(copies, STAGGER_MS);
   const apart: FleetModelResult[] = [];
   for (const refill of refills) apart.push(await run({ copies, refill, seconds: (copies * Math.ceil(items / pageSize)) / 20, catalog, startsMs }));
   console.log(`| ${copies} | ${short.map(cell).join(' | ')} |`);

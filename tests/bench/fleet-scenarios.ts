@@ -7,7 +7,7 @@
  * items in pages of 25 per process) with 8 processes on headers, 16 with Redis, 16 with Redis killed.
  */
 import { spawn } from 'node:child_process';
-import { jainIndex } from '../../electron/client/testing/fleet-model';
+import { evenStarts, jainIndex } from '../../electron/client/testing/fleet-model';
 import { startRedisServer } from '../helpers/redis-server';
 import type { RefillModel } from './client-scenarios';
 import type { FleetGo, FleetTally, FleetWorkerArgs } from './fleet-worker';
@@ -154,8 +154,8 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     // at the same phase of a second; the kill is timed from that start, so that it falls mid-run.
     await Promise.all(workers.map((w) => w.ready));
     const startAt = Math.ceil((Date.now() + 500) / 1000) * 1000 + 50;
-    const apart = (i: number) => (tokens.length > 1 ? Math.round((i * STAGGER_MS) / (tokens.length - 1)) : 0);
-    workers.forEach((w, i) => w.go(startAt + apart(i)));
+    const apart = evenStarts(workers.length, STAGGER_MS);
+    workers.forEach((w, i) => w.go(startAt + apart[i]!));
     if (s.store === 'redis killed' && redis) {
       const killAt = startAt + (s.killAfterS ?? RUN_SECONDS / 2) * 1000;
       setTimeout(() => void redis.kill(), Math.max(0, killAt - Date.now()));

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeRefill } from '../../electron/client/testing/fake-partner';
 import { FairShare } from '../../electron/client/fair-share';
-import { jainIndex, runFleetModel } from '../../electron/client/testing/fleet-model';
+import { evenStarts, jainIndex, runFleetModel } from '../../electron/client/testing/fleet-model';
 import { serverSecond } from '../helpers/whole-second-answers';
 
 const LIMIT = 20;
@@ -42,7 +42,7 @@ describe('a copy that joins a running fleet after a moment alone', () => {
   // 8 copies, a catalog of 100 pages each, started evenly over 2 s: a copy that finds the budget whole
   // must not keep what its burst took (without the burst start, seeds 1-5 give Jain 0.77-0.85).
   it.each([1, 2, 3, 4, 5])("whole-second, started over 2 s, seed %i: Jain over the copies' rates >= 0.88", async (seed) => {
-    const startsMs = Array.from({ length: 8 }, (_, i) => Math.round((i * 2000) / 7));
+    const startsMs = evenStarts(8, 2000);
     const r = await runFleetModel({ copies: 8, refill: 'whole-second', seed, seconds: 40, catalog: { items: 2500, pageSize: 25 }, startsMs });
     expect(r.gaveUp).toBe(0);
     expect(r.jain).toBeGreaterThanOrEqual(0.88);

@@ -59,6 +59,11 @@ export interface FleetModelResult {
 const LIMIT = 20; // listAssets in the endpoint table
 const EARLY_MS = 15_000;
 
+/** Start offsets (ms) for `count` copies started evenly over `overMs`, the first at 0 (a single copy at 0). */
+export function evenStarts(count: number, overMs: number): number[] {
+  return Array.from({ length: count }, (_, i) => (count > 1 ? Math.round((i * overMs) / (count - 1)) : 0));
+}
+
 /** Jain's fairness index of shares: 1 when all are equal, 1/n when one takes everything; 0 when none has any. */
 export function jainIndex(values: readonly number[]): number {
   const squares = values.reduce((a, b) => a + b * b, 0);
