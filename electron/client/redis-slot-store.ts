@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
+import { AnswerLag } from './answer-lag';
 import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT } from './slot-scripts';
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
@@ -40,6 +41,7 @@ export class RedisSlotStore implements FleetSlotStore {
   private answeredOnce = false;
   /** Outcomes of the last ANSWERS_KEPT reservations, oldest first. */
   private recent: Outcome[] = [];
+  private readonly lag = new AnswerLag();
 
   constructor(
     url: string,
@@ -74,6 +76,7 @@ export class RedisSlotStore implements FleetSlotStore {
     if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
+    const askedAt = Date.now();
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -87,13 +90,14 @@ export class RedisSlotStore implements FleetSlotStore {
     const answered = await this.answer(
       reply,
       timeout,
-      (v) => Array.isArray(v) && v.length === 3 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
+      (v) => Array.isArray(v) && v.length === 4 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
     );
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
-    return { waitMs: Number(got.value[0]), graceMs: Number(got.value[1]) };
+    const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
+    return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, Date.now(), storeNow) };
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

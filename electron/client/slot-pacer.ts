@@ -63,8 +63,10 @@ export class SlotPacer implements Pacer<SlotGo> {
         return null;
       }
       this.share.granted(this.clock.now(), slot.waitMs);
-      const at = this.clock.now() + slot.waitMs;
-      if (slot.waitMs > 0) await request.slots.sleep(Math.min(slot.waitMs, MAX_RETRY_AFTER_MS));
+      // An answer read late is a slot due earlier: past its grace, bucket.acquire() gives it up.
+      const wait = slot.waitMs - (slot.lateMs ?? 0);
+      const at = this.clock.now() + wait;
+      if (wait > 0) await request.slots.sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
       return { at, graceMs: slot.graceMs };
     } finally {
       if (request.waitCauses) request.waitCauses.store += Math.max(0, this.clock.now() - askedAt);

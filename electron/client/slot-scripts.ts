@@ -13,7 +13,8 @@ export const COUNT_KEEP_MS = 310_000;
  * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
  * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
  * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
- * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below) } in whole ms.
+ * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below), Redis's
+ * clock } in whole ms (the clock tells a worker how late it read the answer: answer-lag.ts).
  * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
  * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
  * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
@@ -67,7 +68,7 @@ local second = math.floor(tat / 1000)
 local n = KEYS[1] .. ':n:' .. second
 redis.call('INCR', n)
 redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
-return { math.floor(tat - now), math.floor(spread), math.floor(reset) }
+return { math.floor(tat - now), math.floor(spread), math.floor(reset), now }
 `;
 
 /**
@@ -90,7 +91,7 @@ return out
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none)] in ms for the slot granted under key. */
+    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none), Redis's clock] in ms for the slot granted under key. */
     reserveSlot(
       key: string,
       limit: string,

@@ -83,6 +83,20 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     expect(span).toBeLessThanOrEqual(1000 + DEFAULT_SPACING.startMs + 1);
   });
 
+  it("an answer read late (this process busy when Redis answered) says how late, on Redis's clock", async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:lag:${Date.now()}`;
+    for (let i = 0; i < 5; i++) expect((await w.reserve(key, 1_000))?.lateMs).toBeLessThan(50);
+    const pending = w.reserve(key, 1_000);
+    // Redis answers within a few ms; the answer is read after this (under the 100 ms of a slow store).
+    const busyUntil = Date.now() + 80;
+    while (Date.now() < busyUntil);
+    const slot = await pending;
+    expect(slot?.lateMs).toBeGreaterThanOrEqual(40);
+    expect(slot?.lateMs).toBeLessThanOrEqual(100);
+  });
+
   it('the spread narrows while nobody is refused, down to its floor', async () => {
     const w = store({ ...DEFAULT_SPACING, narrowMsPerSecond: 1_000 }); // 1 ms per ms: the floor within 20 ms
     await until(() => w.status().state === 'connected');
