@@ -10,6 +10,8 @@
 
 /** Answers older than this are no reference (the two clocks may drift apart by a few ms a minute). */
 export const LAG_REFERENCE_MS = 10_000;
+/** At most this many of them are kept (a busy worker answers hundreds in 10 s; the quickest of 64 is quick). */
+const READINGS_KEPT = 64;
 
 interface Reading {
   /** Local time the answer was read. */
@@ -33,6 +35,7 @@ export class AnswerLag {
     const roundTripMs = Math.max(0, readAt - askedAt);
     this.readings = this.readings.filter((r) => readAt - r.readAt <= LAG_REFERENCE_MS && r.readAt <= readAt);
     this.readings.push({ readAt, storeNow, roundTripMs });
+    if (this.readings.length > READINGS_KEPT) this.readings.shift();
     const quickest = this.readings.reduce((q, r) => (r.roundTripMs < q.roundTripMs ? r : q));
     const lag = readAt - (quickest.readAt + (storeNow - quickest.storeNow));
     return Math.min(Math.max(0, lag), roundTripMs - quickest.roundTripMs);

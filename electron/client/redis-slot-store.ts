@@ -41,7 +41,8 @@ export class RedisSlotStore implements FleetSlotStore {
   private answeredOnce = false;
   /** Outcomes of the last ANSWERS_KEPT reservations, oldest first. */
   private recent: Outcome[] = [];
-  private readonly lag = new AnswerLag();
+  /** Measured afresh on every connection: another Redis (a failover) has another clock. */
+  private lag = new AnswerLag();
 
   constructor(
     url: string,
@@ -64,7 +65,10 @@ export class RedisSlotStore implements FleetSlotStore {
     // defineCommand runs EVALSHA and loads the script again after a Redis restart (NOSCRIPT).
     this.redis.defineCommand('reserveSlot', { numberOfKeys: 1, lua: GCRA_SCRIPT });
     this.redis.defineCommand('grantedCounts', { lua: GRANTED_SCRIPT });
-    this.redis.on('ready', () => this.back());
+    this.redis.on('ready', () => {
+      this.lag = new AnswerLag();
+      this.back();
+    });
     this.redis.on('error', (e: Error) => this.fallback(e.message));
     this.redis.on('close', () => {
       if (this.current.state !== 'fallback') this.fallback('connection closed'); // keep the error's own words
@@ -76,7 +80,7 @@ export class RedisSlotStore implements FleetSlotStore {
     if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
-    const askedAt = Date.now();
+    const askedAt = performance.now();
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -97,7 +101,7 @@ export class RedisSlotStore implements FleetSlotStore {
     if (!('value' in got)) return null;
     this.answeredOnce = true;
     const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
-    return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, Date.now(), storeNow) };
+    return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

@@ -84,17 +84,19 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
   });
 
   it("an answer read late (this process busy when Redis answered) says how late, on Redis's clock", async () => {
-    const w = store();
+    // A 1 s allowance, so that the busy process's answer is read rather than timed out.
+    const w = new RedisSlotStore(redis.url(0), (l) => lines.push(l), 1_000);
+    stores.push(w);
     await until(() => w.status().state === 'connected');
     const key = `test:lag:${Date.now()}`;
-    for (let i = 0; i < 5; i++) expect((await w.reserve(key, 1_000))?.lateMs).toBeLessThan(50);
+    for (let i = 0; i < 5; i++) expect((await w.reserve(key, 1_000))?.lateMs).toBeLessThan(100);
     const pending = w.reserve(key, 1_000);
-    // Redis answers within a few ms; the answer is read after this (under the 100 ms of a slow store).
-    const busyUntil = Date.now() + 80;
+    // Redis answers within a few ms; the answer is read after this.
+    const busyUntil = Date.now() + 200;
     while (Date.now() < busyUntil);
     const slot = await pending;
-    expect(slot?.lateMs).toBeGreaterThanOrEqual(40);
-    expect(slot?.lateMs).toBeLessThanOrEqual(100);
+    expect(slot?.lateMs).toBeGreaterThanOrEqual(120);
+    expect(slot?.lateMs).toBeLessThan(400);
   });
 
   it('the spread narrows while nobody is refused, down to its floor', async () => {
