@@ -97,8 +97,9 @@ const client: BenchClient & { closeAsync?: () => Promise<void> } =
       : bottleneckRedisClient(args.url, args.redis!, args.vendor);
 // The bench gone (it failed or was stopped): nobody will say go, and a Redis connection would keep this process alive.
 process.once('disconnect', () => process.exit(1));
-// Node loads its fetch on first use: 16 processes doing so in the fleet's first second on 2 cores reached the
-// service up to 1.1 s after their slots. Ready means able to send: one request outside any budget first.
+// Ready means able to send: Node's fetch is loaded with the client's transport, and this opens the connection
+// to the service (outside any budget). 16 processes opening theirs in the fleet's first second on 2 cores
+// reached the service hundreds of ms after their slots: a cold start measured, not the pacing.
 await fetch(`${args.url}/_sim/state`).then((r) => r.arrayBuffer());
 const go = await new Promise<FleetGo>((resolve) => {
   process.once('message', (m) => resolve(m as FleetGo));
