@@ -45,6 +45,7 @@ const UNIT_ISOLATED = [
   'shell-protocol',
   'shell-vault',
   'simulator-faults',
+  'transport-node-fetch',
   'renderer/secret',
   'renderer/server-probe',
   'renderer/websocket-link',

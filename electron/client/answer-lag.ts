@@ -8,10 +8,13 @@
  * are in the quickest answer too, so they are no lag.
  */
 
-/** Answers older than this are no reference (the two clocks may drift apart by a few ms a minute). */
-export const LAG_REFERENCE_MS = 10_000;
-/** At most this many of them are kept (a busy worker answers hundreds in 10 s; the quickest of 64 is quick). */
-const READINGS_KEPT = 64;
+/**
+ * Answers older than this are no reference: our monotonic clock and Redis's wall clock drift apart while
+ * NTP slews the latter (at most 0.5 ms a second: 2.5 ms here, under the spread's floor).
+ */
+export const LAG_REFERENCE_MS = 5_000;
+/** At most this many of them are kept (bounded work per answer; a whole fleet's limit over the window). */
+const READINGS_KEPT = 256;
 
 interface Reading {
   /** Local time the answer was read. */
@@ -33,7 +36,7 @@ export class AnswerLag {
    */
   measure(askedAt: number, readAt: number, storeNow: number): number {
     const roundTripMs = Math.max(0, readAt - askedAt);
-    this.readings = this.readings.filter((r) => readAt - r.readAt <= LAG_REFERENCE_MS && r.readAt <= readAt);
+    this.readings = this.readings.filter((r) => readAt - r.readAt <= LAG_REFERENCE_MS);
     this.readings.push({ readAt, storeNow, roundTripMs });
     if (this.readings.length > READINGS_KEPT) this.readings.shift();
     const quickest = this.readings.reduce((q, r) => (r.roundTripMs < q.roundTripMs ? r : q));

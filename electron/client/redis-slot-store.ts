@@ -201,7 +201,10 @@ export class RedisSlotStore implements FleetSlotStore {
   private async answer<T>(command: Promise<T>, ms: number, valid: (value: T) => boolean): Promise<Answer<T>> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slow = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), ms);
+      // An answer that came while this process was too busy to read it waits in the socket, and Node runs
+      // an expired timer before it reads sockets: read them first (setImmediate runs after the poll), so
+      // a busy worker is not taken for a slow Redis, and its late slot is measured (answer-lag.ts).
+      timer = setTimeout(() => setImmediate(() => resolve(null)), ms);
     });
     try {
       const value = await Promise.race([command, slow]);

@@ -99,6 +99,19 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     expect(slot?.lateMs).toBeLessThan(400);
   });
 
+  it('a worker busier than the allowance reads the answer already there: not a slow Redis, and its slot is late', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:busy:${Date.now()}`;
+    for (let i = 0; i < 5; i++) await w.reserve(key, 1_000);
+    const pending = w.reserve(key, 1_000);
+    const busyUntil = Date.now() + 150; // past the 100 ms allowance; Redis answered within a few ms
+    while (Date.now() < busyUntil);
+    const slot = await pending;
+    expect(slot?.lateMs).toBeGreaterThanOrEqual(100);
+    expect(w.status().state).toBe('connected');
+  });
+
   it('the spread narrows while nobody is refused, down to its floor', async () => {
     const w = store({ ...DEFAULT_SPACING, narrowMsPerSecond: 1_000 }); // 1 ms per ms: the floor within 20 ms
     await until(() => w.status().state === 'connected');
