@@ -83,10 +83,10 @@ function capped(res: Response, limit: number): Response {
 }
 
 /**
- * Node loads its fetch on first use (50-90 ms of module loading on the 2-core machine here; with 16
- * processes of a fleet starting together, up to a second). Done when the transport is made, not inside the first
- * request after its budget slot, where it would make that request reach the service late (a 429
- * under a whole-second limit, for whoever's request is then one too many in that second).
+ * Node loads its fetch on first use: 50-90 ms of module loading on the 2-core machine here, far more
+ * with a fleet of 16 processes starting together. Done when the transport is made, not inside the
+ * first request after its budget slot, where it would make that request reach the service late (a
+ * 429 under a whole-second limit, for whoever's request is then one too many in that second).
  */
 let nodeFetchLoaded = false;
 function loadNodeFetch(): void {
