@@ -36,7 +36,8 @@ export class AnswerLag {
    */
   measure(askedAt: number, readAt: number, storeNow: number): number {
     const roundTripMs = Math.max(0, readAt - askedAt);
-    this.readings = this.readings.filter((r) => readAt - r.readAt <= LAG_REFERENCE_MS);
+    // Read on a monotonic clock, so the oldest readings are at the front.
+    while (this.readings.length > 0 && readAt - this.readings[0]!.readAt > LAG_REFERENCE_MS) this.readings.shift();
     this.readings.push({ readAt, storeNow, roundTripMs });
     if (this.readings.length > READINGS_KEPT) this.readings.shift();
     const quickest = this.readings.reduce((q, r) => (r.roundTripMs < q.roundTripMs ? r : q));
