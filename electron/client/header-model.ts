@@ -3,24 +3,13 @@
  * (header-pacer.ts) queues the bucket's requests on it; this file only answers from the headers and
  * our own sends (our-requests.ts).
  *
- * The server runs one of two refill models (spec/server-behaviour.md) and does not say which:
- * whole-second fixed windows aligned to its clock (2N can pass across a boundary; a refusal
- * re-stamps), or a continuous leaky bucket. A send is allowed only when it is safe under BOTH, so we
- * keep a lower bound of the allowance under each model and take the minimum of four bounds:
- *
- *   own, continuous   RefillBound from our own sends alone (full at start, N/s refill).
- *   own, whole-second RecentSends: at most N of ours in flight or answered within the last second
- *                     (or, per the answer's Date, in a server second that has not surely ended).
- *                     Neither uses the X-Rate-Limit-* values, so hostile or garbled ones can never
- *                     push us over the limit; alone, they are exact enough to run at N per second.
- *   server, both      ServerBounds (server-bounds.ts): the same two models re-based on Remaining,
- *                     so others' use slows us as soon as a header shows it.
- *
- * When Remaining falls faster than our own requests explain, a margin of one slot (more after 429s)
- * is kept back for a while. When a second's budget is used up we wait for the next second; there the
- * continuous bound still limits us to the refill since the last answer, so the first request works
- * as a probe: its Remaining re-bases both server bounds and the rest follows at full speed. Steady
- * state: N per second in both models (N per 1000 ms + one round trip without Date headers).
+ * The server refills either in whole seconds aligned to its clock or continuously, and does not say
+ * which (spec/server-behaviour.md). A send is allowed only when it is safe under BOTH: the minimum of
+ * four lower bounds (the table in electron/client/README.md). The two from our own sends alone
+ * (RefillBound, RecentSends) never read X-Rate-Limit-*, so hostile or garbled values can never push
+ * us over the limit; the two re-based on Remaining (ServerBounds) slow us as soon as others' use
+ * shows. When a second's budget is used up we wait for the next one, where the first request works
+ * as a probe. Others' share of the budget is paced by FairShare.
  *
  * Pure: every method takes the local time; no timers here.
  */
@@ -86,7 +75,8 @@ export class HeaderModel {
   private readonly ours = new OurRequests();
   private pausedUntilMs = 0;
   private readonly holdBack = new HoldBack();
-  private lastRate: { rate: RateLimitHeaders; receivedAt: number } | null = null;
+  /** When the latest answer with rate headers said the budget is full again (Reset), or null. */
+  private resetAtMs: number | null = null;
   /** Pacing at a fair share while others use this budget too (fair-share.ts). */
   private readonly share: FairShare;
   private lastProgressAt: number;
@@ -169,26 +159,24 @@ export class HeaderModel {
     this.advance(t);
     if (!this.ours.land(ticket)) return;
     // A Date far from our clock (or from what the latest answers agree on) is not used.
-    const dateMs = info.dateMs !== null && this.serverClock.believe(ticket.sentAt, t, info.dateMs) ? info.dateMs : null;
-    this.settleEverywhere(ticket.id, t, dateMs === null ? null : Math.floor(dateMs / 1000) * 1000);
+    const believed = info.dateMs !== null && this.serverClock.believe(ticket.sentAt, t, info.dateMs);
+    const window = believed ? Math.floor(info.dateMs! / 1000) * 1000 : null;
+    this.settleEverywhere(ticket.id, t, window);
     this.limits.heard(info.rate.limit);
-    this.holdBack.answered(info.status === 429, t);
     const refused = info.status === 429;
+    this.holdBack.answered(refused, t);
     const read = refused ? 0 : info.rate.remaining;
-    const fact: AnswerFact = {
-      id: ticket.id,
-      seq: ticket.seq,
-      sentAt: ticket.sentAt,
-      receivedAt: t,
-      window: dateMs === null ? null : Math.floor(dateMs / 1000) * 1000,
-      remaining: read === null ? null : Math.min(read, this.limit),
-      refused,
-    };
-    this.noteForeign(fact);
+    const remaining = read === null ? null : Math.min(read, this.limit);
+    const fact: AnswerFact = { id: ticket.id, seq: ticket.seq, sentAt: ticket.sentAt, receivedAt: t, window, remaining, refused };
+    // Remaining fell faster than our own requests explain: someone else spends this budget.
+    if (this.server.showsOthers(fact)) this.holdBack.othersSeen(t);
     this.noteShare(ticket, fact);
     this.server.answered(fact);
     if (fact.remaining !== null) this.server.rebase(fact, fact.remaining, this.ours.pendingIds(), this.ours.answered);
-    if (info.rate.limit !== null || info.rate.remaining !== null || info.rate.reset !== null) this.lastRate = { rate: info.rate, receivedAt: t };
+    const { reset } = info.rate;
+    // Reset 0 means "under a second".
+    if (info.rate.limit !== null || info.rate.remaining !== null || reset !== null)
+      this.resetAtMs = reset === null ? null : t + (reset > 0 ? reset * 1000 : 1000);
     this.ours.logAnswer(fact);
   }
 
@@ -267,10 +255,7 @@ export class HeaderModel {
 
   /** When the server said the budget is full again (Reset), or null. */
   resetAt(): number | null {
-    const r = this.lastRate;
-    if (!r || r.rate.reset === null) return null;
-    if (r.rate.reset > 0) return r.receivedAt + r.rate.reset * 1000;
-    return r.receivedAt + 1000; // 0: "under a second"
+    return this.resetAtMs;
   }
 
   /** Slots held back because others use this budget too (see file comment). */
@@ -292,14 +277,6 @@ export class HeaderModel {
     for (const l of this.ours.takeDue(now)) this.settleEverywhere(l.ticket.id, l.at);
   }
 
-  /**
-   * Remaining fell faster than our own requests explain: someone else spends this budget. Valid in
-   * both models: within one server second, refill can only add.
-   */
-  private noteForeign(x: AnswerFact): void {
-    if (this.server.showsOthers(x)) this.holdBack.othersSeen(x.receivedAt);
-  }
-
   /** Feeds the fair-share estimator: how far Remaining is below what our own requests explain. */
   private noteShare(ticket: Ticket, x: AnswerFact): void {
     const limit = this.limit;
@@ -310,8 +287,7 @@ export class HeaderModel {
       const wholeSecond = this.ours.aloneInSecond(x, limit);
       const continuous = Math.floor(this.ownCont.value(x.receivedAt, limit) + 1e-9);
       aloneFloor = Math.min(wholeSecond, continuous);
-      const offset = this.serverClock.offsetMid();
-      if (x.window !== null && offset !== null) phase = Math.min(1, Math.max(0, ((ticket.sentAt + x.receivedAt) / 2 + offset - x.window) / 1000));
+      if (x.window !== null) phase = this.serverClock.phaseOf(x.window, (ticket.sentAt + x.receivedAt) / 2);
     }
     this.share.answered({ at: x.receivedAt, refused: x.refused, remaining: x.remaining, aloneFloor, phase, roundTripMs: x.receivedAt - ticket.sentAt });
     const othersWent = aloneFloor !== null && x.remaining !== null && x.remaining < aloneFloor;

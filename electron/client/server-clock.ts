@@ -93,6 +93,12 @@ export class ServerClock {
     return this.low === null || this.high === null ? null : (this.low + this.high) / 2;
   }
 
+  /** How far into the server second `secondMs` local time `at` falls, as a fraction in [0, 1] (best guess), or null before any Date. */
+  phaseOf(secondMs: number, at: number): number | null {
+    const offset = this.offsetMid();
+    return offset === null ? null : Math.min(1, Math.max(0, (at + offset - secondMs) / 1000));
+  }
+
   /** Local time at which the server's current second surely ends, or null when unknown. */
   nextSecondAt(now: number): number | null {
     const low = this.offsetLow(now);

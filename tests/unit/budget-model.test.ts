@@ -297,6 +297,20 @@ describe('HeaderModel snapshot figures', () => {
     expect(m.serverRemaining(second + 12)).toBe(2);
     expect(m.serverRemaining(second + 5_000)).toBe(19); // refilled; the one in flight still counts
   });
+
+  it('reports when the latest answer with rate headers said the budget is full again (Reset 0: under a second)', () => {
+    const m = new HeaderModel({ limit: 20, now: 0, serverClock: new ServerClock() });
+    expect(m.resetAt()).toBeNull();
+    m.answered(m.send(0), { receivedAt: 100, status: 200, rate: rate(5, 20, 3), dateMs: null });
+    expect(m.resetAt()).toBe(3_100);
+    m.answered(m.send(200), { receivedAt: 250, status: 200, rate: rate(4, 20, 0), dateMs: null });
+    expect(m.resetAt()).toBe(1_250);
+    // An answer without rate headers says nothing about Reset; one with others but no Reset says it is unknown.
+    m.answered(m.send(300), { receivedAt: 350, status: 200, rate: rate(null, null, null), dateMs: null });
+    expect(m.resetAt()).toBe(1_250);
+    m.answered(m.send(400), { receivedAt: 450, status: 200, rate: rate(3, 20, null), dateMs: null });
+    expect(m.resetAt()).toBeNull();
+  });
 });
 
 describe('BudgetBucket, the fleet store failing', () => {
