@@ -388,8 +388,26 @@ export class PurchaseLedger {
     const record = this.get(id);
     if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
     if (!UNRESOLVED_STATES.includes(record.state)) return record;
+    this.refuseInFlight(id);
     this.update(id, 'checked', `Marked as checked ${new Date(this.now()).toISOString()}; before: ${record.note ?? record.state}`);
     return this.get(id)!;
+  }
+
+  /**
+   * Nothing but its answer settles a registration a live process (this one, or another instance of
+   * the app) is still sending: a lookup finds nothing yet, and "checked" would let the asset be
+   * registered a second time before the first answer lands.
+   */
+  refuseInFlight(id: number): void {
+    const row = this.db.prepare('SELECT state, owner_pid FROM purchase_ledger WHERE id = ?').get(id) as
+      { state: LedgerState; owner_pid: number | null } | undefined;
+    if (row?.state !== 'sending' || row.owner_pid === null || (row.owner_pid !== this.pid && !this.alive(row.owner_pid))) return;
+    throw new PartnerError({
+      code: 'CONFLICT',
+      message: `Registration #${id} is still being sent: the service has not answered it yet.`,
+      hint: 'Wait for its answer, which settles this record by itself; look it up only if it ends unknown.',
+      retryable: true,
+    });
   }
 
   /**

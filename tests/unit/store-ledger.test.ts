@@ -211,6 +211,17 @@ describe('later answers, recovery and the list', () => {
     expect(byRef['ref-live']).toMatchObject({ state: 'sending' });
   });
 
+  it('refuses "checked" for a registration a live process is still sending (this one or another), and allows it once that process is gone', async () => {
+    const ours = open({ pid: 111 });
+    const sending = ours.beginRegistration(target, { id: 1, title: null }, 'ref-ours');
+    expect((await errorOf(Promise.resolve().then(() => ours.markChecked(sending.id)))).code).toBe('CONFLICT');
+    let otherRuns = true;
+    const other = open({ pid: 222, alive: (pid) => pid === 111 && otherRuns });
+    expect((await errorOf(Promise.resolve().then(() => other.markChecked(sending.id)))).code).toBe('CONFLICT');
+    otherRuns = false;
+    expect(other.markChecked(sending.id)).toMatchObject({ id: sending.id, state: 'checked' });
+  });
+
   it('lists unresolved records first, then the newest; filters by vendor and state', async () => {
     const ledger = open();
     await registerWithLedger(ledger, { target, asset: { id: 1, title: null }, send: async (ref) => bought('p_1', 1, ref) });

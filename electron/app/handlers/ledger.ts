@@ -74,6 +74,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
           message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.',
         };
       }
+      ledger.refuseInFlight(id);
       const session = sessionFor(ctx, profileId, record);
       const knownId = purchaseId ?? record.purchaseId;
       if (knownId) {

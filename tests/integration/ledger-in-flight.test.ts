@@ -1,0 +1,58 @@
+/**
+ * A registration still on its way (a slow service; a 429 pause would hold it the same way): "Look it
+ * up" and "Mark as checked" are refused until its answer lands, so that a lookup that finds
+ * nothing yet cannot lead to the asset being registered a second time. The simulator on loopback,
+ * slowed by its latency fault.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppServices } from '../../electron/app';
+import type { LedgerRecord } from '../../shared/bridge/ledger-schemas';
+import { startSimulator } from '../../electron/simulator';
+import type { RunningSimulator } from '../../electron/simulator';
+import { callApp, shownProfile, until } from '../helpers/app-calls';
+import { connectedApp } from '../helpers/connected-app';
+
+let dispose: () => Promise<void>;
+let sim: RunningSimulator;
+let app: AppServices;
+
+beforeEach(async () => {
+  sim = await startSimulator({ port: 0, catalogSize: 20 });
+  ({ app, dispose } = await connectedApp(sim.url));
+});
+
+afterEach(async () => {
+  await dispose();
+  await sim.stop();
+});
+
+describe('a registration still being sent', () => {
+  it('cannot be looked up or marked as checked until its answer lands; then it is the one purchase of its asset', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    sim.control.setFaults({ latencyMs: 1_500 });
+    const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
+    let record: LedgerRecord | undefined;
+    await until(async () => {
+      record = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items[0];
+      return record?.state === 'sending';
+    });
+
+    for (const action of ['lookup', 'markChecked'] as const) {
+      const refused = await app.dispatch('ledgerResolve', { profileId, id: record!.id, action });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+      expect(JSON.stringify(refused)).toContain('still being sent');
+    }
+    // A second Register of the asset meanwhile is asked to confirm, as before.
+    expect(await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_REQUIRED' },
+    });
+
+    sim.control.setFaults({ latencyMs: 0 });
+    expect(await registering).toMatchObject({ ok: true });
+    const rows = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: record!.id, state: 'registered' });
+  });
+});
