@@ -321,11 +321,30 @@ export function readPurchase(body: unknown, map: ServiceMap): Read<PurchaseRead>
   return { value, missing: misses.list(), warnings, raw: body };
 }
 
+/**
+ * A lookup's items where the map names no path. "Nothing found" must be certain (it lets a person
+ * register the asset again), so no guess: a top-level array; the one array of an object that holds
+ * any (empty ones hide nothing); none where every array is empty; the object itself where it reads
+ * as one purchase. Several arrays that hold something, or none at all: not read.
+ */
+function lookupItems(body: unknown, map: ServiceMap, misses: Misses): unknown[] {
+  const field = 'lookupByReference.items';
+  const path = map.lookupByReference?.items ?? null;
+  if (path !== null || Array.isArray(body) || !isRecord(body)) return findItems(body, path, field, misses);
+  const arrays = Object.values(body).filter(Array.isArray);
+  const holding = arrays.filter((a) => a.length > 0);
+  if (holding.length === 1) return holding[0]!;
+  if (holding.length === 0 && arrays.length > 0) return [];
+  if (arrays.length === 0 && readPath(body, map.purchase.id).found) return [body];
+  misses.add(field);
+  return [];
+}
+
 /** The answer of a lookup by reference: a list of purchases. */
 export function readPurchaseList(body: unknown, map: ServiceMap): Read<PurchaseRead[]> {
   const misses = new Misses();
   const warnings: string[] = [];
-  const items = findItems(body, map.lookupByReference?.items ?? null, 'lookupByReference.items', misses);
+  const items = lookupItems(body, map, misses);
   const value = items.map((item) => readPurchaseObject(item, map, misses, warnings));
   return { value, missing: misses.list(), warnings: [...new Set(warnings)], raw: body };
 }

@@ -104,6 +104,12 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       // Only items of this reference and asset come back (findByReference checks): anything else is not this registration.
       const found = await session.purchases.findByReference(record.reference, { assetId: record.assetId });
       const [first, ...others] = found.items;
+      if (!first && found.missing.length > 0) {
+        return {
+          record,
+          message: `The service's answer to the lookup could not be read whole (not found in it: ${found.missing.join(', ')}), so it does not show that reference ${record.reference} is unknown there. The registration stays unresolved: check with the vendor, enter its purchase id, or set the lookup in the profile's service map.`,
+        };
+      }
       if (!first && found.warnings.length > 0) {
         return {
           record,
