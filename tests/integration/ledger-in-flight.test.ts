@@ -2,7 +2,8 @@
  * A registration still on its way (a slow service; a 429 pause would hold it the same way): "Look it
  * up" and "Mark as checked" are refused until its answer lands, so that a lookup that finds
  * nothing yet cannot lead to the asset being registered a second time. The simulator on loopback,
- * slowed by its latency fault.
+ * slowed by its latency fault. And a purchase id typed in for a registration is taken only if its reference is
+ * that registration's.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppServices } from '../../electron/app';
@@ -54,5 +55,28 @@ describe('a registration still being sent', () => {
     const rows = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: record!.id, state: 'registered' });
+  });
+});
+
+describe('a purchase id typed in for an unresolved registration', () => {
+  it('is refused when the service says it was registered under another reference (an earlier registration of the same asset)', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    const earlier = await callApp(app, 'registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
+    await callApp(app, 'cancelPurchase', { profileId, purchaseId: earlier.id });
+    sim.control.setFaults({ dropRate: 1 });
+    expect(await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_OUTCOME' },
+    });
+    sim.control.setFaults({ dropRate: 0 });
+    const lost = (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 10 })).items[0]!;
+
+    const refused = await app.dispatch('ledgerResolve', { profileId, id: lost.id, action: 'lookup', purchaseId: earlier.id });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(JSON.stringify(refused)).toContain('another registration');
+    expect((await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 10 })).items).toMatchObject([{ id: lost.id, state: 'unknown' }]);
+    // Its own lookup still finds it.
+    expect((await callApp(app, 'ledgerResolve', { profileId, id: lost.id, action: 'lookup' })).record).toMatchObject({ state: 'registered' });
   });
 });

@@ -86,6 +86,14 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
             retryable: false,
           });
         }
+        if (record.reference !== null && purchase.client_reference !== undefined && purchase.client_reference !== record.reference) {
+          throw new PartnerError({
+            code: 'BAD_REQUEST',
+            message: `Purchase ${purchase.id} was registered under reference ${purchase.client_reference}, not this registration's ${record.reference}: not recorded.`,
+            hint: 'It is another registration of this asset; this one may still have gone through. Look it up by its reference, or check with the vendor.',
+            retryable: false,
+          });
+        }
         const landed = ledger.settle(
           `lookup of record ${id}: purchase ${purchase.id}`,
           () => ledger.finishRegistration(id, purchase),
