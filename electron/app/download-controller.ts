@@ -82,6 +82,8 @@ function conflict(message: string): PartnerError {
 
 export class DownloadController {
   private current: Current | null = null;
+  /** A start between its check and its launch (it awaits the folder): a second start in that window is refused too. */
+  private starting = false;
 
   constructor(private readonly emit: (view: DownloadProgressView) => void) {}
 
@@ -96,22 +98,27 @@ export class DownloadController {
   }
 
   async start(target: DownloadTarget, downloadDir: string, request: { format: ExportFormat; resume: boolean }): Promise<DownloadProgressView> {
-    if (this.current?.run) throw conflict('A catalog download is already running; pause or cancel it first.');
-    await mkdir(downloadDir, { recursive: true });
-    const out = join(downloadDir, catalogFileName(target.vendor, request.format));
-    const download = new CatalogDownload({
-      client: target.client,
-      baseUrl: target.baseUrl,
-      vendor: target.vendor,
-      out,
-      format: request.format,
-      ...(target.map ? { map: target.map } : {}),
-      resume: request.resume,
-      // A fresh start replaces the previous export of this vendor and format.
-      overwrite: !request.resume,
-    });
-    this.replace({ download, target, format: request.format, run: null, unsubscribe: () => undefined });
-    this.launch(() => download.start());
+    if (this.current?.run || this.starting) throw conflict('A catalog download is already running; pause or cancel it first.');
+    this.starting = true;
+    try {
+      await mkdir(downloadDir, { recursive: true });
+      const out = join(downloadDir, catalogFileName(target.vendor, request.format));
+      const download = new CatalogDownload({
+        client: target.client,
+        baseUrl: target.baseUrl,
+        vendor: target.vendor,
+        out,
+        format: request.format,
+        ...(target.map ? { map: target.map } : {}),
+        resume: request.resume,
+        // A fresh start replaces the previous export of this vendor and format.
+        overwrite: !request.resume,
+      });
+      this.replace({ download, target, format: request.format, run: null, unsubscribe: () => undefined });
+      this.launch(() => download.start());
+    } finally {
+      this.starting = false;
+    }
     return this.status();
   }
 
@@ -123,7 +130,7 @@ export class DownloadController {
 
   async resume(target: DownloadTarget, downloadDir: string): Promise<DownloadProgressView> {
     const c = this.current;
-    if (c?.run) throw conflict('The catalog download is already running.');
+    if (c?.run || this.starting) throw conflict('The catalog download is already running.');
     if (c && c.target.profileId === target.profileId) {
       this.launch(() => c.download.resume());
       return this.status();

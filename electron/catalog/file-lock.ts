@@ -4,8 +4,9 @@
  * refuse each other clearly instead of interleaving. A lock left by a process that is gone (kill -9)
  * is taken over; one held by a live process, or by another machine, is not.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PartnerError } from '../../shared/errors';
 
@@ -13,7 +14,14 @@ interface LockOwner {
   pid: number;
   host: string;
   since: string;
+  /** The owner process's nonce: a restarted container reuses pids (the app is PID 1 again), never this. Absent in old lock files. */
+  nonce?: string;
+  /** This acquire's own token: release deletes only the lock it wrote. Absent in old lock files. */
+  token?: string;
 }
+
+/** One per process, even if this module is loaded twice in it. */
+const PROCESS_NONCE: string = ((globalThis as Record<symbol, unknown>)[Symbol.for('partner-console.file-lock.nonce')] ??= randomUUID()) as string;
 
 /** Whether a process of this machine is running (EPERM: it is, under another user). */
 export function processAlive(pid: number): boolean {
@@ -25,43 +33,83 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-async function readOwner(path: string): Promise<LockOwner | null> {
+function parseOwner(text: string): LockOwner | null {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host, since: String(parsed.since ?? '') } : null;
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return null;
+    const owner: LockOwner = { pid: parsed.pid, host: parsed.host, since: String(parsed.since ?? '') };
+    if (typeof parsed.nonce === 'string') owner.nonce = parsed.nonce;
+    if (typeof parsed.token === 'string') owner.token = parsed.token;
+    return owner;
   } catch {
     return null;
   }
 }
 
+const readText = (path: string): Promise<string | null> => readFile(path, 'utf8').catch(() => null);
+
+/**
+ * Whether a lock's owner is gone: an unreadable record (an old version killed while writing it), a
+ * process of this machine that no longer runs, or an earlier process that had this process's pid.
+ */
+function isStale(owner: LockOwner | null): boolean {
+  if (owner === null) return true;
+  if (owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return owner.nonce !== undefined && owner.nonce !== PROCESS_NONCE;
+  return !processAlive(owner.pid);
+}
+
+/** File systems without hard links (FAT, exFAT, some network shares) answer link() with one of these. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/** Creates `path` holding `record`, or throws EEXIST: never seen empty or half written (a complete temp file is linked in). */
+async function createWith(path: string, record: string, token: string): Promise<void> {
+  const temp = `${path}.${token}.tmp`;
+  await writeFile(temp, record, { flag: 'wx' });
+  try {
+    await link(temp, path);
+    return;
+  } catch (e) {
+    if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  } finally {
+    await rm(temp, { force: true });
+  }
+  // No hard links here: create then write, empty for the moment between the two.
+  await writeFile(path, record, { flag: 'wx' });
+}
+
 export class FileLock {
   private released = false;
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    private readonly token: string,
+  ) {}
 
   /** Takes the lock or throws BAD_REQUEST naming the run that holds it. `what` says what is locked, in words. */
   static async acquire(path: string, what: string): Promise<FileLock> {
     for (let tries = 0; tries < 2; tries++) {
+      const token = randomUUID();
+      const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), nonce: PROCESS_NONCE, token };
       try {
-        const handle = await open(path, 'wx');
-        const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-        await handle.writeFile(JSON.stringify(owner));
-        await handle.close();
-        return new FileLock(path);
+        await createWith(path, JSON.stringify(owner), token);
+        return new FileLock(path, token);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const owner = await readOwner(path);
-      // A torn lock file (killed while writing it) or one whose process is gone on this machine is stale.
-      const stale = owner === null || (owner.host === hostname() && !processAlive(owner.pid));
-      if (!stale) {
+      const text = await readText(path);
+      if (text === null) continue; // released meanwhile
+      const held = parseOwner(text);
+      if (held !== null && !isStale(held)) {
+        const self = held.pid === process.pid && held.host === hostname() ? '; it is this process' : '';
         throw new PartnerError({
           code: 'BAD_REQUEST',
           retryable: false,
-          message: `${what} is in use by another run (process ${owner.pid} on ${owner.host}, since ${owner.since}); refusing to run two at once.`,
+          message: `${what} is in use by another run (process ${held.pid} on ${held.host}, since ${held.since}${self}); refusing to run two at once.`,
           hint: `Wait for the other run to end, or stop it. If no such process exists, delete ${path}.`,
         });
       }
-      await rm(path, { force: true });
+      // Remove only the stale record judged above, not one another run has put there since.
+      if ((await readText(path)) === text) await rm(path, { force: true });
     }
     throw new PartnerError({
       code: 'BAD_REQUEST',
@@ -70,10 +118,12 @@ export class FileLock {
     });
   }
 
+  /** Deletes the lock file only if it is still this lock's (not one another run took over or wrote since). */
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    await rm(this.path, { force: true });
+    const text = await readText(this.path);
+    if (text !== null && parseOwner(text)?.token === this.token) await rm(this.path, { force: true });
   }
 }
 
