@@ -352,7 +352,10 @@ export class PurchaseLedger {
       const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
       // An answer that names another asset than the record's never rewrites it (a service mixing up purchases).
       if (byRef && byRef.asset_id !== '' && asset !== '' && byRef.asset_id !== asset) return toRecord(byRef);
-      if (byRef) {
+      // A second purchase under a reference whose record holds another (a resend the service did not
+      // deduplicate): a row of its own, so that neither is lost; the reference stays with the first.
+      const second = byId === undefined && byRef !== undefined && byRef.purchase_id !== null && byRef.purchase_id !== purchase.id;
+      if (byRef && !second) {
         this.db
           .prepare(
             `UPDATE purchase_ledger SET state = 'registered', purchase_id = ?, purchase_state = ?, purchase_state_kind = ?, asset_title = COALESCE(asset_title, ?), updated_at = ? WHERE id = ?`,
@@ -362,8 +365,8 @@ export class PurchaseLedger {
       }
       const info = this.db
         .prepare(
-          `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, purchase_id, state, purchase_state, purchase_state_kind, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'registered', ?, ?, ?, ?)`,
+          `INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, asset_title, reference, purchase_id, state, purchase_state, purchase_state_kind, note, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'registered', ?, ?, ?, ?, ?)`,
         )
         .run(
           target.vendor,
@@ -371,10 +374,13 @@ export class PurchaseLedger {
           target.profileId,
           String(purchase.asset_id ?? ''),
           assetTitle,
-          purchase.client_reference ?? null,
+          second ? null : (purchase.client_reference ?? null),
           purchase.id,
           purchase.state,
           kindOf(purchase),
+          second
+            ? `A second purchase under reference ${purchase.client_reference} (with ${byRef!.purchase_id}): the service did not take the reference as a key. Cancel the one not wanted.`
+            : null,
           at,
           at,
         );

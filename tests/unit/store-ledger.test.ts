@@ -222,6 +222,19 @@ describe('later answers, recovery and the list', () => {
     expect(other.markChecked(sending.id)).toMatchObject({ id: sending.id, state: 'checked' });
   });
 
+  it('keeps a second purchase seen under a reference whose record holds another as a row of its own (neither is lost)', () => {
+    const ledger = open();
+    const first = ledger.recordSeen(target, bought('P-1', 7, 'ref-twice'));
+    const second = ledger.recordSeen(target, bought('P-2', 7, 'ref-twice'));
+    expect(second.id).not.toBe(first.id);
+    expect(second).toMatchObject({ purchaseId: 'P-2', reference: null, state: 'registered', assetId: '7' });
+    expect(second.note).toContain('second purchase under reference ref-twice');
+    expect(ledger.get(first.id)).toMatchObject({ purchaseId: 'P-1', reference: 'ref-twice' });
+    // Seen again later, each updates its own row.
+    expect(ledger.recordSeen(target, bought('P-2', 7, 'ref-twice', 'cancelled')).id).toBe(second.id);
+    expect(ledger.list({ assetId: 7, limit: 10 })).toHaveLength(2);
+  });
+
   it('lists unresolved records first, then the newest; filters by vendor and state', async () => {
     const ledger = open();
     await registerWithLedger(ledger, { target, asset: { id: 1, title: null }, send: async (ref) => bought('p_1', 1, ref) });

@@ -130,12 +130,13 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
           message: `The service has no purchase with reference ${record.reference}: the registration did not go through. Mark it as checked to register this asset again.`,
         };
       }
-      for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
       const landed = ledger.settle(
         `lookup of record ${id}: purchase ${first.id}`,
         () => ledger.finishRegistration(id, first),
         assetKey(record, record.assetId),
       );
+      // After the record took the first: the others are rows of their own, not rewrites of it.
+      for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
       if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
       const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };

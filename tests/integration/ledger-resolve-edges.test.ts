@@ -1,9 +1,9 @@
 /**
- * A registration still on its way (a slow service; a 429 pause would hold it the same way): "Look it
- * up" and "Mark as checked" are refused until its answer lands, so that a lookup that finds
- * nothing yet cannot lead to the asset being registered a second time. The simulator on loopback,
- * slowed by its latency fault. And a purchase id typed in for a registration is taken only if its reference is
- * that registration's.
+ * Resolving an unresolved registration at the edges a real desk meets, on the simulator (loopback):
+ * one still on its way (the latency fault; a 429 pause holds it the same way) can be neither looked
+ * up nor marked as checked until its answer lands, since a lookup that finds nothing yet would lead
+ * to a second purchase; a purchase id typed in is taken only if its reference is the registration's;
+ * two purchases under one reference (a resend the service did not deduplicate) are both kept.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppServices } from '../../electron/app';
@@ -78,5 +78,29 @@ describe('a purchase id typed in for an unresolved registration', () => {
     expect((await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 10 })).items).toMatchObject([{ id: lost.id, state: 'unknown' }]);
     // Its own lookup still finds it.
     expect((await callApp(app, 'ledgerResolve', { profileId, id: lost.id, action: 'lookup' })).record).toMatchObject({ state: 'registered' });
+  });
+});
+
+describe("a lookup that finds two purchases under the registration's reference", () => {
+  it('settles the record with one and lists the other as a row of its own (a resend the service did not deduplicate)', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    sim.control.setFaults({ dropRate: 1 });
+    expect(await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_OUTCOME' },
+    });
+    const lost = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items[0]!;
+    // Confirmed, the intent is sent again under its reference; this simulator does not take it as a key.
+    const resent = await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A', confirmDuplicate: { seen: [lost.reference!] } });
+    expect(resent).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
+    sim.control.setFaults({ dropRate: 0 });
+
+    const looked = await callApp(app, 'ledgerResolve', { profileId, id: lost.id, action: 'lookup' });
+    expect(looked.message).toContain('1 more with the same reference, now listed');
+    const rows = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.purchaseId)).size).toBe(2);
+    expect(rows.every((r) => r.state === 'registered' && r.purchaseId !== null)).toBe(true);
   });
 });
