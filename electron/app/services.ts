@@ -267,7 +267,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     openable,
     ids: new ExactIds(),
     settings: () => store.settings(),
-    session: (profileId) => pool.sessionOf(profileId),
+    session: (scope) => pool.sessionOf(scope),
     sessionFor: (profileId) => pool.sessionFor(profileId),
     currentSession: () => pool.active(),
     select: (id) => pool.select(id),

@@ -8,6 +8,7 @@
  * listed, offline with the reason, until it is selected again or disconnected.
  */
 import type { z } from 'zod';
+import type { ProfileScoped } from '../../shared/bridge/profile-scoped';
 import type { connectedProfileSchema } from '../../shared/bridge/session-schemas';
 import type { Clock } from '../../shared/clock';
 import { PartnerError, toErrorData } from '../../shared/errors';
@@ -110,10 +111,22 @@ export class SessionPool {
     return session;
   }
 
-  /** The session of the profile a page showed; PROFILE_NOT_CONNECTED when it is not connected (never the active one instead). */
-  sessionOf(profileId: string): ProfileSession {
-    const session = this.openSession(profileId);
-    if (!session) throw profileNotConnected(this.nameOf(profileId));
+  /**
+   * The session of the profile a page showed; PROFILE_NOT_CONNECTED when it is not connected (never
+   * the active one instead), or when it now points elsewhere than the page showed it at.
+   */
+  sessionOf(scope: ProfileScoped): ProfileSession {
+    const session = this.openSession(scope.profileId);
+    if (!session) throw profileNotConnected(this.nameOf(scope.profileId));
+    const { vendor, baseUrl } = session.profile;
+    if (scope.shownAt && (scope.shownAt.vendor !== vendor || scope.shownAt.baseUrl !== baseUrl)) {
+      throw new PartnerError({
+        code: 'PROFILE_NOT_CONNECTED',
+        message: `Profile "${session.profile.name}" now points at vendor ${vendor} at ${baseUrl}; the page showed vendor ${scope.shownAt.vendor} at ${scope.shownAt.baseUrl}: nothing was sent.`,
+        hint: 'The profile was edited since the page read this. Open it again from the profile it points at now.',
+        retryable: false,
+      });
+    }
     return session;
   }
 

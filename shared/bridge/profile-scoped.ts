@@ -5,6 +5,14 @@
  */
 import { z } from 'zod';
 
-export const profileScoped = z.object({ profileId: z.string().trim().min(1, 'the profile the page showed is required').max(200) });
+export const profileScoped = z.object({
+  profileId: z.string().trim().min(1, 'the profile the page showed is required').max(200),
+  /**
+   * Where that profile pointed when the page read what it acts on: a profile edited since (the same
+   * id, now another vendor or service) is refused, so that an action on what the page shows never
+   * goes to a service it was not read from. Absent: not checked.
+   */
+  shownAt: z.object({ vendor: z.string().max(200), baseUrl: z.string().max(2000) }).optional(),
+});
 
 export type ProfileScoped = z.output<typeof profileScoped>;

@@ -25,13 +25,13 @@ function readInfo(read: Pick<Read<unknown>, 'missing' | 'warnings' | 'raw'> & { 
 
 export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 'searchAssets' | 'categories' | 'assetHistory'> {
   return {
-    async listAssets({ profileId, lastId, pageSize }, call) {
-      const session = ctx.session(profileId);
+    async listAssets({ lastId, pageSize, ...scope }, call) {
+      const session = ctx.session(scope);
       const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true, signal: call?.signal });
       return maskedAnswer(ctx, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total, ...readInfo(page) });
     },
-    async searchAssets({ profileId, query, category, limit }, call) {
-      const session = ctx.session(profileId);
+    async searchAssets({ query, category, limit, ...scope }, call) {
+      const session = ctx.session(scope);
       const map = session.map;
       const res = await session.client.request('searchAssets', {
         ...searchRequest(map, query, category, limit),
@@ -42,14 +42,14 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
       const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
       return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
     },
-    async categories({ profileId }, call) {
-      const session = ctx.session(profileId);
+    async categories(scope, call) {
+      const session = ctx.session(scope);
       const res = await session.client.request('categories', { priority: 'interactive', signal: call?.signal });
       const read = readCategories(res.body, session.map);
       return maskedAnswer(ctx, { items: read.value, ...readInfo(read) });
     },
-    async assetHistory({ profileId, assetId }, call) {
-      const session = ctx.session(profileId);
+    async assetHistory({ assetId, ...scope }, call) {
+      const session = ctx.session(scope);
       // Its asset field is guessed: a 400 naming the right one is sent once more that way (session.names).
       const { res, note } = await session.names.send(
         session.client,

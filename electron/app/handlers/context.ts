@@ -3,6 +3,7 @@ import type { Settings } from '../../profiles';
 import type { ProfileStore } from '../../profiles';
 import type { Telemetry } from '../../telemetry';
 import type { BudgetRegistry, ScopeStores } from '../../client';
+import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import type { BudgetSample } from '../../../shared/rate-limit';
 import type { ConnectionView } from '../connection-state';
 import type { DownloadController } from '../download-controller';
@@ -49,7 +50,7 @@ export interface AppContext {
    * The session of the profile the page showed (every vendor-scoped call names it); throws
    * PROFILE_NOT_CONNECTED when it is not connected. There is no "the active one" here on purpose.
    */
-  session(profileId: string): ProfileSession;
+  session(scope: ProfileScoped): ProfileSession;
   /** A connected profile's session (default: the active one); throws NOT_FOUND when it is not connected. */
   sessionFor(profileId?: string): ProfileSession;
   currentSession(): ProfileSession | null;

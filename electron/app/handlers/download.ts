@@ -1,20 +1,21 @@
 /** download*: the whole-catalog download of the active profile (one at a time). */
+import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import type { DownloadTarget } from '../download-controller';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
 /** The download of the profile the page showed (a paused one resumes only for its own profile). */
-function targetOf(ctx: AppContext, profileId: string): DownloadTarget {
-  const session = ctx.session(profileId);
+function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
+  const session = ctx.session(scope);
   const p = session.profile;
   return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
 }
 
 export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' | 'downloadPause' | 'downloadResume' | 'downloadCancel' | 'downloadStatus'> {
   return {
-    downloadStart: async ({ profileId, format, resume }) => ctx.downloads.start(targetOf(ctx, profileId), ctx.settings().downloadDir, { format, resume }),
+    downloadStart: async ({ format, resume, ...scope }) => ctx.downloads.start(targetOf(ctx, scope), ctx.settings().downloadDir, { format, resume }),
     downloadPause: async () => ctx.downloads.pause(),
-    downloadResume: async ({ profileId }) => ctx.downloads.resume(targetOf(ctx, profileId), ctx.settings().downloadDir),
+    downloadResume: async (scope) => ctx.downloads.resume(targetOf(ctx, scope), ctx.settings().downloadDir),
     downloadCancel: async ({ deleteFiles }) => ctx.downloads.cancel(deleteFiles),
     downloadStatus: async () => ctx.downloads.status(),
   };

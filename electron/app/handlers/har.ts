@@ -41,8 +41,8 @@ export function harHandlers(ctx: AppContext): HandlerGroup<'requestLogHar' | 'si
       return { fileName: `requests-${stamp(now)}.har`, text: harText(built.har, mask), entries: built.entries, withoutDetail: built.withoutDetail };
     },
     /** As the vendor of the demo profile the page showed (the simulator panel's). */
-    async simReplayHar({ har, profileId }) {
-      const session = ctx.session(profileId);
+    async simReplayHar({ har, ...scope }) {
+      const session = ctx.session(scope);
       if (!session.profile.demo || !ctx.demo.running || session.isClosed) throw notOnDemo();
       if (replay?.status().state === 'running') {
         throw new PartnerError({ code: 'CONFLICT', message: 'A replay is running.', hint: 'Stop it first, or wait until it ends.', retryable: false });

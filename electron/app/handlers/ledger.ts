@@ -3,6 +3,7 @@
  * by looking it up at the service or by a person's "I checked".
  */
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
+import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import { PartnerError } from '../../../shared/errors';
 import { assetKey, ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
@@ -37,8 +38,8 @@ export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: See
 }
 
 /** The session of the profile the page showed, which must be at the record's service: a lookup elsewhere would ask the wrong service. */
-function sessionFor(ctx: AppContext, profileId: string, record: LedgerRecord): ProfileSession {
-  const session = ctx.session(profileId);
+function sessionFor(ctx: AppContext, scope: ProfileScoped, record: LedgerRecord): ProfileSession {
+  const session = ctx.session(scope);
   if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
     throw new PartnerError({
       code: 'BAD_REQUEST',
@@ -63,7 +64,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       };
     },
 
-    async ledgerResolve({ profileId, id, action, purchaseId }) {
+    async ledgerResolve({ id, action, purchaseId, ...scope }) {
       const ledger = ctx.local.ledger();
       const record = ledger.get(id);
       if (!record) throw new PartnerError({ code: 'NOT_FOUND', message: `No ledger record #${id}.`, retryable: false });
@@ -75,7 +76,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         };
       }
       ledger.refuseInFlight(id);
-      const session = sessionFor(ctx, profileId, record);
+      const session = sessionFor(ctx, scope, record);
       const knownId = purchaseId ?? record.purchaseId;
       if (knownId) {
         const purchase = await session.purchases.info(knownId);

@@ -4,6 +4,7 @@
  * openExternal opens only https URLs that downloadUrl/viewUrl returned in this session.
  */
 import type { z } from 'zod';
+import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import type { urlResultSchema } from '../../../shared/bridge/schemas';
 import { PartnerError } from '../../../shared/errors';
 import type { Purchase as ReadPurchase, PurchaseUrl } from '../../purchases';
@@ -27,22 +28,26 @@ function toUrlResult(answer: PurchaseUrl): UrlResult {
 
 export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   /** Runs an action that answers with a purchase and records its state in the ledger. */
-  const tracked = async (profileId: string, run: (s: ProfileSession) => Promise<ReadPurchase>, assetTitle?: string | null): Promise<Digits<ReadPurchase>> => {
-    const session = ctx.session(profileId);
+  const tracked = async (
+    scope: ProfileScoped,
+    run: (s: ProfileSession) => Promise<ReadPurchase>,
+    assetTitle?: string | null,
+  ): Promise<Digits<ReadPurchase>> => {
+    const session = ctx.session(scope);
     const purchase = maskedAnswer(ctx, await run(session));
     const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
     return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
   };
-  const remembered = async (profileId: string, run: (s: ProfileSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
-    const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session(profileId))));
+  const remembered = async (scope: ProfileScoped, run: (s: ProfileSession) => Promise<PurchaseUrl>): Promise<UrlResult> => {
+    const result = maskedAnswer(ctx, toUrlResult(await run(ctx.session(scope))));
     if (ctx.openable.size >= MAX_OPENABLE) ctx.openable.delete(ctx.openable.values().next().value as string);
     ctx.openable.add(result.url);
     return result;
   };
   return {
-    purchaseInfo: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.info(purchaseId)),
-    registerPurchase: ({ profileId, assetId, assetTitle, confirmDuplicate }) => {
-      const session = ctx.session(profileId);
+    purchaseInfo: ({ purchaseId, ...scope }) => tracked(scope, (s) => s.purchases.info(purchaseId)),
+    registerPurchase: ({ assetId, assetTitle, confirmDuplicate, ...scope }) => {
+      const session = ctx.session(scope);
       return registerWithLedger(ctx.local.ledger(), {
         target: ledgerTarget(session),
         asset: { id: assetId, title: assetTitle },
@@ -51,13 +56,13 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         send: async (reference, body) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference, body })),
       });
     },
-    validatePurchase: ({ profileId, purchaseId, assetId }) =>
-      tracked(profileId, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
-    cancelPurchase: ({ profileId, purchaseId }) => tracked(profileId, (s) => s.purchases.cancel(purchaseId)),
-    downloadUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.downloadUrl(purchaseId)),
-    viewUrl: ({ profileId, purchaseId }) => remembered(profileId, (s) => s.purchases.viewUrl(purchaseId)),
-    async findPurchases({ profileId, reference }) {
-      const session = ctx.session(profileId);
+    validatePurchase: ({ purchaseId, assetId, ...scope }) =>
+      tracked(scope, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
+    cancelPurchase: ({ purchaseId, ...scope }) => tracked(scope, (s) => s.purchases.cancel(purchaseId)),
+    downloadUrl: ({ purchaseId, ...scope }) => remembered(scope, (s) => s.purchases.downloadUrl(purchaseId)),
+    viewUrl: ({ purchaseId, ...scope }) => remembered(scope, (s) => s.purchases.viewUrl(purchaseId)),
+    async findPurchases({ reference, ...scope }) {
+      const session = ctx.session(scope);
       const found = maskedAnswer(ctx, await session.purchases.findByReference(reference));
       for (const purchase of found.items) if (purchase.id !== '') noteSeen(ctx, session, purchase, null);
       return found;

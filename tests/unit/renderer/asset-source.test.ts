@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetSource, SourcedAsset } from '../../../renderer/src/views/catalog/asset-source';
-import { assetInDetail, isFromShownProfile, rowsSourceOf, sourceOf } from '../../../renderer/src/views/catalog/asset-source';
+import { assetInDetail, isFromShownProfile, rowsSourceOf, scopeOf, sourceOf } from '../../../renderer/src/views/catalog/asset-source';
 
 const demo: AssetSource = { profileId: 'demo', vendor: 'demo', baseUrl: 'http://127.0.0.1:1' };
 const acme: AssetSource = { profileId: 'demo-acme', vendor: 'acme', baseUrl: 'http://127.0.0.1:2' };
@@ -33,6 +33,14 @@ describe('an opened asset keeps the profile it was read from', () => {
   it('acts again once the page shows its profile again', () => {
     expect(isFromShownProfile(opened, demo)).toBe(true);
     expect(isFromShownProfile(opened, { ...demo })).toBe(true);
+  });
+
+  it('acts no more once its profile was edited to point at another service or vendor, and names where it pointed in its calls', () => {
+    expect(isFromShownProfile(opened, { ...demo, baseUrl: 'https://partner.example' })).toBe(false);
+    expect(isFromShownProfile(opened, { ...demo, vendor: 'acme' })).toBe(false);
+    expect(scopeOf(demo)).toEqual({ profileId: 'demo', shownAt: { vendor: 'demo', baseUrl: demo.baseUrl } });
+    expect(scopeOf({ profileId: 'demo', vendor: null, baseUrl: null })).toEqual({ profileId: 'demo' });
+    expect(() => scopeOf(undefined)).toThrow(/No vendor profile is connected/);
   });
 
   it('a route to another id shows that asset at the shown profile; no route, no detail', () => {

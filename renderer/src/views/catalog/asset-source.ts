@@ -5,7 +5,9 @@
  * another page can switch the connection at any moment, and the asset's id means nothing there.
  */
 import type { Asset } from '../../../../shared/catalog';
+import type { ProfileScoped } from '../../../../shared/bridge/profile-scoped';
 import type { Connection } from '../../api/queries';
+import { shownProfile } from '../../api/queries';
 
 export type AssetSource = { profileId: string; vendor: string | null; baseUrl: string | null };
 
@@ -18,9 +20,19 @@ export function sourceOf(connection: Connection | undefined): AssetSource | null
   return { profileId: connection.profileId, vendor: connection.vendor, baseUrl: connection.baseUrl };
 }
 
-/** Actions on an asset are offered only while the page shows the profile it was read from. */
+/** Actions on an asset are offered only while the page shows the profile it was read from, pointing where it pointed then. */
 export function isFromShownProfile(opened: SourcedAsset, shown: AssetSource | null): boolean {
-  return shown !== null && opened.source.profileId === shown.profileId;
+  const from = opened.source;
+  return shown !== null && from.profileId === shown.profileId && from.vendor === shown.vendor && from.baseUrl === shown.baseUrl;
+}
+
+/**
+ * A vendor call's profile scope for what was read from `source`: its profile, and where that profile
+ * pointed then (main refuses the call if the profile was edited to point elsewhere since).
+ */
+export function scopeOf(source: AssetSource | undefined): ProfileScoped {
+  const profileId = shownProfile(source?.profileId);
+  return source?.vendor && source.baseUrl ? { profileId, shownAt: { vendor: source.vendor, baseUrl: source.baseUrl } } : { profileId };
 }
 
 /**

@@ -12,8 +12,8 @@ import type { CallResponse } from '../../../../shared/bridge/contract';
 import { PURCHASE_ACTIONS_BY_STATE } from '../../../../shared/catalog';
 import { useApi, useAppContext } from '../../api/context';
 import type { UrlResult } from '../../api/queries';
-import { shownProfile } from '../../api/queries';
 import type { AssetSource } from '../catalog/asset-source';
+import { scopeOf } from '../catalog/asset-source';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
 import { Pill, purchaseTone } from '../../components/Pill';
@@ -57,7 +57,7 @@ type Outcome =
   | { kind: 'error'; action: Action; error: unknown };
 
 /** What the page showed when the person acted: the profile and the purchase (read then, never after an await). */
-type Shown = { profileShown: string | null | undefined; purchaseId: string };
+type Shown = { profileShown: AssetSource | undefined; purchaseId: string };
 
 const blockingRecordsSchema = z.object({ records: z.array(ledgerRecordSchema) });
 
@@ -93,8 +93,8 @@ export function PurchaseActions({
   const { shell } = useAppContext();
   const queryClient = useQueryClient();
   const ledger = useAssetLedger(assetId, source);
-  // The asset's own profile: taken when a button is clicked or a dialog opens.
-  const profile = source.profileId;
+  // The asset's own profile, as it pointed when the asset was read: taken when a button is clicked or a dialog opens.
+  const profile = source;
   /** What was on screen when the open dialog (Register or Cancel) opened: its confirmation acts on that. */
   const [askedFor, setAskedFor] = useState<Shown>({ profileShown: undefined, purchaseId: '' });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -116,24 +116,24 @@ export function PurchaseActions({
 
   const run = useMutation({
     mutationFn: async ({ action, seen, profileShown, purchaseId: id }: { action: Action; seen?: string[] } & Shown): Promise<Outcome> => {
-      const profileId = shownProfile(profileShown);
+      const scope = scopeOf(profileShown);
       switch (action) {
         case 'registerPurchase':
           return {
             kind: 'purchase',
             action,
-            purchase: await api.registerPurchase({ profileId, assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }),
+            purchase: await api.registerPurchase({ ...scope, assetId, assetTitle, ...(seen ? { confirmDuplicate: { seen } } : {}) }),
           };
         case 'purchaseInfo':
-          return { kind: 'purchase', action, purchase: await api.purchaseInfo({ profileId, purchaseId: id }) };
+          return { kind: 'purchase', action, purchase: await api.purchaseInfo({ ...scope, purchaseId: id }) };
         case 'validatePurchase':
-          return { kind: 'purchase', action, purchase: await api.validatePurchase({ profileId, purchaseId: id, assetId }) };
+          return { kind: 'purchase', action, purchase: await api.validatePurchase({ ...scope, purchaseId: id, assetId }) };
         case 'cancelPurchase':
-          return { kind: 'purchase', action, purchase: await api.cancelPurchase({ profileId, purchaseId: id }) };
+          return { kind: 'purchase', action, purchase: await api.cancelPurchase({ ...scope, purchaseId: id }) };
         case 'downloadUrl':
-          return { kind: 'url', action, result: await api.downloadUrl({ profileId, purchaseId: id }) };
+          return { kind: 'url', action, result: await api.downloadUrl({ ...scope, purchaseId: id }) };
         case 'viewUrl':
-          return { kind: 'url', action, result: await api.viewUrl({ profileId, purchaseId: id }) };
+          return { kind: 'url', action, result: await api.viewUrl({ ...scope, purchaseId: id }) };
       }
     },
     onMutate: () => setOutcome(null),
