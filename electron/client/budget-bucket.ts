@@ -55,7 +55,7 @@ export interface Settled {
   consumers: number;
   /** After a 429: how long the whole bucket now pauses (ms); 0 otherwise. */
   pauseMs: number;
-  /** How long nothing of this budget went through for anyone (ms): background work gives up on it. */
+  /** How long nothing of this budget went through for anyone since this request started (ms): background work gives up on it. */
   stalledMs: number;
 }
 
@@ -136,7 +136,9 @@ export class BudgetBucket {
       pauseMs = Math.min(MAX_RETRY_AFTER_MS, floor + (jitter?.(this.model.rateLimitStreak - 1) ?? 0));
       this.pauseUntil(now + pauseMs);
     }
-    return { at: now, consumers, pauseMs, stalledMs: now - this.model.progressAt };
+    // A budget idle before this request started has not stalled it: count from the later of the two.
+    const stalledSince = Math.max(this.model.progressAt, attempt.requestStartedAt);
+    return { at: now, consumers, pauseMs, stalledMs: now - stalledSince };
   }
 
   /** The whole bucket waits: every queued request, not only the one refused. */
