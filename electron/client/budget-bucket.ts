@@ -5,6 +5,7 @@
  */
 import type { EndpointId } from '../../shared/endpoints';
 import type { Clock } from '../../shared/clock';
+import { wallTime } from '../../shared/clock';
 import type { AnsweredAttempt, Attempt, FailedAttempt } from './attempt';
 import { MAX_RETRY_AFTER_MS, rateLimitFloorMs } from './backoff';
 import { HeaderModel } from './header-model';
@@ -25,9 +26,9 @@ export interface BucketSnapshot {
   remaining: number | null;
   /** Requests the model would let go right now. */
   available: number;
-  /** Epoch ms until which the bucket is paused after a 429; null when not paused. */
+  /** Wall-clock epoch ms until which the bucket is paused after a 429 (for display); null when not paused. */
   pausedUntil: number | null;
-  /** Epoch ms when the server says the budget is full again; null when unknown. */
+  /** Wall-clock epoch ms when the server says the budget is full again (for display); null when unknown. */
   resetAt: number | null;
   queued: number;
   inFlight: number;
@@ -55,7 +56,7 @@ export interface Settled {
   consumers: number;
   /** After a 429: how long the whole bucket now pauses (ms); 0 otherwise. */
   pauseMs: number;
-  /** How long nothing of this budget went through for anyone (ms): background work gives up on it. */
+  /** How long nothing of this budget went through for anyone since this request started (ms): background work gives up on it. */
   stalledMs: number;
 }
 
@@ -136,7 +137,9 @@ export class BudgetBucket {
       pauseMs = Math.min(MAX_RETRY_AFTER_MS, floor + (jitter?.(this.model.rateLimitStreak - 1) ?? 0));
       this.pauseUntil(now + pauseMs);
     }
-    return { at: now, consumers, pauseMs, stalledMs: now - this.model.progressAt };
+    // A budget idle before this request started has not stalled it: count from the later of the two.
+    const stalledSince = Math.max(this.model.progressAt, attempt.requestStartedAt);
+    return { at: now, consumers, pauseMs, stalledMs: now - stalledSince };
   }
 
   /** The whole bucket waits: every queued request, not only the one refused. */
@@ -170,6 +173,8 @@ export class BudgetBucket {
 
   snapshot(): BucketSnapshot {
     const now = this.clock.now();
+    // Paced on the monotonic clock, shown against Date.now(): the two part by the time the computer slept.
+    const wall = (at: number | null): number | null => (at === null ? null : wallTime(this.clock, at));
     const paused = this.model.pausedUntil > now ? this.model.pausedUntil : null;
     return {
       baseUrl: this.baseUrl,
@@ -178,8 +183,8 @@ export class BudgetBucket {
       limit: this.model.limit,
       remaining: this.model.serverRemaining(now),
       available: this.model.available(now),
-      pausedUntil: paused,
-      resetAt: this.model.resetAt(),
+      pausedUntil: wall(paused),
+      resetAt: wall(this.model.resetAt()),
       queued: this.headers.queued,
       inFlight: this.model.inFlightCount,
       margin: this.model.margin(now),

@@ -112,6 +112,12 @@ function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: stri
     const hint = 'Raise the response-size cap in Settings if the service really sends answers this large.';
     return { code: 'RESPONSE_TOO_LARGE', retryable: false, tail: '; not retried.', hint };
   }
+  if (failure === 'odd-status') {
+    // It was answered: resending would spend another slot on the same answer; an unsafe call may have acted.
+    const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
+    const hint = safeToResend ? 'The service, or a proxy in front of it, sent a status HTTP does not define.' : UNKNOWN_OUTCOME_HINT;
+    return { code: 'INVALID_RESPONSE', retryable: false, tail, hint };
+  }
   if (failure === 'refused') {
     return { code: 'NETWORK', retryable: true, tail: `${tries}. Nothing reached the service.`, hint: 'Check the base URL and that the service is running.' };
   }

@@ -28,7 +28,11 @@ export type FailureKind =
   | 'closed' // the client was closed while in flight: the server may have acted
   | 'refused' // the connection was never made (refused, no such host): nothing reached the server
   | 'network' // the connection broke (reset, dropped): the server may have acted
-  | 'too-large'; // the answer went over the response-size cap (transport.ts): never retried
+  | 'too-large' // the answer went over the response-size cap (transport.ts): never retried
+  | 'odd-status'; // the answer's status is outside 200-599 (transport.ts): it reached the server; never retried
+
+/** Answers that came back unusable: retrying would spend another slot for the same. */
+export const NEVER_RETRIED: readonly FailureKind[] = ['too-large', 'odd-status'];
 
 export type AttemptOutcome =
   | { kind: 'response'; status: number; statusText: string; header: HeaderGetter; text: string; sentAt: number; receivedAt: number }
@@ -63,10 +67,11 @@ function describe(e: unknown, depth = 0): { codes: string[]; messages: string[] 
 }
 
 /** Sorts a fetch rejection that was not our own abort. */
-export function classifyFetchError(e: unknown): { failure: 'refused' | 'network' | 'too-large'; detail: string } {
+export function classifyFetchError(e: unknown): { failure: 'refused' | 'network' | 'too-large' | 'odd-status'; detail: string } {
   const { codes, messages } = describe(e);
   const text = messages.join(' | ');
   if (codes.includes('RESPONSE_TOO_LARGE')) return { failure: 'too-large', detail: messages[0] ?? 'the answer is too large' };
+  if (codes.includes('UNEXPECTED_STATUS')) return { failure: 'odd-status', detail: messages[0] ?? 'the service answered a status outside 200-599' };
   const refused = codes.some((c) => NOT_CONNECTED.includes(c)) || NOT_CONNECTED_CHROMIUM.some((c) => text.includes(c));
   const code = codes.find((c) => c.startsWith('E') || c.startsWith('UND_')) ?? '';
   const detail = `${refused ? 'could not connect' : 'connection failed'}${code ? ` (${code})` : ''}${text ? `: ${text.slice(0, 200)}` : ''}`;

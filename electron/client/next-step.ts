@@ -14,6 +14,7 @@ import type { AnsweredAttempt, FailedAttempt } from './attempt';
 import type { RetryPolicy } from './backoff';
 import { fullJitter, mayRetry } from './backoff';
 import type { Settled } from './budget-bucket';
+import { NEVER_RETRIED } from './http';
 import { failureError, invalidBodyError, parseBody, statusError, unknownOutcomeAnswerError } from './classify';
 import { cancelledError, sharedBudgetError, stalledError } from './errors';
 import type { ApiResponse } from './types';
@@ -64,7 +65,7 @@ export function afterFailure(attempt: FailedAttempt, now: number, rules: RetryRu
     if (safeToResend) return { error: cancelledError(endpoint, `${why}.`) };
     return { error: failureError(attempt, `${why} after it was sent`) };
   }
-  if (failure === 'refused' || (safeToResend && failure !== 'too-large')) {
+  if (failure === 'refused' || (safeToResend && !NEVER_RETRIED.includes(failure))) {
     const backoff = fullJitter(attemptNo - 1, rules.policy, rules.random);
     if (mayRetry(attemptNo, attempt.requestStartedAt, now, backoff, rules.policy)) return { sleepMs: backoff };
   }

@@ -77,7 +77,15 @@ export class RedisSlotStore implements FleetSlotStore {
 
   async reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
     const first = !this.answeredOnce && this.current.state !== 'fallback';
-    if (this.redis.status !== 'ready' && !(first && (await this.ready(FIRST_ANSWER_MS)))) return null;
+    if (this.redis.status !== 'ready') {
+      if (!first) return null;
+      if (!(await this.ready(FIRST_ANSWER_MS))) {
+        // Connected but never ready (loading its dataset, hung, a proxy with no backend): down, not still
+        // connecting, so later reservations go on the headers at once; the 'ready' event brings it back.
+        if (this.current.state !== 'fallback') this.fallback(`no answer within ${FIRST_ANSWER_MS} ms`); // an error's own words kept
+        return null;
+      }
+    }
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const askedAt = performance.now();

@@ -9,6 +9,8 @@
  *   (Chromium does), and a fresh undici connection is never resent.
  * - Every body is counted as it streams and cut at the size cap with RESPONSE_TOO_LARGE, so a
  *   hostile answer can neither fill memory nor be downloaded again by a retry.
+ * - An answer with a status outside 200-599 fails with UNEXPECTED_STATUS, its body cancelled: it
+ *   reached the server, so it is not taken for a broken connection and retried.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { ENDPOINT_LIST } from '../../shared/endpoints';
@@ -21,6 +23,18 @@ export class ResponseTooLargeError extends Error {
   constructor(readonly limitBytes: number) {
     super(`the answer is larger than the ${formatBytes(limitBytes)} response-size cap`);
     this.name = 'ResponseTooLargeError';
+  }
+}
+
+/** An answer whose status a Response cannot carry (outside 200-599): it reached the server, and is not retried. */
+export class UnexpectedStatusError extends Error {
+  readonly code = 'UNEXPECTED_STATUS';
+  constructor(
+    readonly status: number,
+    statusText: string,
+  ) {
+    super(`the service answered status ${status}${statusText ? ` ${statusText}` : ''}, outside HTTP's 200-599`);
+    this.name = 'UnexpectedStatusError';
   }
 }
 
@@ -63,8 +77,12 @@ async function fetchOnFreshConnection(url: string, init: RequestInit | undefined
   }
 }
 
-/** The response with its body counted as it streams; an announced length over the cap fails at once. */
+/** The response with its body counted as it streams; an announced length over the cap, or a status it cannot carry, fails at once. */
 function capped(res: Response, limit: number): Response {
+  if (res.status < 200 || res.status > 599) {
+    void res.body?.cancel().catch(() => undefined);
+    throw new UnexpectedStatusError(res.status, res.statusText);
+  }
   const announced = Number(res.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > limit) {
     void res.body?.cancel().catch(() => undefined);

@@ -155,6 +155,34 @@ describe('background work never gives up on a shared budget', () => {
     expect(h.fake.received.length).toBeGreaterThan(6);
   });
 
+  it('a budget left idle past the stall limit before a background call started does not fail that call on its first 429', async () => {
+    let n = 0;
+    // Another consumer holds the budget for the call's first two tries, then it is free.
+    const h = harness({ latencyMs: 2, action: () => (n++ < 2 ? { kind: 'rate-limited' } : { kind: 'answer' }) });
+    const client = h.client({ stallLimitMs: 20_000 });
+    client.budgetSnapshot(); // the Budget view makes every bucket when a session opens
+    await h.clock.advance(25_000); // nobody uses listAssets meanwhile
+    const result = await drive(h.clock, client.request('listAssets', { priority: 'background' }));
+    expect(result.status).toBe(200);
+    expect(result.attempts).toBe(3);
+  });
+
+  it('a background call started after a long idle still stops when nothing goes through for the stall limit', async () => {
+    const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
+    const client = h.client({ stallLimitMs: 20_000 });
+    client.budgetSnapshot();
+    await h.clock.advance(25_000);
+    const started = h.clock.now();
+    const error = await drive(
+      h.clock,
+      client.request('listAssets', { priority: 'background' }).catch((e: unknown) => e),
+    );
+    expect(isPartnerError(error) && error.code).toBe('RATE_LIMITED');
+    expect((error as Error).message).toMatch(/no request of this budget has gone through for anyone/);
+    expect(h.clock.now() - started).toBeGreaterThanOrEqual(20_000);
+    expect(h.clock.now() - started).toBeLessThan(40_000);
+  });
+
   it('reads a stall limit given as a function each time: a setting changed while it waits applies to it', async () => {
     const h = harness({ latencyMs: 2, action: () => ({ kind: 'rate-limited' }) });
     let limitMs = 600_000;
