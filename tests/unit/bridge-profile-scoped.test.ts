@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { CALL_NAMES, calls } from '../../shared/bridge/contract';
 import type { CallName } from '../../shared/bridge/contract';
 import { profileScoped } from '../../shared/bridge/profile-scoped';
+import type { ProfileScoped } from '../../shared/bridge/profile-scoped';
 import { createHandlers } from '../../electron/app/handlers';
 import type { AppContext, CallHandlers } from '../../electron/app/handlers';
 import { PROFILE_SCOPED_CALLS, PROFILE_SCOPED_EXAMPLES } from '../helpers/profile-scoped-calls';
@@ -48,8 +49,8 @@ describe('the contract: vendor-scoped calls name the profile the page showed', (
 describe('the handlers: a session only by the request profileId', () => {
   it('no handler asks for a session without naming the profile', () => {
     for (const { file, text } of handlerSources) {
-      // ctx.session(profileId) is the one way in; `ctx.session()` was "whichever is active".
-      expect([...text.matchAll(/\bctx\.session\(([^)]*)\)/g)].map((m) => `${file}: ${m[0]}`).filter((s) => !s.endsWith('ctx.session(profileId)'))).toEqual([]);
+      // ctx.session(scope), the request's profile scope passed whole, is the one way in; `ctx.session()` was "whichever is active".
+      expect([...text.matchAll(/\bctx\.session\(([^)]*)\)/g)].map((m) => `${file}: ${m[0]}`).filter((s) => !s.endsWith('ctx.session(scope)'))).toEqual([]);
       // The active session is for what shows the active profile itself (its budget, the demo's controls), not vendor data.
       if (/\bctx\.currentSession\(/.test(text)) expect(['telemetry.ts', 'simulator.ts']).toContain(file);
       // The pool's own lookup falls back to the active profile without an id: handlers go through ctx.session.
@@ -75,8 +76,8 @@ describe('the handlers: a session only by the request profileId', () => {
       state: 'unknown',
     };
     const ctx = {
-      session: (profileId: string) => {
-        asked.push(profileId);
+      session: (scope: ProfileScoped) => {
+        asked.push(`${scope.profileId} shown at ${scope.shownAt?.vendor}`);
         throw refused;
       },
       currentSession: () => {
@@ -86,20 +87,21 @@ describe('the handlers: a session only by the request profileId', () => {
         throw new Error('asked for the active session');
       },
       connection: { current: () => ({ profileId: 'p_active' }) },
-      local: { available: true, problem: null, ledger: () => ({ get: () => record }) },
+      local: { available: true, problem: null, ledger: () => ({ get: () => record, refuseInFlight: () => undefined }) },
       settings: () => ({ downloadDir: '/nonexistent' }),
       downloads: { start: unreached, resume: unreached },
     } as unknown as AppContext;
     const handlers = createHandlers(ctx) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
     for (const name of PROFILE_SCOPED_CALLS) {
       asked.length = 0;
-      const request = calls[name].request.parse({ ...PROFILE_SCOPED_EXAMPLES[name], profileId: 'p_shown' });
+      const request = calls[name].request.parse({ ...PROFILE_SCOPED_EXAMPLES[name], profileId: 'p_shown', shownAt: { vendor: 'acme', baseUrl: 'http://x' } });
       // Some handlers throw before their first await: run each as the dispatcher does.
       await expect(
         Promise.resolve().then(() => handlers[name]!(request)),
         name,
       ).rejects.toBe(refused);
-      expect(asked, name).toEqual(['p_shown']);
+      // The scope whole: where the page saw the profile point goes with it.
+      expect(asked, name).toEqual(['p_shown shown at acme']);
     }
     expect(Object.keys(handlers).sort()).toEqual([...CALL_NAMES].sort() satisfies (keyof CallHandlers)[]);
   });
