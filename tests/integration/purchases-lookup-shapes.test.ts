@@ -12,6 +12,7 @@ import type { RunningSimulator } from '../../electron/simulator';
 import { callApp, shownProfile } from '../helpers/app-calls';
 import { connectedApp } from '../helpers/connected-app';
 import { startForwardProxy } from '../helpers/forward-proxy';
+import { loseRegistration } from '../helpers/lost-registration';
 import type { ForwardProxy } from '../helpers/forward-proxy';
 
 let dispose: () => Promise<void>;
@@ -37,22 +38,11 @@ afterEach(async () => {
 });
 
 /** A registration whose answer was lost (the service bought it, the connection dropped), looked up. */
-async function lostThenLookedUp(): Promise<{ asset: string | number; looked: Awaited<ReturnType<typeof lookUp>> }> {
+async function lostThenLookedUp() {
   const profileId = await shownProfile(app);
   const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
-  sim.control.setFaults({ dropRate: 1 });
-  expect(await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' })).toMatchObject({
-    ok: false,
-    error: { code: 'UNKNOWN_OUTCOME' },
-  });
-  sim.control.setFaults({ dropRate: 0 });
-  return { asset, looked: await lookUp(profileId, asset) };
-}
-
-async function lookUp(profileId: string, asset: string | number) {
-  const record = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items[0]!;
-  expect(record.state).toBe('unknown');
-  return callApp(app, 'ledgerResolve', { profileId, id: record.id, action: 'lookup' });
+  const lost = await loseRegistration(app, sim, profileId, asset);
+  return { asset, looked: await callApp(app, 'ledgerResolve', { profileId, id: lost.id, action: 'lookup' }) };
 }
 
 describe('Look it up, answers in other shapes', () => {
