@@ -41,7 +41,7 @@ export async function registerWithLedger<P extends SeenPurchase>(ledger: Purchas
   };
   let purchase: P;
   try {
-    purchase = await registration.send(reference, body);
+    purchase = await ledger.whileSending(record.id, () => registration.send(reference, body));
   } catch (e) {
     ledger.settle(`registration ${reference} failed`, () => ledger.failRegistration(record.id, toErrorData(e), resend), about);
     throw e;

@@ -128,8 +128,21 @@ export interface LedgerOptions {
   log?: (message: string) => void;
 }
 
+/** A registration's record as the in-flight checks read it. */
+interface SendingRow {
+  id: number;
+  state: LedgerState;
+  owner_pid: number | null;
+  updated_at: number;
+}
+
+/** No registration's send lasts longer (its timeout and a 429 pause, many times over): a "sending" record older is not in flight. */
+export const SENDING_AT_MOST_MS = 10 * 60_000;
+
 export class PurchaseLedger {
   private readonly now: () => number;
+  /** Records whose registration this ledger is sending now. */
+  private readonly sendingHere = new Set<number>();
   private readonly redact: (text: string) => string;
   private readonly pid: number;
   private readonly alive: (pid: number) => boolean;
@@ -405,9 +418,8 @@ export class PurchaseLedger {
    * registered a second time before the first answer lands.
    */
   refuseInFlight(id: number): void {
-    const row = this.db.prepare('SELECT state, owner_pid FROM purchase_ledger WHERE id = ?').get(id) as
-      { state: LedgerState; owner_pid: number | null } | undefined;
-    if (row?.state !== 'sending' || row.owner_pid === null || (row.owner_pid !== this.pid && !this.alive(row.owner_pid))) return;
+    const row = this.db.prepare('SELECT id, state, owner_pid, updated_at FROM purchase_ledger WHERE id = ?').get(id) as SendingRow | undefined;
+    if (row?.state !== 'sending' || !this.stillSending(row)) return;
     throw new PartnerError({
       code: 'CONFLICT',
       message: `Registration #${id} is still being sent: the service has not answered it yet.`,
@@ -416,15 +428,35 @@ export class PurchaseLedger {
     });
   }
 
+  /** Runs a registration's send: while it runs, its record is in flight here (its answer settles it). */
+  async whileSending<T>(id: number, send: () => Promise<T>): Promise<T> {
+    this.sendingHere.add(id);
+    try {
+      return await send();
+    } finally {
+      this.sendingHere.delete(id);
+    }
+  }
+
+  /**
+   * A "sending" record whose send may still run: here, one this ledger is sending now (not one whose
+   * answer only waits for the store); elsewhere, one of a live process written lately (a pid alone may
+   * be another program's after a reboot, and no send lasts SENDING_AT_MOST_MS).
+   */
+  private stillSending(row: SendingRow): boolean {
+    if (row.owner_pid === this.pid) return this.sendingHere.has(row.id);
+    return row.owner_pid !== null && this.now() - row.updated_at < SENDING_AT_MOST_MS && this.alive(row.owner_pid);
+  }
+
   /**
    * At start: registrations left "sending" by a process that is gone (it died between the
    * write-ahead and the answer) become "unknown". A live instance's sends are left alone.
    */
   recoverInterrupted(): number {
-    const rows = this.db.prepare(`SELECT id, owner_pid FROM purchase_ledger WHERE state = 'sending'`).all() as { id: number; owner_pid: number | null }[];
+    const rows = this.db.prepare(`SELECT id, state, owner_pid, updated_at FROM purchase_ledger WHERE state = 'sending'`).all() as SendingRow[];
     let n = 0;
     for (const r of rows) {
-      if (r.owner_pid !== null && r.owner_pid !== this.pid && this.alive(r.owner_pid)) continue;
+      if (r.owner_pid !== this.pid && this.stillSending(r)) continue;
       const done = this.db
         .prepare(`UPDATE purchase_ledger SET state = 'unknown', note = ?, updated_at = ? WHERE id = ? AND state = 'sending'`)
         .run('The app stopped before the service answered this registration.', this.now(), r.id);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Sqlite from 'better-sqlite3';
 import { LocalStore, STORE_FILE_NAME, registerWithLedger } from '../../electron/store';
+import { SENDING_AT_MOST_MS } from '../../electron/store/ledger';
 import type { PurchaseLedger, SeenPurchase } from '../../electron/store';
 import { PartnerError } from '../../shared/errors';
 import type { ErrorCode } from '../../shared/errors';
@@ -211,15 +212,30 @@ describe('later answers, recovery and the list', () => {
     expect(byRef['ref-live']).toMatchObject({ state: 'sending' });
   });
 
-  it('refuses "checked" for a registration a live process is still sending (this one or another), and allows it once that process is gone', async () => {
+  it('refuses "checked" while its registration is being sent here; not for a record whose send is over (its answer waits for the store)', async () => {
     const ours = open({ pid: 111 });
-    const sending = ours.beginRegistration(target, { id: 1, title: null }, 'ref-ours');
-    expect((await errorOf(Promise.resolve().then(() => ours.markChecked(sending.id)))).code).toBe('CONFLICT');
-    let otherRuns = true;
-    const other = open({ pid: 222, alive: (pid) => pid === 111 && otherRuns });
-    expect((await errorOf(Promise.resolve().then(() => other.markChecked(sending.id)))).code).toBe('CONFLICT');
-    otherRuns = false;
-    expect(other.markChecked(sending.id)).toMatchObject({ id: sending.id, state: 'checked' });
+    let answer: ((p: SeenPurchase) => void) | undefined;
+    const registering = registerWithLedger(ours, { target, asset: { id: 1, title: null }, send: () => new Promise<SeenPurchase>((r) => (answer = r)) });
+    const [sending] = ours.list({ state: 'unresolved', limit: 5 });
+    expect(sending).toMatchObject({ state: 'sending' });
+    expect((await errorOf(Promise.resolve().then(() => ours.markChecked(sending!.id)))).code).toBe('CONFLICT');
+    answer!(bought('P-1', 1, sending!.reference!));
+    expect(await registering).toMatchObject({ id: 'P-1' });
+    // Written ahead but not being sent (its answer only waits for the store): nothing runs that would settle it.
+    const idle = ours.beginRegistration(target, { id: 2, title: null }, 'ref-idle');
+    expect(ours.markChecked(idle.id)).toMatchObject({ state: 'checked' });
+  });
+
+  it("refuses it for another instance's registration while that process runs and the record is recent; not after a reboot's reused pid or SENDING_AT_MOST_MS", async () => {
+    const theirs = open({ pid: 222 }).beginRegistration(target, { id: 1, title: null }, 'ref-theirs');
+    let theyRun = true;
+    const ours = open({ pid: 111, alive: (pid) => pid === 222 && theyRun });
+    expect((await errorOf(Promise.resolve().then(() => ours.markChecked(theirs.id)))).code).toBe('CONFLICT');
+    clock += SENDING_AT_MOST_MS;
+    expect(ours.markChecked(theirs.id)).toMatchObject({ state: 'checked' });
+    const later = open({ pid: 222 }).beginRegistration(target, { id: 3, title: null }, 'ref-later');
+    theyRun = false;
+    expect(ours.markChecked(later.id)).toMatchObject({ state: 'checked' });
   });
 
   it('keeps a second purchase seen under a reference whose record holds another as a row of its own (neither is lost)', () => {
