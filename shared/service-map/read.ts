@@ -324,18 +324,21 @@ export function readPurchase(body: unknown, map: ServiceMap): Read<PurchaseRead>
 /**
  * A lookup's items where the map names no path. "Nothing found" must be certain (it lets a person
  * register the asset again), so no guess: a top-level array; the one array of an object that holds
- * any (empty ones hide nothing); none where every array is empty; the object itself where it reads
- * as one purchase. Several arrays that hold something, or none at all: not read.
+ * any; where none holds any, the object itself if it reads as one purchase, else nothing only if no
+ * nested object could hold the items. Several arrays that hold something, or anything else: not read.
  */
 function lookupItems(body: unknown, map: ServiceMap, misses: Misses): unknown[] {
   const field = 'lookupByReference.items';
   const path = map.lookupByReference?.items ?? null;
   if (path !== null || Array.isArray(body) || !isRecord(body)) return findItems(body, path, field, misses);
-  const arrays = Object.values(body).filter(Array.isArray);
+  const values = Object.values(body);
+  const arrays = values.filter(Array.isArray);
   const holding = arrays.filter((a) => a.length > 0);
   if (holding.length === 1) return holding[0]!;
-  if (holding.length === 0 && arrays.length > 0) return [];
-  if (arrays.length === 0 && readPath(body, map.purchase.id).found) return [body];
+  if (holding.length === 0) {
+    if (readPath(body, map.purchase.id).found) return [body];
+    if (arrays.length > 0 && !values.some(isRecord)) return [];
+  }
   misses.add(field);
   return [];
 }
