@@ -314,6 +314,16 @@ export class PurchaseLedger {
         );
         return this.get(id)!;
       }
+      if (other && other.id !== id && other.reference !== null && record.reference !== null && other.reference !== record.reference) {
+        // Another registration's purchase (an earlier one of this asset, under its own reference): never taken over.
+        this.update(
+          id,
+          'unknown',
+          `The service named purchase ${purchase.id}, which the ledger holds for registration ${other.reference}, not ${record.reference}: not recorded here. Look this one up by its reference, or check it with the vendor.`,
+          purchase.raw,
+        );
+        return this.get(id)!;
+      }
       // A lookup may have recorded this purchase already (another row of this asset): one row per purchase.
       if (other && other.id !== id) this.db.prepare('DELETE FROM purchase_ledger WHERE id = ?').run(other.id);
       this.db

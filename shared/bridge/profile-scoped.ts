@@ -12,7 +12,8 @@ export const profileScoped = z.object({
    * id, now another vendor or service) is refused, so that an action on what the page shows never
    * goes to a service it was not read from. Absent: not checked.
    */
-  shownAt: z.object({ vendor: z.string().max(200), baseUrl: z.string().max(2000) }).optional(),
+  // The bounds only cap the payload, above any profile's own (a vendor has at most 80 characters), so that no valid profile is refused.
+  shownAt: z.object({ vendor: z.string().max(1_000), baseUrl: z.string().max(100_000) }).optional(),
 });
 
 export type ProfileScoped = z.output<typeof profileScoped>;

@@ -238,6 +238,16 @@ describe('later answers, recovery and the list', () => {
     expect(ours.markChecked(later.id)).toMatchObject({ state: 'checked' });
   });
 
+  it("is never settled with another registration's purchase of the same asset, even when the answer carries no reference", () => {
+    const ledger = open();
+    const earlier = ledger.recordSeen(target, bought('P-OLD', 7, 'ref-old', 'cancelled'));
+    const lost = ledger.beginRegistration(target, { id: 7, title: null }, 'ref-new', ['ref-old']);
+    const settled = ledger.finishRegistration(lost.id, bought('P-OLD', 7, undefined, 'cancelled'));
+    expect(settled).toMatchObject({ id: lost.id, state: 'unknown', purchaseId: null });
+    expect(settled.note).toContain('registration ref-old');
+    expect(ledger.get(earlier.id)).toMatchObject({ purchaseId: 'P-OLD', reference: 'ref-old' });
+  });
+
   it('keeps a second purchase seen under a reference whose record holds another as a row of its own (neither is lost)', () => {
     const ledger = open();
     const first = ledger.recordSeen(target, bought('P-1', 7, 'ref-twice'));

@@ -72,7 +72,8 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
         const checked = ledger.markChecked(id);
         return {
           record: checked,
-          message: checked === record ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.',
+          message:
+            checked.state === record.state ? 'Nothing to resolve: this record is settled.' : 'Marked as checked: it no longer stops registering this asset.',
         };
       }
       ledger.refuseInFlight(id);
