@@ -10,9 +10,9 @@ export const profileScoped = z.object({
   /**
    * Where that profile pointed when the page read what it acts on: a profile edited since (the same
    * id, now another vendor or service) is refused, so that an action on what the page shows never
-   * goes to a service it was not read from. Absent: not checked.
+   * goes to a service it was not read from. Absent: not checked. The bounds only cap the payload:
+   * above any profile's own, so that no valid profile is refused.
    */
-  // The bounds only cap the payload, above any profile's own (a vendor has at most 80 characters), so that no valid profile is refused.
   shownAt: z.object({ vendor: z.string().max(1_000), baseUrl: z.string().max(100_000) }).optional(),
 });
 
