@@ -7,6 +7,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CallResponse } from '../../../shared/bridge/contract';
+import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import { PartnerError } from '../../../shared/errors';
 import { useApi } from './context';
 
@@ -97,16 +98,38 @@ export function useCategories() {
   });
 }
 
+/** Where vendor data was read: the profile, and where it pointed then (a profile edited since points elsewhere under the same id). */
+export type AssetSource = { profileId: string; vendor: string | null; baseUrl: string | null };
+
+/** The profile the page shows now; null while none is connected or the connection is not known yet. */
+export function sourceOf(connection: Connection | undefined): AssetSource | null {
+  if (!connection?.profileId) return null;
+  return { profileId: connection.profileId, vendor: connection.vendor, baseUrl: connection.baseUrl };
+}
+
+/**
+ * A vendor call's profile scope for what was read from `source`: its profile, and where that profile
+ * pointed then (main refuses the call if the profile was edited to point elsewhere since).
+ */
+export function scopeOf(source: AssetSource | null | undefined): ProfileScoped {
+  const profileId = shownProfile(source?.profileId);
+  return source?.vendor && source.baseUrl ? { profileId, shownAt: { vendor: source.vendor, baseUrl: source.baseUrl } } : { profileId };
+}
+
+/** The source of the page's vendor queries: the connected profile and where it points. */
+function useShownSource(): { profile: Profile; source: AssetSource | null } {
+  const { data } = useConnection();
+  return { profile: data === undefined ? undefined : data.profileId, source: sourceOf(data) };
+}
+
 export function useAssetsPage(lastId: string | number | null, pageSize: number, enabled: boolean) {
   const api = useApi();
-  const profile = useProfile();
+  const { profile, source } = useShownSource();
   return useQuery({
     queryKey: keys.assets(profile, lastId, pageSize),
-    // Stamped with the profile read: a page kept on screen while another profile's loads is not taken for its.
-    queryFn: async ({ signal }) => {
-      const profileId = shownProfile(profile);
-      return { ...(await api.listAssets({ profileId, lastId, pageSize }, { signal })), readFrom: profileId };
-    },
+    // Stamped with where it was read: a page kept on screen while another profile's loads, or after its
+    // profile was edited to point elsewhere, is not taken for the one shown now.
+    queryFn: async ({ signal }) => ({ ...(await api.listAssets({ ...scopeOf(source), lastId, pageSize }, { signal })), readFrom: source! }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,
@@ -115,13 +138,10 @@ export function useAssetsPage(lastId: string | number | null, pageSize: number, 
 
 export function useAssetSearch(query: string, category: string | null, limit: number, enabled: boolean) {
   const api = useApi();
-  const profile = useProfile();
+  const { profile, source } = useShownSource();
   return useQuery({
     queryKey: keys.search(profile, query, category, limit),
-    queryFn: async ({ signal }) => {
-      const profileId = shownProfile(profile);
-      return { ...(await api.searchAssets({ profileId, query, category, limit }, { signal })), readFrom: profileId };
-    },
+    queryFn: async ({ signal }) => ({ ...(await api.searchAssets({ ...scopeOf(source), query, category, limit }, { signal })), readFrom: source! }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     enabled: enabled && profile !== undefined,

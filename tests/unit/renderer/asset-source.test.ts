@@ -23,7 +23,7 @@ describe('an opened asset keeps the profile it was read from', () => {
   it("after another page switches the connection to acme, the detail is still demo's asset, and its actions are off", () => {
     // acme's rows hold an asset with the same id: it must not replace demo's, nor take its place under acme.
     const acmeRows = [{ id: 7, title: 'Acme seven', price: 99 }];
-    const detail = assetInDetail(opened, '7', acmeRows, rowsSourceOf('demo-acme', acme), acme);
+    const detail = assetInDetail(opened, '7', acmeRows, rowsSourceOf(acme, acme), acme);
     expect(detail).toBe(opened);
     expect(detail!.source.profileId).toBe('demo');
     expect(isFromShownProfile(detail!, acme)).toBe(false);
@@ -69,10 +69,13 @@ describe('assets opened by the route alone', () => {
 });
 
 describe('rowsSourceOf', () => {
-  it("rows still on screen from the previous profile are nobody's to open", () => {
-    expect(rowsSourceOf('demo', demo)).toBe(demo);
-    expect(rowsSourceOf('demo', acme)).toBeNull();
+  it("rows still on screen from the previous profile, or read before their profile was edited, are nobody's to open", () => {
+    expect(rowsSourceOf({ ...demo }, demo)).toBe(demo);
+    expect(rowsSourceOf(demo, acme)).toBeNull();
     expect(rowsSourceOf(undefined, demo)).toBeNull();
-    expect(rowsSourceOf('demo', null)).toBeNull();
+    expect(rowsSourceOf(demo, null)).toBeNull();
+    // The same profile id, edited to point at another service: its old rows are not the new service's assets.
+    expect(rowsSourceOf(demo, { ...demo, baseUrl: 'https://partner.example' })).toBeNull();
+    expect(rowsSourceOf(demo, { ...demo, vendor: 'acme' })).toBeNull();
   });
 });

@@ -5,42 +5,30 @@
  * another page can switch the connection at any moment, and the asset's id means nothing there.
  */
 import type { Asset } from '../../../../shared/catalog';
-import type { ProfileScoped } from '../../../../shared/bridge/profile-scoped';
-import type { Connection } from '../../api/queries';
-import { shownProfile } from '../../api/queries';
+import type { AssetSource } from '../../api/queries';
 
-export type AssetSource = { profileId: string; vendor: string | null; baseUrl: string | null };
+export type { AssetSource } from '../../api/queries';
+export { scopeOf, sourceOf } from '../../api/queries';
 
 /** An asset as shown, with the profile it was read from (one object: the two never part). */
 export type SourcedAsset = { asset: Asset; source: AssetSource };
 
-/** The profile the page shows now; null while none is connected or the connection is not known yet. */
-export function sourceOf(connection: Connection | undefined): AssetSource | null {
-  if (!connection?.profileId) return null;
-  return { profileId: connection.profileId, vendor: connection.vendor, baseUrl: connection.baseUrl };
-}
-
 /** Actions on an asset are offered only while the page shows the profile it was read from, pointing where it pointed then. */
 export function isFromShownProfile(opened: SourcedAsset, shown: AssetSource | null): boolean {
-  const from = opened.source;
-  return shown !== null && from.profileId === shown.profileId && from.vendor === shown.vendor && from.baseUrl === shown.baseUrl;
+  return sameSource(opened.source, shown);
 }
 
-/**
- * A vendor call's profile scope for what was read from `source`: its profile, and where that profile
- * pointed then (main refuses the call if the profile was edited to point elsewhere since).
- */
-export function scopeOf(source: AssetSource | undefined): ProfileScoped {
-  const profileId = shownProfile(source?.profileId);
-  return source?.vendor && source.baseUrl ? { profileId, shownAt: { vendor: source.vendor, baseUrl: source.baseUrl } } : { profileId };
+/** The same profile, pointing at the same vendor and service. */
+function sameSource(a: AssetSource | null | undefined, b: AssetSource | null): boolean {
+  return !!a && b !== null && a.profileId === b.profileId && a.vendor === b.vendor && a.baseUrl === b.baseUrl;
 }
 
 /**
  * The rows' source: the shown profile when they were read from it; null for rows still on screen
  * from another profile (a page kept while the new profile's loads), which must not be opened as its.
  */
-export function rowsSourceOf(readFrom: string | undefined, shown: AssetSource | null): AssetSource | null {
-  return shown !== null && readFrom === shown.profileId ? shown : null;
+export function rowsSourceOf(readFrom: AssetSource | undefined, shown: AssetSource | null): AssetSource | null {
+  return sameSource(readFrom, shown) ? shown : null;
 }
 
 /** An asset named by the route alone. Digits past 2^53 stay a string: as a number they would name another asset. */
