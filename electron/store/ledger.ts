@@ -303,6 +303,12 @@ export class PurchaseLedger {
         );
         return this.get(id)!;
       }
+      if (record.purchaseId !== null && record.purchaseId !== purchase.id) {
+        // Settled already with another purchase (a lookup and a confirmed resend under its reference, both
+        // answered by a service that does not take the reference as a key): a row of its own, neither lost.
+        const target = { vendor: record.vendor, baseUrl: record.baseUrl, profileId: record.profileId };
+        return this.recordSeen(target, { ...purchase, client_reference: record.reference ?? purchase.client_reference }, record.assetTitle);
+      }
       const other = this.byPurchaseId(record, purchase.id);
       if (other && other.id !== id && other.assetId !== '' && other.assetId !== record.assetId) {
         // Another asset's purchase (a service that answered with the wrong one): never taken over; this stays unresolved.

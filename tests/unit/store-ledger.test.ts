@@ -238,6 +238,17 @@ describe('later answers, recovery and the list', () => {
     expect(ours.markChecked(later.id)).toMatchObject({ state: 'checked' });
   });
 
+  it('keeps the purchase it was settled with when a second answer under its reference names another (a lookup, then a resend answered)', () => {
+    const ledger = open();
+    const record = ledger.beginRegistration(target, { id: 7, title: 'Seven' }, 'ref-both');
+    expect(ledger.finishRegistration(record.id, bought('P-1', 7, 'ref-both'))).toMatchObject({ id: record.id, purchaseId: 'P-1' });
+    const second = ledger.finishRegistration(record.id, bought('P-2', 7, 'ref-both'));
+    expect(second).toMatchObject({ purchaseId: 'P-2', state: 'registered', assetId: '7' });
+    expect(second.id).not.toBe(record.id);
+    expect(ledger.get(record.id)).toMatchObject({ purchaseId: 'P-1', reference: 'ref-both' });
+    expect(ledger.list({ assetId: 7, limit: 10 })).toHaveLength(2);
+  });
+
   it("is never settled with another registration's purchase of the same asset, even when the answer carries no reference", () => {
     const ledger = open();
     const earlier = ledger.recordSeen(target, bought('P-OLD', 7, 'ref-old', 'cancelled'));
