@@ -18,6 +18,8 @@ import { MIGRATIONS } from './migrations';
 export const STORE_FILE_NAME = 'partner-console.db';
 /** How long a write waits for another instance's lock before it fails (ms). */
 export const BUSY_TIMEOUT_MS = 5_000;
+/** Between two tries of an open that SQLite answered BUSY without waiting. */
+const BUSY_RETRY_MS = 25;
 
 export interface OpenedDatabase {
   db: Database | null;
@@ -80,6 +82,24 @@ function openAndMigrate(path: string, migrations: readonly Migration[], now: () 
   }
 }
 
+/**
+ * SQLite answers some lock conflicts with BUSY at once instead of waiting out the busy timeout (a
+ * write begun on a snapshot another connection has just moved past: two instances opening or
+ * migrating a new file at the same instant). The open is tried again for as long as a write would wait.
+ */
+function openAndMigrateWaiting(path: string, migrations: readonly Migration[], now: () => number): Database {
+  const waitUntil = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return openAndMigrate(path, migrations, now);
+    } catch (e) {
+      if (!errorCode(e).startsWith('SQLITE_BUSY') || Date.now() >= waitUntil) throw e;
+      // Synchronous like the rest of the open (at start, before the store is used).
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_RETRY_MS);
+    }
+  }
+}
+
 function timestampForFileName(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
@@ -90,7 +110,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
   const path = join(dataDir, STORE_FILE_NAME);
   try {
     mkdirSync(dataDir, { recursive: true });
-    return { db: openAndMigrate(path, migrations, now), path, problem: null };
+    return { db: openAndMigrateWaiting(path, migrations, now), path, problem: null };
   } catch (e) {
     if (!CORRUPT_CODES.has(errorCode(e)) || !existsSync(path)) {
       return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). Registering purchases is off until it can.` };

@@ -29,6 +29,22 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('opens a database another instance is migrating at the same instant: a BUSY that SQLite did not wait out is tried again', () => {
+    let busy = 2;
+    const contended: Migration = {
+      version: 1,
+      name: 'contended',
+      up: (db) => {
+        if (busy-- > 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' });
+        db.exec('CREATE TABLE contended (id INTEGER)');
+      },
+    };
+    const opened = openDatabase(dir, { migrations: [contended] });
+    expect(opened.problem).toBeNull();
+    expect(tables(opened.db!)).toContain('contended');
+    opened.db!.close();
+  });
+
   it('applies nothing twice when run again (and on reopen)', () => {
     const db = openDatabase(dir).db!;
     expect(migrate(db)).toEqual([]);
