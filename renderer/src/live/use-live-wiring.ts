@@ -8,10 +8,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { refetchAfterOutage } from '../api/outage';
 import { keys } from '../api/queries';
+import type { Connection } from '../api/queries';
 import type { AppContextValue } from '../api/context';
 import { useLink } from '../api/context';
 
 const HISTORY_MS = 60 * 60 * 1000;
+
+/** Another profile, or the same one edited to point at another vendor or service: its catalog, purchases and simulator are different. */
+export function pointsElsewhere(before: Connection, now: Connection): boolean {
+  return before.profileId !== now.profileId || before.vendor !== now.vendor || before.baseUrl !== now.baseUrl;
+}
 
 export function useLiveWiring({ api, budget }: AppContextValue): void {
   const queryClient = useQueryClient();
@@ -25,8 +31,7 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
       api.onConnection((c) => {
         const before = queryClient.getQueryData(keys.connection) as typeof c | undefined;
         queryClient.setQueryData(keys.connection, c);
-        // Another profile: its catalog, purchases and simulator are different.
-        if (before && (before.profileId !== c.profileId || before.baseUrl !== c.baseUrl)) {
+        if (before && pointsElsewhere(before, c)) {
           void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'connection' });
         }
         void refetchAfterOutage(queryClient, before, c);
