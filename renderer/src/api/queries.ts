@@ -101,6 +101,11 @@ export function useCategories() {
 /** Where vendor data was read: the profile, and where it pointed then (a profile edited since points elsewhere under the same id). */
 export type AssetSource = { profileId: string; vendor: string | null; baseUrl: string | null };
 
+/** The same profile pointing at the same vendor and service (a connection, or where something was read). */
+export function sameTarget(a: Pick<Connection, 'profileId' | 'vendor' | 'baseUrl'>, b: Pick<Connection, 'profileId' | 'vendor' | 'baseUrl'>): boolean {
+  return a.profileId === b.profileId && a.vendor === b.vendor && a.baseUrl === b.baseUrl;
+}
+
 /** The profile the page shows now; null while none is connected or the connection is not known yet. */
 export function sourceOf(connection: Connection | undefined): AssetSource | null {
   if (!connection?.profileId) return null;
@@ -118,8 +123,7 @@ export function scopeOf(source: AssetSource | null | undefined): ProfileScoped {
 
 /** The source of the page's vendor queries: the connected profile and where it points. */
 function useShownSource(): { profile: Profile; source: AssetSource | null } {
-  const { data } = useConnection();
-  return { profile: data === undefined ? undefined : data.profileId, source: sourceOf(data) };
+  return { profile: useProfile(), source: sourceOf(useConnection().data) };
 }
 
 export function useAssetsPage(lastId: string | number | null, pageSize: number, enabled: boolean) {

@@ -7,7 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { refetchAfterOutage } from '../api/outage';
-import { keys } from '../api/queries';
+import { keys, sameTarget } from '../api/queries';
 import type { Connection } from '../api/queries';
 import type { AppContextValue } from '../api/context';
 import { useLink } from '../api/context';
@@ -16,7 +16,7 @@ const HISTORY_MS = 60 * 60 * 1000;
 
 /** Another profile, or the same one edited to point at another vendor or service: its catalog, purchases and simulator are different. */
 export function pointsElsewhere(before: Connection, now: Connection): boolean {
-  return before.profileId !== now.profileId || before.vendor !== now.vendor || before.baseUrl !== now.baseUrl;
+  return !sameTarget(before, now);
 }
 
 export function useLiveWiring({ api, budget }: AppContextValue): void {

@@ -6,6 +6,7 @@
  */
 import type { Asset } from '../../../../shared/catalog';
 import type { AssetSource } from '../../api/queries';
+import { sameTarget } from '../../api/queries';
 
 export type { AssetSource } from '../../api/queries';
 export { scopeOf, sourceOf } from '../../api/queries';
@@ -18,9 +19,9 @@ export function isFromShownProfile(opened: SourcedAsset, shown: AssetSource | nu
   return sameSource(opened.source, shown);
 }
 
-/** The same profile, pointing at the same vendor and service. */
+/** Both known, and the same profile pointing at the same vendor and service. */
 function sameSource(a: AssetSource | null | undefined, b: AssetSource | null): boolean {
-  return !!a && b !== null && a.profileId === b.profileId && a.vendor === b.vendor && a.baseUrl === b.baseUrl;
+  return !!a && b !== null && sameTarget(a, b);
 }
 
 /**
