@@ -45,6 +45,8 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
       };
     }
     case 'CONFLICT':
+      // Refused by the app itself (a registration still being sent, a download already running): no purchase state involved.
+      if (data.status === undefined && data.body === undefined) return { ...base, title: 'Not possible right now', detail: data.message, retry: null };
       return {
         ...base,
         title: "The purchase's state does not allow this",

@@ -56,6 +56,14 @@ describe('describeError', () => {
     expect(text.detail).toContain('“Purchase already paid”');
   });
 
+  it("words a conflict the app itself found by its message, not as the purchase's state", () => {
+    const text = describeError(data({ code: 'CONFLICT', message: 'Registration #2 is still being sent: the service has not answered it yet.' }));
+    expect(text.title).not.toMatch(/purchase's state/);
+    expect(text.detail).toBe('Registration #2 is still being sent: the service has not answered it yet.');
+    expect(text.retry).toBeNull();
+    expect(describeError(data({ code: 'CONFLICT', status: 409, message: 'x' })).title).toMatch(/purchase's state/);
+  });
+
   it('says whether retrying is safe according to the data', () => {
     expect(describeError(data({ code: 'RATE_LIMITED' })).retry).toMatch(/safe to try again/i);
     expect(describeError(data({ code: 'NETWORK', retryable: false })).retry).not.toMatch(/safe/i);
