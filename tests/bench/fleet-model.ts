@@ -21,6 +21,10 @@ export const SHORT_WORKLOAD = { copies: 8, items: 2_500, pageSize: 25 };
  * processes at one agreed instant, but people and schedulers start catalog exports apart.
  */
 export const STAGGER_MS = 2_000;
+/** The short workload again started this many ms after a whole second (the fleet bench's processes, a scheduler at :00). */
+export const WHOLE_SECOND_START_MS = 50;
+/** ... and with the server's clock this far ahead of ours: what a wrong guess of the first second costs. */
+export const SKEW_MS = 300;
 export const DEFAULT_SEEDS = [42];
 
 export interface FleetModelBenchOptions {
@@ -46,7 +50,9 @@ function cell(r: FleetModelResult): string {
 function scenarioName(o: FleetModelOptions): string {
   if (o.catalog) {
     const apart = o.startsMs ? ` started over ${Math.max(...o.startsMs) / 1000} s` : '';
-    return `${o.copies} copies ${o.refill} catalog ${o.catalog.items} in pages of ${o.catalog.pageSize}${apart}`;
+    const turn = o.startPhaseMs !== undefined ? ` started ${o.startPhaseMs} ms after a whole second` : '';
+    const skew = o.serverOffsetMs ? `, server clock ${o.serverOffsetMs} ms ahead` : '';
+    return `${o.copies} copies ${o.refill} catalog ${o.catalog.items} in pages of ${o.catalog.pageSize}${apart}${turn}${skew}`;
   }
   return `${o.copies} copies ${o.refill}${o.competitorRps ? ` + competitor ${o.competitorRps}/s` : ''}${o.fixedWork ? ` fixed work ${o.seconds} s` : ` ${o.seconds} s`}`;
 }
@@ -104,8 +110,16 @@ async function oneSeed(
   const startsMs = evenStarts(copies, STAGGER_MS);
   const apart: FleetModelResult[] = [];
   for (const refill of refills) apart.push(await run({ copies, refill, seconds: (copies * Math.ceil(items / pageSize)) / 20, catalog, startsMs }));
+  const atLimit = (copies * Math.ceil(items / pageSize)) / 20;
+  const turn: FleetModelResult[] = [];
+  for (const refill of refills) turn.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS }));
+  const skewed: FleetModelResult[] = [];
+  for (const refill of refills)
+    skewed.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS, serverOffsetMs: SKEW_MS }));
   console.log(`| ${copies} | ${short.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, started over ${STAGGER_MS / 1000} s | ${apart.map(cell).join(' | ')} |`);
+  console.log(`| ${copies}, started ${WHOLE_SECOND_START_MS} ms after a whole second | ${turn.map(cell).join(' | ')} |`);
+  console.log(`| ${copies}, the same, server clock ${SKEW_MS} ms ahead | ${skewed.map(cell).join(' | ')} |`);
   console.log(`\nWhere it idles (slots of the limit left unused): ${short.map((r) => `${r.refill} ${idleSlots(r)}`).join('; ')}`);
   return { rows, runs };
 }

@@ -33,6 +33,13 @@ export interface FleetModelOptions {
   catalog?: { items: number; pageSize: number };
   /** When each copy starts, in ms from the start (copies that join a fleet already running). Default: all at once. */
   startsMs?: readonly number[];
+  /**
+   * How far into the server's second the run starts, in ms. Default 337. A scheduler, or the fleet
+   * bench's processes, start just after a whole second: the first Date then says least.
+   */
+  startPhaseMs?: number;
+  /** The server's clock minus ours, in ms (a desk or a server whose clock is off). Default 0. */
+  serverOffsetMs?: number;
 }
 
 export interface FleetModelResult {
@@ -48,6 +55,8 @@ export interface FleetModelResult {
   share429: number;
   /** Share of the 429s that came in the first 15 s. */
   early429: number;
+  /** 429s in the first two seconds (copies finding each other and the server's second). */
+  startRefused: number;
   /** Jain's fairness over the copies' successes (with fixed work: over their rates). */
   jain: number;
   /** Successes per second of each copy (from the start). */
@@ -58,6 +67,7 @@ export interface FleetModelResult {
 
 const LIMIT = 20; // listAssets in the endpoint table
 const EARLY_MS = 15_000;
+const START_MS = 2_000;
 
 /** Start offsets (ms) for `count` copies started evenly over `overMs`, the first at 0 (a single copy at 0). */
 export function evenStarts(count: number, overMs: number): number[] {
@@ -109,7 +119,8 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const { copies, refill } = options;
   const seconds = options.seconds ?? 60;
   const random = seededRandom(options.seed ?? 42);
-  const h = harness({ refill, latencyMs: () => 2 + random() * 6 });
+  const startMs = Date.UTC(2025, 0, 1, 12, 0, 0, options.startPhaseMs ?? 337);
+  const h = harness({ refill, latencyMs: () => 2 + random() * 6, startMs, serverOffsetMs: options.serverOffsetMs });
   const clients = fleetClients(h, copies);
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
@@ -153,9 +164,10 @@ function fleetResult(
   // from its own start (as the fleet bench counts each process from its first request).
   const rates = fixedWork ? perCopy.map((n, i) => n / Math.max(1, finished[i]! - start - (run.startsMs?.[i] ?? 0))) : perCopy;
   const finishedAt = Math.max(...finished);
-  // The fake's clock has no offset here: server time is local time.
+  // The fake's records are in server time.
   const refusals = h.fake.records.filter((r) => r.status === 429);
   const refused = refusals.length;
+  const sinceStart = (r: { serverAt: number }): number => r.serverAt - (run.serverOffsetMs ?? 0) - start;
   return {
     copies,
     refill,
@@ -164,7 +176,8 @@ function fleetResult(
     perCopy,
     goodput: total / ((fixedWork ? (finishedAt - start) / 1000 : seconds) * (LIMIT - competitorRps)),
     share429: refused / Math.max(1, h.fake.records.length),
-    early429: refused === 0 ? 0 : refusals.filter((r) => r.serverAt - start < EARLY_MS).length / refused,
+    early429: refused === 0 ? 0 : refusals.filter((r) => sinceStart(r) < EARLY_MS).length / refused,
+    startRefused: refusals.filter((r) => sinceStart(r) < START_MS).length,
     jain: jainIndex(rates),
     timeline: done.timeline.map((row) => Array.from(row, (n) => n ?? 0)),
     gaveUp: done.gaveUp,
