@@ -203,8 +203,10 @@ export class AimdController {
     this.calm = Math.min(this.p.maxCalm, this.calm + 1);
     const room = this.bestPhase > 0 ? ((target - this.bestUse) * this.rateNow) / Math.max(this.bestUse, this.p.roomUseFloor) / this.p.roomDivisor : 0;
     const regained = left ? this.rateNow * (target / Math.max(this.bestUse, target / this.p.leftMaxFactor) - 1) : 0;
-    // A whole decision period without others' requests: they left, and all the room is ours.
-    const alone = this.bestPhase > 0 && this.others.othersGone(at, this.p.decisionMs) ? (target - this.bestUse) * limit : 0;
+    // A whole decision period without others' requests: they left, and all the room is ours. Also without
+    // a projection of this period (nothing of ours answered late in a second): a copy held to a request
+    // or two a second, deferred to the start of each, never answers late, and would stay that slow alone.
+    const alone = this.others.othersGone(at, this.p.decisionMs) ? (target - this.bestUse) * limit : 0;
     const step = Math.max(this.p.growth * Math.sqrt(limit * this.rateNow) * this.calm, room, regained, alone) * Math.min(1, (at - this.lastDecisionAt) / 1000);
     this.rateNow = Math.min(limit, this.rateNow + step);
   }

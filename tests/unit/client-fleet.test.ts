@@ -378,6 +378,24 @@ describe('fair-share estimator and AIMD pacing', () => {
     expect(s.rate(t0 + 22_000)).toBeGreaterThan(LIMIT * 0.85);
   });
 
+  it('the last copy, its answers all early in their seconds (nothing to project a second from): others gone, the whole room all the same', () => {
+    const s = new FairShare(() => LIMIT, t0);
+    const second = (k: number, others: number): void => serverSecond(s, { t0, limit: LIMIT }, k, others);
+    for (let k = 0; k < 20; k++) second(k, 15);
+    const shared = s.rate(t0 + 20_000);
+    // The others finished. Ours go at the start of each second (where deferred requests go), none at a phase a
+    // second's use can be projected from.
+    for (let k = 20; k < 23; k++) {
+      [0.1, 0.2, 0.3].forEach((phase, j) => {
+        const at = t0 + k * 1000 + phase * 1000;
+        s.sent(at - 5);
+        s.answered({ at, refused: false, remaining: LIMIT - 1 - j, aloneFloor: LIMIT - 1 - j, phase });
+      });
+    }
+    expect(shared).toBeLessThan(LIMIT / 3);
+    expect(s.rate(t0 + 23_000)).toBeGreaterThan(LIMIT * 0.85);
+  });
+
   it('resumed at a share (a budget store failed): paces at it at once, steady, and alone again only after the memory', () => {
     const s = new FairShare(() => LIMIT, t0);
     s.resume(t0, 2.5);
