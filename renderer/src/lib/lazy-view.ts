@@ -17,15 +17,12 @@ export function failedChunkUrl(error: unknown): string | null {
   return /\b((?:https?|app|file):\/\/[^\s'"?#]+\.m?js)\b/.exec(message)?.[1] ?? null;
 }
 
-export function lazyView<P extends object>(
-  load: () => Promise<ViewModule<P>>,
-  importUrl: (url: string) => Promise<ViewModule<P>> = (url) => import(/* @vite-ignore */ url) as Promise<ViewModule<P>>,
-): { View: ComponentType<P>; retry: () => void } {
+export function lazyView<P extends object>(load: () => Promise<ViewModule<P>>): { View: ComponentType<P>; retry: () => void } {
   let failed = false;
   let failedUrl: string | null = null;
   let retries = 0;
   const guarded = () =>
-    (failedUrl === null ? load() : importUrl(`${failedUrl}?retry=${retries}`)).catch((e: unknown) => {
+    (failedUrl === null ? load() : (import(/* @vite-ignore */ `${failedUrl}?retry=${retries}`) as Promise<ViewModule<P>>)).catch((e: unknown) => {
       failed = true;
       failedUrl = failedChunkUrl(e) ?? failedUrl;
       throw e;
