@@ -93,8 +93,6 @@ export function PurchaseActions({
   const { shell } = useAppContext();
   const queryClient = useQueryClient();
   const ledger = useAssetLedger(assetId, source);
-  // The asset's own profile, as it pointed when the asset was read: taken when a button is clicked or a dialog opens.
-  const profile = source;
   /** What was on screen when the open dialog (Register or Cancel) opened: its confirmation acts on that. */
   const [askedFor, setAskedFor] = useState<Shown>({ profileShown: undefined, purchaseId: '' });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -167,7 +165,8 @@ export function PurchaseActions({
       disabled={!enabled(action)}
       aria-busy={run.isPending && run.variables.action === action}
       onClick={() => {
-        const shown: Shown = { profileShown: profile, purchaseId: current?.purchaseId ?? '' };
+        // The asset's own profile, as it pointed when the asset was read: taken when a button is clicked or a dialog opens.
+        const shown: Shown = { profileShown: source, purchaseId: current?.purchaseId ?? '' };
         if (action === 'registerPurchase' || action === 'cancelPurchase') setAskedFor(shown);
         if (action === 'registerPurchase') setConfirmRegister(records.filter(blocksRegistration));
         else if (action === 'cancelPurchase') setConfirmCancel(true);
