@@ -12,6 +12,7 @@ import type { DownloadProgressView, DownloadTarget } from '../../electron/app/do
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
+import { until } from '../helpers/app-calls';
 
 let dir: string;
 let sim: RunningSimulator;
@@ -34,14 +35,6 @@ afterEach(async () => {
 
 const listRequests = (): number => sim.control.counters().reduce((n, c) => n + (c.endpoint === 'listAssets' ? c.count : 0), 0);
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('two downloads started at once', () => {
   it('runs one, refuses the other clearly, and status and pause act on the one that runs', async () => {
     const events: DownloadProgressView[] = [];
@@ -56,10 +49,10 @@ describe('two downloads started at once', () => {
     const refused = starts.find((s) => s.status === 'rejected') as PromiseRejectedResult;
     expect(String(refused.reason)).toMatch(/already running; pause or cancel it first/);
 
-    await until(() => events.some((e) => e.items > 0));
+    await until(() => events.some((e) => e.items > 0), 10_000);
     expect(controller.status().state).toBe('running');
     expect(controller.pause().state).not.toBe('idle');
-    await until(() => controller.status().state === 'paused');
+    await until(() => controller.status().state === 'paused', 10_000);
     // Paused means no more requests: nothing keeps asking for pages behind the app's back.
     const afterPause = listRequests();
     await new Promise((r) => setTimeout(r, 400));
