@@ -102,15 +102,16 @@ async function oneSeed(
   // After the tables above (which stay as they were): the short workload: the start and the departures weigh heavily, as on the issue's real 40 s runs.
   const { copies, items, pageSize } = SHORT_WORKLOAD;
   const catalog = { items, pageSize };
+  // The nominal length: the whole fleet's pages at the limit (20/s).
+  const atLimit = (copies * Math.ceil(items / pageSize)) / 20;
   const short: FleetModelResult[] = [];
-  for (const refill of refills) short.push(await run({ copies, refill, seconds: (copies * Math.ceil(items / pageSize)) / 20, catalog }));
+  for (const refill of refills) short.push(await run({ copies, refill, seconds: atLimit, catalog }));
   console.log(`\nShort workload (${copies} copies, each a catalog of ${items} items in pages of ${pageSize}):\n`);
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
   const startsMs = evenStarts(copies, STAGGER_MS);
   const apart: FleetModelResult[] = [];
-  for (const refill of refills) apart.push(await run({ copies, refill, seconds: (copies * Math.ceil(items / pageSize)) / 20, catalog, startsMs }));
-  const atLimit = (copies * Math.ceil(items / pageSize)) / 20;
+  for (const refill of refills) apart.push(await run({ copies, refill, seconds: atLimit, catalog, startsMs }));
   const turn: FleetModelResult[] = [];
   for (const refill of refills) turn.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS }));
   const skewed: FleetModelResult[] = [];
