@@ -25,6 +25,8 @@ export const STAGGER_MS = 2_000;
 export const WHOLE_SECOND_START_MS = 50;
 /** ... and with the server's clock this far ahead of ours: what a wrong guess of the first second costs. */
 export const SKEW_MS = 300;
+/** The short workload across a network: round trips of 40 ms plus up to 20 (the model's default is 2-8 ms, loopback). */
+export const NETWORK_TRIP = { ms: 40, jitterMs: 20 };
 export const DEFAULT_SEEDS = [42];
 
 export interface FleetModelBenchOptions {
@@ -52,7 +54,8 @@ function scenarioName(o: FleetModelOptions): string {
     const apart = o.startsMs ? ` started over ${Math.max(...o.startsMs) / 1000} s` : '';
     const turn = o.startPhaseMs !== undefined ? ` started ${o.startPhaseMs} ms after a whole second` : '';
     const skew = o.serverOffsetMs ? `, server clock ${o.serverOffsetMs} ms ahead` : '';
-    return `${o.copies} copies ${o.refill} catalog ${o.catalog.items} in pages of ${o.catalog.pageSize}${apart}${turn}${skew}`;
+    const trip = o.roundTrip ? `, round trips of ${o.roundTrip.ms}-${o.roundTrip.ms + o.roundTrip.jitterMs} ms` : '';
+    return `${o.copies} copies ${o.refill} catalog ${o.catalog.items} in pages of ${o.catalog.pageSize}${apart}${turn}${skew}${trip}`;
   }
   return `${o.copies} copies ${o.refill}${o.competitorRps ? ` + competitor ${o.competitorRps}/s` : ''}${o.fixedWork ? ` fixed work ${o.seconds} s` : ` ${o.seconds} s`}`;
 }
@@ -117,10 +120,13 @@ async function oneSeed(
   const skewed: FleetModelResult[] = [];
   for (const refill of refills)
     skewed.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS, serverOffsetMs: SKEW_MS }));
+  const network: FleetModelResult[] = [];
+  for (const refill of refills) network.push(await run({ copies, refill, seconds: atLimit, catalog, roundTrip: NETWORK_TRIP }));
   console.log(`| ${copies} | ${short.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, started over ${STAGGER_MS / 1000} s | ${apart.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, started ${WHOLE_SECOND_START_MS} ms after a whole second | ${turn.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, the same, server clock ${SKEW_MS} ms ahead | ${skewed.map(cell).join(' | ')} |`);
+  console.log(`| ${copies}, round trips of ${NETWORK_TRIP.ms}-${NETWORK_TRIP.ms + NETWORK_TRIP.jitterMs} ms | ${network.map(cell).join(' | ')} |`);
   console.log(`\nWhere it idles (slots of the limit left unused): ${short.map((r) => `${r.refill} ${idleSlots(r)}`).join('; ')}`);
   return { rows, runs };
 }

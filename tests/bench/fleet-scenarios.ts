@@ -57,6 +57,14 @@ const PAGES_PER_PROCESS = Number(process.env.FLEET_PAGES) > 0 ? Number(process.e
  * schedulers start exports apart; the model's "started over 2 s" scenario). Default 0.
  */
 const STAGGER_MS = Number(process.env.FLEET_STAGGER_MS) > 0 ? Number(process.env.FLEET_STAGGER_MS) : 0;
+/**
+ * FLEET_LATENCY_MS and FLEET_JITTER_MS: the simulator's added latency (plus uniform 0..jitter) before it counts and
+ * answers a request, as a service across a network would be (default 0: loopback, where round trips are ~1 ms).
+ */
+const LATENCY_FLAGS = (['latency', 'jitter'] as const).flatMap((f) => {
+  const ms = Number(process.env[`FLEET_${f.toUpperCase()}_MS`]);
+  return ms > 0 ? [`--${f}`, String(ms)] : [];
+});
 
 export { hasRedisServer } from '../helpers/redis-server';
 
@@ -141,6 +149,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     s.refill,
     '--catalog-size',
     String(pages * pageSize),
+    ...LATENCY_FLAGS,
     ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`]),
   ]);
   let workers: Worker[] = [];

@@ -40,6 +40,8 @@ export interface FleetModelOptions {
   startPhaseMs?: number;
   /** The server's clock minus ours, in ms (a desk or a server whose clock is off). Default 0. */
   serverOffsetMs?: number;
+  /** Round trip of every request in ms, `ms` plus uniform 0..`jitterMs`, half each way (a service across a network). Default 2 + 0..6. */
+  roundTrip?: { ms: number; jitterMs: number };
 }
 
 export interface FleetModelResult {
@@ -120,7 +122,8 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const seconds = options.seconds ?? 60;
   const random = seededRandom(options.seed ?? 42);
   const startMs = Date.UTC(2025, 0, 1, 12, 0, 0, options.startPhaseMs ?? 337);
-  const h = harness({ refill, latencyMs: () => 2 + random() * 6, startMs, serverOffsetMs: options.serverOffsetMs });
+  const trip = options.roundTrip ?? { ms: 2, jitterMs: 6 };
+  const h = harness({ refill, latencyMs: () => trip.ms + random() * trip.jitterMs, startMs, serverOffsetMs: options.serverOffsetMs });
   const clients = fleetClients(h, copies);
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
