@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { timeOfField } from '../../../renderer/src/views/catalog/field-time';
+import { pageStatus } from '../../../renderer/src/views/catalog/page-status';
 import { searchStatus } from '../../../renderer/src/views/catalog/search-paging';
 
 describe('searchStatus', () => {
@@ -15,6 +16,18 @@ describe('searchStatus', () => {
   });
   it('no match', () => {
     expect(searchStatus(0, 20, 0, 0, 0)).toBe('0 shown of 0 matches');
+  });
+});
+
+describe('pageStatus', () => {
+  it('says which items a page shows', () => {
+    expect(pageStatus(1, 20, 20, 5000, false)).toBe('Page 2 · items 21–40 of 5,000');
+    expect(pageStatus(0, 50, 7, null, false)).toBe('Page 1 · items 1–7');
+    expect(pageStatus(0, 20, 0, null, false)).toBe('Page 1');
+  });
+  it("names no items while the page loads: the rows on screen are the previous page's", () => {
+    expect(pageStatus(1, 20, 20, 5000, true)).toBe('Loading page 2…');
+    expect(pageStatus(1, 20, 20, 5000, true)).not.toMatch(/^Page 2 ·/);
   });
 });
 

@@ -19,6 +19,7 @@ import type { SourcedAsset } from './asset-source';
 import { assetInDetail, rowsSourceOf, sourceOf } from './asset-source';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
+import { pageStatus } from './page-status';
 import { SEARCH_FETCH, searchStatus } from './search-paging';
 import './catalog.css';
 
@@ -190,10 +191,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
             ) : (
               <>
                 <span className="muted small" role="status">
-                  Page {pageIndex + 1}
-                  {page.data && items.length > 0
-                    ? ` · items ${fmtInt(pageIndex * pageSize + 1)}–${fmtInt(pageIndex * pageSize + items.length)}${totalAll !== null ? ` of ${fmtInt(totalAll)}` : ''}`
-                    : ''}
+                  {pageStatus(pageIndex, pageSize, page.data ? items.length : 0, totalAll, page.isPlaceholderData)}
                 </span>
                 <div className="pager-buttons">
                   <button type="button" className="btn" disabled={pageIndex === 0 || page.isFetching} onClick={() => setCursors(cursors.slice(0, -1))}>
