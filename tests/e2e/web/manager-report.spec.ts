@@ -15,6 +15,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { nextDay, startOfDay, zonedTime } from '../../../shared/time-zone';
 import { startBrowserMode } from '../browser-mode';
 import type { BrowserMode } from '../browser-mode';
+import { WEB_BRIDGE_PATH } from '../../../shared/bridge/websocket-protocol';
 import { openApp, screenshot, SCREENSHOT_DIR } from './helpers';
 
 const MINUTE = 60_000;
@@ -131,4 +132,48 @@ test("an account manager opens yesterday's usage report, reads it and exports CS
     timeout: 20_000,
   });
   await screenshot(page, 'budget-at-busiest-minute');
+});
+
+// The same server and seeded history as the test above (the file's tests run in order, in one worker).
+test("while another period's report loads, the one on screen is dimmed and inert, and not exported under the new period's name", async ({ page }) => {
+  test.skip(server === null, 'needs the seeded server of the test above');
+  // The bridge's usageReport answers held back 3 s once `slow` is set: a report that takes a while to read.
+  let slow = false;
+  const held = new Set<number>();
+  await page.routeWebSocket(
+    (url) => url.pathname === WEB_BRIDGE_PATH,
+    (ws) => {
+      const service = ws.connectToServer();
+      ws.onMessage((m) => {
+        const message = JSON.parse(String(m)) as { t: string; id?: number; name?: string };
+        if (slow && message.t === 'call' && message.name === 'usageReport' && message.id !== undefined) held.add(message.id);
+        service.send(m);
+      });
+      service.onMessage((m) => {
+        const message = JSON.parse(String(m)) as { t: string; id?: number };
+        if (message.t === 'result' && message.id !== undefined && held.has(message.id)) setTimeout(() => ws.send(m), 3_000);
+        else ws.send(m);
+      });
+    },
+  );
+  await openApp(page, 'Usage', server!.url);
+  await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
+  const csv = page.getByRole('button', { name: 'Export CSV' });
+  await expect(csv).toBeEnabled();
+
+  slow = true;
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Last 7 days' }).click();
+  // Yesterday's report stays on screen while the week's loads: dimmed, busy, and not exportable as the week.
+  await expect(csv).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Export PNG' })).toBeDisabled();
+  const shown = page.locator('.report-stale[aria-busy="true"][inert]');
+  await expect(shown.getByRole('table', { name: 'Usage per endpoint and day' })).toBeVisible();
+  await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
+  await expect(page.getByText(/loading, the report below is the one before$/)).toBeVisible();
+  await screenshot(page, 'usage-report-loading');
+
+  // The week's report arrived: exportable again.
+  await expect(csv).toBeEnabled({ timeout: 10_000 });
+  await expect(page.locator('.report-stale')).toHaveCount(0);
+  await expect(page.getByText(/loading, the report below is the one before$/)).toHaveCount(0);
 });

@@ -156,6 +156,10 @@ export default function UsageView() {
     placeholderData: keepPreviousData,
   });
   const report = query.data;
+  // Another period's or profile's report still on screen while this one loads: dimmed and inert (its heat
+  // map's PNG too), and never exported under the name of the one asked for.
+  const previous = query.isPlaceholderData;
+  const exportable = report !== undefined && !previous && report.days.length > 0;
 
   const savePng = async (element: HTMLElement | null, name: string) => {
     if (!element) return;
@@ -215,7 +219,7 @@ export default function UsageView() {
             <button
               type="button"
               className="btn btn-small"
-              disabled={!report || report.days.length === 0}
+              disabled={!exportable}
               onClick={() => report && downloadText(`${fileStem(report, period)}.csv`, usageReportCsv(report))}
             >
               Export CSV
@@ -223,7 +227,7 @@ export default function UsageView() {
             <button
               type="button"
               className="btn btn-small"
-              disabled={!report || report.days.length === 0}
+              disabled={!exportable}
               onClick={() => report && void savePng(reportRef.current, fileStem(report, period))}
             >
               Export PNG
@@ -234,7 +238,7 @@ export default function UsageView() {
       <p className="muted usage-subtitle">
         {report ? `${report.profileName ?? report.profileId ?? ''} · vendor ${report.vendor ?? '—'} · ` : ''}
         {valid
-          ? `${fmtDate(`${period.fromDay}T12:00:00`)}${period.toDay !== period.fromDay ? ` – ${fmtDate(`${period.toDay}T12:00:00`)}` : ''} (${timeZone})`
+          ? `${fmtDate(`${period.fromDay}T12:00:00`)}${period.toDay !== period.fromDay ? ` – ${fmtDate(`${period.toDay}T12:00:00`)}` : ''} (${timeZone})${previous ? ' · loading, the report below is the one before' : ''}`
           : 'Choose a first and a last day (the last on or after the first).'}
       </p>
       {exportProblem ? (
@@ -251,7 +255,9 @@ export default function UsageView() {
       ) : report!.days.length === 0 ? (
         <Empty title="No usage stored for this period.">The history starts when the app first talks to the vendor; choose another period or profile.</Empty>
       ) : (
-        <ReportBody report={report!} heatRef={heatRef} onHeatPng={() => void savePng(heatRef.current, `${fileStem(report!, period)}-heatmap`)} />
+        <div className={previous ? 'report-stale' : undefined} aria-busy={previous} inert={previous}>
+          <ReportBody report={report!} heatRef={heatRef} onHeatPng={() => void savePng(heatRef.current, `${fileStem(report!, period)}-heatmap`)} />
+        </div>
       )}
     </div>
   );
