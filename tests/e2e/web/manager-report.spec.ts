@@ -156,7 +156,8 @@ test("while another period's report loads, the one on screen is dimmed and inert
       });
     },
   );
-  await openApp(page, 'Usage', server!.url);
+  await openApp(page, 'Budget', server!.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage', exact: true }).click();
   await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
   const csv = page.getByRole('button', { name: 'Export CSV' });
   await expect(csv).toBeEnabled();
