@@ -44,6 +44,11 @@ export interface FakePartnerOptions {
   refill: FakeRefill;
   /** Round-trip latency in ms (number or generator), split half and half. Default 2. */
   latencyMs?: number | (() => number);
+  /**
+   * The share of the round trip before the server counts the request, the rest after it answers. Default 0.5.
+   * The simulator's added latency is all before (1); a service that counts on arrival and then works answers late (near 0).
+   */
+  toServerShare?: number;
   /** Server clock minus client clock, ms. Default 0. */
   serverOffsetMs?: number;
   /** token -> vendor. Default: every token is vendor 'v'. */
@@ -175,11 +180,12 @@ export class FakePartner {
       const later = (fn: () => void, ms: number): void => {
         timer = clock.setTimeout(fn, ms);
       };
-      const exchange: Exchange = { resolve, reject, finish, half: total / 2, later };
+      const toServer = total * (this.options.toServerShare ?? 0.5);
+      const exchange: Exchange = { resolve, reject, finish, half: total - toServer, later };
       timer = clock.setTimeout(() => {
         timer = null;
         this.arrive(exchange, { method, url, headers, body: init.body });
-      }, total / 2);
+      }, toServer);
     });
   };
 

@@ -40,8 +40,11 @@ export interface FleetModelOptions {
   startPhaseMs?: number;
   /** The server's clock minus ours, in ms (a desk or a server whose clock is off). Default 0. */
   serverOffsetMs?: number;
-  /** Round trip of every request in ms, `ms` plus uniform 0..`jitterMs`, half each way (a service across a network). Default 2 + 0..6. */
-  roundTrip?: { ms: number; jitterMs: number };
+  /**
+   * Round trip of every request in ms, `ms` plus uniform 0..`jitterMs` (a service across a network), `toServer` of it
+   * before the server counts the request (default half). Default 2 + 0..6, half each way.
+   */
+  roundTrip?: { ms: number; jitterMs: number; toServer?: number };
 }
 
 export interface FleetModelResult {
@@ -123,7 +126,13 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const random = seededRandom(options.seed ?? 42);
   const startMs = Date.UTC(2025, 0, 1, 12, 0, 0, options.startPhaseMs ?? 337);
   const trip = options.roundTrip ?? { ms: 2, jitterMs: 6 };
-  const h = harness({ refill, latencyMs: () => trip.ms + random() * trip.jitterMs, startMs, serverOffsetMs: options.serverOffsetMs });
+  const h = harness({
+    refill,
+    latencyMs: () => trip.ms + random() * trip.jitterMs,
+    toServerShare: trip.toServer,
+    startMs,
+    serverOffsetMs: options.serverOffsetMs,
+  });
   const clients = fleetClients(h, copies);
   const perCopy = new Array<number>(copies).fill(0);
   const start = h.clock.now();
