@@ -61,8 +61,8 @@ describe("the issue's short workload on the model (8 copies, 100 pages each, who
   // 429s; without it 2 and 1, 1.39% and 1.37%).
   it.each([1, 0.2])(
     'across a network with %f of the round trip before the count: the goals in at least 4 of 8 runs, 429s at most 1% on average',
-    async (toServer) => {
-      const runs = await shortRuns(undefined, SEEDS, { ...NETWORK, toServer });
+    async (toServerShare) => {
+      const runs = await shortRuns(undefined, SEEDS, { ...NETWORK, toServerShare });
       expect(runs.filter(met).length).toBeGreaterThanOrEqual(4);
       expect(runs.reduce((sum, r) => sum + r.share429, 0) / runs.length).toBeLessThanOrEqual(0.01);
       for (const r of runs) expect(r.gaveUp).toBe(0);

@@ -3,7 +3,7 @@
  * the limiter's arithmetic of spec/server-behaviour.md (written again here, independently of the
  * simulator): 'whole-second' (Yii2: the allowance comes back whole when the server's second
  * changes; a refusal re-stamps) and 'continuous' (N per second, millisecond precision). Requests
- * reach the "server" after half the latency and the answer comes back after the other half; the
+ * reach the "server" after half the latency (or another share) and the answer comes back after the rest; the
  * server's clock may be offset from the client's. Hooks inject faults and rewrite headers.
  */
 import { ENDPOINTS, findEndpoint } from '../../../shared/endpoints';
@@ -42,7 +42,7 @@ export interface FakeRecord {
 export interface FakePartnerOptions {
   clock: ManualClock;
   refill: FakeRefill;
-  /** Round-trip latency in ms (number or generator), split half and half. Default 2. */
+  /** Round-trip latency in ms (number or generator), split as `toServerShare` says. Default 2. */
   latencyMs?: number | (() => number);
   /**
    * The share of the round trip before the server counts the request, the rest after it answers. Default 0.5.
@@ -63,13 +63,13 @@ export interface FakePartnerOptions {
   limitOf?: (endpoint: EndpointId) => number;
 }
 
-/** One fetch in progress: how it ends, its one-way latency, and a later timer of it (which an abort clears). */
+/** One fetch in progress: how it ends, the latency of its way back, and a later timer of it (which an abort clears). */
 interface Exchange {
   resolve(response: Response): void;
   reject(error: unknown): void;
   /** Ends the fetch once (a late abort or answer does nothing). */
   finish(fn: () => void): void;
-  half: number;
+  backMs: number;
   later(fn: () => void, ms: number): void;
 }
 
@@ -181,7 +181,7 @@ export class FakePartner {
         timer = clock.setTimeout(fn, ms);
       };
       const toServer = total * (this.options.toServerShare ?? 0.5);
-      const exchange: Exchange = { resolve, reject, finish, half: total - toServer, later };
+      const exchange: Exchange = { resolve, reject, finish, backMs: total - toServer, later };
       timer = clock.setTimeout(() => {
         timer = null;
         this.arrive(exchange, { method, url, headers, body: init.body });
@@ -189,7 +189,7 @@ export class FakePartner {
     });
   };
 
-  /** The request reaches the server (half the latency after it was sent). */
+  /** The request reaches the server (its share of the latency after it was sent). */
   private arrive(x: Exchange, sent: { method: string; url: URL; headers: Record<string, string>; body: RequestInit['body'] }): void {
     const { method, url, headers } = sent;
     const endpoint = findEndpoint(method, url.pathname);
@@ -234,7 +234,7 @@ export class FakePartner {
     if (action.kind === 'hang') return;
     if (action.kind === 'drop') {
       const dropped = new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
-      x.later(() => x.finish(() => x.reject(dropped)), x.half);
+      x.later(() => x.finish(() => x.reject(dropped)), x.backMs);
       return;
     }
     const answer: { body?: unknown; text?: string } = action.kind === 'answer' ? action : {};
@@ -255,6 +255,6 @@ export class FakePartner {
       if (Array.isArray(v)) for (const one of v) h.append(k, one);
       else h.set(k, v);
     }
-    this.options.clock.setTimeout(() => x.finish(() => x.resolve(new Response(text ?? JSON.stringify(body), { status, headers: h }))), x.half);
+    this.options.clock.setTimeout(() => x.finish(() => x.resolve(new Response(text ?? JSON.stringify(body), { status, headers: h }))), x.backMs);
   }
 }

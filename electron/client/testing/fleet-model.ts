@@ -41,10 +41,10 @@ export interface FleetModelOptions {
   /** The server's clock minus ours, in ms (a desk or a server whose clock is off). Default 0. */
   serverOffsetMs?: number;
   /**
-   * Round trip of every request in ms, `ms` plus uniform 0..`jitterMs` (a service across a network), `toServer` of it
+   * Round trip of every request in ms, `ms` plus uniform 0..`jitterMs` (a service across a network), `toServerShare` of it
    * before the server counts the request (default half). Default 2 + 0..6, half each way.
    */
-  roundTrip?: { ms: number; jitterMs: number; toServer?: number };
+  roundTrip?: { ms: number; jitterMs: number; toServerShare?: number };
 }
 
 export interface FleetModelResult {
@@ -129,7 +129,7 @@ export async function runFleetModel(options: FleetModelOptions): Promise<FleetMo
   const h = harness({
     refill,
     latencyMs: () => trip.ms + random() * trip.jitterMs,
-    toServerShare: trip.toServer,
+    toServerShare: trip.toServerShare,
     startMs,
     serverOffsetMs: options.serverOffsetMs,
   });
