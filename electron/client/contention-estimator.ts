@@ -42,6 +42,11 @@ export interface Reading {
   remaining: number;
   /** The answer's round trip: `phase` is at its midpoint, half of it before `at`. */
   roundTripMs: number;
+  /**
+   * The quickest round trip of our recent answers: half of it is the soonest our next request can reach the
+   * server (one slow answer, a busy server or a stalled process, says nothing of the next one's way out).
+   */
+  quickTripMs: number;
 }
 
 /** What one answer told the estimator, for the controller's decision on it. */
@@ -58,6 +63,8 @@ export interface Observation {
 
 /** Timestamps kept for counting: enough for a few seconds at any limit the endpoints have. */
 const HISTORY = 256;
+/** Round trips kept for the quickest recent one. */
+const TRIPS = 8;
 
 function remember(list: number[], at: number): void {
   list.push(at);
@@ -76,6 +83,7 @@ export class ContentionEstimator {
   /** Local times of our answers that were not refused, for the first guess of our share. */
   private oks: number[] = [];
   private reading: Reading | null = null;
+  private trips: number[] = [];
   private highAt = -Infinity;
   /** Remaining rose more than a continuous refill could explain: the server's budget is whole-second. */
   private wholeAt = -Infinity;
@@ -164,7 +172,10 @@ export class ContentionEstimator {
   private noteReadable(a: ShareAnswer, remaining: number, foreign: number, limit: number): void {
     const { at, phase } = a;
     this.noteRise(at, remaining, phase, limit);
-    if (phase !== null) this.reading = { at, phase, remaining, roundTripMs: a.roundTripMs ?? 0 };
+    const roundTripMs = a.roundTripMs ?? 0;
+    this.trips.push(roundTripMs);
+    if (this.trips.length > TRIPS) this.trips.shift();
+    if (phase !== null) this.reading = { at, phase, remaining, roundTripMs, quickTripMs: Math.min(...this.trips) };
     if (remaining >= limit * this.p.highShare) this.highAt = at;
     this.foreignBefore = foreign >= 1;
   }

@@ -109,6 +109,12 @@ export const FAIR_SHARE = {
   othersSpread: 0.25,
   /** A deferred request goes this long after the server second surely changed, plus its spread (16 copies whole-second: Jain). */
   nextSecondGuardMs: 10,
+  /**
+   * Our next request's round trip is taken as the latest answer's, but at most the quickest of the recent ones and
+   * this much: one slow answer says little of the next one's way out. Above the model's spread of round trips at 2-8
+   * and 40-60 ms, so those runs are as without it; not asserted there: "one slow answer ... lands after the turn".
+   */
+  slowTripMs: 20,
   /** The golden ratio's fraction: spreads deferred requests over our interval, deterministic and different per copy, so copies that wait do not all come at once (16 copies, fixed work). */
   spreadStep: 0.618_033_988_75,
   /**

@@ -100,20 +100,23 @@ export class FairShare {
     const paced = Math.max(now, this.lastSendAt + 1000 / this.rate(now));
     const r = this.others.latestReading();
     if (r === null) return paced;
-    // The reading's phase is at its request's midpoint, half a round trip before `r.at`, and a request
-    // reaches the server half a round trip after it leaves: one sent from `sendBy` on lands in the next
-    // server second, and the others spend for a round trip more than from our answer to our send.
-    // Across a network (a round trip of 40-60 ms) this is most of the others' requests a forecast
-    // missed, and of the 429s (fleet model, 8 copies, short workload started mid-second: goals met in
-    // 0 -> 19 of 24 seeds; on loopback 20 -> 19).
-    const secondEnds = r.at + (1 - r.phase) * 1000;
-    const sendBy = secondEnds - r.roundTripMs;
+    // Reckoned where the server sees it. The reading's phase is at its request's midpoint, half its round
+    // trip before `r.at`, so the server's second turns at `turn` on our clock. Our next request reaches the
+    // server half its own round trip after it leaves, taken as the reading's but at most the quickest recent
+    // one and `slowTripMs` (one slow answer, a busy server or a stalled process, says little of the next
+    // one's way out): one sent from `sendBy` on lands in the next second, and the others spend from the
+    // reading until ours lands. Across a network (round trips of 40-60 ms) the loopback reckoning missed a
+    // round trip of the others' requests, and most of the 429s (fleet model, 8 copies, short workload
+    // started mid-second: goals met in 0 -> 19 of 24 seeds; on loopback 20 -> 19).
+    const turn = r.at - r.roundTripMs / 2 + (1 - r.phase) * 1000;
+    const wayOut = Math.min(r.roundTripMs, r.quickTripMs + this.p.slowTripMs) / 2;
+    const sendBy = turn - wayOut;
     if (paced >= sendBy) return this.fillOrPaced(r, paced, sendBy, now);
     const limit = this.limit();
     // Whole-second budget (a continuous one never shows half the limit while shared): what the
     // others spend until ours lands leaves none. Between our reading and our next request only
     // the others send, so our own rate is not part of the forecast.
-    const others = this.othersForecast(r, paced + r.roundTripMs, now);
+    const others = this.othersForecast(r, paced + r.roundTripMs / 2 + wayOut, now);
     const expected = r.remaining - others - this.p.othersSpread * Math.sqrt(others);
     if (this.others.wholeSecondLikely(r.at) && expected < 1) return sendBy + this.p.nextSecondGuardMs + this.spread(r.at);
     if (r.phase >= this.p.projectFromPhase && (limit - r.remaining - 1) / r.phase >= limit * (this.pace.aim(now) + this.p.deferExcess))
@@ -134,7 +137,7 @@ export class FairShare {
     const secondStart = sendBy - 1000;
     const fillAt = Math.max(now, secondStart + this.p.fillFromPhase * 1000);
     if (fillAt > secondStart + this.p.fillToPhase * 1000 || !this.others.wholeSecondSeen(now) || this.pace.phase(now) !== 'steady') return paced;
-    // The others' requests from the reading to the second's end.
+    // The others' requests from the reading to the second's end ((1 - phase) s after the reading's midpoint).
     const others = this.othersForecast(r, r.at + (1 - r.phase) * 1000, now);
     const left = r.remaining - others - this.p.othersSpread * Math.sqrt(others) - this.p.fillKeep;
     const rate = this.rate(now);

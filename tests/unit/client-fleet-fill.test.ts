@@ -54,7 +54,7 @@ describe('the leftover of a whole-second budget', () => {
   it("reaches the server inside the window whenever it is asked: the phase is read at the request's midpoint, the fill arrives half a round trip after it leaves", () => {
     const rtt = 40;
     const s = new FairShare(() => LIMIT, T0);
-    for (let k = 0; k < 12; k++) second(s, k, 16);
+    for (let k = 0; k < 12; k++) serverSecond(s, { t0: T0, limit: LIMIT, roundTripMs: rtt }, k, 16);
     // Our last paced request of second 12 was processed at phase 0.85; its answer came back half a round trip later.
     const mid = T0 + 12_000 + 850;
     s.sent(mid - rtt / 2);

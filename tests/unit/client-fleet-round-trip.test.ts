@@ -15,10 +15,13 @@ const T0 = 1_000_000;
 /** Second 12, after twelve seconds beside others spending 16 a second. */
 const K = 12;
 
-/** A copy paced beside others, then one answer of ours processed at `phase` of second 12 (at `mid`) after a round trip of `rtt`; `paced`: when the pacing alone lets the next go. */
-function afterReading(rtt: number, phase: number, remaining: number): { s: FairShare; mid: number; now: number; paced: number } {
+/**
+ * A copy paced beside others (its answers' round trips `usual`, by default `rtt`), then one answer of ours processed at
+ * `phase` of second 12 (at `mid`) after a round trip of `rtt`; `paced`: when the pacing alone lets the next go.
+ */
+function afterReading(rtt: number, phase: number, remaining: number, usual = rtt): { s: FairShare; mid: number; now: number; paced: number } {
   const s = new FairShare(() => LIMIT, T0);
-  for (let k = 0; k < K; k++) serverSecond(s, { t0: T0, limit: LIMIT }, k, 16);
+  for (let k = 0; k < K; k++) serverSecond(s, { t0: T0, limit: LIMIT, roundTripMs: usual }, k, 16);
   const mid = T0 + K * 1000 + phase * 1000;
   s.sent(mid - rtt / 2);
   const now = mid + rtt / 2;
@@ -62,5 +65,15 @@ describe('the deferral across a network', () => {
     expect(lands).toBeGreaterThanOrEqual(turn + FAIR_SHARE.nextSecondGuardMs);
     // Spread over at most one interval of our pace (the copies that wait do not all come at once).
     expect(lands).toBeLessThanOrEqual(turn + FAIR_SHARE.nextSecondGuardMs + 1000 / s.rate(now));
+  });
+
+  it('does not take one slow answer for the next way out: a deferral after it still lands after the turn', () => {
+    // Round trips of 50 ms, then one of 400 (a busy server, a stalled process): our next request still
+    // reaches the server about 25 ms after it leaves, not 200.
+    const rtt = 400;
+    const phase = 0.5;
+    const { s, mid, now } = afterReading(rtt, phase, 0, 50);
+    const turn = mid + (1 - phase) * 1000;
+    expect(s.earliest(now) + 50 / 2).toBeGreaterThanOrEqual(turn);
   });
 });
