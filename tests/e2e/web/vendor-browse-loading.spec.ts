@@ -19,7 +19,8 @@ test('while the next page loads the pager says so and names no items', async ({ 
   await expect(catalog.position(1)).toBeVisible();
   const page1First = await catalog.idOf(rows.first());
 
-  await bridgeCall('simSetFaults', { latencyMs: 1_500, jitterMs: 0 });
+  // Long enough for the checks below on a loaded machine.
+  await bridgeCall('simSetFaults', { latencyMs: 3_000, jitterMs: 0 });
   await next.click();
   await expect(page.getByText('Loading page 2…')).toBeVisible();
   await expect(catalog.position(2)).toHaveCount(0);
@@ -27,6 +28,6 @@ test('while the next page loads the pager says so and names no items', async ({ 
   await expect(page.locator('[aria-busy="true"]').filter({ has: page.getByRole('table', { name: 'Assets' }) })).toHaveCount(1);
   await screenshot(page, 'catalog-page-loading');
 
-  await expect(page.getByText(/^Page 2 · items 21–40/)).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText(/^Page 2 · items 21–40/)).toBeVisible({ timeout: 15_000 });
   expect(await catalog.idOf(rows.first())).not.toBe(page1First);
 });

@@ -157,7 +157,8 @@ export default function UsageView() {
   });
   const report = query.data;
   // Another period's or profile's report still on screen while this one loads: dimmed and inert (its heat
-  // map's PNG too), and never exported under the name of the one asked for.
+  // map's PNG too), never exported under the name of the one asked for, and not named as the one asked for;
+  // where it was empty, the loading state instead (an empty one says nothing of the period asked for).
   const previous = query.isPlaceholderData;
   const exportable = report !== undefined && !previous && report.days.length > 0;
 
@@ -235,8 +236,8 @@ export default function UsageView() {
           </span>
         </div>
       </div>
-      <p className="muted usage-subtitle">
-        {report ? `${report.profileName ?? report.profileId ?? ''} · vendor ${report.vendor ?? '—'} · ` : ''}
+      <p className="muted usage-subtitle" aria-live="polite">
+        {report && !previous ? `${report.profileName ?? report.profileId ?? ''} · vendor ${report.vendor ?? '—'} · ` : ''}
         {valid
           ? `${fmtDate(`${period.fromDay}T12:00:00`)}${period.toDay !== period.fromDay ? ` – ${fmtDate(`${period.toDay}T12:00:00`)}` : ''} (${timeZone})${previous ? ' · loading, the report below is the one before' : ''}`
           : 'Choose a first and a last day (the last on or after the first).'}
@@ -246,7 +247,7 @@ export default function UsageView() {
           {exportProblem}
         </div>
       ) : null}
-      {!valid ? null : query.isPending ? (
+      {!valid ? null : query.isPending || (previous && (report!.problem || report!.days.length === 0)) ? (
         <Loading label="Reading the usage history…" />
       ) : query.isError ? (
         <ErrorCallout error={query.error} action="Reading the usage report" onRetry={() => void query.refetch()} />
@@ -255,7 +256,7 @@ export default function UsageView() {
       ) : report!.days.length === 0 ? (
         <Empty title="No usage stored for this period.">The history starts when the app first talks to the vendor; choose another period or profile.</Empty>
       ) : (
-        <div className={previous ? 'report-stale' : undefined} aria-busy={previous} inert={previous}>
+        <div className={previous ? 'report-stale' : undefined} inert={previous}>
           <ReportBody report={report!} heatRef={heatRef} onHeatPng={() => void savePng(heatRef.current, `${fileStem(report!, period)}-heatmap`)} />
         </div>
       )}
