@@ -111,12 +111,12 @@ export class FairShare {
     const turn = r.at - r.roundTripMs / 2 + (1 - r.phase) * 1000;
     const wayOut = Math.min(r.roundTripMs, r.quickTripMs + this.p.slowTripMs) / 2;
     const sendBy = turn - wayOut;
-    if (paced >= sendBy) return this.fillOrPaced(r, paced, sendBy, now);
+    if (paced >= sendBy) return this.fillOrPaced(r, paced, { turn, sendBy }, now);
     const limit = this.limit();
     // Whole-second budget (a continuous one never shows half the limit while shared): what the
     // others spend until ours lands leaves none. Between our reading and our next request only
     // the others send, so our own rate is not part of the forecast.
-    const others = this.othersForecast(r, paced + r.roundTripMs / 2 + wayOut, now);
+    const others = this.othersForecast(r, paced + wayOut, now);
     const expected = r.remaining - others - this.p.othersSpread * Math.sqrt(others);
     if (this.others.wholeSecondLikely(r.at) && expected < 1) return sendBy + this.p.nextSecondGuardMs + this.spread(r.at);
     if (r.phase >= this.p.projectFromPhase && (limit - r.remaining - 1) / r.phase >= limit * (this.pace.aim(now) + this.p.deferExcess))
@@ -131,14 +131,13 @@ export class FairShare {
    * pacing, which goes on from our last paced request. Where copies finish one after another, this
    * is how the room of those gone is used while the AIMD climbs.
    */
-  private fillOrPaced(r: Reading, paced: number, sendBy: number, now: number): number {
+  private fillOrPaced(r: Reading, paced: number, second: { turn: number; sendBy: number }, now: number): number {
     if (r === this.filledOn || this.resumed) return paced;
     // In send times: a fill sent at `secondStart + x` lands at phase x of the reading's second.
-    const secondStart = sendBy - 1000;
+    const secondStart = second.sendBy - 1000;
     const fillAt = Math.max(now, secondStart + this.p.fillFromPhase * 1000);
     if (fillAt > secondStart + this.p.fillToPhase * 1000 || !this.others.wholeSecondSeen(now) || this.pace.phase(now) !== 'steady') return paced;
-    // The others' requests from the reading to the second's end ((1 - phase) s after the reading's midpoint).
-    const others = this.othersForecast(r, r.at + (1 - r.phase) * 1000, now);
+    const others = this.othersForecast(r, second.turn, now);
     const left = r.remaining - others - this.p.othersSpread * Math.sqrt(others) - this.p.fillKeep;
     const rate = this.rate(now);
     if ((left * rate) / Math.max(rate, this.pace.meanUse() * this.limit()) < this.p.fillPart) return paced;
@@ -146,12 +145,15 @@ export class FairShare {
     return fillAt;
   }
 
-  /** The others' requests expected between reading `r` and `at`: the fleet's mean use less our own pace (while settling, at least this second's use so far). */
-  private othersForecast(r: Reading, at: number, now: number): number {
+  /**
+   * The others' requests expected from reading `r` (its request's midpoint, where the server counted it) until
+   * `until`: the fleet's mean use less our own pace (while settling, at least this second's use so far).
+   */
+  private othersForecast(r: Reading, until: number, now: number): number {
     const limit = this.limit();
     let fleet = this.pace.meanUse() * limit;
     if (this.pace.settling(now) && r.phase >= this.p.minPhase) fleet = Math.max(fleet, (limit - r.remaining) / r.phase);
-    return (Math.max(0, fleet - this.rate(now)) * (at - r.at)) / 1000;
+    return (Math.max(0, fleet - this.rate(now)) * (until - (r.at - r.roundTripMs / 2))) / 1000;
   }
 
   /** Where in our own interval a deferred request goes: the same for one reading, different per copy. */
