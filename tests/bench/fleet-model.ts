@@ -107,21 +107,20 @@ async function oneSeed(
   const catalog = { items, pageSize };
   // The nominal length: the whole fleet's pages at the limit (20/s).
   const atLimit = (copies * Math.ceil(items / pageSize)) / 20;
-  const short: FleetModelResult[] = [];
-  for (const refill of refills) short.push(await run({ copies, refill, seconds: atLimit, catalog }));
+  // One row of the short workload: both refill models, with the row's own settings.
+  const shortRow = async (o: Partial<FleetModelOptions> = {}): Promise<FleetModelResult[]> => {
+    const row: FleetModelResult[] = [];
+    for (const refill of refills) row.push(await run({ copies, refill, seconds: atLimit, catalog, ...o }));
+    return row;
+  };
+  const short = await shortRow();
   console.log(`\nShort workload (${copies} copies, each a catalog of ${items} items in pages of ${pageSize}):\n`);
   console.log(`| copies | ${refills.join(' | ')} |`);
   console.log(`|---:|${refills.map(() => '---').join('|')}|`);
-  const startsMs = evenStarts(copies, STAGGER_MS);
-  const apart: FleetModelResult[] = [];
-  for (const refill of refills) apart.push(await run({ copies, refill, seconds: atLimit, catalog, startsMs }));
-  const turn: FleetModelResult[] = [];
-  for (const refill of refills) turn.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS }));
-  const skewed: FleetModelResult[] = [];
-  for (const refill of refills)
-    skewed.push(await run({ copies, refill, seconds: atLimit, catalog, startPhaseMs: WHOLE_SECOND_START_MS, serverOffsetMs: SKEW_MS }));
-  const network: FleetModelResult[] = [];
-  for (const refill of refills) network.push(await run({ copies, refill, seconds: atLimit, catalog, roundTrip: NETWORK_TRIP }));
+  const apart = await shortRow({ startsMs: evenStarts(copies, STAGGER_MS) });
+  const turn = await shortRow({ startPhaseMs: WHOLE_SECOND_START_MS });
+  const skewed = await shortRow({ startPhaseMs: WHOLE_SECOND_START_MS, serverOffsetMs: SKEW_MS });
+  const network = await shortRow({ roundTrip: NETWORK_TRIP });
   console.log(`| ${copies} | ${short.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, started over ${STAGGER_MS / 1000} s | ${apart.map(cell).join(' | ')} |`);
   console.log(`| ${copies}, started ${WHOLE_SECOND_START_MS} ms after a whole second | ${turn.map(cell).join(' | ')} |`);
