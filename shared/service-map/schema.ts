@@ -67,7 +67,13 @@ export const serviceMapSchema = z.object({
     /** Body path of "more pages follow" (false ends the catalog). */
     hasMore: optionalPath,
     total: optionalPath,
-  }),
+  })
+    // One query parameter cannot be both: the first page would send the page size as its cursor, and
+    // the service would answer the items after it, a page short, with nothing to tell.
+    .refine((l) => l.pageSizeParam === null || l.pageSizeParam !== l.cursorParam, {
+      message: 'the page-size parameter cannot have the cursor parameter\'s name',
+      path: ['pageSizeParam'],
+    }),
   search: z.object({
     textField: name,
     /** null: the service takes no category filter. */

@@ -44,4 +44,10 @@ describe('service map schema', () => {
     for (const field of ['version', 'list.items', 'list.pageSizeMax', 'asset.priceUnit', 'states.0.state', 'states.0.actions.0']) expect(text).toContain(field);
     expect(text).toContain('not a field path');
   });
+
+  it("refuses a page-size parameter with the cursor's name (the first page would skip the items up to the page size)", () => {
+    const parsed = parseServiceMap({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'last_id' } });
+    expect(parsed).toMatchObject({ ok: false, errors: [expect.stringMatching(/^list\.pageSizeParam: .*cursor/)] });
+    expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } }).ok).toBe(true);
+  });
 });
