@@ -54,24 +54,25 @@ const RESERVED_HEADERS = new Set(['authorization', 'accept', 'content-type', 'co
 
 export const serviceMapSchema = z.object({
   version: z.literal(SERVICE_MAP_VERSION),
-  list: z.object({
-    /** The items' array; null: a top-level array or the body's first array property. */
-    items: optionalPath,
-    /** Query parameter of the page size; null: the service's page size is unknown (none sent). */
-    pageSizeParam: name.nullable(),
-    pageSizeMax: z.number().int().min(1).max(10_000),
-    /** Query parameter that carries the cursor (the spec's `last_id`). */
-    cursorParam: name,
-    /** Body path of the next cursor; null: the last item's id. A null value there ends the catalog. */
-    cursor: optionalPath,
-    /** Body path of "more pages follow" (false ends the catalog). */
-    hasMore: optionalPath,
-    total: optionalPath,
-  })
+  list: z
+    .object({
+      /** The items' array; null: a top-level array or the body's first array property. */
+      items: optionalPath,
+      /** Query parameter of the page size; null: the service's page size is unknown (none sent). */
+      pageSizeParam: name.nullable(),
+      pageSizeMax: z.number().int().min(1).max(10_000),
+      /** Query parameter that carries the cursor (the spec's `last_id`). */
+      cursorParam: name,
+      /** Body path of the next cursor; null: the last item's id. A null value there ends the catalog. */
+      cursor: optionalPath,
+      /** Body path of "more pages follow" (false ends the catalog). */
+      hasMore: optionalPath,
+      total: optionalPath,
+    })
     // One query parameter cannot be both: the first page would send the page size as its cursor, and
     // the service would answer the items after it, a page short, with nothing to tell.
     .refine((l) => l.pageSizeParam === null || l.pageSizeParam !== l.cursorParam, {
-      message: 'the page-size parameter cannot have the cursor parameter\'s name',
+      message: "the page-size parameter cannot have the cursor parameter's name",
       path: ['pageSizeParam'],
     }),
   search: z.object({
