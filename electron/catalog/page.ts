@@ -21,6 +21,8 @@ export interface ParsedPage {
   cursor: Cursor | null;
   /** No page follows this one. */
   done: boolean;
+  /** The has-more flag as read; null: the answer has none. */
+  more: boolean | null;
   /** The catalog's size where the body says it, else null. */
   total: number | null;
   /** Items in the answer, readable or not. */

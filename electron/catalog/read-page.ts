@@ -8,6 +8,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import type { CatalogClient } from './client-port';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, pageShape } from './settings';
 import type { PageShape } from './settings';
+import type { ServiceMap } from '../../shared/service-map/schema';
 
 export interface ReadPageOptions extends Partial<PageShape> {
   /** The cursor from the previous page; null or absent for the first page. */
@@ -38,18 +39,33 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
   });
   const parsed = parsePage(response.body, { map });
   if (!options.tolerant) assertPageUsable(parsed, { map });
-  const page = withoutEcho(parsed, lastId, map.list.cursor);
   const asked = Math.min(pageSize, map.list.pageSizeMax);
+  const page = echoRead(parsed, lastId, map, asked);
   return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: map.list.pageSizeParam, received: page.received, done: page.done })] };
 }
 
 /**
- * A cursor equal to the one sent never advances (a field that echoes the request, or a constant):
- * asking with it again would loop. The next page starts after this page's last item (the spec's
- * rule); whether this page itself can be trusted depends on where the sent cursor came from (the download knows).
+ * A cursor field that sends back the last_id it was given (an echo, or a constant) says nothing of the next page:
+ * - on a page with items, asking with it again would loop: the next page starts after this page's last item (the
+ *   spec's rule); whether this page itself can be trusted depends on where the sent cursor came from (the download knows);
+ * - on an empty page it is no next cursor: the catalog ends there, unless has-more says otherwise;
+ * - on a full first page, a null under the request parameter's own name (`last_id`) is what an echo of the first
+ *   request looks like, and what an end looks like: the page after the last item tells them apart, at one request.
  */
-function withoutEcho(page: ParsedPage, sent: Cursor | null, field: string | null): ParsedPage {
-  if (field === null || page.done || page.items.length === 0 || page.lastItemId === null || !sameCursor(page.cursor, sent)) return page;
-  const warning = `The cursor field \`${foundAlternative(page.raw, field) ?? field}\` does not advance: it sent back the last_id it was given (${String(sent)}). Continuing from the last item's id; set list.cursor to none in the service map.`;
-  return { ...page, cursor: page.lastItemId, cursorEchoed: true, warnings: [...page.warnings, warning] };
+function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap, asked: number): ParsedPage {
+  const field = map.list.cursor;
+  if (field === null) return page;
+  const name = foundAlternative(page.raw, field) ?? field;
+  if (page.items.length === 0) return !page.done && page.more !== true && sameCursor(page.cursor, sent) ? { ...page, cursor: null, done: true } : page;
+  if (page.lastItemId === null) return page;
+  if (!page.done && sameCursor(page.cursor, sent)) {
+    const warning = `The cursor field \`${name}\` does not advance: it sent back the last_id it was given (${String(sent)}). Continuing from the last item's id; set list.cursor to none in the service map.`;
+    return { ...page, cursor: page.lastItemId, cursorEchoed: true, warnings: [...page.warnings, warning] };
+  }
+  const firstPageEcho = sent === null && page.done && page.cursor === null && page.more === null && page.total === null && page.received >= asked;
+  if (firstPageEcho && name === map.list.cursorParam) {
+    const warning = `The cursor field \`${name}\` is null on a full first page, as a field that sends back the request's ${map.list.cursorParam} is: asked for the page after the last item to tell that from the end. If the service pages by the last item's id, set list.cursor to none in the service map.`;
+    return { ...page, cursor: page.lastItemId, done: false, warnings: [...page.warnings, warning] };
+  }
+  return page;
 }

@@ -149,6 +149,8 @@ export interface AssetPage {
   cursor: Id | null;
   /** No page follows. */
   done: boolean;
+  /** The has-more flag as read; null: the answer has none. */
+  more: boolean | null;
   total: number | null;
   /** Items in the answer, readable or not (verification compares it with the page size asked). */
   received: number;
@@ -212,7 +214,7 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   // An empty page ends the catalog only when it does not say more follows (has-more true, or a next
   // cursor): otherwise it is a truncated answer, and the download asks again rather than stop short.
   const done = raw.length === 0 ? more !== true && !cursorGiven : more === false || cursor === null;
-  return { value: { items, cursor, done, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
+  return { value: { items, cursor, done, more, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
 }
 
 export function readSearch(body: unknown, map: ServiceMap): Read<{ items: ReadAsset[]; total: number | null; received: number }> {

@@ -260,6 +260,53 @@ describe('CatalogDownload', () => {
     expect(await jsonlIds(resumed.out)).toEqual(range(20));
   });
 
+  it('an empty page whose cursor sends back the last_id it was given ends the catalog, also on a resume', async () => {
+    // `last_id` echoes the request; has_more says "this page was full", so a full last page is followed by an empty one.
+    let sent: ListRequestOptions['query'] = {};
+    const echoFull = (items: Item[]) => ({ items, last_id: sent['last_id'] ?? null, has_more: items.length === 10 });
+    const onePage = new FakeCatalogClient({ size: 10, shapeBody: echoFull, before: (_c, o) => void (sent = o.query) });
+    const dl = download(onePage, { emptyPageRetries: 1, emptyPageRetryDelayMs: 0 });
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 10 });
+    expect(await jsonlIds(dl.out)).toEqual(range(10));
+
+    const crashing = new FakeCatalogClient({
+      size: 40,
+      shapeBody: echoFull,
+      before: (call, o) => {
+        sent = o.query;
+        if (call === 5) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+      },
+    });
+    const out = join(dir, 'forty.jsonl');
+    expect(await download(crashing, { out }).start()).toMatchObject({ state: 'failed', items: 40 });
+    const resumed = download(new FakeCatalogClient({ size: 40, shapeBody: echoFull, before: (_c, o) => void (sent = o.query) }), {
+      out,
+      resume: true,
+      emptyPageRetries: 1,
+      emptyPageRetryDelayMs: 0,
+    });
+    expect(await resumed.start()).toMatchObject({ state: 'done', items: 40 });
+    expect(await jsonlIds(out)).toEqual(range(40));
+  });
+
+  it('a null `last_id` on a full first page (an echo of the first request) is confirmed by the next page, not taken as the end', async () => {
+    let sent: ListRequestOptions['query'] = {};
+    const client = new FakeCatalogClient({
+      size: 45,
+      shapeBody: (items) => ({ items, last_id: sent['last_id'] ?? null }),
+      before: (_c, o) => void (sent = o.query),
+    });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 45 });
+    expect(await jsonlIds(dl.out)).toEqual(range(45));
+    expect(dl.warnings.join('\n')).toMatch(/`last_id` is null on a full first page/);
+    // A service whose null next cursor is a real end costs one request more, and ends done.
+    const end = new FakeCatalogClient({ size: 10, shapeBody: (items, last, more) => ({ items, last_id: more ? last : null }) });
+    const one = download(end, { out: join(dir, 'one.jsonl') });
+    expect(await one.start()).toMatchObject({ state: 'done', items: 10 });
+    expect(end.calls.map((c) => c.query['last_id'])).toEqual([undefined, 10]);
+  });
+
   it('a page that ends the catalog short of its total is not an end; an empty page there fails, never "done"', async () => {
     // The service drops its last 5 items but still counts them.
     const client = new FakeCatalogClient({

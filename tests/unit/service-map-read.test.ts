@@ -18,6 +18,7 @@ describe('readAssetPage', () => {
       items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }],
       cursor: 1,
       done: false,
+      more: true,
       total: 9,
       received: 1,
       lastItemId: 1,
