@@ -240,6 +240,9 @@ export class PurchaseLedger {
     let resend = false;
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
+      // A registration of this asset still on the wire (another window's, another instance's) is settled by
+      // its answer alone: a confirmation given while it was unknown must not start a second intent beside it.
+      for (const r of blocking) if (r.state === 'sending') this.refuseInFlight(r.id);
       const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
       if (unconfirmed.length > 0) {
         const unresolved = unconfirmed.some((r) => UNRESOLVED_STATES.includes(r.state));
@@ -254,8 +257,9 @@ export class PurchaseLedger {
         });
       }
       const at = this.now();
-      // One reference per purchase intent: registering again after an unknown outcome resends its key.
-      const resumed = blocking.find((r) => r.state === 'unknown' && r.reference !== null);
+      // One reference per purchase intent: registering again after an unknown outcome resends its key (also
+      // after a send that is no longer running: a dead process's, or one older than any send lasts).
+      const resumed = blocking.find((r) => (r.state === 'unknown' || r.state === 'sending') && r.reference !== null);
       if (resumed) {
         resend = true;
         this.db.prepare(`UPDATE purchase_ledger SET state = 'sending', owner_pid = ?, note = NULL, updated_at = ? WHERE id = ?`).run(this.pid, at, resumed.id);

@@ -176,6 +176,46 @@ describe('the guard', () => {
     expect(third.id).toBe('p_z');
   });
 
+  it('two windows confirming the same unknown registration send it once, under its key: the second is refused while the first is on the wire', async () => {
+    const ledger = open();
+    await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }));
+    const [unknown] = ledger.list({ limit: 5 });
+    const seen = [unknown!.reference!];
+    const keys: string[] = [];
+    let answer: ((p: SeenPurchase) => void) | undefined;
+    const first = registerWithLedger(ledger, {
+      target,
+      asset: { id: 5, title: null },
+      seen,
+      send: (ref) => (keys.push(ref), new Promise((r) => (answer = r))),
+    });
+    const second = await errorOf(
+      registerWithLedger(ledger, { target, asset: { id: 5, title: null }, seen, send: async (ref) => (keys.push(ref), bought('p_2', 5, ref)) }),
+    );
+    expect(second.code).toBe('CONFLICT');
+    expect(second.message).toMatch(/still being sent/);
+    answer!(bought('p_1', 5, unknown!.reference!));
+    expect(await first).toMatchObject({ id: 'p_1' });
+    expect(keys).toEqual([unknown!.reference!]);
+    expect(ledger.list({ limit: 5 })).toEqual([expect.objectContaining({ id: unknown!.id, state: 'registered', purchaseId: 'p_1' })]);
+  });
+
+  it('a confirmed Register resumes, under its own key, a registration another instance left sending when it died', async () => {
+    let theyRun = true;
+    const ours = open({ pid: 111, alive: (pid) => pid === 222 && theyRun });
+    const theirs = open({ pid: 222 }).beginRegistration(target, { id: 6, title: null }, 'ref-theirs');
+    theyRun = false;
+    const keys: string[] = [];
+    await registerWithLedger(ours, {
+      target,
+      asset: { id: 6, title: null },
+      seen: ['ref-theirs'],
+      send: async (ref) => (keys.push(ref), bought('p_6', 6, ref)),
+    });
+    expect(keys).toEqual(['ref-theirs']);
+    expect(ours.list({ limit: 5 })).toEqual([expect.objectContaining({ id: theirs.id, state: 'registered', purchaseId: 'p_6' })]);
+  });
+
   it('lets an asset be registered again after a cancel, a definite refusal, or a checked unknown; and per service', async () => {
     const ledger = open();
     await registerWithLedger(ledger, { target, asset: { id: 1, title: null }, send: async (ref) => bought('p_1', 1, ref) });
