@@ -187,7 +187,7 @@ describe('the guard', () => {
       target,
       asset: { id: 5, title: null },
       seen,
-      send: (ref) => (keys.push(ref), new Promise((r) => (answer = r))),
+      send: (ref) => (keys.push(ref), new Promise<SeenPurchase>((r) => (answer = r))),
     });
     const second = await errorOf(
       registerWithLedger(ledger, { target, asset: { id: 5, title: null }, seen, send: async (ref) => (keys.push(ref), bought('p_2', 5, ref)) }),
