@@ -57,11 +57,14 @@ const UNKNOWN_BECAUSE: Partial<Record<ErrorCode, string>> = {
   NETWORK: 'The connection failed.',
   INVALID_RESPONSE: 'The answer could not be read.',
   SERVER_ERROR: 'The service failed while answering.',
-  CANCELLED: 'The registration was cancelled while under way.',
 };
 
-/** Refusals after which nothing was bought; any other failure of a registration leaves its outcome unknown. */
-const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED']);
+/**
+ * Refusals after which nothing was bought; any other failure of a registration leaves its outcome unknown.
+ * CANCELLED among them: the client cancels only a registration it has not sent (one aborted on the wire
+ * is UNKNOWN_OUTCOME), e.g. one still waiting for budget when its profile was disconnected.
+ */
+const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'CANCELLED']);
 
 interface Row {
   id: number;
@@ -240,9 +243,6 @@ export class PurchaseLedger {
     let resend = false;
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
-      // A registration of this asset still on the wire (another window's, another instance's) is settled by
-      // its answer alone: a confirmation given while it was unknown must not start a second intent beside it.
-      for (const r of blocking) if (r.state === 'sending') this.refuseInFlight(r.id);
       const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
       if (unconfirmed.length > 0) {
         const unresolved = unconfirmed.some((r) => UNRESOLVED_STATES.includes(r.state));
@@ -256,6 +256,9 @@ export class PurchaseLedger {
           body: { records: blocking },
         });
       }
+      // A registration of this asset still on the wire (another window's, another instance's) is settled by
+      // its answer alone: a confirmation given while it was unknown must not start a second intent beside it.
+      for (const r of blocking) if (r.state === 'sending') this.refuseInFlight(r.id);
       const at = this.now();
       // One reference per purchase intent: registering again after an unknown outcome resends its key (also
       // after a send that is no longer running: a dead process's, or one older than any send lasts).
@@ -358,9 +361,11 @@ export class PurchaseLedger {
       ? error.message
       : keyHeld
         ? `The service answered ${error.status} to this registration's idempotency key: still in progress or already done. Look it up.`
-        : resend && (DEFINITE_REFUSALS.has(error.code) || (error.status !== undefined && error.status >= 400 && error.status < 500))
-          ? `The service refused this resend${error.status ? ` (${error.status})` : ''}, but its key (the reference) may already have bought it in an earlier attempt. Look it up.`
-          : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
+        : resend && error.code === 'CANCELLED'
+          ? 'This resend was cancelled before it was sent, but its key (the reference) may already have bought it in an earlier attempt. Look it up.'
+          : resend && (DEFINITE_REFUSALS.has(error.code) || (error.status !== undefined && error.status >= 400 && error.status < 500))
+            ? `The service refused this resend${error.status ? ` (${error.status})` : ''}, but its key (the reference) may already have bought it in an earlier attempt. Look it up.`
+            : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');
     this.update(id, definite ? 'failed' : 'unknown', note, { error: error.message, ...(error.body !== undefined ? { body: error.body } : {}) });
     return this.get(id)!;
   }

@@ -50,6 +50,7 @@ describe('write-ahead and answers', () => {
       ['CONFLICT', 409],
       ['BAD_REQUEST', 422],
       ['RATE_LIMITED', 429],
+      ['CANCELLED', undefined],
     ] as const) {
       const refused = new PartnerError({ code, status, message: `${status} from the service`, retryable: false });
       await errorOf(registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [unknown!.reference!], send: () => Promise.reject(refused) }));
@@ -95,7 +96,9 @@ describe('write-ahead and answers', () => {
   it('marks a definite refusal failed and anything else unknown (tokens masked in what it keeps)', async () => {
     const ledger = open({ redact: (t) => t.replaceAll('sekret-token', '«token»') });
     const outcomes: Record<string, string> = {};
-    for (const [i, code] of (['BAD_REQUEST', 'RATE_LIMITED', 'CONFLICT', 'UNKNOWN_OUTCOME', 'TIMEOUT', 'NETWORK', 'INTERNAL'] as const).entries()) {
+    for (const [i, code] of (
+      ['BAD_REQUEST', 'RATE_LIMITED', 'CONFLICT', 'CANCELLED', 'UNKNOWN_OUTCOME', 'TIMEOUT', 'NETWORK', 'INTERNAL'] as const
+    ).entries()) {
       const err = await errorOf(registerWithLedger(ledger, { target, asset: { id: 100 + i, title: null }, send: () => Promise.reject(refusal(code)) }));
       expect(err.code).toBe(code);
       outcomes[code] = ledger.blockers(target, 100 + i)[0]?.state ?? 'failed';
@@ -104,6 +107,8 @@ describe('write-ahead and answers', () => {
       BAD_REQUEST: 'failed',
       RATE_LIMITED: 'failed',
       CONFLICT: 'failed',
+      // The client cancels only what it has not sent.
+      CANCELLED: 'failed',
       UNKNOWN_OUTCOME: 'unknown',
       TIMEOUT: 'unknown',
       NETWORK: 'unknown',
