@@ -34,6 +34,9 @@ import { ProfileSession } from './session';
 import { SessionPool } from './session-pool';
 import { ExactIds } from './exact-ids';
 
+/** Beyond one attempt's timeout, how long a closing session waits for its purchases' answers (a queue wait, a 429's backoff). */
+const SETTLE_SLACK_MS = 5_000;
+
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
   console.error(`[partner-console ${level}] ${message}`, ...(detail === undefined ? [] : [detail]));
@@ -217,6 +220,8 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     open: openSession,
     closing: async (s) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
+      // A purchase on the wire gets its answer before the session closes (bounded: one attempt's timeout and a little).
+      await s.settle(store.settings().timeoutMs + SETTLE_SLACK_MS);
     },
     demoIdle: () => profiles.demoIdle(),
     activated(id) {

@@ -61,6 +61,7 @@ export class ProfileSession {
   readonly demoTraffic: DemoTraffic | null;
   private readonly storeLease: StoreLease;
   private readonly unsubscribe: () => void;
+  private readonly clock: Clock;
   private closed = false;
 
   /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
@@ -81,6 +82,7 @@ export class ProfileSession {
       tokenPresentation: profile.tokenPresentation,
     });
     this.storeLease = deps.storeLease;
+    this.clock = deps.clock;
     this.unsubscribe = this.client.onSample(deps.onSample);
     this.map = profileServiceMap(profile);
     this.names = new LearnedNames(this.map, (map) => deps.onLearned?.(map));
@@ -93,6 +95,17 @@ export class ProfileSession {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * Waits, at most `ms`, for the purchase calls under way: close() aborts what is on the wire, and an aborted
+   * registration's outcome is unknown (the service most likely bought it). A save of the profile or a
+   * disconnect waits for their answers first.
+   */
+  async settle(ms: number): Promise<void> {
+    let timer: unknown = null;
+    await Promise.race([this.purchases.settled(), new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))]);
+    this.clock.clearTimeout(timer);
   }
 
   close(): void {

@@ -166,6 +166,8 @@ export class PurchaseService {
   private readonly newReference: () => string;
   private readonly now: () => number;
   private readonly names: LearnedNames;
+  /** Registrations, validations and cancels under way: closing the client would abort them, and an aborted one's outcome is unknown. */
+  private readonly underWay = new Set<Promise<unknown>>();
 
   constructor(
     private readonly client: PurchaseClient,
@@ -220,7 +222,23 @@ export class PurchaseService {
    * Registers a purchase of an asset; sent once, never resent blindly. Any 2xx is a purchase that
    * may exist: returned as registered, `unresolved` (with the raw answer) when its id is unreadable.
    */
-  async register(assetId: Id, options: RegisterOptions = {}): Promise<Purchase> {
+  register(assetId: Id, options: RegisterOptions = {}): Promise<Purchase> {
+    return this.tracked(this.sendRegistration(assetId, options));
+  }
+
+  /** Resolves once every registration, validation and cancel under way now has ended (answered or failed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.underWay]);
+  }
+
+  private tracked<T>(call: Promise<T>): Promise<T> {
+    this.underWay.add(call);
+    const done = (): void => void this.underWay.delete(call);
+    call.then(done, done);
+    return call;
+  }
+
+  private async sendRegistration(assetId: Id, options: RegisterOptions): Promise<Purchase> {
     const asset = checkAssetId('registerPurchase', assetId);
     const reference = options.reference ?? this.newReference();
     const { reference: _chosen, body: intent, ...callOptions } = options;
@@ -278,7 +296,11 @@ export class PurchaseService {
   }
 
   /** Validates a purchase before payment; sends the purchase's or the asset's id, as the map says. */
-  async validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id } = {}): Promise<Purchase> {
+  validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id } = {}): Promise<Purchase> {
+    return this.tracked(this.sendValidation(purchaseId, options));
+  }
+
+  private async sendValidation(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id }): Promise<Purchase> {
     const id = checkId('validatePurchase', 'purchaseId', purchaseId);
     const { assetId, ...callOptions } = options;
     const send = async (shape: ServiceMap['validate']): Promise<ApiResponse> => {
@@ -325,8 +347,8 @@ export class PurchaseService {
   }
 
   /** Cancels a purchase. */
-  async cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
-    return this.act('cancelPurchase', purchaseId, options);
+  cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
+    return this.tracked(this.act('cancelPurchase', purchaseId, options));
   }
 
   /**

@@ -1,0 +1,50 @@
+/**
+ * A profile saved while one of its purchases is on the wire (renamed in another window, its service map saved from a
+ * hint): the session is reconnected only after that answer came back, so the registration ends with its purchase,
+ * not aborted into an unknown outcome. The simulator on loopback, slowed so the save lands mid-request.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppServices } from '../../electron/app';
+import { startSimulator } from '../../electron/simulator';
+import type { RunningSimulator } from '../../electron/simulator';
+import { callApp, shownProfile, until } from '../helpers/app-calls';
+import { connectedApp } from '../helpers/connected-app';
+
+let dispose: () => Promise<void>;
+let sim: RunningSimulator;
+let app: AppServices;
+
+beforeEach(async () => {
+  sim = await startSimulator({ port: 0, catalogSize: 20 });
+  ({ app, dispose } = await connectedApp(sim.url, 'Sim'));
+});
+
+afterEach(async () => {
+  await dispose();
+  await sim.stop();
+});
+
+describe('saving a profile while its registration is on the wire', () => {
+  it('lets the registration finish with its purchase, then applies the save', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    sim.control.setFaults({ latencyMs: 700 });
+    const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
+    await until(async () => (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 5 })).items.length === 1);
+    await callApp(app, 'saveProfile', { id: profileId, name: 'Sim, renamed', vendor: 'demo', baseUrl: sim.url });
+    const answer = await registering;
+    expect(answer).toMatchObject({ ok: true, value: { id: expect.stringMatching(/.+/) } });
+    const [record] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 5 })).items;
+    expect(record).toMatchObject({ state: 'registered' });
+    sim.control.setFaults({ latencyMs: 0 });
+    // Then reconnected under the saved profile: its calls go on, and the purchase was sent once.
+    await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
+    expect((await callApp(app, 'listProfiles', {})).items.find((p) => p.id === profileId)?.name).toBe('Sim, renamed');
+    expect(
+      sim.control
+        .counters()
+        .filter((c) => c.endpoint === 'registerPurchase')
+        .reduce((n, c) => n + c.count, 0),
+    ).toBe(1);
+  });
+});
