@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { timeOfField } from '../../../renderer/src/views/catalog/field-time';
+import { cursorsOf, FIRST_PAGE } from '../../../renderer/src/views/catalog/cursor-stack';
 import { pageStatus } from '../../../renderer/src/views/catalog/page-status';
 import { searchStatus } from '../../../renderer/src/views/catalog/search-paging';
 
@@ -41,5 +42,17 @@ describe('timeOfField', () => {
     expect(timeOfField('downloads', 1546341215)).toBeNull();
     expect(timeOfField('updated_at', 42)).toBeNull();
     expect(timeOfField('updated_at', 'soon')).toBeNull();
+  });
+});
+
+describe('cursorsOf', () => {
+  const a = { profileId: 'a', vendor: 'acme', baseUrl: 'https://a.example' };
+  it("keeps a profile's pages for that profile only: another profile, or the same one pointed elsewhere, starts at its first page", () => {
+    const stack = { source: a, cursors: [null, 20, 40] };
+    expect(cursorsOf(stack, { ...a })).toEqual([null, 20, 40]);
+    expect(cursorsOf(stack, { profileId: 'b', vendor: 'acme', baseUrl: 'https://a.example' })).toEqual(FIRST_PAGE);
+    expect(cursorsOf(stack, { ...a, baseUrl: 'https://staging.example' })).toEqual(FIRST_PAGE);
+    expect(cursorsOf(stack, null)).toEqual(FIRST_PAGE);
+    expect(cursorsOf({ source: null, cursors: [null, 5] }, null)).toEqual([null, 5]);
   });
 });

@@ -19,6 +19,8 @@ import type { SourcedAsset } from './asset-source';
 import { assetInDetail, rowsSourceOf, sourceOf } from './asset-source';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
+import { cursorsOf, FIRST_PAGE } from './cursor-stack';
+import type { CursorStack, PageCursor } from './cursor-stack';
 import { pageStatus } from './page-status';
 import { SEARCH_FETCH, searchStatus } from './search-paging';
 import './catalog.css';
@@ -32,12 +34,15 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   const queryClient = useQueryClient();
   const settings = useSettings();
   const pageSize = settings.data?.pageSize ?? PAGE_SIZE_DEFAULT;
-  const [cursors, setCursors] = useState<(string | number | null)[]>([null]);
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<string | null>(null);
   /** The asset opened, with the profile it was read from (kept when the page's profile changes). */
   const [selected, setSelected] = useState<SourcedAsset | null>(null);
   const shownSource = sourceOf(useConnection().data);
+  const [stack, setStack] = useState<CursorStack>({ source: shownSource, cursors: FIRST_PAGE });
+  // Derived while rendering, so that no request ever goes to one profile with another's cursor.
+  const cursors = cursorsOf(stack, shownSource);
+  const setCursors = (next: readonly PageCursor[]) => setStack({ source: shownSource, cursors: next });
   const [searchPage, setSearchPage] = useState(0);
   const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
   const searching = debouncedQuery !== '' || category !== null;
@@ -58,7 +63,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
     mutationFn: (size: number) => api.saveSettings({ pageSize: size }),
     onSuccess: (s) => {
       queryClient.setQueryData(keys.settings, s);
-      setCursors([null]);
+      setCursors(FIRST_PAGE);
     },
   });
 
