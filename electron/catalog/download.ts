@@ -210,6 +210,7 @@ export class CatalogDownload {
           priority: 'background',
           onSample: countSample,
         });
+        page = withoutRepeat(page, checkpoint.lastItemId ?? null, sent);
         for (const warning of page.warnings) this.pageWarnings.add(warning);
         // An empty page with a new cursor (a filtered scan's empty stretch) moves on: followed like any page, bounded.
         const movesOn =
@@ -344,6 +345,20 @@ const MAX_EMPTY_FOLLOWED = 50;
 /** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
 function saysMoreFollows(page: ParsedPage, saved: number): boolean {
   return !page.done || (page.total !== null && saved < page.total);
+}
+
+/**
+ * A page that starts with the last item written (a service whose last_id is inclusive, `>=`): that item is
+ * written once, not once per page. Ids are unique in a catalog, so it is the same item. Left with nothing,
+ * the page ends the catalog unless it says more follows.
+ */
+function withoutRepeat(page: ParsedPage, lastWritten: Cursor | null, sent: Cursor | null): ParsedPage {
+  const first = page.items[0];
+  if (first === undefined || !sameCursor(first.id, lastWritten)) return page;
+  const items = page.items.slice(1);
+  const ended = items.length === 0 && page.more !== true && (page.cursor === null || sameCursor(page.cursor, sent) || sameCursor(page.cursor, lastWritten));
+  const warning = 'Each page starts with the last item of the page before (the service reads its cursor as "from this item on"): that item was written once.';
+  return { ...page, items, done: page.done || ended, warnings: [...page.warnings, warning] };
 }
 
 /**

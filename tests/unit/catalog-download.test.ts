@@ -307,6 +307,18 @@ describe('CatalogDownload', () => {
     expect(end.calls.map((c) => c.query['last_id'])).toEqual([undefined, 10]);
   });
 
+  it('a service whose cursor is inclusive (each page starts with the last item of the one before) writes every item once', async () => {
+    // The cursor given names the item before the last one, so the next page starts with the last one again.
+    const client = new FakeCatalogClient({
+      size: 45,
+      shapeBody: (items, last, more) => ({ items, last_id: more ? (last as number) - 1 : null, has_more: more }),
+    });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 45 });
+    expect(await jsonlIds(dl.out)).toEqual(range(45));
+    expect(dl.warnings.join('\n')).toMatch(/starts with the last item of the page before/);
+  });
+
   it('a page that ends the catalog short of its total is not an end; an empty page there fails, never "done"', async () => {
     // The service drops its last 5 items but still counts them.
     const client = new FakeCatalogClient({
