@@ -385,7 +385,7 @@ function nonAdvancingCursorError(field: string | null, cursor: Cursor | null, sa
     code: 'INVALID_RESPONSE',
     endpoint: 'GET /assets/list',
     message: `The cursor field \`${field ?? 'id'}\` does not advance: it sent back the cursor it was given (${String(cursor)}), and no last item's id to continue from is known. ${saved} items are saved and the checkpoint is intact.`,
-    hint: "Set list.cursor to none in the service map (the next page then starts after the last item's id), then resume.",
+    hint: "Set list.cursor to none in the service map (pages then start after the last item's id) and start the download over: the saved cursor did not come from an item, so it cannot be resumed from.",
     retryable: false,
   });
 }
@@ -405,7 +405,7 @@ function repeatedCursorError(cursor: Cursor, saved: number): PartnerError {
     code: 'INVALID_RESPONSE',
     endpoint: 'GET /assets/list',
     message: `The service returned the same cursor (${String(cursor)}) twice; stopping rather than loop. ${saved} items are saved and the checkpoint is intact.`,
-    hint: 'Check the id field and cursor field settings.',
+    hint: "Check the id field and the cursor settings of the profile's service map; a download under changed ones starts over (its saved cursor means nothing under them).",
     retryable: false,
   });
 }
