@@ -34,8 +34,10 @@ import { ProfileSession } from './session';
 import { SessionPool } from './session-pool';
 import { ExactIds } from './exact-ids';
 
-/** Beyond one attempt's timeout, how long a closing session waits for its purchases' answers (a queue wait, a 429's backoff). */
-const SETTLE_SLACK_MS = 5_000;
+/** Beyond one attempt's timeout, how long a closing session waits for its purchases' answers on the wire. */
+const SETTLE_SLACK_MS = 2_000;
+/** While the app quits: under the desktop shell's 5 s, so that the stores are still closed in order. */
+const QUIT_SETTLE_MS = 3_000;
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;
@@ -218,10 +220,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     clock: timerClock,
     describe: (id) => profiles.describe(id),
     open: openSession,
-    closing: async (s) => {
+    closing: async (s, quitting) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
-      // A purchase on the wire gets its answer before the session closes (bounded: one attempt's timeout and a little).
-      await s.settle(store.settings().timeoutMs + SETTLE_SLACK_MS);
+      // A purchase on the wire gets its answer before the session closes: one attempt's timeout and a little, or
+      // while quitting, what the shell allows (it stops waiting after 5 s).
+      await s.settle(quitting ? QUIT_SETTLE_MS : store.settings().timeoutMs + SETTLE_SLACK_MS);
     },
     demoIdle: () => profiles.demoIdle(),
     activated(id) {

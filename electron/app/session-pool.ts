@@ -30,8 +30,8 @@ export interface SessionPoolDeps {
   describe(id: string): PoolTarget;
   /** Opens the profile's session, its client's samples fed to `onSample`. */
   open(id: string, onSample: (sample: BudgetSample) => void): Promise<ProfileSession>;
-  /** Before a session closes: what else belongs to it (the download). */
-  closing(session: ProfileSession): Promise<void>;
+  /** Before a session closes: what else belongs to it (the download, its purchases on the wire); `quitting`: the app is. */
+  closing(session: ProfileSession, quitting: boolean): Promise<void>;
   /** No demo profile is connected any more: the embedded simulator may stop. */
   demoIdle(): Promise<void>;
   /** An open profile became the active one (remember it for the next start). */
@@ -183,7 +183,8 @@ export class SessionPool {
     await this.chain.catch(() => undefined);
     const all = [...this.entries.values()];
     this.entries.clear();
-    for (const entry of all) await this.closeEntry(entry);
+    // Together: each may wait for its purchases' answers, and the shell gives quitting a few seconds in all.
+    await Promise.all(all.map((entry) => this.closeEntry(entry)));
     await this.deps.demoIdle();
   }
 
@@ -231,7 +232,7 @@ export class SessionPool {
     const target = this.deps.describe(id);
     const entry = existing ?? this.add(id, target);
     if (existing?.session) {
-      await this.deps.closing(existing.session);
+      await this.deps.closing(existing.session, false);
       existing.session.close();
       existing.session = null;
     }
@@ -335,7 +336,7 @@ export class SessionPool {
     if (entry.probeTimer !== null) this.deps.clock.clearTimeout(entry.probeTimer);
     entry.probeTimer = null;
     if (!entry.session) return;
-    await this.deps.closing(entry.session);
+    await this.deps.closing(entry.session, this.disposed);
     entry.session.close();
   }
 

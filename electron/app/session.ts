@@ -98,11 +98,12 @@ export class ProfileSession {
   }
 
   /**
-   * Waits, at most `ms`, for the purchase calls under way: close() aborts what is on the wire, and an aborted
-   * registration's outcome is unknown (the service most likely bought it). A save of the profile or a
-   * disconnect waits for their answers first.
+   * Before close(): a purchase call that has not gone out yet is no longer sent (refused, nothing bought), and
+   * those on the wire are waited for, at most `ms`. close() aborts what is on the wire, and an aborted
+   * registration's outcome is unknown (the service most likely bought it).
    */
   async settle(ms: number): Promise<void> {
+    this.client.drain();
     let timer: unknown = null;
     await Promise.race([this.purchases.settled(), new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))]);
     this.clock.clearTimeout(timer);

@@ -47,6 +47,9 @@ interface Call {
   order: number;
 }
 
+/** Why a request that is not safe to resend was not sent while its client drains (its profile reconnects or closes). */
+const DRAINING = 'Not sent: its profile is reconnecting or closing. Nothing was sent; try again in a moment.';
+
 export class PartnerClient {
   readonly baseUrl: string;
   readonly vendor: string;
@@ -67,6 +70,8 @@ export class PartnerClient {
   private readonly closers = new Set<AbortController>();
   private readonly sleeps = new Set<{ timer: unknown; cancel: () => void }>();
   private closed = false;
+  /** Closing once what is on the wire is answered: a request that is not safe to resend is no longer sent. */
+  private draining = false;
 
   constructor(options: ClientOptions) {
     const checked = checkClientOptions(options);
@@ -103,6 +108,15 @@ export class PartnerClient {
     return this.closed;
   }
 
+  /**
+   * From now on a request that is not safe to resend (a registration, a validate, a cancel) is refused with
+   * CANCELLED instead of sent, also one already waiting for budget: the client is about to close, and close()
+   * would abort it on the wire, its outcome unknown. Those on the wire go on to their answers; the rest is unchanged.
+   */
+  drain(): void {
+    this.draining = true;
+  }
+
   /** Rejects this client's queued requests with CANCELLED, aborts its requests in flight, clears its timers. */
   close(): void {
     if (this.closed) return;
@@ -119,9 +133,9 @@ export class PartnerClient {
       const queuedAt = this.clock.now();
       const waitCauses = emptyWaitCauses();
       const ticket = await bucket.acquire(this.paceRequest(call, waitCauses));
-      if (opts.signal?.aborted || this.closed) {
+      if (opts.signal?.aborted || this.closed || this.refusesToSend(endpoint)) {
         bucket.release(ticket);
-        throw cancelledError(endpoint, this.closed ? 'The client was closed.' : 'The request was cancelled.');
+        throw cancelledError(endpoint, this.closed ? 'The client was closed.' : this.refusesToSend(endpoint) ? DRAINING : 'The request was cancelled.');
       }
       const closer = new AbortController();
       this.closers.add(closer);
@@ -150,10 +164,15 @@ export class PartnerClient {
     }
   }
 
+  private refusesToSend(endpoint: EndpointId): boolean {
+    return this.draining && !ENDPOINTS[endpoint].safeToResend;
+  }
+
   /** Checks a call before anything is sent (no slot used) and builds what its attempts share. */
   private prepare(endpoint: EndpointId, opts: RequestOptions): Call {
     if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
     if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
+    if (this.refusesToSend(endpoint)) throw cancelledError(endpoint, DRAINING);
     const problem = requestProblem(endpoint, opts);
     if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
     const spec = ENDPOINTS[endpoint];

@@ -47,4 +47,27 @@ describe('saving a profile while its registration is on the wire', () => {
         .reduce((n, c) => n + c.count, 0),
     ).toBe(1);
   });
+
+  it('refuses, with nothing sent, a purchase started while the save waits for the one on the wire', async () => {
+    const profileId = await shownProfile(app);
+    const [a, b] = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 2 })).items.map((i) => i.id);
+    sim.control.setFaults({ latencyMs: 1_500 });
+    const first = app.dispatch('registerPurchase', { profileId, assetId: a!, assetTitle: 'A' });
+    await until(async () => (await callApp(app, 'ledgerList', { assetId: a!, state: 'unresolved', limit: 5 })).items.length === 1);
+    const saving = callApp(app, 'saveProfile', { id: profileId, name: 'Sim, renamed', vendor: 'demo', baseUrl: sim.url });
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await app.dispatch('registerPurchase', { profileId, assetId: b!, assetTitle: 'B' });
+    expect(second).toMatchObject({ ok: false, error: { code: 'CANCELLED', message: expect.stringContaining('Nothing was sent') } });
+    expect(await first).toMatchObject({ ok: true });
+    await saving;
+    // Nothing of B reached the service, and its record says so: it may be registered again without a confirmation.
+    expect((await callApp(app, 'ledgerList', { assetId: b!, limit: 5 })).items).toEqual([expect.objectContaining({ state: 'failed' })]);
+    expect(
+      sim.control
+        .counters()
+        .filter((c) => c.endpoint === 'registerPurchase')
+        .reduce((n, c) => n + c.count, 0),
+    ).toBe(1);
+    sim.control.setFaults({ latencyMs: 0 });
+  });
 });
