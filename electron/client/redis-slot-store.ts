@@ -54,7 +54,11 @@ export class RedisSlotStore implements FleetSlotStore {
     if (problem) throw new Error(`budget store: the URL ${problem}`);
     this.where = maskStoreUrl(url);
     this.current = { state: 'connecting', where: this.where };
-    this.redis = new Redis(url.trim(), {
+    // The scheme as written may be upper case (the check above reads it as URL does): ioredis turns TLS on
+    // only for a lower-case `rediss://`, and a password must never cross in clear behind a `rediss` shown.
+    const clientUrl = url.trim().replace(/^rediss?:/i, (scheme) => scheme.toLowerCase());
+    this.redis = new Redis(clientUrl, {
+      ...(clientUrl.startsWith('rediss:') ? { tls: {} } : {}),
       // Fail at once while disconnected (we fall back to headers); reconnect in the background.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -281,6 +281,13 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   });
 
+  it('`REDISS://` in capitals is TLS as `rediss://` is: against a Redis without TLS it gets no slot (no password in clear)', async () => {
+    const tls = new RedisSlotStore(redis.url(0).replace(/^redis:/, 'REDISS:'), () => undefined);
+    stores.push(tls);
+    expect(await tls.reserve(`test:tls:${Date.now()}`, 20)).toBeNull();
+    expect(tls.status()).toMatchObject({ state: 'fallback', where: expect.stringMatching(/^rediss:\/\//) });
+  });
+
   it('Redis killed: reservations answer "unavailable" at once (headers only), a line is logged; it comes back by itself', async () => {
     const w = store();
     const states: string[] = [];
