@@ -21,6 +21,8 @@ export const STORE_TIMEOUT_MS = 100;
  * instant, beside the slots Redis grants the others: a burst of 429s at the start.
  */
 export const FIRST_ANSWER_MS = 1_000;
+/** A reservation unanswered this long is forgotten: the next one asks again (a probe, at most one per this long while Redis hangs). */
+const PENDING_FORGET_MS = 10_000;
 /** A read for the views may take longer without anyone waiting on it. */
 const READ_TIMEOUT_MS = 1_000;
 /** Hysteresis of the state (see note()): this many slow of the last ANSWERS_KEPT, back after BACK_AFTER timely in a row. */
@@ -43,6 +45,13 @@ export class RedisSlotStore implements FleetSlotStore {
   private recent: Outcome[] = [];
   /** Measured afresh on every connection: another Redis (a failover) has another clock. */
   private lag = new AnswerLag();
+  /**
+   * Reservations that timed out and are still unanswered, by when they were asked. A timed-out command is
+   * still in the socket and Redis runs it when it can, granting its slot: while one is pending, further
+   * requests go on the headers without asking, so that a Redis that hangs for a minute does not wake up
+   * to thousands of abandoned slots pushing the fleet's schedule far ahead.
+   */
+  private readonly pending = new Set<number>();
 
   constructor(
     url: string,
@@ -93,6 +102,7 @@ export class RedisSlotStore implements FleetSlotStore {
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const askedAt = performance.now();
+    if (this.stillPending(askedAt)) return null;
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -102,18 +112,33 @@ export class RedisSlotStore implements FleetSlotStore {
       String(mostMs),
       String(narrowMsPerSecond),
       String(startMs),
+      String(MAX_SLOT_WAIT_MS),
     );
     const answered = await this.answer(
       reply,
       timeout,
       (v) => Array.isArray(v) && v.length === 4 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
     );
+    if ('problem' in answered && answered.problem === 'slow') this.keepPending(reply, askedAt);
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
     const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
     return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
+  }
+
+  /** A timed-out reservation stays pending until Redis answers it or the connection drops it. */
+  private keepPending(reply: Promise<unknown>, askedAt: number): void {
+    this.pending.add(askedAt);
+    const settled = (): void => void this.pending.delete(askedAt);
+    reply.then(settled, settled);
+  }
+
+  /** Pending reservations, but not for ever: one asked longer ago than anyone waits no longer holds the others back. */
+  private stillPending(now: number): boolean {
+    for (const at of this.pending) if (now - at > PENDING_FORGET_MS) this.pending.delete(at);
+    return this.pending.size > 0;
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

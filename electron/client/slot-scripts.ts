@@ -13,7 +13,7 @@ export const COUNT_KEEP_MS = 310_000;
  * reaches the service within `spread` ms of its slot. The spread adapts (see Spacing): it is kept
  * per key beside the TAT as { ms, at, widened }, narrows by ARGV[6] ms per second of Redis's clock
  * down to ARGV[4], and at most once a second a caller's report of a 429 (ARGV[3] = '1') doubles it
- * (at least to ARGV[7], at most ARGV[5]). Returns { the wait, the spread, the reset (below), Redis's
+ * (at least to ARGV[7], at most ARGV[5]). A slot more than ARGV[8] ms away is not granted (nothing written). Returns { the wait, the spread, the reset (below), Redis's
  * clock } in whole ms (the clock tells a worker how late it read the answer: answer-lag.ts).
  * The granted slot is counted under `<key>:n:<second>` for the second it falls in. That second is
  * Redis's, not the worker's: the workers' clocks disagree, Redis's is the one every slot was
@@ -62,6 +62,9 @@ if tat > now then
   end
 end
 if tat < now then tat = now end
+-- A slot further off than anyone waits is refused unwritten: the caller goes on the headers and the schedule
+-- drains in real time instead of being pushed further out by every refused request.
+if tat - now > tonumber(ARGV[8]) then return { math.floor(tat - now), math.floor(spread), math.floor(reset), now } end
 local after = tat + interval
 redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
 local second = math.floor(tat / 1000)
@@ -101,6 +104,7 @@ declare module 'ioredis' {
       mostMs: string,
       narrowMsPerS: string,
       startMs: string,
+      maxWaitMs: string,
     ): Result<number[], Context>;
     /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
     grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;

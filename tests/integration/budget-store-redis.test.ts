@@ -281,6 +281,48 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   });
 
+  it('a Redis that hangs (CLIENT PAUSE) while workers keep asking: after it resumes, slots are near again, not pushed out by every abandoned reservation', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:hang:${Date.now()}`;
+    expect(await waitOf(w, key)).not.toBeNull();
+    const admin = new Redis(redis.url(0));
+    try {
+      await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
+      // 200 requests a second for 2 s: each one whose reservation is not answered goes on the headers.
+      for (let i = 0; i < 400; i++) {
+        void w.reserve(key, 20);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+      let after: number | null = null;
+      for (let tries = 0; after === null && tries < 200; tries++) {
+        after = await waitOf(w, key);
+        if (after === null) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(after).not.toBeNull();
+      expect(after!).toBeLessThan(1_000);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('a slot further off than anyone waits is not granted: asking again does not push the schedule further out', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:far:${Date.now()}`;
+    const admin = new Redis(redis.url(0));
+    try {
+      // At one a second, 70 reservations reach past the 60 s anyone waits.
+      for (let i = 0; i < 70; i++) await w.reserve(key, 1);
+      const before = await admin.get(key);
+      expect(await w.reserve(key, 1)).toBeNull();
+      expect(await admin.get(key)).toBe(before);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('`REDISS://` in capitals is TLS as `rediss://` is: against a Redis without TLS it gets no slot (no password in clear)', async () => {
     const tls = new RedisSlotStore(redis.url(0).replace(/^redis:/, 'REDISS:'), () => undefined);
     stores.push(tls);
