@@ -52,6 +52,8 @@ export class RedisSlotStore implements FleetSlotStore {
    * to thousands of abandoned slots pushing the fleet's schedule far ahead.
    */
   private readonly pending = new Set<number>();
+  /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
+  private unusable: string | null = null;
 
   constructor(
     url: string,
@@ -80,15 +82,20 @@ export class RedisSlotStore implements FleetSlotStore {
     this.redis.defineCommand('grantedCounts', { lua: GRANTED_SCRIPT });
     this.redis.on('ready', () => {
       this.lag = new AnswerLag();
-      this.back();
+      if (this.unusable === null) this.back();
     });
-    this.redis.on('error', (e: Error) => this.fallback(e.message));
+    this.redis.on('error', (e: Error) => {
+      // A database the server does not have: ioredis goes on in database 0, another fleet's or program's.
+      if (/DB index is out of range|invalid DB index/i.test(e.message)) this.unusable = `the database in the URL cannot be used (${e.message})`;
+      this.fallback(this.unusable ?? e.message);
+    });
     this.redis.on('close', () => {
       if (this.current.state !== 'fallback') this.fallback('connection closed'); // keep the error's own words
     });
   }
 
   async reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
+    if (this.unusable !== null) return null;
     const first = !this.answeredOnce && this.current.state !== 'fallback';
     if (this.redis.status !== 'ready') {
       if (!first) return null;

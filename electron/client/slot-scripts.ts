@@ -35,8 +35,11 @@ local floor, most, narrow, start = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumbe
 local sk = KEYS[1] .. ':spread'
 local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
 local before = tonumber(s[2])
-local spread = tonumber(s[1]) or start
+-- Kept within its bounds, and a widening stamped in the future (a clock step back, another writer) forgotten:
+-- a stored value out of them would space slots wider than the backlog check below allows, or ignore 429s.
+local spread = math.min(most, math.max(floor, tonumber(s[1]) or start))
 local widened = tonumber(s[3]) or 0
+if widened > now then widened = 0 end
 spread = math.max(floor, spread - math.max(0, now - (tonumber(s[2]) or now)) * narrow / 1000)
 if ARGV[3] == '1' and now - widened >= 1000 then
   spread = math.min(most, math.max(start, spread * 2))

@@ -323,6 +323,31 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   });
 
+  it('a spread stored by another program beyond the widest is kept within bounds: one slot a second stays one a second', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:spread:${Date.now()}`;
+    const admin = new Redis(redis.url(0));
+    try {
+      await admin.hset(`${key}:spread`, 'ms', '2000');
+      expect((await w.reserve(key, 1))?.waitMs).toBe(0);
+      expect((await w.reserve(key, 1))?.waitMs).toBeGreaterThanOrEqual(1_000);
+      await admin.hset(`${key}:spread`, 'ms', '1e300');
+      expect(await w.reserve(key, 1)).not.toBeNull();
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('a database the server does not have: headers only, for good, and the status says why (not database 0)', async () => {
+    const lost = new RedisSlotStore(redis.url(42), () => undefined);
+    stores.push(lost);
+    expect(await lost.reserve(`test:db:${Date.now()}`, 20)).toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await lost.reserve(`test:db:${Date.now()}`, 20)).toBeNull();
+    expect(lost.status()).toMatchObject({ state: 'fallback', detail: expect.stringContaining('database') });
+  });
+
   it('`REDISS://` in capitals is TLS as `rediss://` is: against a Redis without TLS it gets no slot (no password in clear)', async () => {
     const tls = new RedisSlotStore(redis.url(0).replace(/^redis:/, 'REDISS:'), () => undefined);
     stores.push(tls);
