@@ -109,9 +109,8 @@ export class PartnerClient {
   }
 
   /**
-   * From now on a request that is not safe to resend (a registration, a validate, a cancel) is refused with
-   * CANCELLED instead of sent, also one already waiting for budget: the client is about to close, and close()
-   * would abort it on the wire, its outcome unknown. Those on the wire go on to their answers; the rest is unchanged.
+   * Before close(): a request not safe to resend (register, validate, cancel) is refused CANCELLED instead of
+   * sent, also one waiting for budget, since close() would abort it on the wire, its outcome unknown.
    */
   drain(): void {
     this.draining = true;
@@ -171,8 +170,7 @@ export class PartnerClient {
   /** Checks a call before anything is sent (no slot used) and builds what its attempts share. */
   private prepare(endpoint: EndpointId, opts: RequestOptions): Call {
     if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
-    if (this.closed) throw cancelledError(endpoint, 'The client is closed.');
-    if (this.refusesToSend(endpoint)) throw cancelledError(endpoint, DRAINING);
+    if (this.closed || this.refusesToSend(endpoint)) throw cancelledError(endpoint, this.closed ? 'The client is closed.' : DRAINING);
     const problem = requestProblem(endpoint, opts);
     if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
     const spec = ENDPOINTS[endpoint];

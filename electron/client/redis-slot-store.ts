@@ -46,10 +46,9 @@ export class RedisSlotStore implements FleetSlotStore {
   /** Measured afresh on every connection: another Redis (a failover) has another clock. */
   private lag = new AnswerLag();
   /**
-   * Reservations that timed out and are still unanswered, by when they were asked. A timed-out command is
-   * still in the socket and Redis runs it when it can, granting its slot: while one is pending, further
-   * requests go on the headers without asking, so that a Redis that hangs for a minute does not wake up
-   * to thousands of abandoned slots pushing the fleet's schedule far ahead.
+   * Timed-out reservations still unanswered, by when asked: Redis runs them when it can, granting their slots.
+   * While one is pending the rest go on the headers unasked, so a Redis that hung does not wake up to
+   * thousands of abandoned slots pushing the fleet's schedule far ahead.
    */
   private readonly pending = new Set<number>();
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
@@ -138,8 +137,7 @@ export class RedisSlotStore implements FleetSlotStore {
   /** A timed-out reservation stays pending until Redis answers it or the connection drops it. */
   private keepPending(reply: Promise<unknown>, askedAt: number): void {
     this.pending.add(askedAt);
-    const settled = (): void => void this.pending.delete(askedAt);
-    reply.then(settled, settled);
+    void reply.finally(() => this.pending.delete(askedAt)).catch(() => undefined);
   }
 
   /** Pending reservations, but not for ever: one asked longer ago than anyone waits no longer holds the others back. */
