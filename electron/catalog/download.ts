@@ -197,6 +197,8 @@ export class CatalogDownload {
       // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
       let sending = checkpoint.cursor;
       let shape = this.shape;
+      /** The first item of the page written last in this run: the same one again is the same page again. */
+      let firstWritten: Cursor | null = null;
       for (;;) {
         if (this.cancelRequested) return this.finish('cancelled');
         if (this.pauseRequested) return this.finish('paused');
@@ -245,6 +247,9 @@ export class CatalogDownload {
           if (seenCursors.has(key)) throw repeatedCursorError(page.cursor, checkpoint.items);
           seenCursors.add(key);
         }
+        const first = page.items[0]?.id ?? null;
+        if (sameCursor(first, firstWritten)) throw samePageError(first!, this.shape.map.list.cursorParam, checkpoint.items);
+        if (first !== null) firstWritten = first;
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
         sending = checkpoint.cursor;
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
@@ -397,6 +402,16 @@ function emptyPageError(total: number | null, saved: number, times: number): Par
     message: `The service sent an empty page ${times} times in a row while saying more follows (${saved}${total === null ? '' : ` of ${total}`} items saved); stopping rather than report a truncated catalog as done.`,
     hint: 'The checkpoint is intact: resume later.',
     retryable: true,
+  });
+}
+
+function samePageError(first: Cursor, param: string, saved: number): PartnerError {
+  return new PartnerError({
+    code: 'INVALID_RESPONSE',
+    endpoint: 'GET /assets/list',
+    message: `The service sent the same page twice (both start with item ${String(first)}): it seems to ignore \`${param}\`. Stopping rather than write it again; ${saved} items are saved and the checkpoint is intact.`,
+    hint: "Check the cursor parameter's name (list.cursorParam) in the profile's service map; a download under another one starts over.",
+    retryable: false,
   });
 }
 

@@ -56,7 +56,7 @@ function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap, asked:
   const field = map.list.cursor;
   if (field === null) return page;
   const name = foundAlternative(page.raw, field) ?? field;
-  if (page.items.length === 0) return !page.done && page.more !== true && sameCursor(page.cursor, sent) ? { ...page, cursor: null, done: true } : page;
+  if (page.received === 0) return !page.done && page.more !== true && sameCursor(page.cursor, sent) ? { ...page, cursor: null, done: true } : page;
   if (page.lastItemId === null) return page;
   if (!page.done && sameCursor(page.cursor, sent)) {
     const warning = `The cursor field \`${name}\` does not advance: it sent back the last_id it was given (${String(sent)}). Continuing from the last item's id; set list.cursor to none in the service map.`;

@@ -319,6 +319,16 @@ describe('CatalogDownload', () => {
     expect(dl.warnings.join('\n')).toMatch(/starts with the last item of the page before/);
   });
 
+  it('a service that ignores the cursor and sends the first page again fails loudly instead of writing it twice', async () => {
+    // `last_id: null` on a full first page is confirmed by a second request; this service answers it with page 1 again.
+    const client = new FakeCatalogClient({ size: 45, shapeBody: (items) => ({ items, last_id: null }), before: (_c, o) => void delete o.query['last_id'] });
+    const dl = download(client);
+    const result = await dl.start();
+    expect(result).toMatchObject({ state: 'failed', items: 10, error: { code: 'INVALID_RESPONSE' } });
+    expect(result.error?.message).toMatch(/same page twice .* ignore `last_id`/);
+    expect(await jsonlIds(dl.out)).toEqual(range(10));
+  });
+
   it('a page that ends the catalog short of its total is not an end; an empty page there fails, never "done"', async () => {
     // The service drops its last 5 items but still counts them.
     const client = new FakeCatalogClient({
