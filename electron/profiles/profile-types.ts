@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
-import { serviceMapSchema } from '../../shared/service-map/schema';
+import { serviceMapSchema, withoutPageSizeClash } from '../../shared/service-map/schema';
 import { legacyNamesIntoMap } from './legacy-names';
 
 export type ProfileInput = z.output<typeof profileInputSchema>;
@@ -32,7 +32,7 @@ const storedProfileFields = z.object({
    * How this service is called and its answers read (detected or edited): every payload name. Absent: the
    * default dialect, detected at first contact. A bad one is dropped, not fatal.
    */
-  serviceMap: serviceMapSchema.optional().catch(undefined),
+  serviceMap: z.preprocess(withoutPageSizeClash, serviceMapSchema.optional()).catch(undefined),
   /** The map was detected (at first contact or by Detect again) and the user has not reviewed it yet. */
   serviceMapDetected: z.boolean().optional().catch(undefined),
   /**

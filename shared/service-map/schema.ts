@@ -182,6 +182,18 @@ export const DEFAULT_SERVICE_MAP: ServiceMap = Object.freeze({
   ],
 } satisfies ServiceMap) as ServiceMap;
 
+/**
+ * A map saved before a page-size parameter could not have the cursor's name, repaired rather than dropped
+ * whole (its other names, shapes and states kept): it sends no page size, as a map that names none.
+ */
+export function withoutPageSizeClash(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const list = (value as { list?: unknown }).list;
+  if (typeof list !== 'object' || list === null) return value;
+  const { pageSizeParam, cursorParam } = list as { pageSizeParam?: unknown; cursorParam?: unknown };
+  return typeof pageSizeParam === 'string' && pageSizeParam === cursorParam ? { ...value, list: { ...list, pageSizeParam: null } } : value;
+}
+
 export type MapParse = { ok: true; map: ServiceMap } | { ok: false; errors: string[] };
 
 /** An imported map (a JSON text or a parsed value): the map, or every problem in words. Never throws. */

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storedProfileSchema } from '../../electron/profiles/profile-types';
 import { DEFAULT_SERVICE_MAP, parseServiceMap, serviceMapSchema } from '../../shared/service-map/schema';
 import { PURCHASE_ACTIONS_BY_STATE } from '../../shared/catalog';
 
@@ -49,5 +50,25 @@ describe('service map schema', () => {
     const parsed = parseServiceMap({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: 'last_id' } });
     expect(parsed).toMatchObject({ ok: false, errors: [expect.stringMatching(/^list\.pageSizeParam: .*cursor/)] });
     expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } }).ok).toBe(true);
+  });
+
+  it('a profile saved with such a map keeps the rest of it: the page size is no longer sent', () => {
+    const map = {
+      ...DEFAULT_SERVICE_MAP,
+      list: { ...DEFAULT_SERVICE_MAP.list, items: 'data', pageSizeParam: 'last_id' },
+      asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'sku' },
+    };
+    const stored = storedProfileSchema.parse({
+      id: 'p1',
+      name: 'Acme',
+      vendor: 'acme',
+      baseUrl: 'https://acme.example',
+      tokens: [],
+      tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
+      serviceMap: map,
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    expect(stored.serviceMap).toMatchObject({ list: { items: 'data', pageSizeParam: null, cursorParam: 'last_id' }, asset: { id: 'sku' } });
   });
 });
