@@ -108,7 +108,11 @@ export class RedisSlotStore implements FleetSlotStore {
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const askedAt = performance.now();
-    if (this.stillPending(askedAt)) return null;
+    if (this.stillPending(askedAt)) {
+      // Slow, as it would have been if asked: the state falls back (granted shares) as after timeouts.
+      this.note({ problem: 'slow', detail: 'an earlier reservation is still unanswered' }, timeout);
+      return null;
+    }
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -205,7 +209,7 @@ export class RedisSlotStore implements FleetSlotStore {
   }
 
   async granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null> {
-    if (this.redis.status !== 'ready' || keys.length === 0) return null;
+    if (this.redis.status !== 'ready' || keys.length === 0 || this.unusable !== null) return null;
     const n = Math.max(1, Math.min(Math.floor(seconds), Math.floor(COUNT_KEEP_MS / 1000) - 10));
     const startedAt = Date.now();
     const flat = await this.answer(

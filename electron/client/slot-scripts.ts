@@ -67,7 +67,11 @@ end
 if tat < now then tat = now end
 -- A slot further off than anyone waits is refused unwritten: the caller goes on the headers and the schedule
 -- drains in real time instead of being pushed further out by every refused request.
-if tat - now > tonumber(ARGV[8]) then return { math.floor(tat - now), math.floor(spread), math.floor(reset), now } end
+if tat - now > tonumber(ARGV[8]) then
+  -- Unadvanced, but a reset or a clock step's shift is kept; and the wait said is surely over the most.
+  redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
+  return { math.max(math.ceil(tat - now), tonumber(ARGV[8]) + 1), math.floor(spread), math.floor(reset), now }
+end
 local after = tat + interval
 redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
 local second = math.floor(tat / 1000)

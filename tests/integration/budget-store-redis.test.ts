@@ -261,6 +261,24 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     }
   });
 
+  it('the same an hour behind with a backlog past the most anyone waits: refused, and the hour is not asked for again', async () => {
+    const w = store();
+    const admin = new Redis(redis.url(0));
+    try {
+      await until(() => w.status().state === 'connected');
+      const key = `test:behind-far:${Date.now()}`;
+      const then = (await redisNow(admin)) + 3_600_000;
+      await admin.set(key, String(then + 60_300));
+      await admin.set(`${key}:n:${Math.floor((then + 60_250) / 1000)}`, '1');
+      await admin.hset(`${key}:spread`, 'ms', '25', 'at', String(then), 'widened', '0');
+      expect(await w.reserve(key, 20)).toBeNull();
+      // The step back was kept with the refusal: the backlog is 60.3 s, not an hour and a minute.
+      expect(Number(await admin.get(key)) - (await redisNow(admin))).toBeLessThan(61_000);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('a slot further off than anyone waits is garbage: headers only, and the status says why', async () => {
     const w = store();
     const admin = new Redis(redis.url(0));
@@ -289,7 +307,12 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     const admin = new Redis(redis.url(0));
     try {
       await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
-      // 200 requests a second for 2 s: each one whose reservation is not answered goes on the headers.
+      // One reservation times out; the next ones are not asked while it is pending, and count as slow: the store
+      // falls back (the fleet paces on its granted shares), as after timeouts.
+      expect(await w.reserve(key, 20)).toBeNull();
+      for (let i = 0; i < 3; i++) expect(await w.reserve(key, 20)).toBeNull();
+      expect(w.status().state).toBe('fallback');
+      // Then 200 requests a second for 2 s, each on the headers.
       for (let i = 0; i < 400; i++) {
         void w.reserve(key, 20);
         await new Promise((r) => setTimeout(r, 5));
@@ -345,6 +368,8 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     expect(await lost.reserve(`test:db:${Date.now()}`, 20)).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     expect(await lost.reserve(`test:db:${Date.now()}`, 20)).toBeNull();
+    // The Fleet view's reads do not bring it back either (they would run in database 0).
+    for (let i = 0; i < 6; i++) expect(await lost.granted([`test:db`], 5)).toBeNull();
     expect(lost.status()).toMatchObject({ state: 'fallback', detail: expect.stringContaining('database') });
   });
 
