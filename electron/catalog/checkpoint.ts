@@ -40,6 +40,8 @@ export interface Checkpoint {
   cursor: Cursor | null;
   /** The id of the last item written (absent in older checkpoints): where a cursor that does not advance is continued from. */
   lastItemId?: Cursor | null;
+  /** The id of the first item of the last page written (absent in older checkpoints): that page again is a service ignoring the cursor. */
+  firstItemId?: Cursor | null;
   /** The last page has been written: nothing left to fetch. */
   done: boolean;
   pages: number;
@@ -70,6 +72,7 @@ const checkpointSchema = z.object({
   }),
   cursor: cursorSchema.nullable(),
   lastItemId: cursorSchema.nullable().optional(),
+  firstItemId: cursorSchema.nullable().optional(),
   done: z.boolean(),
   pages: z.number().int().nonnegative(),
   items: z.number().int().nonnegative(),

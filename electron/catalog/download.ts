@@ -197,8 +197,6 @@ export class CatalogDownload {
       // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
       let sending = checkpoint.cursor;
       let shape = this.shape;
-      /** The first item of the page written last in this run: the same one again is the same page again. */
-      let firstWritten: Cursor | null = null;
       for (;;) {
         if (this.cancelRequested) return this.finish('cancelled');
         if (this.pauseRequested) return this.finish('paused');
@@ -247,9 +245,9 @@ export class CatalogDownload {
           if (seenCursors.has(key)) throw repeatedCursorError(page.cursor, checkpoint.items);
           seenCursors.add(key);
         }
+        // The same first item as the page written last (also before a resume) is the same page again.
         const first = page.items[0]?.id ?? null;
-        if (sameCursor(first, firstWritten)) throw samePageError(first!, this.shape.map.list.cursorParam, checkpoint.items);
-        if (first !== null) firstWritten = first;
+        if (sameCursor(first, checkpoint.firstItemId ?? null)) throw samePageError(first!, this.shape.map.list.cursorParam, checkpoint.items);
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
         sending = checkpoint.cursor;
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
@@ -280,6 +278,7 @@ export class CatalogDownload {
       // An end marker may come with a null cursor: keep the last real one for the record.
       cursor: page.cursor ?? previous.cursor,
       lastItemId: page.lastItemId ?? previous.lastItemId ?? null,
+      firstItemId: page.items[0]?.id ?? previous.firstItemId ?? null,
       done: page.done,
       pages: previous.pages + 1,
       items: previous.items + page.items.length,
@@ -320,6 +319,7 @@ export class CatalogDownload {
       settings: { ...this.settings },
       cursor: null,
       lastItemId: null,
+      firstItemId: null,
       done: false,
       pages: 0,
       items: 0,

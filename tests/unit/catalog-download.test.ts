@@ -327,6 +327,25 @@ describe('CatalogDownload', () => {
     expect(result).toMatchObject({ state: 'failed', items: 10, error: { code: 'INVALID_RESPONSE' } });
     expect(result.error?.message).toMatch(/same page twice .* ignore `last_id`/);
     expect(await jsonlIds(dl.out)).toEqual(range(10));
+
+    // Stopped after its first page, then resumed: the checkpoint knows that page's first item.
+    const out = join(dir, 'stopped.jsonl');
+    const stopping = new FakeCatalogClient({
+      size: 45,
+      shapeBody: (items, last, more) => ({ items, last_id: more ? last : null }),
+      before: (call) => {
+        if (call === 2) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+      },
+    });
+    expect(await download(stopping, { out }).start()).toMatchObject({ state: 'failed', items: 10 });
+    const ignoring = new FakeCatalogClient({
+      size: 45,
+      shapeBody: (items, last, more) => ({ items, last_id: more ? last : null }),
+      before: (_c, o) => void delete o.query['last_id'],
+    });
+    const resumed = await download(ignoring, { out, resume: true }).start();
+    expect(resumed).toMatchObject({ state: 'failed', items: 10, error: { code: 'INVALID_RESPONSE' } });
+    expect(await jsonlIds(out)).toEqual(range(10));
   });
 
   it('a page that ends the catalog short of its total is not an end; an empty page there fails, never "done"', async () => {
