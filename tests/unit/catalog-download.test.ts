@@ -332,7 +332,7 @@ describe('CatalogDownload', () => {
     const out = join(dir, 'stopped.jsonl');
     const stopping = new FakeCatalogClient({
       size: 45,
-      shapeBody: (items, last, more) => ({ items, last_id: more ? last : null }),
+      shapeBody: (items) => ({ items, last_id: null }),
       before: (call) => {
         if (call === 2) throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
       },
@@ -340,7 +340,7 @@ describe('CatalogDownload', () => {
     expect(await download(stopping, { out }).start()).toMatchObject({ state: 'failed', items: 10 });
     const ignoring = new FakeCatalogClient({
       size: 45,
-      shapeBody: (items, last, more) => ({ items, last_id: more ? last : null }),
+      shapeBody: (items) => ({ items, last_id: null }),
       before: (_c, o) => void delete o.query['last_id'],
     });
     const resumed = await download(ignoring, { out, resume: true }).start();
