@@ -30,14 +30,12 @@ import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
-import { ProfileSession } from './session';
+import { ProfileSession, QUIT_SETTLE_MS } from './session';
 import { SessionPool } from './session-pool';
 import { ExactIds } from './exact-ids';
 
 /** Beyond one attempt's timeout, how long a closing session waits for its purchases' answers on the wire. */
 const SETTLE_SLACK_MS = 2_000;
-/** While the app quits: under the desktop shell's 5 s, so that the stores are still closed in order. */
-const QUIT_SETTLE_MS = 3_000;
 
 const defaultLog: AppLog = (level, message, detail) => {
   if (level === 'info') return;

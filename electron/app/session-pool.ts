@@ -180,6 +180,8 @@ export class SessionPool {
   /** Closes every session (the app is shutting down); waits for a switch under way. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    // A reconnect under way may be waiting for a purchase's answer: now at most as long as quitting allows.
+    for (const entry of this.entries.values()) entry.session?.hurry();
     await this.chain.catch(() => undefined);
     const all = [...this.entries.values()];
     this.entries.clear();
@@ -235,6 +237,7 @@ export class SessionPool {
       await this.deps.closing(existing.session, false);
       existing.session.close();
       existing.session = null;
+      if (this.disposed) throw new PartnerError({ code: 'CANCELLED', message: 'The app is shutting down.', retryable: false });
     }
     entry.target = target;
     entry.tracker.setTarget(target);

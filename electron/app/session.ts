@@ -16,6 +16,9 @@ import { profileServiceMap } from '../service-map/profile-map';
 import { LearnedNames } from '../service-map/learned-names';
 import { keepDetectedLayouts } from '../../shared/service-map/fallback';
 
+/** While the app quits, how long a closing session waits for its purchases' answers: under the desktop shell's 5 s. */
+export const QUIT_SETTLE_MS = 3_000;
+
 export interface SessionProfile {
   id: string;
   name: string;
@@ -62,6 +65,7 @@ export class ProfileSession {
   private readonly storeLease: StoreLease;
   private readonly unsubscribe: () => void;
   private readonly clock: Clock;
+  private hurried: (() => void) | null = null;
   private closed = false;
 
   /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
@@ -98,15 +102,27 @@ export class ProfileSession {
   }
 
   /**
-   * Before close(): a purchase call that has not gone out yet is no longer sent (refused, nothing bought), and
-   * those on the wire are waited for, at most `ms`. close() aborts what is on the wire, and an aborted
-   * registration's outcome is unknown (the service most likely bought it).
+   * Before close(): a registration that has not gone out yet is no longer sent (refused, nothing bought), and
+   * the purchase calls on the wire are waited for, at most `ms` (QUIT_SETTLE_MS once hurry() is called: the app
+   * quits). close() aborts what is on the wire, and an aborted registration's outcome is unknown.
    */
   async settle(ms: number): Promise<void> {
     this.client.drain();
-    let timer: unknown = null;
-    await Promise.race([this.purchases.settled(), new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))]);
-    this.clock.clearTimeout(timer);
+    const timers: unknown[] = [];
+    await Promise.race([
+      this.purchases.settled(),
+      new Promise<void>((resolve) => {
+        timers.push(this.clock.setTimeout(resolve, ms));
+        this.hurried = () => timers.push(this.clock.setTimeout(resolve, QUIT_SETTLE_MS));
+      }),
+    ]);
+    this.hurried = null;
+    for (const t of timers) this.clock.clearTimeout(t);
+  }
+
+  /** The app quits: a settle() under way waits at most QUIT_SETTLE_MS more. */
+  hurry(): void {
+    this.hurried?.();
   }
 
   close(): void {

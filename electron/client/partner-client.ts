@@ -109,7 +109,7 @@ export class PartnerClient {
   }
 
   /**
-   * Before close(): a request not safe to resend (register, validate, cancel) is refused CANCELLED instead of
+   * Before close(): a request not safe to resend (a registration) is refused CANCELLED instead of
    * sent, also one waiting for budget, since close() would abort it on the wire, its outcome unknown.
    */
   drain(): void {

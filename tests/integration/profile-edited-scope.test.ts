@@ -10,6 +10,7 @@ import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { callApp, shownProfile, until } from '../helpers/app-calls';
 import { connectedApp } from '../helpers/connected-app';
+import { sentTo } from '../helpers/sim-counts';
 
 let dispose: () => Promise<void>;
 let staging: RunningSimulator;
@@ -28,11 +29,7 @@ afterEach(async () => {
   await production.stop();
 });
 
-const registrations = (sim: RunningSimulator): number =>
-  sim.control
-    .counters()
-    .filter((c) => c.endpoint === 'registerPurchase')
-    .reduce((n, c) => n + c.count, 0);
+const registrations = (sim: RunningSimulator): number => sentTo(sim, 'registerPurchase');
 
 describe('a profile edited to point at another service', () => {
   it('refuses an action named with where it pointed when the page read it; nothing reaches either service', async () => {

@@ -9,6 +9,8 @@ import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { callApp, shownProfile, until } from '../helpers/app-calls';
 import { connectedApp } from '../helpers/connected-app';
+import { QUIT_SETTLE_MS } from '../../electron/app/session';
+import { sentTo } from '../helpers/sim-counts';
 
 let dispose: () => Promise<void>;
 let sim: RunningSimulator;
@@ -40,12 +42,7 @@ describe('saving a profile while its registration is on the wire', () => {
     // Then reconnected under the saved profile: its calls go on, and the purchase was sent once.
     await until(async () => (await callApp(app, 'connection', {})).state === 'connected');
     expect((await callApp(app, 'listProfiles', {})).items.find((p) => p.id === profileId)?.name).toBe('Sim, renamed');
-    expect(
-      sim.control
-        .counters()
-        .filter((c) => c.endpoint === 'registerPurchase')
-        .reduce((n, c) => n + c.count, 0),
-    ).toBe(1);
+    expect(sentTo(sim, 'registerPurchase')).toBe(1);
   });
 
   it('refuses, with nothing sent, a purchase started while the save waits for the one on the wire', async () => {
@@ -62,12 +59,22 @@ describe('saving a profile while its registration is on the wire', () => {
     await saving;
     // Nothing of B reached the service, and its record says so: it may be registered again without a confirmation.
     expect((await callApp(app, 'ledgerList', { assetId: b!, limit: 5 })).items).toEqual([expect.objectContaining({ state: 'failed' })]);
-    expect(
-      sim.control
-        .counters()
-        .filter((c) => c.endpoint === 'registerPurchase')
-        .reduce((n, c) => n + c.count, 0),
-    ).toBe(1);
+    expect(sentTo(sim, 'registerPurchase')).toBe(1);
+    sim.control.setFaults({ latencyMs: 0 });
+  });
+
+  it('quitting while a save waits for a registration on the wire ends within what the shell allows', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    sim.control.setFaults({ latencyMs: 8_000 });
+    const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
+    await until(async () => (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 5 })).items.length === 1);
+    const saving = app.dispatch('saveProfile', { id: profileId, name: 'Sim, renamed', vendor: 'demo', baseUrl: sim.url });
+    await new Promise((r) => setTimeout(r, 200));
+    const quitAt = Date.now();
+    await app.dispose();
+    expect(Date.now() - quitAt).toBeLessThan(QUIT_SETTLE_MS + 1_500);
+    await Promise.all([registering, saving]);
     sim.control.setFaults({ latencyMs: 0 });
   });
 });
