@@ -129,19 +129,17 @@ export class RedisSlotStore implements FleetSlotStore {
       timeout,
       (v) => Array.isArray(v) && v.length === 4 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
     );
-    if ('problem' in answered && answered.problem === 'slow') this.keepPending(reply, askedAt);
+    if ('problem' in answered && answered.problem === 'slow') {
+      // Pending until Redis answers it or the connection drops it.
+      this.pending.add(askedAt);
+      void reply.finally(() => this.pending.delete(askedAt)).catch(() => undefined);
+    }
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
     const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
     return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
-  }
-
-  /** A timed-out reservation stays pending until Redis answers it or the connection drops it. */
-  private keepPending(reply: Promise<unknown>, askedAt: number): void {
-    this.pending.add(askedAt);
-    void reply.finally(() => this.pending.delete(askedAt)).catch(() => undefined);
   }
 
   /** Pending reservations, but not for ever: one asked longer ago than anyone waits no longer holds the others back. */
