@@ -108,9 +108,10 @@ export class RedisSlotStore implements FleetSlotStore {
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const askedAt = performance.now();
-    if (this.stillPending(askedAt)) {
-      // Slow, as it would have been if asked: the state falls back (granted shares) as after timeouts.
-      this.note({ problem: 'slow', detail: 'an earlier reservation is still unanswered' }, timeout);
+    const pendingFor = this.pendingFor(askedAt);
+    if (pendingFor !== null) {
+      // Slow once the pending one is overdue past a short stall: a hung Redis falls back (granted shares) as after timeouts.
+      if (pendingFor > SLOW_TO_FALL_BACK * timeout) this.note({ problem: 'slow', detail: 'an earlier reservation is still unanswered' }, timeout);
       return null;
     }
     const reply = this.redis.reserveSlot(
@@ -142,10 +143,10 @@ export class RedisSlotStore implements FleetSlotStore {
     return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
   }
 
-  /** Pending reservations, but not for ever: one asked longer ago than anyone waits no longer holds the others back. */
-  private stillPending(now: number): boolean {
+  /** How long the oldest pending reservation has waited (null: none); one pending past PENDING_FORGET_MS no longer counts. */
+  private pendingFor(now: number): number | null {
     for (const at of this.pending) if (now - at > PENDING_FORGET_MS) this.pending.delete(at);
-    return this.pending.size > 0;
+    return this.pending.size === 0 ? null : now - Math.min(...this.pending);
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

@@ -68,8 +68,11 @@ if tat < now then tat = now end
 -- A slot further off than anyone waits is refused unwritten: the caller goes on the headers and the schedule
 -- drains in real time instead of being pushed further out by every refused request.
 if tat - now > tonumber(ARGV[8]) then
-  -- Unadvanced, but a reset or a clock step's shift is kept; and the wait said is surely over the most.
+  -- Unadvanced, but a reset or a clock step's shift is kept (marked as the fleet's own backlog at its new place,
+  -- so the next call does not take it for another writer's); and the wait said is surely over the most.
   redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
+  local mark = math.floor((tat - 1) / 1000)
+  redis.call('SET', KEYS[1] .. ':n:' .. mark, '0', 'NX', 'PX', (mark + 1) * 1000 - now + keep)
   return { math.max(math.ceil(tat - now), tonumber(ARGV[8]) + 1), math.floor(spread), math.floor(reset), now }
 end
 local after = tat + interval

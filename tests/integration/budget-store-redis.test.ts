@@ -272,8 +272,11 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       await admin.set(`${key}:n:${Math.floor((then + 60_250) / 1000)}`, '1');
       await admin.hset(`${key}:spread`, 'ms', '25', 'at', String(then), 'widened', '0');
       expect(await w.reserve(key, 20)).toBeNull();
-      // The step back was kept with the refusal: the backlog is 60.3 s, not an hour and a minute.
+      // The step back was kept with the refusal: the backlog is 60.3 s, not an hour and a minute, and still the
+      // fleet's own on the next call (not reset to now, which would hand its slots out again).
       expect(Number(await admin.get(key)) - (await redisNow(admin))).toBeLessThan(61_000);
+      expect(await w.reserve(key, 20)).toBeNull();
+      expect(Number(await admin.get(key)) - (await redisNow(admin))).toBeGreaterThan(59_000);
     } finally {
       admin.disconnect();
     }
@@ -310,6 +313,7 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       // One reservation times out; the next ones are not asked while it is pending, and count as slow: the store
       // falls back (the fleet paces on its granted shares), as after timeouts.
       expect(await w.reserve(key, 20)).toBeNull();
+      await new Promise((r) => setTimeout(r, 350));
       for (let i = 0; i < 3; i++) expect(await w.reserve(key, 20)).toBeNull();
       expect(w.status().state).toBe('fallback');
       // Then 200 requests a second for 2 s, each on the headers.
@@ -325,6 +329,24 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       }
       expect(after).not.toBeNull();
       expect(after!).toBeLessThan(1_000);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('a stall shorter than a few answers does not flip the store: requests during it go on the headers, the state holds', async () => {
+    const w = store();
+    await until(() => w.status().state === 'connected');
+    const key = `test:stall:${Date.now()}`;
+    const admin = new Redis(redis.url(0));
+    try {
+      expect(await waitOf(w, key)).not.toBeNull();
+      await admin.call('CLIENT', 'PAUSE', '160', 'ALL');
+      expect(await w.reserve(key, 20)).toBeNull();
+      await new Promise((r) => setTimeout(r, 10));
+      await w.reserve(key, 20);
+      await w.reserve(key, 20);
+      expect(w.status().state).toBe('connected');
     } finally {
       admin.disconnect();
     }
