@@ -87,6 +87,8 @@ export class SessionPool {
   private chain: Promise<unknown> = Promise.resolve();
   private sessionsQueued = false;
   private disposed = false;
+  /** Sessions whose closing runs (waiting for their purchases' answers). */
+  private readonly settling = new Set<ProfileSession>();
 
   constructor(private readonly deps: SessionPoolDeps) {}
 
@@ -177,17 +179,29 @@ export class SessionPool {
     if (this.activeId === null) this.deps.onConnection(this.connection());
   }
 
-  /** Closes every session (the app is shutting down); waits for a switch under way. */
+  /** Closes every session (the app is shutting down), beside a switch under way. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    // A reconnect under way may be waiting for a purchase's answer: now at most as long as quitting allows.
-    for (const entry of this.entries.values()) entry.session?.hurry();
-    await this.chain.catch(() => undefined);
+    // A reconnect or disconnect under way may be waiting for a purchase's answer: now at most as long as
+    // quitting allows. All close together, beside the switch under way, so that the waits do not add up
+    // (the shell gives quitting a few seconds in all).
+    for (const session of this.settling) session.hurry();
     const all = [...this.entries.values()];
     this.entries.clear();
-    // Together: each may wait for its purchases' answers, and the shell gives quitting a few seconds in all.
-    await Promise.all(all.map((entry) => this.closeEntry(entry)));
+    await Promise.all([this.chain.catch(() => undefined), ...all.map((entry) => this.closeEntry(entry))]);
     await this.deps.demoIdle();
+  }
+
+  /** What belongs to a session is closed (closing), then the session; while it waits, dispose() can hurry it. */
+  private async closeSession(session: ProfileSession, quitting: boolean): Promise<void> {
+    this.settling.add(session);
+    if (quitting) session.hurry();
+    try {
+      await this.deps.closing(session, quitting);
+    } finally {
+      this.settling.delete(session);
+    }
+    session.close();
   }
 
   private serial<T>(run: () => Promise<T>): Promise<T> {
@@ -234,8 +248,7 @@ export class SessionPool {
     const target = this.deps.describe(id);
     const entry = existing ?? this.add(id, target);
     if (existing?.session) {
-      await this.deps.closing(existing.session, false);
-      existing.session.close();
+      await this.closeSession(existing.session, false);
       existing.session = null;
       if (this.disposed) throw new PartnerError({ code: 'CANCELLED', message: 'The app is shutting down.', retryable: false });
     }
@@ -339,8 +352,7 @@ export class SessionPool {
     if (entry.probeTimer !== null) this.deps.clock.clearTimeout(entry.probeTimer);
     entry.probeTimer = null;
     if (!entry.session) return;
-    await this.deps.closing(entry.session, this.disposed);
-    entry.session.close();
+    await this.closeSession(entry.session, this.disposed);
   }
 
   private sessionsChanged(): void {

@@ -66,6 +66,7 @@ export class ProfileSession {
   private readonly unsubscribe: () => void;
   private readonly clock: Clock;
   private hurried: (() => void) | null = null;
+  private quitting = false;
   private closed = false;
 
   /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
@@ -112,7 +113,7 @@ export class ProfileSession {
     await Promise.race([
       this.purchases.settled(),
       new Promise<void>((resolve) => {
-        timers.push(this.clock.setTimeout(resolve, ms));
+        timers.push(this.clock.setTimeout(resolve, this.quitting ? Math.min(ms, QUIT_SETTLE_MS) : ms));
         this.hurried = () => timers.push(this.clock.setTimeout(resolve, QUIT_SETTLE_MS));
       }),
     ]);
@@ -120,8 +121,10 @@ export class ProfileSession {
     for (const t of timers) this.clock.clearTimeout(t);
   }
 
-  /** The app quits: a settle() under way waits at most QUIT_SETTLE_MS more. */
+  /** The app quits: a settle() under way, or one to come, waits at most QUIT_SETTLE_MS more. */
   hurry(): void {
+    if (this.quitting) return;
+    this.quitting = true;
     this.hurried?.();
   }
 

@@ -77,4 +77,19 @@ describe('saving a profile while its registration is on the wire', () => {
     await Promise.all([registering, saving]);
     sim.control.setFaults({ latencyMs: 0 });
   });
+
+  it('quitting while a disconnect waits for a registration on the wire ends within what the shell allows too', async () => {
+    const profileId = await shownProfile(app);
+    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
+    sim.control.setFaults({ latencyMs: 8_000 });
+    const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
+    await until(async () => (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 5 })).items.length === 1);
+    const disconnecting = app.dispatch('disconnectProfile', { id: profileId });
+    await new Promise((r) => setTimeout(r, 200));
+    const quitAt = Date.now();
+    await app.dispose();
+    expect(Date.now() - quitAt).toBeLessThan(QUIT_SETTLE_MS + 1_500);
+    await Promise.all([registering, disconnecting]);
+    sim.control.setFaults({ latencyMs: 0 });
+  });
 });
