@@ -38,8 +38,18 @@ describe('learnFrom400', () => {
       viewUrl: { in: 'query', name: 'purchase_id' },
       cancelPurchase: { in: 'body', name: 'id' },
     });
-    const moved = learnFrom400(camel, 'purchaseId', 'Missing required parameter: purchaseId', 'purchaseInfo');
-    expect(moved?.purchaseId.purchaseInfo).toEqual({ in: 'body', name: 'purchaseId' });
+    // Still wanted: the refused call's name goes to the other place; the calls not refused stay as they were.
+    const moved = learnFrom400(DEFAULT_SERVICE_MAP, 'purchaseId', 'Missing required parameter: purchase_id', 'cancelPurchase');
+    expect(moved?.purchaseId).toEqual({ ...DEFAULT_SERVICE_MAP.purchaseId, cancelPurchase: { in: 'body', name: 'purchase_id' } });
     expect(moved?.learned).toEqual(['purchaseId']);
+    // ... but never into a GET's body, which the client refuses to send: nothing learned.
+    expect(learnFrom400(camel, 'purchaseId', 'Missing required parameter: purchaseId', 'purchaseInfo')).toBeNull();
+  });
+
+  it("a name ending a sentence is learned without the sentence's full stop", () => {
+    expect(learnFrom400(camel, 'purchaseId', 'Missing required parameter: purchase_id.', 'purchaseInfo')?.purchaseId.purchaseInfo).toEqual({
+      in: 'query',
+      name: 'purchase_id',
+    });
   });
 });
