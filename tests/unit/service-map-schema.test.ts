@@ -52,6 +52,21 @@ describe('service map schema', () => {
     expect(parseServiceMap({ ...DEFAULT_SERVICE_MAP, list: { ...DEFAULT_SERVICE_MAP.list, pageSizeParam: null } }).ok).toBe(true);
   });
 
+  it('refuses names one request would write twice or cannot write: the reference over the asset id, `a|b` outside search, a name with no field', () => {
+    const errorsOf = (patch: (m: typeof DEFAULT_SERVICE_MAP) => object): string => {
+      const parsed = parseServiceMap(patch(DEFAULT_SERVICE_MAP));
+      return parsed.ok ? '' : parsed.errors.join('\n');
+    };
+    expect(errorsOf((m) => ({ ...m, register: { assetIdField: 'asset_id', referenceField: 'asset_id' } }))).toMatch(/register\.referenceField: .*overwrite/);
+    expect(errorsOf((m) => ({ ...m, register: { assetIdField: 'asset', referenceField: 'asset.ref' } }))).toMatch(/register\.referenceField/);
+    expect(errorsOf((m) => ({ ...m, register: { ...m.register, assetIdField: 'asset_id|assetId' } }))).toMatch(/register\.assetIdField: is one name/);
+    expect(errorsOf((m) => ({ ...m, purchaseId: { ...m.purchaseId, viewUrl: { in: 'query', name: 'purchase_id|id' } } }))).toMatch(/purchaseId\.viewUrl\.name/);
+    expect(errorsOf((m) => ({ ...m, register: { ...m.register, assetIdField: '.' } }))).toMatch(/register\.assetIdField: names no field/);
+    expect(errorsOf((m) => ({ ...m, search: { ...m.search, categoryField: 'query' } }))).toMatch(/search\.categoryField: must not share/);
+    // Search fields may stay undecided between names, as detection leaves them.
+    expect(errorsOf((m) => ({ ...m, search: { ...m.search, textField: 'query|q', categoryField: 'category|cat' } }))).toBe('');
+  });
+
   it('a profile saved with such a map keeps the rest of it: the page size is no longer sent', () => {
     const map = {
       ...DEFAULT_SERVICE_MAP,
