@@ -46,11 +46,11 @@ export class RedisSlotStore implements FleetSlotStore {
   /** Measured afresh on every connection: another Redis (a failover) has another clock. */
   private lag = new AnswerLag();
   /**
-   * Timed-out reservations still unanswered, by when asked: Redis runs them when it can, granting their slots.
-   * While one is pending the rest go on the headers unasked, so a Redis that hung does not wake up to
-   * thousands of abandoned slots pushing the fleet's schedule far ahead.
+   * Timed-out reservations still unanswered (when asked, and their settling): Redis runs them when it can, granting
+   * their slots. While one is pending the next ones wait for it, up to their own timeout, instead of piling more into
+   * the socket, so a Redis that hung does not wake up to thousands of abandoned slots pushing the schedule far ahead.
    */
-  private readonly pending = new Set<number>();
+  private readonly pending = new Map<number, Promise<unknown>>();
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
   private unusable: string | null = null;
 
@@ -108,10 +108,9 @@ export class RedisSlotStore implements FleetSlotStore {
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
     const askedAt = performance.now();
-    const pendingFor = this.pendingFor(askedAt);
-    if (pendingFor !== null) {
-      // Slow once the pending one is overdue past a short stall: a hung Redis falls back (granted shares) as after timeouts.
-      if (pendingFor > SLOW_TO_FALL_BACK * timeout) this.note({ problem: 'slow', detail: 'an earlier reservation is still unanswered' }, timeout);
+    if (this.anyPending(askedAt) && !(await this.nonePendingWithin(timeout))) {
+      // As slow as if asked and timed out: a hung Redis falls back (granted shares) as after timeouts.
+      this.note({ problem: 'slow', detail: `an earlier reservation is still unanswered after ${timeout} ms` }, timeout);
       return null;
     }
     const reply = this.redis.reserveSlot(
@@ -132,8 +131,11 @@ export class RedisSlotStore implements FleetSlotStore {
     );
     if ('problem' in answered && answered.problem === 'slow') {
       // Pending until Redis answers it or the connection drops it.
-      this.pending.add(askedAt);
-      void reply.finally(() => this.pending.delete(askedAt)).catch(() => undefined);
+      const settled = reply.then(
+        () => this.pending.delete(askedAt),
+        () => this.pending.delete(askedAt),
+      );
+      this.pending.set(askedAt, settled);
     }
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
@@ -143,10 +145,19 @@ export class RedisSlotStore implements FleetSlotStore {
     return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
   }
 
-  /** How long the oldest pending reservation has waited (null: none); one pending past PENDING_FORGET_MS no longer counts. */
-  private pendingFor(now: number): number | null {
-    for (const at of this.pending) if (now - at > PENDING_FORGET_MS) this.pending.delete(at);
-    return this.pending.size === 0 ? null : now - Math.min(...this.pending);
+  /** A reservation is pending (one pending past PENDING_FORGET_MS no longer counts). Synchronous: the usual path sends at once. */
+  private anyPending(now: number): boolean {
+    for (const at of this.pending.keys()) if (now - at > PENDING_FORGET_MS) this.pending.delete(at);
+    return this.pending.size > 0;
+  }
+
+  /** True once no reservation is pending, waiting up to `ms` for those that are. */
+  private async nonePendingWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([Promise.all([...this.pending.values()]), late]);
+    clearTimeout(timer);
+    return this.pending.size === 0;
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

@@ -327,8 +327,10 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
         after = await waitOf(w, key);
         if (after === null) await new Promise((r) => setTimeout(r, 25));
       }
+      // What is left is the slots of requests that waited through the pause for the pending one (and those that
+      // timed out in its first 100 ms), a few seconds; every abandoned reservation was 20 s.
       expect(after).not.toBeNull();
-      expect(after!).toBeLessThan(1_000);
+      expect(after!).toBeLessThan(5_000);
     } finally {
       admin.disconnect();
     }
