@@ -10,6 +10,7 @@ import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url'
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
 import { AnswerLag } from './answer-lag';
+import { PendingReservations } from './pending-reservations';
 import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT } from './slot-scripts';
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
@@ -21,8 +22,6 @@ export const STORE_TIMEOUT_MS = 100;
  * instant, beside the slots Redis grants the others: a burst of 429s at the start.
  */
 export const FIRST_ANSWER_MS = 1_000;
-/** A reservation unanswered this long is forgotten: the next one asks again (a probe, at most one per this long while Redis hangs). */
-const PENDING_FORGET_MS = 10_000;
 /** A read for the views may take longer without anyone waiting on it. */
 const READ_TIMEOUT_MS = 1_000;
 /** Hysteresis of the state (see note()): this many slow of the last ANSWERS_KEPT, back after BACK_AFTER timely in a row. */
@@ -45,12 +44,8 @@ export class RedisSlotStore implements FleetSlotStore {
   private recent: Outcome[] = [];
   /** Measured afresh on every connection: another Redis (a failover) has another clock. */
   private lag = new AnswerLag();
-  /**
-   * Timed-out reservations still unanswered (when asked, and their settling): Redis runs them when it can, granting
-   * their slots. While one is pending the next ones wait for it, up to their own timeout, instead of piling more into
-   * the socket, so a Redis that hung does not wake up to thousands of abandoned slots pushing the schedule far ahead.
-   */
-  private readonly pending = new Map<number, Promise<unknown>>();
+  /** Timed-out reservations still unanswered: the next ones wait for them (pending-reservations.ts). */
+  private readonly pending = new PendingReservations();
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
   private unusable: string | null = null;
 
@@ -107,12 +102,13 @@ export class RedisSlotStore implements FleetSlotStore {
     }
     const timeout = first ? FIRST_ANSWER_MS : this.timeoutMs;
     const { floorMs, mostMs, narrowMsPerSecond, startMs } = this.spacing;
-    const askedAt = performance.now();
-    if (this.anyPending(askedAt) && !(await this.nonePendingWithin(timeout))) {
+    if (this.pending.any(performance.now()) && !(await this.pending.noneWithin(timeout))) {
       // As slow as if asked and timed out: a hung Redis falls back (granted shares) as after timeouts.
       this.note({ problem: 'slow', detail: `an earlier reservation is still unanswered after ${timeout} ms` }, timeout);
       return null;
     }
+    // After any wait for a pending one: how late the answer is read is measured from the send.
+    const askedAt = performance.now();
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -129,35 +125,13 @@ export class RedisSlotStore implements FleetSlotStore {
       timeout,
       (v) => Array.isArray(v) && v.length === 4 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
     );
-    if ('problem' in answered && answered.problem === 'slow') {
-      // Pending until Redis answers it or the connection drops it.
-      const settled = reply.then(
-        () => this.pending.delete(askedAt),
-        () => this.pending.delete(askedAt),
-      );
-      this.pending.set(askedAt, settled);
-    }
+    if ('problem' in answered && answered.problem === 'slow') this.pending.add(askedAt, reply);
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
     const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
     return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
-  }
-
-  /** A reservation is pending (one pending past PENDING_FORGET_MS no longer counts). Synchronous: the usual path sends at once. */
-  private anyPending(now: number): boolean {
-    for (const at of this.pending.keys()) if (now - at > PENDING_FORGET_MS) this.pending.delete(at);
-    return this.pending.size > 0;
-  }
-
-  /** True once no reservation is pending, waiting up to `ms` for those that are. */
-  private async nonePendingWithin(ms: number): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    await Promise.race([Promise.all([...this.pending.values()]), late]);
-    clearTimeout(timer);
-    return this.pending.size === 0;
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */
