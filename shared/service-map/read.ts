@@ -171,10 +171,10 @@ export function cursorFrom(value: unknown, param: string): Id | null {
 /** One page of the list endpoint. */
 export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   const misses = new Misses();
-  const warnings: string[] = [];
   const l = map.list;
   const raw = findItems(body, l.items, 'list.items', misses);
   const items = readAssets(raw, map, misses);
+  const warnings: string[] = sharedIds(items, map.asset.id);
   const lastRaw = raw[raw.length - 1];
   const lastId = isRecord(lastRaw) ? asId(readPath(lastRaw, map.asset.id).value) : null;
   // Cursor, has-more and total are optional in any answer (an empty page ends the catalog):
@@ -215,6 +215,25 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   // cursor): otherwise it is a truncated answer, and the download asks again rather than stop short.
   const done = raw.length === 0 ? more !== true && !cursorGiven : more === false || cursor === null;
   return { value: { items, cursor, done, more, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
+}
+
+/**
+ * Items of one page that share an id: the map's id field is not the assets' id (a price, a category). A purchase
+ * and a download key everything on that id, so the page says so rather than buy or skip by it.
+ */
+function sharedIds(items: readonly ReadAsset[], idField: string): string[] {
+  const seen = new Set<string>();
+  let shared = 0;
+  for (const item of items) {
+    const key = String(item.id);
+    if (seen.has(key)) shared++;
+    seen.add(key);
+  }
+  return shared === 0
+    ? []
+    : [
+        `${shared} item(s) of this page share an id with another (asset.id = \`${idField}\`): that field may not be the assets' id. Check it in the service map before buying from this page.`,
+      ];
 }
 
 export function readSearch(body: unknown, map: ServiceMap): Read<{ items: ReadAsset[]; total: number | null; received: number }> {

@@ -9,6 +9,19 @@ const D = DEFAULT_SERVICE_MAP;
 const map = (patch: (m: ServiceMap) => ServiceMap): ServiceMap => patch(structuredClone(D));
 
 describe('readAssetPage', () => {
+  it("says so when items of a page share an id (the id field is not the assets' id), and only then", () => {
+    const byPrice = map((x) => ({ ...x, asset: { ...x.asset, id: 'price' } }));
+    const body = {
+      items: [
+        { id: 7, title: 'Castle', price: 15 },
+        { id: 15, title: 'Dragon', price: 15 },
+        { id: 16, title: 'Elf', price: 3 },
+      ],
+    };
+    expect(readAssetPage(body, byPrice).warnings).toEqual([expect.stringMatching(/^1 item\(s\) of this page share an id .*asset\.id = `price`/)]);
+    expect(readAssetPage(body, D).warnings).toEqual([]);
+  });
+
   it('reads the simulator page: items, cursor, has-more, total, other fields beside the named ones', () => {
     const r = readAssetPage(
       { items: [{ id: 1, title: 'A', category: 'audio', price: 12.5, currency: 'USD', rating: 4 }], last_id: 1, has_more: true, total: 9 },
