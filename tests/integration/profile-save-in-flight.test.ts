@@ -63,33 +63,21 @@ describe('saving a profile while its registration is on the wire', () => {
     sim.control.setFaults({ latencyMs: 0 });
   });
 
-  it('quitting while a save waits for a registration on the wire ends within what the shell allows', async () => {
+  it.each([
+    ['a save', (profileId: string) => app.dispatch('saveProfile', { id: profileId, name: 'Sim, renamed', vendor: 'demo', baseUrl: sim.url })],
+    ['a disconnect', (profileId: string) => app.dispatch('disconnectProfile', { id: profileId })],
+  ] as const)('quitting while %s waits for a registration on the wire ends within what the shell allows', async (_what, change) => {
     const profileId = await shownProfile(app);
     const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
     sim.control.setFaults({ latencyMs: 8_000 });
     const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
     await until(async () => (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 5 })).items.length === 1);
-    const saving = app.dispatch('saveProfile', { id: profileId, name: 'Sim, renamed', vendor: 'demo', baseUrl: sim.url });
+    const changing = change(profileId);
     await new Promise((r) => setTimeout(r, 200));
     const quitAt = Date.now();
     await app.dispose();
     expect(Date.now() - quitAt).toBeLessThan(QUIT_SETTLE_MS + 1_500);
-    await Promise.all([registering, saving]);
-    sim.control.setFaults({ latencyMs: 0 });
-  });
-
-  it('quitting while a disconnect waits for a registration on the wire ends within what the shell allows too', async () => {
-    const profileId = await shownProfile(app);
-    const asset = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 1 })).items[0]!.id;
-    sim.control.setFaults({ latencyMs: 8_000 });
-    const registering = app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A' });
-    await until(async () => (await callApp(app, 'ledgerList', { assetId: asset, state: 'unresolved', limit: 5 })).items.length === 1);
-    const disconnecting = app.dispatch('disconnectProfile', { id: profileId });
-    await new Promise((r) => setTimeout(r, 200));
-    const quitAt = Date.now();
-    await app.dispose();
-    expect(Date.now() - quitAt).toBeLessThan(QUIT_SETTLE_MS + 1_500);
-    await Promise.all([registering, disconnecting]);
+    await Promise.all([registering, changing]);
     sim.control.setFaults({ latencyMs: 0 });
   });
 });
