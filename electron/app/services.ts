@@ -30,7 +30,7 @@ import { applyLearnedPatch, learnedPatch, mergePatches, namesOnly } from '../../
 import type { LearnedPatch } from '../../shared/service-map/learned-patch';
 import { serviceMapHandlers } from './handlers/service-map';
 import type { AppContext } from './handlers';
-import { ProfileSession, QUIT_SETTLE_MS } from './session';
+import { ProfileSession } from './session';
 import { SessionPool } from './session-pool';
 import { ExactIds } from './exact-ids';
 
@@ -218,11 +218,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     clock: timerClock,
     describe: (id) => profiles.describe(id),
     open: openSession,
-    closing: async (s, quitting) => {
+    closing: async (s) => {
       if (downloads.profileId === s.profile.id) await downloads.stop();
-      // A purchase on the wire gets its answer before the session closes: one attempt's timeout and a little, or
-      // while quitting, what the shell allows (it stops waiting after 5 s).
-      await s.settle(quitting ? QUIT_SETTLE_MS : store.settings().timeoutMs + SETTLE_SLACK_MS);
+      // A purchase on the wire gets its answer before the session closes: one attempt's timeout and a little
+      // (while quitting, the session's hurry() cuts that to what the shell allows).
+      await s.settle(store.settings().timeoutMs + SETTLE_SLACK_MS);
     },
     demoIdle: () => profiles.demoIdle(),
     activated(id) {

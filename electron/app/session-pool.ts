@@ -30,8 +30,8 @@ export interface SessionPoolDeps {
   describe(id: string): PoolTarget;
   /** Opens the profile's session, its client's samples fed to `onSample`. */
   open(id: string, onSample: (sample: BudgetSample) => void): Promise<ProfileSession>;
-  /** Before a session closes: what else belongs to it (the download, its purchases on the wire); `quitting`: the app is. */
-  closing(session: ProfileSession, quitting: boolean): Promise<void>;
+  /** Before a session closes: what else belongs to it (the download, its purchases on the wire); a quitting app has hurried the session. */
+  closing(session: ProfileSession): Promise<void>;
   /** No demo profile is connected any more: the embedded simulator may stop. */
   demoIdle(): Promise<void>;
   /** An open profile became the active one (remember it for the next start). */
@@ -197,7 +197,7 @@ export class SessionPool {
     this.settling.add(session);
     if (quitting) session.hurry();
     try {
-      await this.deps.closing(session, quitting);
+      await this.deps.closing(session);
     } finally {
       this.settling.delete(session);
     }

@@ -132,9 +132,10 @@ export class PartnerClient {
       const queuedAt = this.clock.now();
       const waitCauses = emptyWaitCauses();
       const ticket = await bucket.acquire(this.paceRequest(call, waitCauses));
-      if (opts.signal?.aborted || this.closed || this.refusesToSend(endpoint)) {
+      const refusal = this.refusal(endpoint) ?? (opts.signal?.aborted ? 'The request was cancelled.' : null);
+      if (refusal) {
         bucket.release(ticket);
-        throw cancelledError(endpoint, this.closed ? 'The client was closed.' : this.refusesToSend(endpoint) ? DRAINING : 'The request was cancelled.');
+        throw cancelledError(endpoint, refusal);
       }
       const closer = new AbortController();
       this.closers.add(closer);
@@ -163,14 +164,17 @@ export class PartnerClient {
     }
   }
 
-  private refusesToSend(endpoint: EndpointId): boolean {
-    return this.draining && !ENDPOINTS[endpoint].safeToResend;
+  /** Why a call may not be sent now (the client closed, or draining and the call not safe to resend), or null. */
+  private refusal(endpoint: EndpointId): string | null {
+    if (this.closed) return 'The client is closed.';
+    return this.draining && !ENDPOINTS[endpoint].safeToResend ? DRAINING : null;
   }
 
   /** Checks a call before anything is sent (no slot used) and builds what its attempts share. */
   private prepare(endpoint: EndpointId, opts: RequestOptions): Call {
     if (!isEndpointId(endpoint)) throw badRequest(`unknown endpoint ${JSON.stringify(String(endpoint).slice(0, 60))}`);
-    if (this.closed || this.refusesToSend(endpoint)) throw cancelledError(endpoint, this.closed ? 'The client is closed.' : DRAINING);
+    const refusal = this.refusal(endpoint);
+    if (refusal) throw cancelledError(endpoint, refusal);
     const problem = requestProblem(endpoint, opts);
     if (problem) throw badRequest(`${label(endpoint)}: ${problem}. Not sent.`, endpoint);
     const spec = ENDPOINTS[endpoint];
