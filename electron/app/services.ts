@@ -277,8 +277,10 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     sessionFor: (profileId) => pool.sessionFor(profileId),
     currentSession: () => pool.active(),
     select: (id) => pool.select(id),
-    async profileChanged(profileId, removed) {
-      if (!removed) {
+    async profileChanged(profileId, change) {
+      const name = store.get(profileId)?.name;
+      if (change === 'renamed' && name !== undefined && pool.rename(profileId, name)) return;
+      if (change !== 'removed') {
         // Saved either way: a reconnect that fails shows in that profile's connection state, not as a failed save.
         return pool.reconnect(profileId).catch((e) => log('warn', `The profile was saved; reconnecting it failed: ${toErrorData(e).message}`));
       }

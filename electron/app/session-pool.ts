@@ -166,6 +166,20 @@ export class SessionPool {
     });
   }
 
+  /**
+   * A connected profile's new name (nothing it sends changed): its open session goes on. False when it has no
+   * open session (not connected, or still opening from the record before the rename: reconnect it instead).
+   */
+  rename(id: string, name: string): boolean {
+    const entry = this.entries.get(id);
+    const session = entry?.session;
+    if (!entry || !session || session.isClosed) return false;
+    entry.target = { ...entry.target, name };
+    session.rename(name);
+    this.sessionsChanged();
+    return true;
+  }
+
   disconnect(id: string): Promise<ConnectedProfile[]> {
     return this.serial(async () => {
       await this.close(id);

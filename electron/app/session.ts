@@ -68,13 +68,11 @@ export class ProfileSession {
   private hurried: (() => void) | null = null;
   private quitting = false;
   private closed = false;
+  private current: SessionProfile;
 
   /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
-  constructor(
-    readonly profile: SessionProfile,
-    tokens: string[],
-    deps: SessionDeps,
-  ) {
+  constructor(profile: SessionProfile, tokens: string[], deps: SessionDeps) {
+    this.current = profile;
     this.client = new PartnerClient({
       baseUrl: profile.baseUrl,
       vendor: profile.vendor,
@@ -96,6 +94,16 @@ export class ProfileSession {
     this.purchases = new PurchaseService(this.client, { map: this.map, names: this.names });
     this.demoTraffic = profile.demo ? new DemoTraffic({ client: this.client, clock: deps.clock, map: this.map }) : null;
     if (profile.demoTraffic) this.demoTraffic?.setPlan(profile.demoTraffic);
+  }
+
+  /** The profile as opened, under its latest name. */
+  get profile(): SessionProfile {
+    return this.current;
+  }
+
+  /** A rename changes nothing the session sends (sameConnection): it goes on under the new name. */
+  rename(name: string): void {
+    this.current = { ...this.current, name };
   }
 
   get isClosed(): boolean {

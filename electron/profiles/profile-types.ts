@@ -1,4 +1,5 @@
 /** What the profile store keeps on disk, and what crosses the bridge (views without tokens). */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { profileInputSchema, profileViewSchema } from '../../shared/bridge/schemas';
 import { settingsSchema, tokenPresentationSchema } from '../../shared/bridge/schemas';
@@ -65,4 +66,13 @@ export type PersistedState = z.output<typeof persistedStateSchema>;
 /** A profile in memory: stored ones and ephemeral ones (web mode flags), which never touch disk. */
 export interface ProfileRecord extends StoredProfile {
   persisted: boolean;
+}
+
+/**
+ * Two versions of one profile differ in nothing its session sends or reads (only the name, or nothing at all):
+ * a connected session keeps going instead of reconnecting (which would stop its download and drain its purchases).
+ */
+export function sameConnection(a: StoredProfile, b: StoredProfile): boolean {
+  const sends = ({ name: _name, createdAt: _created, updatedAt: _updated, ...rest }: StoredProfile): unknown => JSON.parse(JSON.stringify(rest));
+  return isDeepStrictEqual(sends(a), sends(b));
 }

@@ -59,8 +59,11 @@ export interface AppContext {
   /** Connects if needed and makes it the active profile (serialized); the previous one stays connected. */
   select(profileId: string): Promise<ConnectionView>;
   /**
-   * A profile changed (reconnected if connected) or was removed (disconnected; if it was active and no
-   * other is connected, the demo or the first saved profile opens instead).
+   * A profile changed (reconnected if connected), was renamed only (a connected session keeps going under the
+   * new name) or was removed (disconnected; if it was active and no other is connected, the demo or the first
+   * saved profile opens instead).
    */
-  profileChanged(profileId: string, removed: boolean): Promise<void>;
+  profileChanged(profileId: string, change: ProfileChange): Promise<void>;
 }
+
+export type ProfileChange = 'changed' | 'renamed' | 'removed';

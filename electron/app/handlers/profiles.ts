@@ -2,6 +2,7 @@
 import type { BudgetSample } from '../../../shared/rate-limit';
 import { PartnerError, toErrorData } from '../../../shared/errors';
 import { PartnerClient } from '../../client';
+import { sameConnection } from '../../profiles';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -83,14 +84,16 @@ export function profileHandlers(ctx: AppContext): HandlerGroup<Names> {
     },
     async saveProfile(input) {
       if (input.id !== undefined && ctx.demo.isDemo(input.id)) throw demoIsReadOnly();
+      const before = input.id === undefined ? undefined : ctx.store.get(input.id);
       const view = ctx.store.save(input);
-      await ctx.profileChanged(view.id, false);
+      const after = ctx.store.get(view.id);
+      await ctx.profileChanged(view.id, before && after && sameConnection(before, after) ? 'renamed' : 'changed');
       return view;
     },
     async removeProfile({ id }) {
       if (ctx.demo.isDemo(id)) throw demoIsReadOnly();
       ctx.store.remove(id);
-      await ctx.profileChanged(id, true);
+      await ctx.profileChanged(id, 'removed');
       return { ok: true as const };
     },
     selectProfile: ({ id }) => ctx.select(id),

@@ -72,7 +72,7 @@ export function serviceMapHandlers(ctx: AppContext): HandlerGroup<Names> {
         });
       }
       ctx.store.saveServiceMap(profileId, map, { detected: detected === true });
-      await ctx.profileChanged(profileId, false);
+      await ctx.profileChanged(profileId, 'changed');
       return mapOf(ctx, profileId);
     },
     async serviceMapDetect({ profileId }) {
