@@ -76,6 +76,7 @@ export class BudgetBucket {
   ) {
     this.slots = new SlotPacer(
       storeKey(baseUrl, vendor, endpoint),
+      endpoint,
       () => this.model.limit,
       clock,
       (at, rate) => this.model.resumeShare(at, rate),

@@ -18,6 +18,17 @@ export function queueTimeoutError(endpoint: EndpointId, waitedMs: number): Partn
   });
 }
 
+/** The fleet's budget store gave this call a slot further off than the call waits in a queue. */
+export function slotTooFarError(endpoint: EndpointId, slotInMs: number, maxWaitMs: number): PartnerError {
+  return new PartnerError({
+    code: 'RATE_LIMITED',
+    message: `${label(endpoint)}: the fleet's next free slot of the shared budget is ${Math.round(slotInMs / 1000)} s away, longer than this call waits (${Math.round(maxWaitMs / 1000)} s); not sent.`,
+    endpoint,
+    retryable: true,
+    hint: "The vendor's workers that share the budget store have many requests queued: try again in a moment.",
+  });
+}
+
 /** Words for a 429 the caller sees: say when the budget is taken by others. */
 export function sharedBudgetError(e: PartnerError, consumers: number, vendor: string): PartnerError {
   if (consumers < 2) return e;

@@ -3,7 +3,9 @@
  * budget in the store (fleet-slot-store.ts), then sleeps until it. Without a store, or while it is
  * down, it has no say and the headers pace alone.
  */
+import type { EndpointId } from '../../shared/endpoints';
 import type { Attempt } from './attempt';
+import { slotTooFarError } from './errors';
 import { MAX_RETRY_AFTER_MS } from './backoff';
 import type { Clock } from '../../shared/clock';
 import { GrantedShare } from './granted-share';
@@ -27,6 +29,7 @@ export class SlotPacer implements Pacer<SlotGo> {
   constructor(
     /** The bucket's key in the store (storeKey). */
     private readonly key: string,
+    private readonly endpoint: EndpointId,
     /** The limit paced at, read for every slot (the server may lower it). */
     private readonly limit: () => number,
     private readonly clock: Clock,
@@ -65,6 +68,10 @@ export class SlotPacer implements Pacer<SlotGo> {
       this.share.granted(this.clock.now(), slot.waitMs);
       // An answer read late is a slot due earlier: past its grace, bucket.acquire() gives it up.
       const wait = slot.waitMs - (slot.lateMs ?? 0);
+      // Sent later than its slot it could land in a second the fleet filled, sent earlier out of the schedule:
+      // a slot further off than the call waits is given up at once (it is gone from the schedule either way).
+      const bound = request.maxWaitMs === undefined ? Infinity : request.maxWaitMs - (this.clock.now() - askedAt);
+      if (wait > bound) throw slotTooFarError(this.endpoint, wait, request.maxWaitMs!);
       const at = this.clock.now() + wait;
       if (wait > 0) await request.slots.sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
       return { at, graceMs: slot.graceMs };

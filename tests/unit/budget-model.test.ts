@@ -267,7 +267,7 @@ describe('SlotPacer', () => {
   it("a 429 on a budget store's slot is told to the store once; one on headers alone is not the store's", async () => {
     const told: boolean[] = [];
     const store = { reserve: async (_key: string, _limit: number, refused = false) => (told.push(refused), { waitMs: 0, graceMs: 20 }) } as FleetSlotStore;
-    const p = new SlotPacer('key', () => 20, new ManualClock(second));
+    const p = new SlotPacer('key', 'listAssets', () => 20, new ManualClock(second));
     const request = { priority: 'interactive' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
     p.settle(answer(1, 429));
     expect(p.coordinated).toBe(false);
@@ -283,6 +283,22 @@ describe('SlotPacer', () => {
     expect(told.pop()).toBe(true);
     await p.reserve(request);
     expect(told.pop()).toBe(false);
+  });
+
+  it("fails at once, RATE_LIMITED with nothing sent, when the fleet's slot is further off than the call waits", async () => {
+    const store = { reserve: async () => ({ waitMs: 30_000, graceMs: 20 }) } as unknown as FleetSlotStore;
+    const slept: number[] = [];
+    const slots = { store: () => store, sleep: async (ms: number) => void slept.push(ms), closed: () => false };
+    const p = new SlotPacer('key', 'listAssets', () => 20, new ManualClock(second));
+    await expect(p.reserve({ priority: 'interactive', owner: {}, maxWaitMs: 10_000, slots })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('30 s'),
+    });
+    expect(slept).toEqual([]);
+    // Within the bound, or with none, it waits for the slot.
+    await p.reserve({ priority: 'interactive', owner: {}, maxWaitMs: 40_000, slots });
+    await p.reserve({ priority: 'background', owner: {}, slots });
+    expect(slept).toEqual([30_000, 30_000]);
   });
 });
 
