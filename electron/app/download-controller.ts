@@ -47,6 +47,7 @@ function idle(format: ExportFormat = 'jsonl'): DownloadProgressView {
     bytes: 0,
     error: null,
     sharing: null,
+    interrupted: null,
   };
 }
 
@@ -67,8 +68,12 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
     bytes: p.bytes,
     error: p.error ?? null,
     sharing: p.sharing,
+    interrupted: null,
   };
 }
+
+export type InterruptedDownload = NonNullable<DownloadProgressView['interrupted']>;
+const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
 
 /** File names carry the vendor: keep them to characters every file system accepts. */
 export function catalogFileName(vendor: string, format: ExportFormat): string {
@@ -97,10 +102,30 @@ export class DownloadController {
     return c ? toProgressView(c.download.progress(), c.run !== null) : idle();
   }
 
-  async start(target: DownloadTarget, downloadDir: string, request: { format: ExportFormat; resume: boolean }): Promise<DownloadProgressView> {
+  /** The status, and the unfinished download of `vendor`'s catalog left on disk (after a restart or a disconnect), if any. */
+  async statusFor(vendor: string, downloadDir: string): Promise<DownloadProgressView> {
+    const view = this.status();
+    return view.state === 'running' ? view : { ...view, interrupted: await this.interrupted(vendor, downloadDir, FORMATS) };
+  }
+
+  /**
+   * A fresh start (`resume` false) does not replace an unfinished download left on disk that this controller did
+   * not run (the person was never shown it): that takes `replace`, the choice to start over.
+   */
+  async start(
+    target: DownloadTarget,
+    downloadDir: string,
+    request: { format: ExportFormat; resume: boolean; replace?: boolean },
+  ): Promise<DownloadProgressView> {
     if (this.current?.run || this.starting) throw conflict('A catalog download is already running; pause or cancel it first.');
     this.starting = true;
     try {
+      const left = request.resume || request.replace ? null : await this.interrupted(target.vendor, downloadDir, [request.format]);
+      if (left) {
+        throw conflict(
+          `An interrupted download of this catalog is in ${left.outPath} (${left.items} items, ${left.pages} pages): resume it, or start over to replace it.`,
+        );
+      }
       await mkdir(downloadDir, { recursive: true });
       const out = join(downloadDir, catalogFileName(target.vendor, request.format));
       const download = new CatalogDownload({
@@ -131,17 +156,27 @@ export class DownloadController {
   async resume(target: DownloadTarget, downloadDir: string): Promise<DownloadProgressView> {
     const c = this.current;
     if (c?.run || this.starting) throw conflict('The catalog download is already running.');
-    if (c && c.target.profileId === target.profileId) {
+    if (c && c.target.profileId === target.profileId && c.download.progress().state !== 'done') {
       this.launch(() => c.download.resume());
       return this.status();
     }
     // After a restart or a profile switch: pick up the checkpoint of this vendor's file, if any.
-    for (const format of ['jsonl', 'csv'] as const) {
-      const out = join(downloadDir, catalogFileName(target.vendor, format));
-      const saved = await readCheckpoint(checkpointPathFor(out)).catch(() => null);
-      if (saved && !saved.done) return this.start(target, downloadDir, { format, resume: true });
-    }
+    const left = await this.interrupted(target.vendor, downloadDir, FORMATS);
+    if (left) return this.start(target, downloadDir, { format: left.format, resume: true });
     throw new PartnerError({ code: 'NOT_FOUND', message: 'There is no interrupted catalog download to resume.', retryable: false });
+  }
+
+  /** An unfinished checkpoint of `vendor`'s catalog in one of `formats`, other than the current download's own file. */
+  private async interrupted(vendor: string, downloadDir: string, formats: readonly ExportFormat[]): Promise<InterruptedDownload | null> {
+    const own = this.current?.download.progress().out ?? null;
+    for (const format of formats) {
+      const outPath = join(downloadDir, catalogFileName(vendor, format));
+      if (outPath === own) continue;
+      // A damaged checkpoint is not offered (resuming would refuse it); a start over replaces it.
+      const saved = await readCheckpoint(checkpointPathFor(outPath)).catch(() => null);
+      if (saved && !saved.done) return { format, outPath, pages: saved.pages, items: saved.items };
+    }
+    return null;
   }
 
   async cancel(deleteFiles: boolean): Promise<DownloadProgressView> {

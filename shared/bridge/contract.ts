@@ -37,11 +37,16 @@ export const calls = {
   categories: call(none.extend(profileScoped.shape), s.categoriesSchema),
   assetHistory: call(z.object({ assetId }).extend(profileScoped.shape), s.historySchema),
   // whole-catalog download
-  downloadStart: call(z.object({ format: s.downloadFormatSchema, resume: z.boolean() }).extend(profileScoped.shape), s.downloadProgressSchema),
+  downloadStart: call(
+    // replace: start over even where an interrupted download of this catalog waits (the person chose to).
+    z.object({ format: s.downloadFormatSchema, resume: z.boolean(), replace: z.boolean().optional() }).extend(profileScoped.shape),
+    s.downloadProgressSchema,
+  ),
   downloadPause: call(none, s.downloadProgressSchema),
   downloadResume: call(none.extend(profileScoped.shape), s.downloadProgressSchema),
   downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
-  downloadStatus: call(none, s.downloadProgressSchema),
+  // profileId: the shown profile, whose interrupted download (if any) the answer names.
+  downloadStatus: call(z.object({ profileId: profileScoped.shape.profileId.optional() }).strict(), s.downloadProgressSchema),
   /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */
   downloadReveal: call(z.object({ action: z.enum(['show', 'open']) }), ok),
   // purchases

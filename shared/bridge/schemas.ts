@@ -67,6 +67,8 @@ export const downloadProgressSchema = z.object({
   error: errorDataSchema.nullable(),
   /** Waiting for a budget other consumers use too: a state, not a failure ("sharing /assets/list with about 7 other consumers"). */
   sharing: z.object({ endpoint: z.string(), consumers: z.number(), message: z.string() }).nullable().default(null),
+  /** An unfinished download of the shown profile's catalog left on disk by a quit or a disconnect: offered to resume. */
+  interrupted: z.object({ format: downloadFormatSchema, outPath: z.string(), pages: z.number(), items: z.number() }).nullable().default(null),
 });
 
 export const tokenPresentationSchema = z.object({

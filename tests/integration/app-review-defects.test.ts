@@ -216,6 +216,10 @@ describe('a catalog download whose profile is disconnected mid-run', () => {
     await call(app, 'disconnectProfile', { id: 'demo-acme' });
     expect((await call(app, 'downloadStatus', {})).state).toBe('idle');
     await call(app, 'selectProfile', { id: 'demo-acme' });
+    // Shown for that profile as interrupted (a plain start would not replace it), with what it holds.
+    const shown = await call(app, 'downloadStatus', { profileId: 'demo-acme' });
+    expect(shown.interrupted).toMatchObject({ format: 'jsonl', outPath: expect.stringMatching(/catalog-acme\.jsonl$/) });
+    expect(shown.interrupted!.items).toBeGreaterThan(0);
     const before = await call(app, 'downloadResume', { profileId: 'demo-acme' });
     expect(before.state).toBe('running');
     // Read the figures once the run has paused: a response is counted as a request when it arrives and its page

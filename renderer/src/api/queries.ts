@@ -168,6 +168,16 @@ export function useDownloadStatus() {
   return useQuery({ queryKey: keys.download, queryFn: () => api.downloadStatus({}) });
 }
 
+/** The shown profile's download left unfinished on disk by a quit or a disconnect (null: none); read again as the download's state moves. */
+export function useInterruptedDownload(profile: Profile, state: DownloadProgress['state'] | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...keys.download, 'interrupted', profile ?? null, state ?? null],
+    queryFn: async () => (await api.downloadStatus({ profileId: shownProfile(profile) })).interrupted,
+    enabled: typeof profile === 'string' && state !== 'running',
+  });
+}
+
 /** The client's model of each bucket; a local call, so polling it costs no budget. */
 export function useBudgetSnapshot(running: boolean) {
   const api = useApi();

@@ -42,3 +42,31 @@ test('vendor staff download the whole catalog with pause and resume', async ({ p
   await page.reload();
   await expect(page.getByRole('region', { name: 'Download whole catalog' }).getByRole('combobox', { name: 'Format' })).toHaveValue('csv');
 });
+
+test('a download stopped by a disconnect is offered to resume, and a plain start does not replace it', async ({ page }) => {
+  await bridgeCall('simSetFaults', { latencyMs: 80, jitterMs: 0 });
+  await openApp(page, 'Catalog');
+  const panel = page.getByRole('region', { name: 'Download whole catalog' });
+  await panel.getByRole('combobox', { name: 'Format' }).selectOption('jsonl');
+  await panel.getByRole('button', { name: 'Start download' }).click();
+  const progress = panel.getByRole('progressbar', { name: 'Catalog download progress' });
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+
+  // Another demo profile keeps the built-in service running while this one is disconnected and connected again.
+  const { profileId } = await bridgeCall('connection', {});
+  await bridgeCall('connectProfile', { id: 'demo-acme' });
+  try {
+    await bridgeCall('disconnectProfile', { id: profileId! });
+    await bridgeCall('selectProfile', { id: profileId! });
+    await page.reload();
+    await expect(panel.getByText('Interrupted', { exact: true })).toBeVisible();
+    await expect(panel.getByText(/stopped at page \d+/)).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Start download' })).toHaveCount(0);
+    await expect(panel.getByRole('button', { name: 'Start over' })).toBeVisible();
+    await screenshot(page, 'vendor-download-interrupted');
+    await panel.getByRole('button', { name: 'Resume', exact: true }).click();
+    await expect(panel.getByText('Complete', { exact: true })).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await bridgeCall('disconnectProfile', { id: 'demo-acme' }).catch(() => undefined);
+  }
+});

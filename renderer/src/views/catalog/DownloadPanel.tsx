@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../api/context';
 import type { DownloadProgress } from '../../api/queries';
-import { keys, shownProfile, useAppInfo, useDownloadStatus, useProfile } from '../../api/queries';
+import { keys, shownProfile, useAppInfo, useDownloadStatus, useInterruptedDownload, useProfile } from '../../api/queries';
 import { CopyField } from '../../components/CopyField';
 import { ErrorCallout } from '../../components/states';
 import { Pill } from '../../components/Pill';
@@ -12,7 +12,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { DASH, fmtBytes, fmtDuration, fmtInt, fmtMs, fmtRate } from '../../lib/format';
 
 type Format = DownloadProgress['format'];
-type DownloadAction = 'start' | 'resume-file' | 'pause' | 'resume' | 'cancel';
+type DownloadAction = 'start' | 'start-over' | 'resume-file' | 'pause' | 'resume' | 'cancel';
 
 const STATE_LABEL: Record<DownloadProgress['state'], [string, Tone]> = {
   idle: ['Not started', 'neutral'],
@@ -32,6 +32,7 @@ export function DownloadPanel() {
   // null until chosen here: the last download's format shows (also after leaving the view and coming back).
   const [chosen, setFormat] = useState<Format | null>(null);
   const p = status.data;
+  const interrupted = useInterruptedDownload(profile, p?.state).data ?? null;
   const format: Format = chosen ?? p?.format ?? 'jsonl';
   const reveal = useMutation({ mutationFn: (action: 'show' | 'open') => api.downloadReveal({ action }) });
 
@@ -41,6 +42,8 @@ export function DownloadPanel() {
       switch (action) {
         case 'start':
           return api.downloadStart({ profileId: shownProfile(profileShown), format, resume: false });
+        case 'start-over':
+          return api.downloadStart({ profileId: shownProfile(profileShown), format: interrupted?.format ?? format, resume: false, replace: true });
         case 'resume-file':
           return api.downloadStart({ profileId: shownProfile(profileShown), format, resume: true });
         case 'pause':
@@ -52,12 +55,16 @@ export function DownloadPanel() {
       }
     },
     onSuccess: (progress) => queryClient.setQueryData(keys.download, progress),
+    // Whatever happened, what is left on disk may have changed.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: [...keys.download, 'interrupted'] }),
   });
   const run = (action: DownloadAction) => act.mutate({ action, profileShown: profile });
 
   const state = p?.state ?? 'idle';
   const active = state === 'running' || state === 'paused';
-  const [label, tone] = STATE_LABEL[state];
+  // Left by a quit or a disconnect: offered to resume, and a plain start never replaces it unasked.
+  const waiting = !active && interrupted !== null;
+  const [label, tone] = waiting && state === 'idle' ? (['Interrupted', 'warn'] as const) : STATE_LABEL[state];
   const busy = act.isPending;
 
   return (
@@ -71,15 +78,24 @@ export function DownloadPanel() {
             <select
               className="input"
               aria-label="Format"
-              value={p && active ? p.format : format}
+              value={p && active ? p.format : waiting ? interrupted.format : format}
               onChange={(e) => setFormat(e.target.value as Format)}
-              disabled={active}
+              disabled={active || waiting}
             >
               <option value="jsonl">JSON Lines</option>
               <option value="csv">CSV</option>
             </select>
           </label>
-          {!active ? (
+          {waiting ? (
+            <>
+              <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('resume')}>
+                Resume
+              </button>
+              <button type="button" className="btn" disabled={busy} onClick={() => run('start-over')} title="Replace the interrupted file with a new download">
+                Start over
+              </button>
+            </>
+          ) : !active ? (
             <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('start')}>
               Start download
             </button>
@@ -107,6 +123,12 @@ export function DownloadPanel() {
         </div>
       </div>
 
+      {waiting && interrupted ? (
+        <p className="muted small" role="status">
+          A download of this catalog stopped at page {fmtInt(interrupted.pages)} ({fmtInt(interrupted.items)} items) when the app quit or the profile
+          disconnected: <code className="mono">{interrupted.outPath}</code>. Resume goes on from that page; Start over replaces the file.
+        </p>
+      ) : null}
       {p && state !== 'idle' ? (
         <>
           <ProgressBar value={p.items} max={p.total} label="Catalog download progress" />
@@ -166,7 +188,7 @@ export function DownloadPanel() {
           {reveal.isError ? <ErrorCallout error={reveal.error} /> : null}
           {p.error ? <ErrorCallout error={p.error} action="download" /> : null}
         </>
-      ) : (
+      ) : waiting ? null : (
         <p className="muted small">
           Reads every page in sequence with last_id (100 per page), one request at a time, staying inside the 20 requests/s budget; a download can be paused and
           resumed.
