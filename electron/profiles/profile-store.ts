@@ -13,6 +13,7 @@ import { PartnerError } from '../../shared/errors';
 import { DEFAULT_SERVICE_MAP, parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { normalizeBaseUrl } from '../../shared/base-url';
+import { DEFAULT_TOKEN_PRESENTATION } from '../client/types';
 import { formNames, profileServiceMap, withFormNames } from '../service-map/profile-map';
 import type { TokenVault } from '../app/token-vault';
 import { maskToken, redactText } from './mask-token';
@@ -100,7 +101,8 @@ export class ProfileStore {
     const kept = (existing?.tokens ?? []).filter((t) => !removeIds.has(t.id));
     const keptPlain = new Set(kept.flatMap((t) => this.tryOpen(t)));
     const added: StoredToken[] = [];
-    const scheme = input.tokenPresentation.scheme?.trim() || null;
+    const presentation = input.tokenPresentation ?? existing?.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
+    const scheme = presentation.scheme?.trim() || null;
     if (scheme !== null && !SCHEME_CHARS.test(scheme))
       throw badRequest(`tokenPresentation.scheme must be one word (letters, digits, -._~ and the like), got "${scheme.slice(0, 40)}".`);
     for (const [i, token] of input.addTokens.entries()) {
@@ -123,7 +125,7 @@ export class ProfileStore {
       vendor: input.vendor.trim(),
       baseUrl: normalizeBaseUrl(input.baseUrl),
       tokens,
-      tokenPresentation: { header: input.tokenPresentation.header, scheme },
+      tokenPresentation: { header: presentation.header, scheme },
       ...mapWithFormNames(input, existing),
       ...(!input.serviceMap && existing?.serviceMap && existing.serviceMapDetected ? { serviceMapDetected: true } : {}),
       // An older profile's names, edited in the form, are still names only: detected at first contact as before.

@@ -33,11 +33,12 @@ export function formNames(map: ServiceMap): FormNames {
   return { pageSizeParam: map.list.pageSizeParam ?? DEFAULT_PAGE_SIZE_PARAM, idField: map.asset.id };
 }
 
-/** The form's names written into the map where the user changed them (from what formNames showed); the same map otherwise. */
-export function withFormNames(map: ServiceMap, input: FormNames): ServiceMap {
+/** The form's names written into the map where they differ from what formNames shows; the same map otherwise. */
+export function withFormNames(map: ServiceMap, input: Partial<FormNames>): ServiceMap {
   const shown = formNames(map);
-  const pageSizeParam = input.pageSizeParam.trim();
-  const idField = input.idField.trim();
+  // A name left out is kept as the map has it (a save from a script, or a form that did not touch it).
+  const pageSizeParam = input.pageSizeParam?.trim() ?? shown.pageSizeParam;
+  const idField = input.idField?.trim() ?? shown.idField;
   if (pageSizeParam === shown.pageSizeParam && idField === shown.idField) return map;
   return {
     ...map,

@@ -109,10 +109,15 @@ export const profileInputSchema = z.object({
   addTokens: z.array(z.string().trim().min(1).max(4096)).default([]),
   /** Token ids to remove. */
   removeTokenIds: z.array(z.string()).default([]),
-  tokenPresentation: tokenPresentationSchema.default({ header: 'Authorization', scheme: 'Bearer' }),
-  /** Written into the profile's service map where they differ from what the form showed (unless a map is given). */
-  pageSizeParam: z.string().trim().min(1).max(64).default('per-page'),
-  idField: z.string().trim().min(1).max(64).default('id'),
+  /**
+   * Absent keeps the profile's (a new one: Authorization: Bearer), as the two names below keep the map's: a save
+   * names what it changes, so that one from a script, or a form opened before the service taught a name, does not
+   * put older values back.
+   */
+  tokenPresentation: tokenPresentationSchema.optional(),
+  /** Written into the profile's service map where they differ from it (unless a map is given); absent: kept. */
+  pageSizeParam: z.string().trim().min(1).max(64).optional(),
+  idField: z.string().trim().min(1).max(64).optional(),
   /** A service map to store with the profile (import); absent: the profile keeps its own. */
   serviceMap: serviceMapSchema.optional(),
   /** redis://host:port/db (or rediss://) to share the vendor's budget with a fleet; '' removes it; absent keeps it. */

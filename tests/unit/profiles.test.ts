@@ -8,6 +8,7 @@ import { ProfileStore, SETTINGS_FILE_NAME } from '../../electron/profiles';
 import { normalizeBaseUrl } from '../../electron/client';
 import type { ProfileInputDraft } from '../../electron/profiles';
 import { memoryVault } from '../../electron/app/token-vault';
+import { profileServiceMap } from '../../electron/service-map/profile-map';
 import type { TokenVault } from '../../electron/app/token-vault';
 
 /** A vault that survives a restart (like safeStorage) without keeping the token readable. */
@@ -57,6 +58,27 @@ describe('ProfileStore', () => {
     expect(again.activeId).toBe(view.id);
     expect(again.settings()).toEqual({ theme: 'dark', pageSize: 50, timeoutMs: 15_000, downloadDir: join(dir, 'downloads'), giveUpAfterMinutes: 30 });
     expect(again.openTokens(view.id)).toEqual([TOKEN_A, TOKEN_B]);
+  });
+
+  it('keeps what a save leaves out (another window, a script, a form opened before the service taught a name)', () => {
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const first = store.save(
+      input({ name: 'Acme', vendor: 'acme', baseUrl: 'https://p.example.com', addTokens: [TOKEN_A], tokenPresentation: { header: 'X-Api-Key', scheme: null } }),
+    );
+    // The service taught its page-size name since (a 400, or detection): saved into the profile's map.
+    const record = store.get(first.id)!;
+    store.saveServiceMap(first.id, { ...profileServiceMap(record), list: { ...profileServiceMap(record).list, pageSizeParam: 'limit' } });
+    const renamed = store.save(input({ id: first.id, name: 'Acme EU', vendor: 'acme', baseUrl: 'https://p.example.com' }));
+    expect(renamed).toMatchObject({ name: 'Acme EU', tokenPresentation: { header: 'X-Api-Key', scheme: null }, pageSizeParam: 'limit', idField: 'id' });
+    // What a save does name is written; a new profile without them gets the defaults.
+    expect(store.save(input({ id: first.id, name: 'Acme EU', vendor: 'acme', baseUrl: 'https://p.example.com', pageSizeParam: 'size' })).pageSizeParam).toBe(
+      'size',
+    );
+    expect(store.save(input({ name: 'New', vendor: 'new', baseUrl: 'https://n.example.com', addTokens: [TOKEN_B] }))).toMatchObject({
+      tokenPresentation: { header: 'Authorization', scheme: 'Bearer' },
+      pageSizeParam: 'per-page',
+      idField: 'id',
+    });
   });
 
   it("stores the base URL in the client's spelling, the one the budget registry keys on", () => {

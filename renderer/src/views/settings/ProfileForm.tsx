@@ -64,6 +64,8 @@ export function ProfileForm({
       form.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
       return;
     }
+    const presentation = { header: header.trim(), scheme: scheme.trim() === '' ? null : scheme.trim() };
+    const edited = (value: unknown, shown: unknown): boolean => profile === null || JSON.stringify(value) !== JSON.stringify(shown);
     onSave({
       id: profile?.id,
       name: name.trim(),
@@ -71,9 +73,11 @@ export function ProfileForm({
       baseUrl: baseUrl.trim(),
       addTokens: typed,
       removeTokenIds: [...removeIds],
-      tokenPresentation: { header: header.trim(), scheme: scheme.trim() === '' ? null : scheme.trim() },
-      pageSizeParam: pageSizeParam.trim(),
-      idField: idField.trim(),
+      // What the form changed, of a saved profile: a value saved elsewhere since it opened (another window, a name
+      // the service taught) is not put back by a field nobody touched.
+      ...(edited(presentation, profile?.tokenPresentation) ? { tokenPresentation: presentation } : {}),
+      ...(edited(pageSizeParam.trim(), profile?.pageSizeParam) ? { pageSizeParam: pageSizeParam.trim() } : {}),
+      ...(edited(idField.trim(), profile?.idField) ? { idField: idField.trim() } : {}),
       ...(budgetStore.trim() !== (profile?.budgetStore ?? '') ? { budgetStore: budgetStore.trim() } : {}),
     });
   };
