@@ -4,7 +4,8 @@
  * stored (AlertStore) and announced as an `alert` event; a firing that passes the notify gate
  * (quiet mode, one per rule per 10 min) also goes to the desktop notifier where the shell has one
  * (browser mode: the renderer shows it). A one-second tick ends what time ends (quiet periods,
- * outages). Never throws into the sample path.
+ * outages). Never throws into the sample path. A fire or clear the store cannot take is undone in
+ * its engine, so the next evaluation tries it again (the engine never holds what the store lacks).
  */
 import type { AlertEvent, AlertRule, AlertRuleInput, AlertView } from '../../shared/bridge/alert-schemas';
 import { ENDPOINT_KINDS } from '../../shared/bridge/alert-schemas';
@@ -15,7 +16,7 @@ import type { AlertStore, LocalStore } from '../store';
 import { defaultRules } from './defaults';
 import { NotifyGate } from './notify-gate';
 import { RuleEngine } from './rule-engine';
-import type { ConnectionState, DownloadState, Transition } from './rule-engine';
+import type { ConnectionState, DownloadState, FireTransition, Transition } from './rule-engine';
 
 export interface DesktopNotice {
   title: string;
@@ -39,15 +40,23 @@ export interface AlertTarget {
   demo: boolean;
 }
 
+/** A watched profile and the engine that judges its samples. */
+interface Watched {
+  target: AlertTarget;
+  engine: RuleEngine;
+}
+
 export class AlertService {
   readonly problem: string | null;
   private readonly store: AlertStore | null;
   /** The watched profiles, by id. */
-  private readonly watched = new Map<string, { target: AlertTarget; engine: RuleEngine }>();
+  private readonly watched = new Map<string, Watched>();
   private readonly gate: NotifyGate;
   /** Stored alert id per (profile, firing engine key). */
   private readonly open = new Map<string, number>();
   private timer: unknown = null;
+  /** A store write failed and none succeeded since (reported once). */
+  private storeFailing = false;
 
   constructor(
     local: LocalStore,
@@ -67,14 +76,14 @@ export class AlertService {
       const next = new Map(targets.map((t) => [t.profileId, t]));
       for (const [id, w] of [...this.watched]) {
         if (JSON.stringify(next.get(id)) === JSON.stringify(w.target)) continue;
-        this.apply(w.target, w.engine.reset(now));
+        this.apply(w, w.engine.reset(now));
         this.watched.delete(id);
       }
       for (const target of targets) {
         if (this.watched.has(target.profileId)) continue;
-        const engine = new RuleEngine();
-        this.watched.set(target.profileId, { target, engine });
-        if (this.store) this.apply(target, engine.setRules(this.rulesOf(target.profileId, target.demo), now));
+        const watched = { target, engine: new RuleEngine() };
+        this.watched.set(target.profileId, watched);
+        if (this.store) this.apply(watched, watched.engine.setRules(this.rulesOf(target.profileId, target.demo), now));
       }
     });
   }
@@ -83,21 +92,21 @@ export class AlertService {
   sample(sample: BudgetSample, foreignUse: number, profileId?: string): void {
     for (const w of this.watched.values()) {
       if (w.target.vendor !== sample.vendor || (profileId !== undefined && w.target.profileId !== profileId)) continue;
-      this.guard(() => this.apply(w.target, w.engine.sample(sample, foreignUse)));
+      this.guard(() => this.apply(w, w.engine.sample(sample, foreignUse)));
     }
   }
 
   connection(profileId: string | null, state: ConnectionState): void {
     const w = profileId === null ? undefined : this.watched.get(profileId);
     if (!w) return;
-    this.guard(() => this.apply(w.target, w.engine.connection(state, this.options.clock.now())));
+    this.guard(() => this.apply(w, w.engine.connection(state, this.options.clock.now())));
   }
 
   /** The download of `profileId` (the one a download runs for). */
   download(profileId: string | null, state: DownloadState, error: string | null): void {
     const w = profileId === null ? undefined : this.watched.get(profileId);
     if (!w) return;
-    this.guard(() => this.apply(w.target, w.engine.download(state, error, this.options.clock.now())));
+    this.guard(() => this.apply(w, w.engine.download(state, error, this.options.clock.now())));
   }
 
   list(options: { profileId?: string; limit?: number }): AlertView[] {
@@ -128,7 +137,7 @@ export class AlertService {
     const saved = store.saveRule({ ...input, endpoint: ENDPOINT_KINDS.has(input.kind) ? input.endpoint : null });
     if (before !== JSON.stringify(saved)) this.gate.forget(saved.id);
     const w = this.watched.get(saved.profileId);
-    if (w) this.guard(() => this.apply(w.target, w.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
+    if (w) this.guard(() => this.apply(w, w.engine.setRules(store.rules(saved.profileId), this.options.clock.now())));
     return saved;
   }
 
@@ -139,7 +148,7 @@ export class AlertService {
 
   private schedule(): void {
     this.timer = this.options.clock.setTimeout(() => {
-      for (const w of this.watched.values()) this.guard(() => this.apply(w.target, w.engine.tick(this.options.clock.now())));
+      for (const w of this.watched.values()) this.guard(() => this.apply(w, w.engine.tick(this.options.clock.now())));
       this.schedule();
     }, this.options.tickMs ?? 1000);
   }
@@ -149,32 +158,71 @@ export class AlertService {
     throw new PartnerError({ code: 'NOT_FOUND', message: this.problem ?? 'Alerts are unavailable.', retryable: false });
   }
 
-  private apply(target: AlertTarget, transitions: Transition[]): void {
+  /**
+   * Stores and announces each transition on its own: one that cannot be stored is undone in the
+   * engine (the next evaluation tries again) and the others of the batch still go through.
+   */
+  private apply(watched: Watched, transitions: Transition[]): void {
     const store = this.store;
     if (!store) return;
     for (const t of transitions) {
-      const key = `${target.profileId}\u0000${t.key}`;
-      if (t.type === 'fire') {
-        const alert = store.start({
-          ruleId: t.rule.id,
-          profileId: target.profileId,
-          vendor: target.vendor,
-          kind: t.rule.kind,
-          endpoint: t.endpoint,
-          message: t.message,
-          startedAt: t.at,
-        });
-        this.open.set(key, alert.id);
-        const notify = this.gate.allow(t.rule.id, this.options.clock.now());
-        if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
-        this.options.emit({ change: 'fired', alert, notify });
-      } else {
-        const id = this.open.get(key);
-        this.open.delete(key);
-        const alert = id === undefined ? null : store.end(id, t.at);
-        if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
+      const key = `${watched.target.profileId}\u0000${t.key}`;
+      let announce: () => void;
+      try {
+        announce = t.type === 'fire' ? this.storeFiring(store, key, watched.target, t) : this.storeEnd(store, key, t);
+      } catch (e) {
+        watched.engine.undo(t);
+        this.storeFailed(t, e);
+        continue;
       }
+      this.storeFailing = false;
+      this.guard(announce);
     }
+  }
+
+  /** Stores a firing; returns its announcement. */
+  private storeFiring(store: AlertStore, key: string, target: AlertTarget, t: FireTransition): () => void {
+    const alert = store.start({
+      ruleId: t.rule.id,
+      profileId: target.profileId,
+      vendor: target.vendor,
+      kind: t.rule.kind,
+      endpoint: t.endpoint,
+      message: t.message,
+      startedAt: t.at,
+    });
+    this.open.set(key, alert.id);
+    return () => {
+      const notify = this.gate.allow(t.rule.id, this.options.clock.now());
+      if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
+      this.options.emit({ change: 'fired', alert, notify });
+    };
+  }
+
+  /** Ends a stored alert (its id is forgotten only once the end is stored); returns its announcement. */
+  private storeEnd(store: AlertStore, key: string, t: Transition): () => void {
+    const id = this.open.get(key);
+    const alert = id === undefined ? null : store.end(id, t.at);
+    this.open.delete(key);
+    return () => {
+      if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
+    };
+  }
+
+  /** Reported once until a store write succeeds again: a full disk would otherwise log at every tick. */
+  private storeFailed(t: Transition, e: unknown): void {
+    if (this.storeFailing) return;
+    this.storeFailing = true;
+    const what = t.type === 'fire' ? `the alert "${t.message}"` : 'the end of an alert';
+    const cause = e instanceof Error ? e.message : String(e);
+    this.options.onError?.(
+      new Error(
+        `Could not store ${what} (${cause}); it is tried again when its rule is next evaluated. Further failures are not logged until a write succeeds.`,
+        {
+          cause: e,
+        },
+      ),
+    );
   }
 
   private guard(fn: () => void): void {

@@ -27,8 +27,8 @@ export const QUIET_MS = 60_000;
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1000;
 
-export type Transition =
-  { type: 'fire'; key: string; rule: AlertRule; endpoint: EndpointId | null; message: string; at: number } | { type: 'clear'; key: string; at: number };
+export type FireTransition = { type: 'fire'; key: string; rule: AlertRule; endpoint: EndpointId | null; message: string; at: number };
+export type Transition = FireTransition | { type: 'clear'; key: string; at: number };
 
 export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'offline';
 export type DownloadState = 'idle' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
@@ -93,6 +93,19 @@ export class RuleEngine {
     this.offlineSince = null;
     this.downloadFailed = false;
     return out;
+  }
+
+  /**
+   * The store could not record `t`: back to the state before it, so the next evaluation fires (or
+   * clears) it again rather than taking it as done.
+   */
+  undo(t: Transition): void {
+    if (t.type === 'clear') {
+      this.firing.add(t.key);
+      return;
+    }
+    this.firing.delete(t.key);
+    if (t.rule.kind === 'download-failed') this.downloadFailed = false;
   }
 
   isFiring(key: string): boolean {

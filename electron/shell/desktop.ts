@@ -1,7 +1,8 @@
 /**
  * The desktop shell's start-up, in the order Electron requires: crash guards, one instance, the
- * app:// scheme (before ready), then after ready the session's hardening, the protocol handler,
- * the services, the IPC bridge and the window; the services are disposed before the app quits.
+ * app:// scheme (before ready), the data folder's lock, then after ready the session's hardening,
+ * the protocol handler, the services, the IPC bridge and the window; the services are disposed and
+ * the lock released before the app quits.
  * main.ts only calls this, so the whole sequence runs in unit tests against a fake `electron`.
  */
 import path from 'node:path';
@@ -9,6 +10,9 @@ import { app, clipboard, dialog, net, safeStorage, session, shell } from 'electr
 import type { BrowserWindow } from 'electron';
 import type { AppEnvironment, AppServices } from '../app';
 import type { TokenVault } from '../app/token-vault';
+import { lockDataDir } from '../catalog/file-lock';
+import type { FileLock } from '../catalog/file-lock';
+import { toErrorData } from '../../shared/errors';
 import { APP_ENTRY_URL } from './channels';
 import { hardenSession, hardenWebContents } from './hardening';
 import { registerIpcBridge } from './ipc';
@@ -72,6 +76,27 @@ export async function revealInShell(file: string, action: 'show' | 'open'): Prom
   if (problem !== '') throw new Error(problem);
 }
 
+/**
+ * The lock browser mode takes too (electron/web/server.ts): Electron's single-instance lock keeps out
+ * only a second desktop app, and two processes on one folder each rewrite its files from their own
+ * memory. Null once the user was told who holds it and the app is exiting, nothing touched.
+ */
+async function lockDataDirOrExit(dataDir: string, log: ShellLog): Promise<FileLock | null> {
+  try {
+    return await lockDataDir(dataDir);
+  } catch (error) {
+    log('the data folder is in use', error);
+    const { message, hint } = toErrorData(error);
+    dialog.showErrorBox('Partner Console could not start', hint === undefined ? message : `${message}\n\n${hint}`);
+    app.exit(1);
+    return null;
+  }
+}
+
+async function releaseDataDir(lock: FileLock, log: ShellLog): Promise<void> {
+  await lock.release().catch((error: unknown) => log(`could not release ${lock.path}`, error));
+}
+
 export async function startDesktop(options: DesktopOptions): Promise<DesktopHandle | null> {
   const log = options.log ?? createShellLog('desktop');
   if (options.crashGuards !== false) installCrashGuards(log, options.crashGuards ?? process);
@@ -87,6 +112,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
   }
   registerAppScheme();
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log));
+  const dataLock = await lockDataDirOrExit(dataDir, log);
+  if (dataLock === null) return null;
 
   await app.whenReady();
   hardenSession(session.defaultSession, log);
@@ -115,6 +142,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
   } catch (error) {
     log('the services could not start', error);
     dialog.showErrorBox('Partner Console could not start', error instanceof Error ? error.message : String(error));
+    await releaseDataDir(dataLock, log);
     app.exit(1);
     return null;
   }
@@ -157,9 +185,10 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.disposeTimeoutMs ?? 5000).unref());
     Promise.race([services.dispose(), timeout])
       .catch((error: unknown) => log('disposing the services failed', error))
-      .finally(() => {
+      .finally(async () => {
         disposed = true;
         bridge.dispose();
+        await releaseDataDir(dataLock, log);
         app.quit();
       });
   });

@@ -2,10 +2,10 @@
  * The desktop bridge: one `ipcMain.handle` per contract call (channel partner:call:<name>), each
  * checking who is calling before anything reaches the services, and every service event forwarded
  * to our window only (partner:event:<name>). The page's calls are capped, cancellable
- * (partner:cancel <callId>) and all cancelled when the page navigates, reloads or dies.
+ * (partner:cancel <callId>) and all cancelled when the page is replaced (reload, another document) or dies.
  */
 import { ipcMain } from 'electron';
-import type { BrowserWindow, IpcMainEvent, WebContents } from 'electron';
+import type { BrowserWindow, IpcMainEvent, WebContents, WebContentsDidStartNavigationEventParams } from 'electron';
 import { CALL_NAMES } from '../../shared/bridge/contract';
 import type { CallName, CallResult, EventName } from '../../shared/bridge/contract';
 import { toErrorData } from '../../shared/errors';
@@ -30,6 +30,16 @@ export interface IpcBridge {
   dispose(): void;
 }
 
+type NavigationDetails = Pick<WebContentsDidStartNavigationEventParams, 'isSameDocument' | 'isMainFrame'>;
+
+/**
+ * Whether a navigation replaces the page, and so ends its calls: a reload or another URL in the main
+ * frame. A hash-route change (the renderer's views) keeps the document; a subframe's keeps the page.
+ */
+function startsNewDocument(details: NavigationDetails): boolean {
+  return details.isMainFrame && !details.isSameDocument;
+}
+
 export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
   const { services, getWindow } = options;
   const log = options.log ?? (() => {});
@@ -39,22 +49,32 @@ export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
     return channel;
   });
 
-  // The page's calls in flight, per loaded page: a reload or a crash abandons them all.
-  let page: { contents: unknown; calls: CallsInFlight } | null = null;
+  // The page's calls in flight, per loaded page: a reload or a crash abandons them all. The page's
+  // listeners go with it, so a window that reloads all day holds three at most.
+  let page: { contents: WebContents; calls: CallsInFlight; detach: () => void } | null = null;
   let anonymousId = -1;
   function callsOf(contents: WebContents): CallsInFlight {
     if (page?.contents === contents) return page.calls;
-    page?.calls.cancelAll();
-    const current = { contents, calls: new CallsInFlight() };
-    page = current;
-    const abandon = () => {
-      current.calls.cancelAll();
-      if (page === current) page = null;
+    endPage();
+    const onNavigation = (details: NavigationDetails) => {
+      if (startsNewDocument(details)) endPage();
     };
-    contents.once('did-start-navigation', abandon);
-    contents.once('render-process-gone', abandon);
-    contents.once('destroyed', abandon);
-    return current.calls;
+    contents.on('did-start-navigation', onNavigation);
+    contents.once('render-process-gone', endPage);
+    contents.once('destroyed', endPage);
+    const detach = () => {
+      contents.removeListener('did-start-navigation', onNavigation);
+      contents.removeListener('render-process-gone', endPage);
+      contents.removeListener('destroyed', endPage);
+    };
+    page = { contents, calls: new CallsInFlight(), detach };
+    return page.calls;
+  }
+  function endPage(): void {
+    const ended = page;
+    page = null;
+    ended?.calls.cancelAll();
+    ended?.detach();
   }
 
   const onCancel = (event: IpcMainEvent, callId: unknown) => {
@@ -108,8 +128,7 @@ export function registerIpcBridge(options: IpcBridgeOptions): IpcBridge {
       unsubscribe();
       for (const channel of channels) ipcMain.removeHandler(channel);
       ipcMain.removeListener(CANCEL_CHANNEL, onCancel);
-      page?.calls.cancelAll();
-      page = null;
+      endPage();
     },
   };
 }

@@ -7,7 +7,7 @@ export { PurchaseLedger, assetKey } from './ledger';
 export type { LedgerOptions, LedgerQuery, LedgerTarget, RegistrationIntent, SeenPurchase } from './ledger';
 export { registerWithLedger, newClientReference, ledgerPendingWords } from './ledger-register';
 export type { LedgerRegistration } from './ledger-register';
-export { UsageStore, DEFAULT_USAGE_RETENTION } from './usage-store';
+export { UsageStore, DEFAULT_USAGE_RETENTION, MAX_PENDING_BUCKETS } from './usage-store';
 export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions, UsagePointAggregate } from './usage-store';
 export type { UsageAggregate } from './usage-aggregate';
 export { AlertStore } from './alert-store';

@@ -28,6 +28,12 @@ export interface UsageRetention {
 /** A row this far ahead of our clock was filed under a skewed Date (samples now use the live figures' rule). */
 export const FUTURE_ROW_MS = 86_400_000;
 
+/**
+ * Per-second buckets (one per profile, endpoint and second) kept in memory while writes fail, as on a
+ * disk full for hours: about 13 MB, near an hour of three busy endpoints. Past it the oldest go.
+ */
+export const MAX_PENDING_BUCKETS = 10_000;
+
 export const DEFAULT_USAGE_RETENTION: UsageRetention = { secondMs: 3_600_000, minuteMs: 14 * 86_400_000, hourMs: 400 * 86_400_000 };
 
 export interface UsageStoreOptions {
@@ -37,8 +43,21 @@ export interface UsageStoreOptions {
   flushEveryMs?: number;
   /** Roll-up and retention run this often (ms). */
   downsampleEveryMs?: number;
-  /** A failed write (the disk, a lock held too long): reported, the samples kept for the next try. */
+  /**
+   * A failed write (the disk, a lock held too long): the samples are kept for the next try, up to
+   * maxPendingBuckets. Reported once per outage (its start, the first bucket dropped, its end with
+   * what was dropped), never at every flush.
+   */
   onError?: (e: unknown) => void;
+  /** Buckets kept while writes fail; MAX_PENDING_BUCKETS by default. */
+  maxPendingBuckets?: number;
+}
+
+/** Writes failing since `since`: what went unwritten so far. */
+interface Outage {
+  since: number;
+  failedFlushes: number;
+  droppedBuckets: number;
 }
 
 export interface UsageKey {
@@ -113,6 +132,8 @@ export class UsageStore {
   private readonly flushEveryMs: number;
   private readonly downsampleEveryMs: number;
   private readonly onError: (e: unknown) => void;
+  private readonly maxPendingBuckets: number;
+  private outage: Outage | null = null;
   private pending = new Map<string, { key: UsageKey; startMs: number; agg: UsageAggregate }>();
   private flushTimer: unknown = null;
   private downsampleTimer: unknown = null;
@@ -129,6 +150,7 @@ export class UsageStore {
     this.flushEveryMs = options.flushEveryMs ?? 1_000;
     this.downsampleEveryMs = options.downsampleEveryMs ?? 60_000;
     this.onError = options.onError ?? (() => undefined);
+    this.maxPendingBuckets = options.maxPendingBuckets ?? MAX_PENDING_BUCKETS;
     this.scheduleDownsample();
   }
 
@@ -183,16 +205,63 @@ export class UsageStore {
         }
       })();
     } catch (e) {
-      // Kept for the next flush rather than lost.
-      for (const entry of batch) {
-        const id = keyText(entry.key, entry.startMs);
-        const later = this.pending.get(id);
-        this.pending.set(id, later ? { ...entry, agg: mergeAggregate(entry.agg, later.agg) } : entry);
-      }
-      this.onError(e);
+      const outage = this.flushFailed(e);
+      outage.droppedBuckets += this.keepForNextFlush(batch, outage);
       return 0;
     }
+    this.flushSucceeded();
     return batch.length;
+  }
+
+  /** The outage this failure starts (said once) or goes on with (said nothing). */
+  private flushFailed(e: unknown): Outage {
+    if (this.outage) {
+      this.outage.failedFlushes += 1;
+      return this.outage;
+    }
+    this.outage = { since: this.clock.now(), failedFlushes: 1, droppedBuckets: 0 };
+    const kept = `at most ${this.maxPendingBuckets} per-second buckets, the oldest dropped first`;
+    this.onError(
+      new Error(`Usage history could not be written (${messageOf(e)}); the samples are kept in memory (${kept}) until a write succeeds.`, { cause: e }),
+    );
+    return this.outage;
+  }
+
+  /**
+   * A batch that could not be written goes back before what gathered since, within the cap: the
+   * buckets gathered first go first. Returns how many went.
+   */
+  private keepForNextFlush(batch: { key: UsageKey; startMs: number; agg: UsageAggregate }[], outage: Outage): number {
+    const later = this.pending;
+    this.pending = new Map(batch.map((entry) => [keyText(entry.key, entry.startMs), entry]));
+    for (const [id, entry] of later) {
+      const kept = this.pending.get(id);
+      if (kept) mergeAggregate(kept.agg, entry.agg);
+      else this.pending.set(id, entry);
+    }
+    let dropped = 0;
+    for (const id of this.pending.keys()) {
+      if (this.pending.size <= this.maxPendingBuckets) break;
+      this.pending.delete(id);
+      dropped += 1;
+    }
+    if (dropped > 0 && outage.droppedBuckets === 0) {
+      this.onError(
+        new Error(
+          `Usage history is still not written: ${this.maxPendingBuckets} per-second buckets are held in memory, and the oldest are dropped from now on.`,
+        ),
+      );
+    }
+    return dropped;
+  }
+
+  private flushSucceeded(): void {
+    const outage = this.outage;
+    if (!outage) return;
+    this.outage = null;
+    const lost = outage.droppedBuckets > 0 ? `${outage.droppedBuckets} per-second buckets of samples were dropped` : 'no samples were lost';
+    const failed = `${outage.failedFlushes} failed writes since ${new Date(outage.since).toISOString()}`;
+    this.onError(new Error(`Usage history is written again after ${failed}; ${lost}.`));
   }
 
   /**
@@ -304,7 +373,8 @@ export class UsageStore {
       try {
         this.downsample();
       } catch (e) {
-        this.onError(e);
+        // Within an outage the flush has said it already.
+        if (!this.outage) this.onError(e);
       }
       this.scheduleDownsample();
     }, this.downsampleEveryMs);
@@ -374,6 +444,10 @@ export class UsageStore {
       JSON.stringify(merged.latency),
     );
   }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function floorTo(ms: number, size: number): number {

@@ -12,7 +12,7 @@ import type { DesktopNotice } from '../../electron/alerts/alert-service';
 import { NOTIFY_INTERVAL_MS } from '../../electron/alerts/notify-gate';
 import { QUIET_MS } from '../../electron/alerts/rule-engine';
 import { ManualClock } from '../../electron/client/testing/manual-clock';
-import { LocalStore } from '../../electron/store';
+import { LocalStore, openDatabase } from '../../electron/store';
 import type { AlertEvent } from '../../shared/bridge/alert-schemas';
 import type { BudgetSample } from '../../shared/rate-limit';
 
@@ -23,17 +23,13 @@ let events: AlertEvent[];
 let notices: DesktopNotice[];
 const opened: { local: LocalStore; service: AlertService }[] = [];
 
-function open() {
+function open(
+  onError: (e: unknown) => void = (e) => {
+    throw e;
+  },
+) {
   const local = new LocalStore(dir);
-  const service = new AlertService(local, {
-    clock,
-    quiet: () => quiet,
-    emit: (e) => events.push(e),
-    notify: (n) => notices.push(n),
-    onError: (e) => {
-      throw e;
-    },
-  });
+  const service = new AlertService(local, { clock, quiet: () => quiet, emit: (e) => events.push(e), notify: (n) => notices.push(n), onError });
   opened.push({ local, service });
   return service;
 }
@@ -250,5 +246,74 @@ describe('notifications after a rule is edited', () => {
       ['fired', true],
     ]);
     expect(notices).toHaveLength(2);
+  });
+});
+
+describe('a store write that fails (a full disk, a lock held too long)', () => {
+  const demo = { profileId: 'demo', vendor: 'demo', demo: true };
+  let errors: string[];
+  let other: { exec(sql: string): unknown; close(): void };
+  beforeEach(() => {
+    errors = [];
+  });
+  afterEach(() => other?.close());
+
+  function openFailing() {
+    const service = open((e) => errors.push((e as Error).message));
+    // A second connection to the same file, as another writer would have: its triggers fail our writes for real.
+    other = openDatabase(dir).db!;
+    return service;
+  }
+  const failWrites = (on: 'INSERT' | 'UPDATE', when = '1') =>
+    other.exec(`CREATE TRIGGER failing BEFORE ${on} ON alert WHEN ${when} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+  const writesWork = () => other.exec('DROP TRIGGER failing');
+  const changes = () => events.map((e) => [e.change, e.alert.kind]);
+
+  it('a firing that could not be stored fires at the next occurrence: stored, announced, notified; the failure logged once', async () => {
+    const service = openFailing();
+    service.watch([demo]);
+    failWrites('INSERT');
+    service.sample(throttled(), 0);
+    await clock.advance(10_000);
+    service.sample(throttled(), 0); // still failing: not logged again
+    expect(service.list({})).toEqual([]);
+    expect(errors).toEqual([expect.stringMatching(/^Could not store the alert ".*answered 429.*" \(database or disk is full\); it is tried again/)]);
+
+    writesWork();
+    await clock.advance(10_000);
+    service.sample(throttled(), 0);
+    expect(service.list({})).toMatchObject([{ kind: 'throttled', startedAt: clock.now(), endedAt: null }]);
+    expect(changes()).toEqual([['fired', 'throttled']]);
+    expect(notices).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('an end that could not be stored keeps the alert open, and ends it at the next evaluation', async () => {
+    const service = openFailing();
+    service.watch([demo]);
+    service.sample(throttled(), 0);
+    failWrites('UPDATE');
+    await clock.advance(2 * 60_000 + 1000); // the default 429 rule clears after 2 quiet minutes: its end fails
+    expect(service.list({})).toMatchObject([{ endedAt: null }]);
+    expect(changes()).toEqual([['fired', 'throttled']]);
+    expect(errors).toEqual([expect.stringMatching(/^Could not store the end of an alert \(database or disk is full\)/)]);
+
+    writesWork();
+    await clock.advance(1000);
+    expect(service.list({})).toMatchObject([{ endedAt: clock.now() }]);
+    expect(changes()).toEqual([
+      ['fired', 'throttled'],
+      ['cleared', 'throttled'],
+    ]);
+  });
+
+  it('one alert that cannot be stored does not hold back the others of its batch', () => {
+    const service = openFailing();
+    service.watch([demo]);
+    failWrites('INSERT', "NEW.kind = 'throttled'");
+    service.sample(throttled(), 1); // a 429 seen while another consumer uses the budget: two firings at once
+    expect(service.list({}).map((a) => a.kind)).toEqual(['foreign']);
+    expect(changes()).toEqual([['fired', 'foreign']]);
+    expect(errors).toHaveLength(1);
   });
 });

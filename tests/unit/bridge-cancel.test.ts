@@ -122,6 +122,8 @@ describe('IPC bridge', () => {
   afterEach(() => dispose());
 
   const from = () => ({ sender: window.webContents, senderFrame: window.webContents.mainFrame });
+  /** What Electron 45 emits when the page reloads: the main frame starts a new document. */
+  const reload = { url: APP_ENTRY_URL, isSameDocument: false, isMainFrame: true };
   const call = (callId: number) => ipcMain.invoke(callChannel('searchAssets'), from(), { profileId: 'demo', query: 'x', category: null, limit: 5 }, callId);
 
   it('cancels a call on the page\u2019s word, and all of them when the page reloads', async () => {
@@ -132,8 +134,32 @@ describe('IPC bridge', () => {
     ipcMain.emit(CANCEL_CHANNEL, from(), 1);
     await expect(first).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     expect(services.signals.map((s) => s.aborted)).toEqual([true, false, false]);
-    window.webContents.emit('did-start-navigation', {});
+    window.webContents.emit('did-start-navigation', reload);
     expect(services.signals.every((s) => s.aborted)).toBe(true);
+  });
+
+  it('keeps the calls in flight across a hash-route change and a frame navigating inside the page', async () => {
+    void call(1);
+    await until(() => services.signals.length === 1);
+    // What Electron 45 emits when the page sets location.hash (the renderer routes by hash).
+    window.webContents.emit('did-start-navigation', { url: `${APP_ENTRY_URL}#/catalog/42`, isSameDocument: true, isMainFrame: true });
+    window.webContents.emit('did-start-navigation', { url: 'about:blank', isSameDocument: false, isMainFrame: false });
+    expect(services.signals[0]!.aborted).toBe(false);
+  });
+
+  it('listens to each window once, however many views the page switches and pages it loads', async () => {
+    const pages = 3;
+    const views = 200;
+    for (let p = 0; p < pages; p++) {
+      for (let v = 0; v < views; v++) {
+        void call(p * views + v);
+        window.webContents.emit('did-start-navigation', { url: `${APP_ENTRY_URL}#/view/${v}`, isSameDocument: true, isMainFrame: true });
+      }
+      window.webContents.emit('did-start-navigation', reload);
+    }
+    for (const event of ['did-start-navigation', 'render-process-gone', 'destroyed']) expect(window.webContents.listenerCount(event)).toBeLessThanOrEqual(1);
+    dispose();
+    for (const event of ['did-start-navigation', 'render-process-gone', 'destroyed']) expect(window.webContents.listenerCount(event)).toBe(0);
   });
 
   it("the page's react-query signal, through the preload, cancels the call in main", async () => {

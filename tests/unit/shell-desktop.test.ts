@@ -1,8 +1,11 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('../fakes/electron'));
 
+import { lockDataDir } from '../../electron/catalog/file-lock';
 import { APP_ENTRY_URL, callChannel } from '../../electron/shell/channels';
 import { startDesktop } from '../../electron/shell/desktop';
 import type { DesktopOptions } from '../../electron/shell/desktop';
@@ -15,14 +18,19 @@ describe('desktop start-up', () => {
   let services: ReturnType<typeof createFakeServices>;
   let environments: Array<Parameters<DesktopOptions['createServices']>[0]>;
   const logged: string[] = [];
+  // The app takes a real lock in its data folder: each test gets folders of its own.
+  let appData: string;
 
   beforeEach(() => {
     fakeElectron.reset();
+    appData = mkdtempSync(path.join(tmpdir(), 'shell-desktop-'));
+    app.setPath('appData', appData);
     logged.length = 0;
     services = createFakeServices();
     environments = [];
     delete process.env.PARTNER_CONSOLE_DATA_DIR;
   });
+  afterEach(() => rmSync(appData, { recursive: true, force: true }));
 
   const start = (overrides: Partial<DesktopOptions> = {}) =>
     startDesktop({
@@ -43,7 +51,7 @@ describe('desktop start-up', () => {
     const env = environments[0]!;
     expect(env.shell).toBe('desktop');
     expect(env.version).toBe('9.9.9');
-    expect(env.dataDir).toBe(path.join('/tmp/fake-electron/appData', 'partner-console'));
+    expect(env.dataDir).toBe(path.join(appData, 'partner-console'));
     expect(app.getPath('userData')).toBe(env.dataDir);
     expect(env.vault.kind).toBe('os-encrypted');
     expect(env.vault.open(env.vault.seal('tok-1'))).toBe('tok-1');
@@ -69,12 +77,13 @@ describe('desktop start-up', () => {
   });
 
   it('honours PARTNER_CONSOLE_DATA_DIR for an isolated data folder', async () => {
-    process.env.PARTNER_CONSOLE_DATA_DIR = '/tmp/qa-profile';
+    const qaProfile = path.join(appData, 'qa-profile');
+    process.env.PARTNER_CONSOLE_DATA_DIR = qaProfile;
     await start();
     delete process.env.PARTNER_CONSOLE_DATA_DIR;
-    expect(environments[0]!.dataDir).toBe('/tmp/qa-profile');
+    expect(environments[0]!.dataDir).toBe(qaProfile);
     // Chromium's profile and the single-instance lock live there too, away from the user's own app.
-    expect(app.getPath('userData')).toBe('/tmp/qa-profile');
+    expect(app.getPath('userData')).toBe(qaProfile);
   });
 
   it('opens one window with the secure webPreferences, our preload, and the app:// page', async () => {
@@ -207,6 +216,40 @@ describe('desktop start-up', () => {
     expect(dialog.errors).toEqual([{ title: 'Partner Console could not start', content: 'settings file is unreadable' }]);
     expect(app.exitCodes).toEqual([1]);
     expect(fakeElectron.windows).toEqual([]);
+    // Its data folder is free again.
+    await (await lockDataDir(path.join(appData, 'partner-console'))).release();
+  });
+
+  it('holds the data folder for as long as it runs: browser mode on that folder is refused until the app quits', async () => {
+    const dataDir = path.join(appData, 'shared');
+    await start({ dataDir });
+    // `npm run web -- --data-dir <dataDir>` takes this lock before its services (electron/web/server.ts).
+    await expect(lockDataDir(dataDir)).rejects.toThrow(/data folder .* is in use by another run/);
+    app.quit();
+    await vi.waitFor(() => expect(app.quitCalls).toBe(2));
+    await (await lockDataDir(dataDir)).release();
+  });
+
+  it('refuses to start on a data folder browser mode holds: says who holds it, and quits without touching the data', async () => {
+    const dataDir = path.join(appData, 'shared');
+    const web = await lockDataDir(dataDir);
+    const handle = await start({ dataDir });
+    expect(handle).toBeNull();
+    expect(dialog.errors).toEqual([
+      {
+        title: 'Partner Console could not start',
+        content: expect.stringMatching(
+          new RegExp(`^The data folder ${dataDir} is in use by another run \\(process ${process.pid} .*\\n\\nWait for the other run to end`, 's'),
+        ),
+      },
+    ]);
+    expect(app.exitCodes).toEqual([1]);
+    expect(environments).toEqual([]);
+    expect(fakeElectron.windows).toEqual([]);
+    expect(readdirSync(dataDir)).toEqual(['instance.lock']);
+    // Still browser mode's: its release removes it.
+    await web.release();
+    expect(existsSync(path.join(dataDir, 'instance.lock'))).toBe(false);
   });
 
   it('logs uncaught errors and rejections instead of crashing', async () => {

@@ -3,8 +3,10 @@
  * buttons' clipboard write, the Budget CSV's Blob download) from its own origin; everything else
  * stays denied.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('../fakes/electron'));
 
@@ -12,9 +14,11 @@ import { APP_ENTRY_URL, APP_ORIGIN } from '../../electron/shell/channels';
 import { startDesktop } from '../../electron/shell/desktop';
 import { FakeEvent, createFakeServices, fakeElectron, session } from '../fakes/electron';
 
-async function start(): Promise<void> {
+/** Each start takes a real lock in its data folder: a folder of its own each time. */
+async function start(dataDir: string): Promise<void> {
   const services = createFakeServices();
   await startDesktop({
+    dataDir,
     createServices: async () => services,
     mainDir: path.join('/opt', 'p', 'dist', 'main'),
     version: '1.0.0',
@@ -38,10 +42,13 @@ function downloadBlocked(url: string): boolean {
 }
 
 describe('desktop permissions', () => {
+  let dataDir: string;
   beforeEach(async () => {
     fakeElectron.reset();
-    await start();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'shell-permissions-'));
+    await start(dataDir);
   });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('lets the app page write to the clipboard (copy buttons), asked or checked', () => {
     expect(session.defaultSession.permissionCheckHandler!(null, 'clipboard-sanitized-write', APP_ORIGIN, {})).toBe(true);

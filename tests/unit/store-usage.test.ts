@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStore, openDatabase } from '../../electron/store';
-import { UsageStore } from '../../electron/store';
-import type { UsageLevel, UsageRow } from '../../electron/store';
+import { MAX_PENDING_BUCKETS, UsageStore } from '../../electron/store';
+import type { UsageLevel, UsageRow, UsageStoreOptions } from '../../electron/store';
 import { emptyAggregate } from '../../electron/store/usage-aggregate';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { Clock } from '../../shared/clock';
@@ -54,7 +54,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function open(clock: ManualClock, retention?: { secondMs?: number; minuteMs?: number; hourMs?: number }, downsampleEveryMs = MIN) {
+function open(
+  clock: ManualClock,
+  retention?: { secondMs?: number; minuteMs?: number; hourMs?: number },
+  downsampleEveryMs = MIN,
+  options: Pick<UsageStoreOptions, 'onError' | 'maxPendingBuckets'> = {},
+) {
   const db = openDatabase(dir).db!;
   db.pragma('synchronous = NORMAL'); // as LocalStore.openUsage gives it
   let writes = 0;
@@ -64,7 +69,7 @@ function open(clock: ManualClock, retention?: { secondMs?: number; minuteMs?: nu
     const tx = original(fn);
     return Object.assign((...a: never[]) => (writes++, tx(...a)), tx);
   }) as typeof db.transaction;
-  const store = new UsageStore(db, { clock, retention, downsampleEveryMs });
+  const store = new UsageStore(db, { clock, retention, downsampleEveryMs, ...options });
   closers.push(
     () => db.close(),
     () => store.close(),
@@ -217,5 +222,57 @@ describe('usage history', () => {
     clock.advance(2 * MIN); // roll-up and retention ran
     expect([...all(store, 'second'), ...all(store, 'minute'), ...all(store, 'hour')].filter((r) => r.startMs > T0 + DAY)).toEqual([]);
     expect(sum(all(store, 'minute'), 'requests')).toBe(1);
+  });
+});
+
+describe('writes that fail for hours (a full disk)', () => {
+  /** Fails every write of a second's row for real, from a second connection to the file (as another writer would). */
+  function failWrites(): () => void {
+    const other = openDatabase(dir).db!;
+    closers.push(() => other.close());
+    other.exec(`CREATE TRIGGER failing BEFORE INSERT ON usage_second BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    return () => other.exec('DROP TRIGGER failing');
+  }
+  const seconds = (store: UsageStore) => all(store, 'second').map((r) => (r.startMs - T0) / 1000);
+
+  it('keeps at most the cap of buckets, the oldest dropped first, and says so once per outage, not at every flush', () => {
+    const clock = new ManualClock(T0);
+    const errors: string[] = [];
+    const { store } = open(clock, undefined, MIN, { maxPendingBuckets: 5, onError: (e) => errors.push((e as Error).message) });
+    const writesWork = failWrites();
+    for (let s = 0; s < 8; s++) {
+      store.record('prof', sample('categories', clock.now()));
+      clock.advance(1000); // a flush, failing: 8 in all
+    }
+    expect(errors).toEqual([
+      expect.stringMatching(/^Usage history could not be written \(database or disk is full\); the samples are kept in memory \(at most 5 per-second buckets/),
+      'Usage history is still not written: 5 per-second buckets are held in memory, and the oldest are dropped from now on.',
+    ]);
+
+    writesWork();
+    store.record('prof', sample('categories', clock.now()));
+    clock.advance(1000);
+    expect(seconds(store)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(errors.slice(2)).toEqual([
+      `Usage history is written again after 8 failed writes since ${new Date(T0 + 1000).toISOString()}; 3 per-second buckets of samples were dropped.`,
+    ]);
+
+    // The next outage is said again.
+    failWrites();
+    store.record('prof', sample('categories', clock.now()));
+    clock.advance(1000);
+    expect(errors).toHaveLength(4);
+  });
+
+  it(`holds MAX_PENDING_BUCKETS (${MAX_PENDING_BUCKETS}) by default`, () => {
+    const clock = new ManualClock(T0);
+    const { store } = open(clock);
+    const writesWork = failWrites();
+    const agg = { ...emptyAggregate(), requests: 1 };
+    for (let s = 0; s < MAX_PENDING_BUCKETS + 3; s++) store.recordAggregate({ profileId: 'prof', vendor: 'acme', endpoint: 'categories' }, T0 + s * 1000, agg);
+    expect(store.flush()).toBe(0);
+    writesWork();
+    expect(store.flush()).toBe(MAX_PENDING_BUCKETS);
+    expect(seconds(store).slice(0, 2)).toEqual([3, 4]);
   });
 });
