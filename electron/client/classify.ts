@@ -98,6 +98,9 @@ export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: Parsed
   });
 }
 
+const CERTIFICATE_HINT =
+  "This computer does not trust the certificate the service presented: check the base URL's host name, and whether a proxy or security software in between presents its own certificate. Nothing was sent, so trying again is safe once that is fixed.";
+
 interface FailureMeaning {
   code: ErrorCode;
   retryable: boolean;
@@ -117,6 +120,10 @@ function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: stri
     const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
     const hint = safeToResend ? 'The service, or a proxy in front of it, sent a status HTTP does not define.' : UNKNOWN_OUTCOME_HINT;
     return { code: 'INVALID_RESPONSE', retryable: false, tail, hint };
+  }
+  if (failure === 'untrusted') {
+    // Retrying meets the same certificate: each try would only cost time.
+    return { code: 'NETWORK', retryable: true, tail: '. Nothing was sent; not retried.', hint: CERTIFICATE_HINT };
   }
   if (failure === 'refused') {
     return { code: 'NETWORK', retryable: true, tail: `${tries}. Nothing reached the service.`, hint: 'Check the base URL and that the service is running.' };
