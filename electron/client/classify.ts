@@ -28,6 +28,9 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
+/** A redirect is never followed (the token would go along): the base URL is most often what is wrong. */
+const REDIRECT_HINT = 'The service answered with a redirect, which is not followed: check the base URL (http vs https, a trailing path).';
+
 interface StatusMeaning {
   code: ErrorCode;
   retryable: boolean;
@@ -43,6 +46,7 @@ function meaningOf(status: number): StatusMeaning {
     return { code: 'RATE_LIMITED', retryable: true, hint: "The vendor's budget for this endpoint stayed used up; try again in a few seconds." };
   if (status >= 500) return { code: 'SERVER_ERROR', retryable: true, hint: 'The service failed; try again later.' };
   if (status >= 400) return { code: 'BAD_REQUEST', retryable: false };
+  if (status >= 300) return { code: 'INVALID_RESPONSE', retryable: false, hint: REDIRECT_HINT };
   return { code: 'INVALID_RESPONSE', retryable: false, hint: 'The service answered with a status this client does not expect.' };
 }
 
@@ -120,6 +124,11 @@ function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: stri
     const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
     const hint = safeToResend ? 'The service, or a proxy in front of it, sent a status HTTP does not define.' : UNKNOWN_OUTCOME_HINT;
     return { code: 'INVALID_RESPONSE', retryable: false, tail, hint };
+  }
+  if (failure === 'redirect') {
+    // Answered, as a 3xx read under Node is: not retried; an unsafe call may have acted.
+    const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
+    return { code: 'INVALID_RESPONSE', retryable: false, tail, hint: safeToResend ? REDIRECT_HINT : `${REDIRECT_HINT} ${UNKNOWN_OUTCOME_HINT}` };
   }
   if (failure === 'untrusted') {
     // Retrying meets the same certificate: each try would only cost time.

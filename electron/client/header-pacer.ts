@@ -33,7 +33,7 @@ export function nextQueueOrder(): number {
 /** Whether a failed attempt may have used a slot, and by when. */
 export function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
   if (failure === 'refused' || failure === 'untrusted') return 'no';
-  if (failure === 'network' || failure === 'odd-status') return 'before-now'; // an odd status was answered already
+  if (failure === 'network' || failure === 'odd-status' || failure === 'redirect') return 'before-now'; // an odd status or a redirect was answered already
   return 'maybe-later';
 }
 

@@ -30,10 +30,11 @@ export type FailureKind =
   | 'untrusted' // the service's certificate was refused in the TLS handshake: nothing was sent; never retried (it fails the same each time)
   | 'network' // the connection broke (reset, dropped): the server may have acted
   | 'too-large' // the answer went over the response-size cap (transport.ts): never retried
-  | 'odd-status'; // the answer's status is outside 200-599 (transport.ts): it reached the server; never retried
+  | 'odd-status' // the answer's status is outside 200-599 (transport.ts): it reached the server; never retried
+  | 'redirect'; // a 3xx the shell's fetch rejected instead of returning (Electron, transport.ts): answered; never followed or retried
 
 /** Answers that came back unusable: retrying would spend another slot for the same. */
-export const NEVER_RETRIED: readonly FailureKind[] = ['too-large', 'odd-status', 'untrusted'];
+export const NEVER_RETRIED: readonly FailureKind[] = ['too-large', 'odd-status', 'redirect', 'untrusted'];
 
 export type AttemptOutcome =
   | { kind: 'response'; status: number; statusText: string; header: HeaderGetter; text: string; sentAt: number; receivedAt: number }
@@ -100,11 +101,12 @@ function describe(e: unknown, depth = 0): { codes: string[]; messages: string[] 
 }
 
 /** Sorts a fetch rejection that was not our own abort. */
-export function classifyFetchError(e: unknown): { failure: 'refused' | 'untrusted' | 'network' | 'too-large' | 'odd-status'; detail: string } {
+export function classifyFetchError(e: unknown): { failure: 'refused' | 'untrusted' | 'network' | 'too-large' | 'odd-status' | 'redirect'; detail: string } {
   const { codes, messages } = describe(e);
   const text = messages.join(' | ');
   if (codes.includes('RESPONSE_TOO_LARGE')) return { failure: 'too-large', detail: messages[0] ?? 'the answer is too large' };
   if (codes.includes('UNEXPECTED_STATUS')) return { failure: 'odd-status', detail: messages[0] ?? 'the service answered a status outside 200-599' };
+  if (codes.includes('REDIRECTED')) return { failure: 'redirect', detail: messages[0] ?? 'the service answered with a redirect (not followed)' };
   const certificate = certificateRefused(codes, text);
   if (certificate)
     return { failure: 'untrusted', detail: `could not connect securely: the service's certificate was refused (${certificate}): ${text.slice(0, 200)}` };

@@ -11,6 +11,8 @@
  *   hostile answer can neither fill memory nor be downloaded again by a retry.
  * - An answer with a status outside 200-599 fails with UNEXPECTED_STATUS, its body cancelled: it
  *   reached the server, so it is not taken for a broken connection and retried.
+ * - A redirect is never followed (redirect: 'manual'). Electron's net.fetch rejects it instead of
+ *   returning the 3xx: that rejection becomes REDIRECTED, an answer, not a broken connection.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { ENDPOINT_LIST } from '../../shared/endpoints';
@@ -35,6 +37,31 @@ export class UnexpectedStatusError extends Error {
   ) {
     super(`the service answered status ${status}${statusText ? ` ${statusText}` : ''}, outside HTTP's 200-599`);
     this.name = 'UnexpectedStatusError';
+  }
+}
+
+/** A redirect the shell's fetch would not hand back (Electron): the service answered 3xx; not followed. */
+export class RedirectedError extends Error {
+  readonly code = 'REDIRECTED';
+  constructor() {
+    super('the service answered with a redirect (not followed)');
+    this.name = 'RedirectedError';
+  }
+}
+
+/** What Electron's net.fetch rejects a 3xx with under redirect: 'manual' (electron/electron#43715). */
+const ELECTRON_REDIRECT_REJECTION = 'Redirect was cancelled';
+
+function isRedirectRejection(e: unknown): boolean {
+  return e instanceof Error && (e.message === ELECTRON_REDIRECT_REJECTION || (e.cause instanceof Error && e.cause.message === ELECTRON_REDIRECT_REJECTION));
+}
+
+/** The shell's fetch, with Electron's redirect rejection told apart from a broken connection. */
+async function fetchPooled(pooled: typeof fetch, input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+  try {
+    return await pooled(input, init);
+  } catch (e) {
+    throw isRedirectRejection(e) ? new RedirectedError() : e;
   }
 }
 
@@ -126,7 +153,7 @@ export function createTransport(options: TransportOptions = {}): typeof fetch {
   const transport = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const res = mayReuseConnection(method, url) ? await pooled(input, init) : await fetchOnFreshConnection(url, init);
+    const res = mayReuseConnection(method, url) ? await fetchPooled(pooled, input, init) : await fetchOnFreshConnection(url, init);
     return capped(res, limit());
   };
   return transport as typeof fetch;
