@@ -124,7 +124,16 @@ function capped(res: Response, limit: number): Response {
       else controller.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: carriableReason(res.statusText), headers: res.headers });
+}
+
+/**
+ * The reason phrase without the characters a Response refuses (RFC 9110 allows tab, space, visible
+ * ASCII and obs-text): Node's parser lets a control byte through, and the constructor would throw,
+ * turning an answer into a broken connection. Only the status carries meaning.
+ */
+function carriableReason(statusText: string): string {
+  return statusText.replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
 }
 
 /**
