@@ -102,6 +102,8 @@ export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: Parsed
   });
 }
 
+const TOO_LARGE_UNSAFE_HINT = `${UNKNOWN_OUTCOME_HINT} Raising the response-size cap and sending it again could make it act twice.`;
+
 const CERTIFICATE_HINT =
   "This computer does not trust the certificate the service presented: check the base URL's host name, and whether a proxy or security software in between presents its own certificate. Nothing was sent, so trying again is safe once that is fixed.";
 
@@ -116,6 +118,9 @@ interface FailureMeaning {
 /** What a failure means; `tries` is " after N attempts" or empty. */
 function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: string): FailureMeaning {
   if (failure === 'too-large') {
+    // Answered but not read: an unsafe call may have acted, and a larger cap with a resend could act twice.
+    if (!safeToResend)
+      return { code: 'UNKNOWN_OUTCOME', retryable: false, tail: '; not read: the service may or may not have acted.', hint: TOO_LARGE_UNSAFE_HINT };
     const hint = 'Raise the response-size cap in Settings if the service really sends answers this large.';
     return { code: 'RESPONSE_TOO_LARGE', retryable: false, tail: '; not retried.', hint };
   }
@@ -148,5 +153,6 @@ export function failureError(attempt: FailedAttempt, detail = attempt.result.det
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const m = failureMeaning(attempt.result.failure, ENDPOINTS[endpoint].safeToResend, tries);
   const message = `${label(endpoint)}: ${redactText(detail, tokens)}${m.tail}`;
-  return new PartnerError({ code: m.code, message, endpoint, retryable: m.retryable, hint: m.hint });
+  const { status } = attempt.result;
+  return new PartnerError({ code: m.code, message, ...(status === undefined ? {} : { status }), endpoint, retryable: m.retryable, hint: m.hint });
 }

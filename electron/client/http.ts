@@ -29,16 +29,23 @@ export type FailureKind =
   | 'refused' // the connection was never made (refused, no such host, connect timeout): nothing reached the server
   | 'untrusted' // the service's certificate was refused in the TLS handshake: nothing was sent; never retried (it fails the same each time)
   | 'network' // the connection broke (reset, dropped): the server may have acted
-  | 'too-large' // the answer went over the response-size cap (transport.ts): never retried
+  | 'too-large' // the answer went over the response-size cap (transport.ts): answered, so an unsafe call may have acted; never retried
   | 'odd-status' // the answer's status is outside 200-599 (transport.ts): it reached the server; never retried
   | 'redirect'; // a 3xx the shell's fetch rejected instead of returning (Electron, transport.ts): answered; never followed or retried
 
 /** Answers that came back unusable: retrying would spend another slot for the same. */
 export const NEVER_RETRIED: readonly FailureKind[] = ['too-large', 'odd-status', 'redirect', 'untrusted'];
 
+/** A fetch rejection sorted; `status`: the answer's, when one came back unusable (too large). */
+export interface FetchFailure {
+  failure: 'refused' | 'untrusted' | 'network' | 'too-large' | 'odd-status' | 'redirect';
+  detail: string;
+  status?: number;
+}
+
 export type AttemptOutcome =
   | { kind: 'response'; status: number; statusText: string; header: HeaderGetter; text: string; sentAt: number; receivedAt: number }
-  | { kind: 'failure'; failure: FailureKind; detail: string; sentAt: number; receivedAt: number };
+  | { kind: 'failure'; failure: FailureKind; detail: string; status?: number; sentAt: number; receivedAt: number };
 
 // undici's connect timeout is raised before the socket connects; the request is written only after.
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'];
@@ -100,11 +107,21 @@ function describe(e: unknown, depth = 0): { codes: string[]; messages: string[] 
   return out;
 }
 
+/** An answer cut at the size cap (transport.ts's ResponseTooLargeError) along the cause chain: its words and status. */
+function tooLarge(e: unknown, depth = 0): FetchFailure | null {
+  if (depth > 5 || e === null || typeof e !== 'object') return null;
+  const rec = e as { code?: unknown; message?: unknown; status?: unknown; cause?: unknown };
+  if (rec.code === 'RESPONSE_TOO_LARGE' && typeof rec.message === 'string') {
+    return { failure: 'too-large', detail: rec.message, ...(typeof rec.status === 'number' ? { status: rec.status } : {}) };
+  }
+  return tooLarge(rec.cause, depth + 1);
+}
+
 /** Sorts a fetch rejection that was not our own abort. */
-export function classifyFetchError(e: unknown): { failure: 'refused' | 'untrusted' | 'network' | 'too-large' | 'odd-status' | 'redirect'; detail: string } {
+export function classifyFetchError(e: unknown): FetchFailure {
   const { codes, messages } = describe(e);
   const text = messages.join(' | ');
-  if (codes.includes('RESPONSE_TOO_LARGE')) return { failure: 'too-large', detail: messages[0] ?? 'the answer is too large' };
+  if (codes.includes('RESPONSE_TOO_LARGE')) return tooLarge(e) ?? { failure: 'too-large', detail: messages[0] ?? 'the answer is too large' };
   if (codes.includes('UNEXPECTED_STATUS')) return { failure: 'odd-status', detail: messages[0] ?? 'the service answered a status outside 200-599' };
   if (codes.includes('REDIRECTED')) return { failure: 'redirect', detail: messages[0] ?? 'the service answered with a redirect (not followed)' };
   const certificate = certificateRefused(codes, text);

@@ -19,11 +19,15 @@ import { ENDPOINT_LIST } from '../../shared/endpoints';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** The error a body over the cap fails with (fetch rejects, or the body's stream errors). */
+/** The error a body over the cap fails with (fetch rejects, or the body's stream errors); `status`: the answer's. */
 export class ResponseTooLargeError extends Error {
   readonly code = 'RESPONSE_TOO_LARGE';
-  constructor(readonly limitBytes: number) {
-    super(`the answer is larger than the ${formatBytes(limitBytes)} response-size cap`);
+  constructor(
+    readonly limitBytes: number,
+    readonly status?: number,
+  ) {
+    const cap = `the ${formatBytes(limitBytes)} response-size cap`;
+    super(status === undefined ? `the answer is larger than ${cap}` : `the service answered ${status} with a body larger than ${cap}`);
     this.name = 'ResponseTooLargeError';
   }
 }
@@ -113,14 +117,14 @@ function capped(res: Response, limit: number): Response {
   const announced = Number(res.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > limit) {
     void res.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLargeError(limit);
+    throw new ResponseTooLargeError(limit, res.status);
   }
   if (res.body === null) return res;
   let seen = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength;
-      if (seen > limit) controller.error(new ResponseTooLargeError(limit));
+      if (seen > limit) controller.error(new ResponseTooLargeError(limit, res.status));
       else controller.enqueue(chunk);
     },
   });
