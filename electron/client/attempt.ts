@@ -75,8 +75,11 @@ export function isAnswered(attempt: Attempt): attempt is AnsweredAttempt {
   return attempt.result.kind === 'answer';
 }
 
-/** The attempt record of an HTTP outcome, the headers read once; `now` reads a Retry-After date without a Date header. */
-export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, now: number): Attempt {
+/**
+ * The attempt record of an HTTP outcome, the headers read once. `wallNow` (wall-clock epoch ms, not the
+ * monotonic clock, which falls behind it after a sleep) reads a Retry-After date without a Date header.
+ */
+export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, wallNow: number): Attempt {
   const { sentAt, receivedAt } = outcome;
   if (outcome.kind === 'failure') {
     const { failure, detail, status } = outcome;
@@ -90,7 +93,7 @@ export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, now:
     text: outcome.text,
     rate: parseRateLimitHeaders(outcome.header),
     dateMs,
-    retryAfterMs: retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? now),
+    retryAfterMs: retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? wallNow),
   };
   return { ...start, sentAt, receivedAt, result };
 }
