@@ -99,7 +99,10 @@ export function parseRateLimitHeaders(get: (name: string) => RawHeaderValue): Ra
   const limit = read('limit');
   let remaining = read('remaining');
   const reset = read('reset');
-  if (limit !== null && remaining !== null && remaining > limit) {
+  // A Limit under 1 is no budget, a garbled header (the client ignores it): capping Remaining at it
+  // would read every answer as the budget used up.
+  if (limit !== null && limit < 1) problems.push(`${RATE_LIMIT_HEADERS.limit} ${limit} is under 1: not a budget`);
+  else if (limit !== null && remaining !== null && remaining > limit) {
     problems.push(`${RATE_LIMIT_HEADERS.remaining} ${remaining} exceeds limit ${limit}`);
     remaining = limit;
   }

@@ -41,6 +41,8 @@ export interface AttemptFailure {
   kind: 'failure';
   failure: FailureKind;
   detail: string;
+  /** The answer's status, when one came back unusable (too large): the service answered. */
+  status?: number;
 }
 
 export interface AttemptOf<R extends AttemptAnswer | AttemptFailure> {
@@ -73,10 +75,16 @@ export function isAnswered(attempt: Attempt): attempt is AnsweredAttempt {
   return attempt.result.kind === 'answer';
 }
 
-/** The attempt record of an HTTP outcome, the headers read once; `now` reads a Retry-After date without a Date header. */
-export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, now: number): Attempt {
+/**
+ * The attempt record of an HTTP outcome, the headers read once. `wallNow` (wall-clock epoch ms, not the
+ * monotonic clock, which falls behind it after a sleep) reads a Retry-After date without a Date header.
+ */
+export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, wallNow: number): Attempt {
   const { sentAt, receivedAt } = outcome;
-  if (outcome.kind === 'failure') return { ...start, sentAt, receivedAt, result: { kind: 'failure', failure: outcome.failure, detail: outcome.detail } };
+  if (outcome.kind === 'failure') {
+    const { failure, detail, status } = outcome;
+    return { ...start, sentAt, receivedAt, result: { kind: 'failure', failure, detail, ...(status === undefined ? {} : { status }) } };
+  }
   const dateMs = parseServerDate(outcome.header('Date'));
   const result: AttemptAnswer = {
     kind: 'answer',
@@ -85,7 +93,7 @@ export function recordAttempt(start: AttemptStart, outcome: AttemptOutcome, now:
     text: outcome.text,
     rate: parseRateLimitHeaders(outcome.header),
     dateMs,
-    retryAfterMs: retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? now),
+    retryAfterMs: retryAfterMs(headerText(outcome.header('Retry-After')), dateMs ?? wallNow),
   };
   return { ...start, sentAt, receivedAt, result };
 }

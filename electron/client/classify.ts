@@ -28,6 +28,9 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
+/** A redirect is never followed (the token would go along): the base URL is most often what is wrong. */
+const REDIRECT_HINT = 'The service answered with a redirect, which is not followed: check the base URL (http vs https, a trailing path).';
+
 interface StatusMeaning {
   code: ErrorCode;
   retryable: boolean;
@@ -43,6 +46,7 @@ function meaningOf(status: number): StatusMeaning {
     return { code: 'RATE_LIMITED', retryable: true, hint: "The vendor's budget for this endpoint stayed used up; try again in a few seconds." };
   if (status >= 500) return { code: 'SERVER_ERROR', retryable: true, hint: 'The service failed; try again later.' };
   if (status >= 400) return { code: 'BAD_REQUEST', retryable: false };
+  if (status >= 300) return { code: 'INVALID_RESPONSE', retryable: false, hint: REDIRECT_HINT };
   return { code: 'INVALID_RESPONSE', retryable: false, hint: 'The service answered with a status this client does not expect.' };
 }
 
@@ -98,6 +102,11 @@ export function unknownOutcomeAnswerError(attempt: AnsweredAttempt, body: Parsed
   });
 }
 
+const TOO_LARGE_UNSAFE_HINT = `${UNKNOWN_OUTCOME_HINT} Raising the response-size cap and sending it again could make it act twice.`;
+
+const CERTIFICATE_HINT =
+  "This computer does not trust the certificate the service presented: check the base URL's host name, and whether a proxy or security software in between presents its own certificate. Nothing was sent, so trying again is safe once that is fixed.";
+
 interface FailureMeaning {
   code: ErrorCode;
   retryable: boolean;
@@ -109,6 +118,9 @@ interface FailureMeaning {
 /** What a failure means; `tries` is " after N attempts" or empty. */
 function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: string): FailureMeaning {
   if (failure === 'too-large') {
+    // Answered but not read: an unsafe call may have acted, and a larger cap with a resend could act twice.
+    if (!safeToResend)
+      return { code: 'UNKNOWN_OUTCOME', retryable: false, tail: '; not read: the service may or may not have acted.', hint: TOO_LARGE_UNSAFE_HINT };
     const hint = 'Raise the response-size cap in Settings if the service really sends answers this large.';
     return { code: 'RESPONSE_TOO_LARGE', retryable: false, tail: '; not retried.', hint };
   }
@@ -117,6 +129,15 @@ function failureMeaning(failure: FailureKind, safeToResend: boolean, tries: stri
     const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
     const hint = safeToResend ? 'The service, or a proxy in front of it, sent a status HTTP does not define.' : UNKNOWN_OUTCOME_HINT;
     return { code: 'INVALID_RESPONSE', retryable: false, tail, hint };
+  }
+  if (failure === 'redirect') {
+    // Answered, as a 3xx read under Node is: not retried; an unsafe call may have acted.
+    const tail = safeToResend ? '; not retried.' : '; not retried: the service may or may not have acted.';
+    return { code: 'INVALID_RESPONSE', retryable: false, tail, hint: safeToResend ? REDIRECT_HINT : `${REDIRECT_HINT} ${UNKNOWN_OUTCOME_HINT}` };
+  }
+  if (failure === 'untrusted') {
+    // Retrying meets the same certificate: each try would only cost time.
+    return { code: 'NETWORK', retryable: true, tail: '. Nothing was sent; not retried.', hint: CERTIFICATE_HINT };
   }
   if (failure === 'refused') {
     return { code: 'NETWORK', retryable: true, tail: `${tries}. Nothing reached the service.`, hint: 'Check the base URL and that the service is running.' };
@@ -132,5 +153,6 @@ export function failureError(attempt: FailedAttempt, detail = attempt.result.det
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const m = failureMeaning(attempt.result.failure, ENDPOINTS[endpoint].safeToResend, tries);
   const message = `${label(endpoint)}: ${redactText(detail, tokens)}${m.tail}`;
-  return new PartnerError({ code: m.code, message, endpoint, retryable: m.retryable, hint: m.hint });
+  const { status } = attempt.result;
+  return new PartnerError({ code: m.code, message, ...(status === undefined ? {} : { status }), endpoint, retryable: m.retryable, hint: m.hint });
 }

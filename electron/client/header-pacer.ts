@@ -32,8 +32,8 @@ export function nextQueueOrder(): number {
 
 /** Whether a failed attempt may have used a slot, and by when. */
 export function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
-  if (failure === 'refused') return 'no';
-  if (failure === 'network' || failure === 'odd-status') return 'before-now'; // an odd status was answered already
+  if (failure === 'refused' || failure === 'untrusted') return 'no';
+  if (failure === 'network' || failure === 'odd-status' || failure === 'redirect') return 'before-now'; // an odd status or a redirect was answered already
   return 'maybe-later';
 }
 

@@ -4,6 +4,8 @@
  *   429            always safe to resend (nothing happened): the bucket has paused already; within the
  *                  retry budget (background: as long as the budget moves for anyone), then RATE_LIMITED.
  *   refused        nothing reached the server: retried with backoff for any endpoint (NETWORK).
+ *   untrusted      the certificate refused, nothing sent: NETWORK at once (each try meets the same certificate).
+ *   redirect       a 3xx Electron's fetch rejected: answered, never followed: INVALID_RESPONSE at once, as a 3xx answer.
  *   timeout, reset, 5xx   unknown outcome: retried with backoff only where the endpoint table says
  *                  safeToResend; otherwise UNKNOWN_OUTCOME at once (registration is never resent).
  */

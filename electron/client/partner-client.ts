@@ -10,6 +10,7 @@ import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { Clock } from '../../shared/clock';
+import { wallTime } from '../../shared/clock';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import type { WaitCauses } from '../../shared/wait-causes';
 import { emptyWaitCauses, ownShare } from '../../shared/wait-causes';
@@ -156,7 +157,8 @@ export class PartnerClient {
         requestStartedAt: call.startedAt,
         ticket,
       };
-      const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, this.clock.now());
+      const wallNow = wallTime(this.clock, this.clock.now());
+      const record = recordAttempt({ ...start, wait: { ms: waitedMs, causes: ownShare(waitCauses, waitedMs) } }, outcome, wallNow);
       const next = isAnswered(record) ? this.onAnswer<T>(record, bucket, opts.onSample) : this.onFailure(record, bucket, opts.onSample);
       if ('result' in next) return next.result;
       if ('error' in next) throw next.error;

@@ -11,17 +11,23 @@
  *   hostile answer can neither fill memory nor be downloaded again by a retry.
  * - An answer with a status outside 200-599 fails with UNEXPECTED_STATUS, its body cancelled: it
  *   reached the server, so it is not taken for a broken connection and retried.
+ * - A redirect is never followed (redirect: 'manual'). Electron's net.fetch rejects it instead of
+ *   returning the 3xx: that rejection becomes REDIRECTED, an answer, not a broken connection.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { ENDPOINT_LIST } from '../../shared/endpoints';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** The error a body over the cap fails with (fetch rejects, or the body's stream errors). */
+/** The error a body over the cap fails with (fetch rejects, or the body's stream errors); `status`: the answer's. */
 export class ResponseTooLargeError extends Error {
   readonly code = 'RESPONSE_TOO_LARGE';
-  constructor(readonly limitBytes: number) {
-    super(`the answer is larger than the ${formatBytes(limitBytes)} response-size cap`);
+  constructor(
+    readonly limitBytes: number,
+    readonly status?: number,
+  ) {
+    const cap = `the ${formatBytes(limitBytes)} response-size cap`;
+    super(status === undefined ? `the answer is larger than ${cap}` : `the service answered ${status} with a body larger than ${cap}`);
     this.name = 'ResponseTooLargeError';
   }
 }
@@ -35,6 +41,31 @@ export class UnexpectedStatusError extends Error {
   ) {
     super(`the service answered status ${status}${statusText ? ` ${statusText}` : ''}, outside HTTP's 200-599`);
     this.name = 'UnexpectedStatusError';
+  }
+}
+
+/** A redirect the shell's fetch would not hand back (Electron): the service answered 3xx; not followed. */
+export class RedirectedError extends Error {
+  readonly code = 'REDIRECTED';
+  constructor() {
+    super('the service answered with a redirect (not followed)');
+    this.name = 'RedirectedError';
+  }
+}
+
+/** What Electron's net.fetch rejects a 3xx with under redirect: 'manual' (electron/electron#43715). */
+const ELECTRON_REDIRECT_REJECTION = 'Redirect was cancelled';
+
+function isRedirectRejection(e: unknown): boolean {
+  return e instanceof Error && (e.message === ELECTRON_REDIRECT_REJECTION || (e.cause instanceof Error && e.cause.message === ELECTRON_REDIRECT_REJECTION));
+}
+
+/** The shell's fetch, with Electron's redirect rejection told apart from a broken connection. */
+async function fetchPooled(pooled: typeof fetch, input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+  try {
+    return await pooled(input, init);
+  } catch (e) {
+    throw isRedirectRejection(e) ? new RedirectedError() : e;
   }
 }
 
@@ -86,18 +117,27 @@ function capped(res: Response, limit: number): Response {
   const announced = Number(res.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > limit) {
     void res.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLargeError(limit);
+    throw new ResponseTooLargeError(limit, res.status);
   }
   if (res.body === null) return res;
   let seen = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength;
-      if (seen > limit) controller.error(new ResponseTooLargeError(limit));
+      if (seen > limit) controller.error(new ResponseTooLargeError(limit, res.status));
       else controller.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: carriableReason(res.statusText), headers: res.headers });
+}
+
+/**
+ * The reason phrase without the characters a Response refuses (RFC 9110 allows tab, space, visible
+ * ASCII and obs-text): Node's parser lets a control byte through, and the constructor would throw,
+ * turning an answer into a broken connection. Only the status carries meaning.
+ */
+function carriableReason(statusText: string): string {
+  return statusText.replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
 }
 
 /**
@@ -126,7 +166,7 @@ export function createTransport(options: TransportOptions = {}): typeof fetch {
   const transport = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const res = mayReuseConnection(method, url) ? await pooled(input, init) : await fetchOnFreshConnection(url, init);
+    const res = mayReuseConnection(method, url) ? await fetchPooled(pooled, input, init) : await fetchOnFreshConnection(url, init);
     return capped(res, limit());
   };
   return transport as typeof fetch;

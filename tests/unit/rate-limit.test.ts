@@ -144,6 +144,12 @@ describe('parseRateLimitHeaders', () => {
     expect(r.problems).toHaveLength(1);
   });
 
+  it.each(['0', '0.5'])('a Limit of %s (no budget, a garbled header) does not cap Remaining: it would read 0 on every answer', (limit) => {
+    const r = parseRateLimitHeaders(fromMap({ 'X-Rate-Limit-Limit': limit, 'X-Rate-Limit-Remaining': '19', 'X-Rate-Limit-Reset': '0' }));
+    expect(r.remaining).toBe(19);
+    expect(r.problems.some((p) => p.includes('X-Rate-Limit-Limit') && p.includes('under 1'))).toBe(true);
+  });
+
   it('problem lines stay short even for a megabyte of garbage', () => {
     const r = parseRateLimitHeaders(withOne('limit', 'x'.repeat(1_000_000)));
     expect(r.limit).toBeNull();
