@@ -52,19 +52,20 @@ export interface LedgerQuery {
 
 /** Why an outcome is unknown, in words for the Purchases view (the technical message is kept in `raw`). */
 const UNKNOWN_BECAUSE: Partial<Record<ErrorCode, string>> = {
-  UNKNOWN_OUTCOME: 'The connection failed after the registration was sent.',
+  UNKNOWN_OUTCOME: 'The registration was sent, but no answer that says what happened came back.',
   TIMEOUT: 'The service did not answer in time.',
-  NETWORK: 'The connection failed.',
   INVALID_RESPONSE: 'The answer could not be read.',
   SERVER_ERROR: 'The service failed while answering.',
 };
 
 /**
- * Refusals after which nothing was bought; any other failure of a registration leaves its outcome unknown.
- * CANCELLED among them: the client cancels only a registration it has not sent (one aborted on the wire
- * is UNKNOWN_OUTCOME), e.g. one still waiting for budget when its profile was disconnected.
+ * Failures after which nothing was bought; any other failure of a registration leaves its outcome unknown.
+ * CANCELLED and NETWORK among them: of a registration, the client cancels only one it has not sent (one
+ * aborted on the wire is UNKNOWN_OUTCOME), e.g. one still waiting for budget when its profile was
+ * disconnected, and says NETWORK only where nothing was sent (the connection or the service's certificate
+ * refused: classify.ts); a failure once it was on the wire is UNKNOWN_OUTCOME.
  */
-const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'CANCELLED']);
+const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'CANCELLED', 'NETWORK']);
 
 interface Row {
   id: number;

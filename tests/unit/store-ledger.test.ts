@@ -111,7 +111,8 @@ describe('write-ahead and answers', () => {
       CANCELLED: 'failed',
       UNKNOWN_OUTCOME: 'unknown',
       TIMEOUT: 'unknown',
-      NETWORK: 'unknown',
+      // A registration's NETWORK: the connection or the service's certificate refused, before anything was sent.
+      NETWORK: 'failed',
       INTERNAL: 'unknown',
     });
     // A 2xx whose purchase could not be read may have bought it: unknown, raw kept with the token masked.

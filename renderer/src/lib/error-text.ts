@@ -39,7 +39,7 @@ export function describeError(e: unknown, action = 'request'): ErrorText {
       return {
         ...base,
         title: `We could not tell whether the ${action} went through`,
-        detail: `The connection failed after the request was sent, so it may or may not have taken effect.`,
+        detail: `The request was sent, but no answer that says what happened came back (the connection failed, or the answer could not be read), so it may or may not have taken effect.`,
         retry: `Do not ${action === 'registration' ? 'register' : 'repeat it'} again: check with Purchase info${ref ? ` (reference ${ref})` : ''} first.`,
         retryable: false,
       };
