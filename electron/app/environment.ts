@@ -1,5 +1,6 @@
 /** What a shell (Electron or browser mode) gives the services, and what it gets back. */
 import type { CallResult, EventName } from '../../shared/bridge/contract';
+import type { NetworkRoute } from '../client/fresh-connection';
 import type { ProfileInputDraft } from '../profiles';
 import type { TokenVault } from './token-vault';
 
@@ -13,6 +14,8 @@ export interface AppEnvironment {
   dataDir: string;
   /** net.fetch in desktop; default globalThis.fetch. Used only for requests safe to resend (client/transport.ts). */
   fetch?: typeof fetch;
+  /** Desktop: the system proxy and certificates, for the requests that go on a connection of their own (registration). */
+  networkRoute?: NetworkRoute;
   /** Seals tokens at rest. */
   vault: TokenVault;
   /** Desktop: shell.openExternal. Absent (web): openExternal answers NOT_FOUND. */

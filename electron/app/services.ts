@@ -104,7 +104,11 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const openable = new Set<string>();
   const profiles: ProfileSource = new ProfileSource(store, demo, () => pool.demoConnected());
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
-  const baseFetch = createTransport({ pooled: env.fetch, maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024 });
+  const baseFetch = createTransport({
+    pooled: env.fetch,
+    ...(env.networkRoute ? { route: env.networkRoute } : {}),
+    maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024,
+  });
   const recordingFetch = telemetry.wrapFetch(baseFetch);
 
   // Names a 400 taught on a profile with no saved map (the built-in shapes): kept here, not saved as a map (that

@@ -6,7 +6,8 @@
  *   elsewhere). Any other request (registration, and anything the table does not know) goes through
  *   undici on a connection of its own, closed after the answer: a stack that reuses keep-alive
  *   connections may silently resend a request on a connection the server closed after acting
- *   (Chromium does), and a fresh undici connection is never resent.
+ *   (Chromium does), and a fresh undici connection is never resent. It is routed as the shell's
+ *   stack would route it (fresh-connection.ts: the desktop's system proxy and certificates).
  * - Every body is counted as it streams and cut at the size cap with RESPONSE_TOO_LARGE, so a
  *   hostile answer can neither fill memory nor be downloaded again by a retry.
  * - An answer with a status outside 200-599 fails with UNEXPECTED_STATUS, its body cancelled: it
@@ -14,8 +15,9 @@
  * - A redirect is never followed (redirect: 'manual'). Electron's net.fetch rejects it instead of
  *   returning the 3xx: that rejection becomes REDIRECTED, an answer, not a broken connection.
  */
-import { Agent, fetch as undiciFetch } from 'undici';
 import { ENDPOINT_LIST } from '../../shared/endpoints';
+import { fetchOnFreshConnection } from './fresh-connection';
+import type { NetworkRoute } from './fresh-connection';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -72,6 +74,8 @@ async function fetchPooled(pooled: typeof fetch, input: string | URL | Request, 
 export interface TransportOptions {
   /** The shell's fetch for requests that are safe to resend (default: Node's global fetch). */
   pooled?: typeof fetch;
+  /** How the shell's stack routes a request (its proxy, its certificates), for the others; absent: as Node's fetch. */
+  route?: NetworkRoute;
   /** Read per response, so a changed setting applies at once (default 64 MiB). */
   maxResponseBytes?: number | (() => number);
 }
@@ -92,20 +96,6 @@ export function mayReuseConnection(method: string, url: string): boolean {
   // A suffix, because a base URL may carry a path prefix (https://host/api/v1).
   const spec = ENDPOINT_LIST.find((e) => e.method === m && pathname.endsWith(e.path));
   return spec?.safeToResend === true;
-}
-
-/** One request on a connection of its own that asks the server to close it, and no pool to resend on. */
-async function fetchOnFreshConnection(url: string, init: RequestInit | undefined): Promise<Response> {
-  const agent = new Agent({ pipelining: 0, connections: 1 });
-  try {
-    const res = await undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
-    // close() lets the body finish, then frees the socket.
-    void agent.close().catch(() => undefined);
-    return res as unknown as Response;
-  } catch (e) {
-    void agent.destroy().catch(() => undefined);
-    throw e;
-  }
 }
 
 /** The response with its body counted as it streams; an announced length over the cap, or a status it cannot carry, fails at once. */
@@ -166,7 +156,7 @@ export function createTransport(options: TransportOptions = {}): typeof fetch {
   const transport = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const res = mayReuseConnection(method, url) ? await fetchPooled(pooled, input, init) : await fetchOnFreshConnection(url, init);
+    const res = mayReuseConnection(method, url) ? await fetchPooled(pooled, input, init) : await fetchOnFreshConnection(url, init, options.route);
     return capped(res, limit());
   };
   return transport as typeof fetch;

@@ -10,6 +10,8 @@ import { app, clipboard, dialog, net, safeStorage, session, shell } from 'electr
 import type { BrowserWindow } from 'electron';
 import type { AppEnvironment, AppServices } from '../app';
 import type { TokenVault } from '../app/token-vault';
+import { proxyFromPac, systemTrust } from '../client/fresh-connection';
+import type { NetworkRoute } from '../client/fresh-connection';
 import { lockDataDir } from '../catalog/file-lock';
 import type { FileLock } from '../catalog/file-lock';
 import { toErrorData } from '../../shared/errors';
@@ -55,6 +57,17 @@ const USER_DATA_FOLDER = 'partner-console';
  */
 export function fetchOverNet(netFetch: typeof net.fetch): typeof fetch {
   return ((input: string | URL | Request, init?: RequestInit) => netFetch(input instanceof URL ? input.href : input, init)) as typeof fetch;
+}
+
+/**
+ * What registration's own connection needs to go where net.fetch goes: the proxy Chromium resolves for its
+ * URL (a PAC script, the system settings) and the certificates the system trusts (a TLS-inspecting proxy's
+ * own authority, installed by IT). Without it, reads would work behind such a proxy while every
+ * registration failed.
+ */
+export function networkRouteOf(resolver: Pick<Electron.Session, 'resolveProxy'>): NetworkRoute {
+  const ca = systemTrust();
+  return { proxyFor: async (url) => proxyFromPac(await resolver.resolveProxy(url)), ...(ca ? { ca } : {}) };
 }
 
 /** shell.openExternal for https URLs only (the contract checks too; this is the last gate). */
@@ -130,6 +143,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopHand
       shell: 'desktop',
       dataDir,
       fetch: fetchOverNet(net.fetch.bind(net)),
+      networkRoute: networkRouteOf(session.defaultSession),
       vault,
       openExternal: openHttpsExternally,
       revealFile: revealInShell,

@@ -65,6 +65,13 @@ export class FakeSession extends EventEmitter {
   setPermissionCheckHandler(handler: ((...args: unknown[]) => boolean) | null): void {
     this.permissionCheckHandler = handler;
   }
+  /** What Chromium's proxy resolution (system settings, a PAC script) gives, per URL asked. */
+  proxies = new Map<string, string>();
+  readonly proxyQueries: string[] = [];
+  resolveProxy(url: string): Promise<string> {
+    this.proxyQueries.push(url);
+    return Promise.resolve(this.proxies.get(new URL(url).host) ?? 'DIRECT');
+  }
 }
 
 let nextContentsId = 1;

@@ -59,6 +59,12 @@ describe('desktop start-up', () => {
     await env.fetch!(new URL('https://partner.example/assets/list'), { method: 'GET' });
     expect(net.requests).toEqual(['https://partner.example/assets/list']);
 
+    // Registration's own connection goes where net.fetch would: the proxy Chromium resolves for its URL.
+    session.defaultSession.proxies.set('partner.example', 'PROXY corp-proxy:3128; DIRECT');
+    expect(await env.networkRoute!.proxyFor('https://partner.example/purchase/register')).toBe('http://corp-proxy:3128');
+    expect(await env.networkRoute!.proxyFor('https://other.example/purchase/register')).toBeNull();
+    expect(session.defaultSession.proxyQueries).toEqual(['https://partner.example/purchase/register', 'https://other.example/purchase/register']);
+
     await env.openExternal!('https://downloads.example/file');
     expect(shell.opened).toEqual(['https://downloads.example/file']);
     await expect(env.openExternal!('file:///etc/passwd')).rejects.toThrow(/https/);

@@ -1,0 +1,65 @@
+/**
+ * A request on a connection of its own (transport.ts: what is not safe to resend), routed as the
+ * shell's own network stack would route it: through the system proxy for its URL, trusting the
+ * certificates the system trusts. Without a route (browser mode, the CLI) it goes as Node's fetch
+ * does: direct, Node's certificates.
+ */
+import tls from 'node:tls';
+import { Agent, ProxyAgent, fetch as undiciFetch } from 'undici';
+import type { Dispatcher } from 'undici';
+
+/** Where the shell's stack would send a request, for a connection made beside it. */
+export interface NetworkRoute {
+  /** The proxy for this URL (http:// or https://host:port), or null: direct. */
+  proxyFor(url: string): Promise<string | null>;
+  /** Certificates to trust (PEM), replacing Node's own set; absent: Node's. */
+  ca?: readonly string[] | undefined;
+}
+
+/**
+ * The proxy a PAC result names ("PROXY host:port; DIRECT", as Electron's session.resolveProxy gives):
+ * the first entry this connection can use. A SOCKS entry is passed over for the next one (direct in the
+ * end): a network that needs it refuses the connection, which is a failure with nothing sent.
+ */
+export function proxyFromPac(pac: string): string | null {
+  for (const entry of pac.split(';')) {
+    const [kind, hostPort] = entry.trim().split(/\s+/);
+    const scheme = kind?.toUpperCase();
+    if (scheme === 'DIRECT') return null;
+    if ((scheme === 'PROXY' || scheme === 'HTTPS') && hostPort) return `${scheme === 'HTTPS' ? 'https' : 'http'}://${hostPort}`;
+  }
+  return null;
+}
+
+/** Node's certificates and the system's (Node 22.15 and later; older ones: null, Node's alone). */
+export function systemTrust(): string[] | null {
+  const read = (tls as { getCACertificates?: (kind: 'default' | 'system') => string[] }).getCACertificates;
+  if (!read) return null;
+  try {
+    return [...new Set([...read('default'), ...read('system')])];
+  } catch {
+    return null;
+  }
+}
+
+function dispatcherFor(proxy: string | null, ca: readonly string[] | undefined): Dispatcher {
+  const trust = ca ? { ca: [...ca] } : undefined;
+  const one = { pipelining: 0, connections: 1 };
+  if (proxy === null) return new Agent({ ...one, ...(trust ? { connect: trust } : {}) });
+  // A tunnel (or one absolute-form request) through the proxy of its own, closed after the answer: never resent.
+  return new ProxyAgent({ ...one, uri: proxy, ...(trust ? { requestTls: trust, proxyTls: trust } : {}) });
+}
+
+/** One request on a connection of its own that asks the server to close it, and no pool to resend on. */
+export async function fetchOnFreshConnection(url: string, init: RequestInit | undefined, route?: NetworkRoute): Promise<Response> {
+  const agent = dispatcherFor(route ? await route.proxyFor(url) : null, route?.ca);
+  try {
+    const res = await undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
+    // close() lets the body finish, then frees the socket.
+    void agent.close().catch(() => undefined);
+    return res as unknown as Response;
+  } catch (e) {
+    void agent.destroy().catch(() => undefined);
+    throw e;
+  }
+}
