@@ -65,6 +65,8 @@ export interface CancelOptions {
 export class CatalogDownload {
   readonly out: string;
   readonly checkpointPath: string;
+  /** Held by a run, and by cancel while it deletes the files. */
+  private readonly lockPath: string;
   readonly format: ExportFormat;
   private readonly settings: CheckpointSettings;
   private readonly shape: PageShape;
@@ -86,6 +88,7 @@ export class CatalogDownload {
   constructor(private readonly options: CatalogDownloadOptions) {
     this.out = resolve(options.out);
     this.checkpointPath = checkpointPathFor(this.out);
+    this.lockPath = `${this.out}.lock`;
     this.format = formatForPath(this.out, options.format);
     this.shape = pageShape(options);
     this.settings = {
@@ -130,12 +133,26 @@ export class CatalogDownload {
     }
     // Also when the run had just paused or failed on its own while cleaning up.
     if (this.tracker.current !== 'done') this.tracker.setState('cancelled');
-    if (options.deleteFiles) {
+    this.emitter.notify(true);
+    if (options.deleteFiles) await this.deleteFiles();
+    return this.tracker.snapshot();
+  }
+
+  /** The output and its checkpoint, under the run's lock: the files of another run writing them are never deleted. */
+  private async deleteFiles(): Promise<void> {
+    let lock: FileLock;
+    try {
+      lock = await FileLock.acquire(this.lockPath, `The download into ${this.out}`);
+    } catch (e) {
+      if (!(e instanceof PartnerError)) throw e;
+      throw new PartnerError({ ...e.data, message: `Not deleting ${this.out} or its checkpoint. ${e.message}` });
+    }
+    try {
       await rm(this.out, { force: true });
       await rm(this.checkpointPath, { force: true });
+    } finally {
+      await lock.release();
     }
-    this.emitter.notify(true);
-    return this.tracker.snapshot();
   }
 
   /** Warnings from the pages read so far (e.g. the page-size parameter seems ignored). */
@@ -174,7 +191,7 @@ export class CatalogDownload {
     let lock: FileLock | null = null;
     try {
       // Before the checkpoint is read: a second run on the same file is refused, never interleaved.
-      lock = await FileLock.acquire(`${this.out}.lock`, `The download into ${this.out}`);
+      lock = await FileLock.acquire(this.lockPath, `The download into ${this.out}`);
       const prepared = await this.prepare(resume);
       fresh = !prepared.resumed;
       checkpoint = prepared.checkpoint;

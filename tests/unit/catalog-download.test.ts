@@ -584,6 +584,29 @@ describe('CatalogDownload', () => {
     await expect(stat(dl2.checkpointPath)).rejects.toThrow();
   });
 
+  it('cancel with deleteFiles from a run refused by the lock deletes nothing of the run that holds it', async () => {
+    let release: () => void = () => undefined;
+    const client = new FakeCatalogClient({ size: 30, before: (call) => (call === 2 ? new Promise<void>((r) => (release = r)) : undefined) });
+    const a = download(client);
+    const running = a.start();
+    await waitUntil(() => client.calls.length === 2);
+    const b = download(new FakeCatalogClient({ size: 30 }), { resume: true });
+    expect((await b.start()).error?.message).toMatch(/is in use by another run/);
+    await expect(b.cancel({ deleteFiles: true })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^Not deleting .*catalog\.jsonl or its checkpoint\. The download into .* is in use by another run/),
+    });
+    release();
+    expect(await running).toMatchObject({ state: 'done', items: 30 });
+    expect(await jsonlIds(a.out)).toEqual(range(30));
+    expect((await readCheckpoint(a.checkpointPath))?.done).toBe(true);
+    // Once that run has ended, the files are deleted, and the lock goes with the deletion.
+    await b.cancel({ deleteFiles: true });
+    await expect(stat(a.out)).rejects.toThrow();
+    await expect(stat(a.checkpointPath)).rejects.toThrow();
+    await expect(stat(`${a.out}.lock`)).rejects.toThrow();
+  });
+
   it('refuses a second start while running', async () => {
     let release: () => void = () => undefined;
     const client = new FakeCatalogClient({ size: 5, before: () => new Promise<void>((r) => (release = r)) });
