@@ -13,6 +13,7 @@ import type { CatalogDownloadOptions } from '../../electron/catalog/download';
 import type { CatalogProgress } from '../../electron/catalog/progress';
 import { readPage } from '../../electron/catalog/read-page';
 import { PartnerError } from '../../shared/errors';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { BudgetSample } from '../../shared/rate-limit';
 
 type Item = Record<string, unknown>;
@@ -498,6 +499,28 @@ describe('CatalogDownload', () => {
     expect(result).toMatchObject({ state: 'failed', error: { code: 'BAD_REQUEST' } });
     expect(result.error?.message).toMatch(/the id field \(asset\.id\) was "uuid", now "id"/);
     expect(client.calls).toHaveLength(0);
+  });
+
+  it('refuses to resume under a map that reads prices in another unit, writing and sending nothing', async () => {
+    const minor = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, priceUnit: 'minor' as const } };
+    const major = { ...minor, asset: { ...minor.asset, priceUnit: 'major' as const } };
+    const crashing = failingOn(3, 40, new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true }));
+    expect(await download(crashing, { map: minor }).start()).toMatchObject({ state: 'failed', items: 20 });
+    const before = await readFile(join(dir, 'catalog.jsonl'), 'utf8');
+    const client = new FakeCatalogClient({ size: 40 });
+    const result = await download(client, { map: major, resume: true }).start();
+    expect(result).toMatchObject({ state: 'failed', error: { code: 'BAD_REQUEST' } });
+    expect(result.error?.message).toMatch(/the price unit \(asset\.priceUnit\) was "minor", now "major"/);
+    expect(result.error?.message).toMatch(/start over or restore the map/);
+    expect(client.calls).toHaveLength(0);
+    expect(await readFile(join(dir, 'catalog.jsonl'), 'utf8')).toBe(before);
+    // Under the recorded map the rest is read as the first part was: one reading of the prices in the whole file.
+    expect(await download(client, { map: minor, resume: true }).start()).toMatchObject({ state: 'done', items: 40 });
+    const prices = (await readFile(join(dir, 'catalog.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { price: number }).price);
+    expect(prices).toEqual(client.items.map((i) => (i.price as number) / 100));
   });
 
   it('resumes with another page size, keeping the CSV header and writing it once', async () => {
