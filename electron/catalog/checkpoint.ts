@@ -10,6 +10,7 @@ import { PartnerError } from '../../shared/errors';
 import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Cursor } from './page';
+import type { UnlistedField } from './csv';
 import { NumberText } from '../../shared/json/number-text';
 import { parseJsonExact } from '../../shared/json/parse-exact';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
@@ -50,6 +51,8 @@ export interface Checkpoint {
   bytes: number;
   /** CSV header as written (fixed for the whole file); null for JSON Lines or before the first page. */
   columns: string[] | null;
+  /** Fields a CSV header taken from the first page leaves out, as named so far (absent: not watched, or an older checkpoint). */
+  unlistedFields?: UnlistedField[];
   total: number | null;
   startedAt: string;
   updatedAt: string;
@@ -78,6 +81,11 @@ const checkpointSchema = z.object({
   items: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
   columns: z.array(z.string()).nullable(),
+  // Only warnings depend on it: one this version cannot read is dropped, not fatal.
+  unlistedFields: z
+    .array(z.object({ field: z.string(), page: z.number().int().positive() }))
+    .optional()
+    .catch(undefined),
   total: z.number().nullable(),
   startedAt: z.string(),
   updatedAt: z.string(),

@@ -18,6 +18,8 @@ import { foundAlternative } from '../../shared/service-map/field-path';
 import { CHECKPOINT_VERSION, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
+import { unlistedWarning } from './csv';
+import type { UnlistedField } from './csv';
 import { createEncoder } from './encoder';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
@@ -201,7 +203,14 @@ export class CatalogDownload {
       this.emitter.notify(true);
 
       output = await OutputFile.open(this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
-      const encoder = createEncoder(this.format, checkpoint.columns ?? this.options.columns ?? null, checkpoint.columns !== null);
+      const encoder = createEncoder(
+        this.format,
+        checkpoint.columns ?? this.options.columns ?? null,
+        checkpoint.columns !== null,
+        this.unlistedSoFar(checkpoint),
+      );
+      // Said again after a resume: the fields left out before it are still not in the file.
+      for (const field of checkpoint.unlistedFields ?? []) this.pageWarnings.add(unlistedWarning(field));
       // The client is shared with the app (the Catalog view, demo traffic): count only this download's requests.
       const countSample = (sample: BudgetSample): void => {
         this.tracker.addSample(sample);
@@ -288,6 +297,7 @@ export class CatalogDownload {
   private async writePage(output: OutputFile, encoder: RecordEncoder, previous: Checkpoint, page: ParsedPage): Promise<Checkpoint> {
     const head = encoder.begin(page.items);
     if (head !== '') await output.write(head);
+    for (const warning of encoder.note(page.items, previous.pages + 1)) this.pageWarnings.add(warning);
     for (const item of page.items) await output.write(encoder.encode(item));
     await output.flush();
     const next: Checkpoint = {
@@ -301,11 +311,22 @@ export class CatalogDownload {
       items: previous.items + page.items.length,
       bytes: output.bytes,
       columns: encoder.columns,
+      ...(encoder.unlisted ? { unlistedFields: encoder.unlisted } : {}),
       total: page.total ?? previous.total,
       updatedAt: new Date().toISOString(),
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
+  }
+
+  /**
+   * The fields already said to be left out of the CSV, when its header is (or will be) the first page's;
+   * null when chosen columns leave fields out on purpose (or an older checkpoint does not say).
+   */
+  private unlistedSoFar(checkpoint: Checkpoint): UnlistedField[] | null {
+    if (this.format !== 'csv') return null;
+    if (checkpoint.columns === null) return this.options.columns === undefined ? [] : null;
+    return checkpoint.unlistedFields ?? null;
   }
 
   /** Reads the checkpoint and decides: fresh start, resume, or a clear refusal. */

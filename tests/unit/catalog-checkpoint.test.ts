@@ -68,6 +68,14 @@ describe('checkpoint file', () => {
     expect(await readdir(dir)).toEqual(['out.jsonl.checkpoint.json']);
   });
 
+  it('keeps the fields the CSV leaves out; one it cannot read is dropped, not fatal', async () => {
+    const path = join(dir, 'out.csv.checkpoint.json');
+    await writeCheckpoint(path, checkpoint({ unlistedFields: [{ field: 'discount', page: 4 }] }));
+    expect((await readCheckpoint(path))?.unlistedFields).toEqual([{ field: 'discount', page: 4 }]);
+    await writeFile(path, JSON.stringify({ ...checkpoint(), unlistedFields: 'discount' }));
+    expect(await readCheckpoint(path)).toEqual(checkpoint());
+  });
+
   it('is null when missing', async () => {
     expect(await readCheckpoint(join(dir, 'none.json'))).toBeNull();
   });

@@ -116,6 +116,10 @@ function failingOn(failingCall: number, size: number, error: Error): FakeCatalog
   });
 }
 
+function failNetwork(): never {
+  throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+}
+
 describe('readPage', () => {
   it('sends last_id and the page size under the configured name, in the background when asked', async () => {
     const client = new FakeCatalogClient({ size: 30 });
@@ -178,6 +182,39 @@ describe('CatalogDownload', () => {
     const text = await readFile(dl.out, 'utf8');
     expect(text.startsWith('id,title,price,tags\r\n1,"Asset ""1"", special\nline",0.5,"[""a"",""t0""]"\r\n2,Asset 2,1.5,')).toBe(true);
     expect((await readCheckpoint(dl.checkpointPath))?.columns).toEqual(['id', 'title', 'price', 'tags']);
+  });
+
+  it('names each field the first page did not have, which the CSV leaves out, once, also after a resume', async () => {
+    // Item 25 (page 3) has a discount, items 31 and 35 (page 4) a colour and a discount.
+    const extra = (i: Item): Item => ({
+      ...i,
+      ...(i.id === 25 || i.id === 35 ? { discount: 0.5 } : {}),
+      ...(i.id === 31 || i.id === 35 ? { colour: 'red' } : {}),
+    });
+    const shapeBody = (items: Item[], last: number | null, more: boolean, total: number) => ({ items: items.map(extra), last_id: last, has_more: more, total });
+    const out = join(dir, 'catalog.csv');
+    const crashing = new FakeCatalogClient({ size: 40, shapeBody, before: (call) => void (call === 4 && failNetwork()) });
+    const first = download(crashing, { out });
+    expect(await first.start()).toMatchObject({ state: 'failed', items: 30 });
+    const dropped = (w: string[]) => w.filter((x) => /not in the CSV/.test(x));
+    expect(dropped(first.warnings)).toEqual([
+      'Field "discount" first seen on page 3 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+    ]);
+    const resumed = download(new FakeCatalogClient({ size: 40, shapeBody }), { out, resume: true });
+    expect(await resumed.start()).toMatchObject({ state: 'done', items: 40 });
+    expect(dropped(resumed.warnings)).toEqual([
+      'Field "discount" first seen on page 3 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+      'Field "colour" first seen on page 4 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+    ]);
+    // The header stays the first page's, written once.
+    expect((await readFile(out, 'utf8')).match(/^id,.*$/gm)).toEqual(['id,title,price,tags']);
+    // Chosen columns leave out what they do not name by choice; JSON Lines keeps every field.
+    const chosen = download(new FakeCatalogClient({ size: 40, shapeBody }), { out: join(dir, 'chosen.csv'), columns: ['id', 'title'] });
+    expect(await chosen.start()).toMatchObject({ state: 'done' });
+    expect(dropped(chosen.warnings)).toEqual([]);
+    const jsonl = download(new FakeCatalogClient({ size: 40, shapeBody }), { out: join(dir, 'all.jsonl') });
+    expect(await jsonl.start()).toMatchObject({ state: 'done' });
+    expect(dropped(jsonl.warnings)).toEqual([]);
   });
 
   it('ends on an empty page when the body gives no end marker (top-level arrays)', async () => {
