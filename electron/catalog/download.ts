@@ -29,6 +29,7 @@ import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ProgressEmitter } from './progress';
 import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
+import { RecentIds, repeatsWarning, withoutRepeat } from './repeats';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize } from './settings';
 import type { ExportFormat, PageShape } from './settings';
 
@@ -85,6 +86,9 @@ export class CatalogDownload {
   private readonly emptyPageRetryDelayMs: number;
   /** What the pages showed the service ignores (verification), each said once. */
   private readonly pageWarnings = new Set<string>();
+  /** Items the service sent again that were left out (a page that went back). */
+  private repeatsLeftOut = 0;
+  private overTotalSaid = false;
 
   /** Throws PartnerError BAD_REQUEST on bad settings, before anything is sent or written. */
   constructor(private readonly options: CatalogDownloadOptions) {
@@ -159,7 +163,7 @@ export class CatalogDownload {
 
   /** Warnings from the pages read so far (e.g. the page-size parameter seems ignored). */
   get warnings(): string[] {
-    return [...this.pageWarnings];
+    return [...this.pageWarnings, ...(this.repeatsLeftOut > 0 ? [repeatsWarning(this.repeatsLeftOut)] : [])];
   }
 
   onProgress(listener: (progress: CatalogProgress) => void): () => void {
@@ -218,6 +222,7 @@ export class CatalogDownload {
       };
 
       const seenCursors = new Set<string>();
+      const recent = new RecentIds();
       let emptyPages = 0;
       let emptyFollowed = 0;
       // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
@@ -264,7 +269,9 @@ export class CatalogDownload {
             continue;
           }
         }
-        page = agreedEnd(page, checkpoint.items, (w) => this.pageWarnings.add(w));
+        // Items of the last pages again (a page that went back) are not written twice, nor counted toward the total.
+        const fresh = recent.fresh(page.items);
+        page = agreedEnd(page, checkpoint.items + fresh.length, (w) => this.pageWarnings.add(w));
         if (page.items.length > 0 && !page.done && page.cursor !== null) {
           // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
           const key = String(page.cursor);
@@ -274,7 +281,11 @@ export class CatalogDownload {
         // The same first item as the page written last (also before a resume) is the same page again.
         const first = page.items[0]?.id ?? null;
         if (sameCursor(first, checkpoint.firstItemId ?? null)) throw samePageError(first!, this.shape.map.list.cursorParam, checkpoint.items);
+        this.repeatsLeftOut += page.items.length - fresh.length;
+        page = { ...page, items: fresh };
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
+        recent.add(page.items);
+        this.sayIfOverTotal(checkpoint);
         sending = checkpoint.cursor;
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
         if (checkpoint.done) return this.finish('done');
@@ -317,6 +328,15 @@ export class CatalogDownload {
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
+  }
+
+  /** More items written than the service counts: said once, at the page that passed its total. */
+  private sayIfOverTotal({ items, pages, total }: Checkpoint): void {
+    if (this.overTotalSaid || total === null || items <= total) return;
+    this.overTotalSaid = true;
+    this.pageWarnings.add(
+      `${items} items were written by page ${pages}, more than the total of ${total} the service gives: it counts fewer items than it sends, or items were added during the download.`,
+    );
   }
 
   /**
@@ -391,30 +411,14 @@ function saysMoreFollows(page: ParsedPage, saved: number): boolean {
 }
 
 /**
- * A page that starts with the last item written (a service whose last_id is inclusive, `>=`): that item is
- * written once, not once per page. Ids are unique in a catalog, so it is the same item. Left with nothing,
- * the page ends the catalog unless it says more follows.
- */
-function withoutRepeat(page: ParsedPage, lastWritten: Cursor | null, sent: Cursor | null): ParsedPage {
-  const first = page.items[0];
-  if (first === undefined || !sameCursor(first.id, lastWritten)) return page;
-  const items = page.items.slice(1);
-  const ended = items.length === 0 && page.more !== true && (page.cursor === null || sameCursor(page.cursor, sent) || sameCursor(page.cursor, lastWritten));
-  const warning = 'Each page starts with the last item of the page before (the service reads its cursor as "from this item on"): that item was written once.';
-  return { ...page, items, done: page.done || ended, warnings: [...page.warnings, warning] };
-}
-
-/**
  * A non-empty page that ends the catalog short of the total the same answer gives: the signals
  * disagree, so it is not an end. The next page starts after the last item; an empty answer there
  * fails loudly (emptyPageError) rather than report a short catalog as done.
  */
-function agreedEnd(page: ParsedPage, saved: number, warn: (warning: string) => void): ParsedPage {
-  const short = page.total !== null && saved + page.items.length < page.total;
+function agreedEnd(page: ParsedPage, written: number, warn: (warning: string) => void): ParsedPage {
+  const short = page.total !== null && written < page.total;
   if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
-  warn(
-    `A page ended the catalog at ${saved + page.items.length} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`,
-  );
+  warn(`A page ended the catalog at ${written} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
   return { ...page, done: false, cursor: page.lastItemId };
 }
 

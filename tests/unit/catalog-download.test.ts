@@ -357,6 +357,27 @@ describe('CatalogDownload', () => {
     expect(dl.warnings.join('\n')).toMatch(/starts with the last item of the page before/);
   });
 
+  it('a page that goes back writes the items already written once, and says how many the service sent again', async () => {
+    // The third request is answered as if its last_id were 15, with a fresh cursor (25): items 16-20 again.
+    const client = new FakeCatalogClient({ size: 30, before: (call, o) => void (call === 3 && (o.query['last_id'] = 15)) });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 30, total: 30 });
+    expect(await jsonlIds(dl.out)).toEqual(range(30));
+    expect(dl.warnings.filter((w) => /already written/.test(w))).toEqual([
+      'The service sent 5 items that were already written (a page that went back): they were left out.',
+    ]);
+    expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(30);
+  });
+
+  it('says so when more items were written than the total the service gives', async () => {
+    const client = new FakeCatalogClient({ size: 30, shapeBody: (items, last, more) => ({ items, last_id: last, has_more: more, total: 25 }) });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 30 });
+    expect(dl.warnings.filter((w) => /more than the total/.test(w))).toEqual([
+      '30 items were written by page 3, more than the total of 25 the service gives: it counts fewer items than it sends, or items were added during the download.',
+    ]);
+  });
+
   it('a service that ignores the cursor and sends the first page again fails loudly instead of writing it twice', async () => {
     // `last_id: null` on a full first page is confirmed by a second request; this service answers it with page 1 again.
     const client = new FakeCatalogClient({ size: 45, shapeBody: (items) => ({ items, last_id: null }), before: (_c, o) => void delete o.query['last_id'] });
