@@ -10,6 +10,7 @@ import { PartnerError } from '../../shared/errors';
 import { DEFAULT_SERVICE_MAP, serviceMapSchema } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import type { Cursor } from './page';
+import type { UnlistedField } from './csv';
 import { NumberText } from '../../shared/json/number-text';
 import { parseJsonExact } from '../../shared/json/parse-exact';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
@@ -50,6 +51,8 @@ export interface Checkpoint {
   bytes: number;
   /** CSV header as written (fixed for the whole file); null for JSON Lines or before the first page. */
   columns: string[] | null;
+  /** Fields a CSV header taken from the first page leaves out, as named so far (absent: not watched, or an older checkpoint). */
+  unlistedFields?: UnlistedField[];
   total: number | null;
   startedAt: string;
   updatedAt: string;
@@ -78,6 +81,11 @@ const checkpointSchema = z.object({
   items: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
   columns: z.array(z.string()).nullable(),
+  // Only warnings depend on it: one this version cannot read is dropped, not fatal.
+  unlistedFields: z
+    .array(z.object({ field: z.string(), page: z.number().int().positive() }))
+    .optional()
+    .catch(undefined),
   total: z.number().nullable(),
   startedAt: z.string(),
   updatedAt: z.string(),
@@ -187,8 +195,7 @@ async function syncFolder(folder: string): Promise<void> {
 /**
  * What differs between the checkpoint's settings and map and the wanted ones, in words; empty when
  * resuming is safe. Page size and its parameter's name may change between runs: the cursor does not
- * depend on them. The id field, the cursor's parameter and where the next cursor and the items are
- * read do; a map that could not be read is not compared.
+ * depend on them. Without a wanted map only the settings are compared.
  */
 export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointSettings, savedMap?: ServiceMap, wantedMap?: ServiceMap): string[] {
   const conflicts: string[] = [];
@@ -196,32 +203,63 @@ export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointS
   for (const key of keys) {
     if (saved[key] !== wanted[key]) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
   }
-  if (savedMap && wantedMap) {
-    // The saved cursor means something only under the names that made it: sent under another parameter it is
-    // ignored (page 1 again, duplicates appended); read from another place it skips or repeats items.
-    const names = [
-      ['the id field (asset.id)', savedMap.asset.id, wantedMap.asset.id],
-      ['the cursor parameter (list.cursorParam)', savedMap.list.cursorParam, wantedMap.list.cursorParam],
-      ['the next cursor (list.cursor)', savedMap.list.cursor, wantedMap.list.cursor],
-      ['the items (list.items)', savedMap.list.items, wantedMap.list.items],
-    ] as const;
-    for (const [what, was, now] of names) if (was !== now) conflicts.push(`${what} was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`);
+  return wantedMap ? [...conflicts, ...mapConflicts(savedMap, wantedMap)] : conflicts;
+}
+
+/** The map's names that say how a page is asked for and read, in words. Every asset name is compared, named or not. */
+const READING_NAMES: Record<string, string> = {
+  'list.items': 'the items',
+  'list.cursorParam': 'the cursor parameter',
+  'list.cursor': 'the next cursor',
+  'asset.id': 'the id field',
+  'asset.title': 'the title field',
+  'asset.category': 'the category field',
+  'asset.price': 'the price field',
+  'asset.priceUnit': 'the price unit',
+  'asset.currency': 'the currency field',
+  'asset.fixedCurrency': 'the fixed currency',
+};
+
+/**
+ * The saved cursor means something only under the names that made it: sent under another parameter it is
+ * ignored (page 1 again, duplicates appended); read from another place it skips or repeats items. And the
+ * items written so far were read with the recorded map: another reading of the rest (a price unit, a
+ * field) would mix two readings in one file. A recorded map that could not be read is a conflict too.
+ */
+function mapConflicts(saved: ServiceMap | undefined, wanted: ServiceMap): string[] {
+  if (saved === undefined) return ['the service map it recorded could not be read, so whether this one reads the pages the same way is unknown'];
+  const paths = [...new Set([...Object.keys(READING_NAMES), ...Object.keys({ ...saved.asset, ...wanted.asset }).map((k) => `asset.${k}`)])];
+  const conflicts: string[] = [];
+  for (const path of paths) {
+    const [part, key] = path.split('.') as ['list' | 'asset', string];
+    const was = (saved[part] as Record<string, unknown>)[key] ?? null;
+    const now = (wanted[part] as Record<string, unknown>)[key] ?? null;
+    if (JSON.stringify(was) === JSON.stringify(now)) continue;
+    const what = READING_NAMES[path];
+    conflicts.push(`${what ? `${what} (${path})` : path} was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`);
   }
   return conflicts;
 }
 
-/** Throws a clear refusal when the checkpoint belongs to another download. */
+/** Throws a clear refusal when the checkpoint belongs to another download, or the rest would be read otherwise. */
 export function assertResumable(checkpointPath: string, saved: Checkpoint, wanted: CheckpointSettings, map: ServiceMap, columns?: readonly string[]): void {
-  const conflicts = settingsConflicts(saved.settings, wanted, saved.serviceMap, map);
+  const mapped = mapConflicts(saved.serviceMap, map);
+  const conflicts = [...settingsConflicts(saved.settings, wanted), ...mapped];
   if (columns && saved.columns && columns.join('\u0000') !== saved.columns.join('\u0000')) {
     conflicts.push(`columns were ${saved.columns.join(',')}, now ${columns.join(',')}`);
   }
-  if (conflicts.length > 0) {
+  if (conflicts.length === 0) return;
+  const start = `delete ${basename(checkpointPath)} and the output to start over`;
+  if (mapped.length > 0) {
     throw refused(
-      `Cannot resume ${saved.output}: its checkpoint was made with other settings (${conflicts.join('; ')}).`,
-      `Use the same settings as before, or choose another output file (or delete ${basename(checkpointPath)} and the output to start over).`,
+      `Cannot resume ${saved.output}: its checkpoint was made with other settings (${conflicts.join('; ')}). The items written so far were read with the service map it recorded, and the rest would not be read the same way: start over or restore the map.`,
+      `Restore the service map the download began with, or ${start} (or choose another output file).`,
     );
   }
+  throw refused(
+    `Cannot resume ${saved.output}: its checkpoint was made with other settings (${conflicts.join('; ')}).`,
+    `Use the same settings as before, or choose another output file (or ${start}).`,
+  );
 }
 
 /**

@@ -43,7 +43,7 @@ export async function serviceMapForRun(options: CliOptions, client: ProbeClient,
       stderr.write('catalog: resuming with the service map the checkpoint recorded\n');
       return withMap(saved.serviceMap);
     }
-    // Its run used the built-in shapes (or predates recorded maps): keep them unless --detect says otherwise.
+    // No readable recorded map: the download refuses to resume (never read the rest another way), so nothing is detected for it.
     if (saved && !options.detect?.explicit) return builtIn;
   }
   if (!options.detect) return builtIn;

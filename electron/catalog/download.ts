@@ -18,6 +18,8 @@ import { foundAlternative } from '../../shared/service-map/field-path';
 import { CHECKPOINT_VERSION, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
+import { unlistedWarning } from './csv';
+import type { UnlistedField } from './csv';
 import { createEncoder } from './encoder';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
@@ -27,6 +29,7 @@ import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ProgressEmitter } from './progress';
 import type { CatalogProgress } from './progress';
 import { readPage } from './read-page';
+import { RecentIds, repeatsWarning, withoutRepeat } from './repeats';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, normalizeBaseUrl, pageShape, validatePageSize } from './settings';
 import type { ExportFormat, PageShape } from './settings';
 
@@ -65,6 +68,8 @@ export interface CancelOptions {
 export class CatalogDownload {
   readonly out: string;
   readonly checkpointPath: string;
+  /** Held by a run, and by cancel while it deletes the files. */
+  private readonly lockPath: string;
   readonly format: ExportFormat;
   private readonly settings: CheckpointSettings;
   private readonly shape: PageShape;
@@ -81,11 +86,15 @@ export class CatalogDownload {
   private readonly emptyPageRetryDelayMs: number;
   /** What the pages showed the service ignores (verification), each said once. */
   private readonly pageWarnings = new Set<string>();
+  /** Items the service sent again that were left out (a page that went back). */
+  private repeatsLeftOut = 0;
+  private overTotalSaid = false;
 
   /** Throws PartnerError BAD_REQUEST on bad settings, before anything is sent or written. */
   constructor(private readonly options: CatalogDownloadOptions) {
     this.out = resolve(options.out);
     this.checkpointPath = checkpointPathFor(this.out);
+    this.lockPath = `${this.out}.lock`;
     this.format = formatForPath(this.out, options.format);
     this.shape = pageShape(options);
     this.settings = {
@@ -130,17 +139,31 @@ export class CatalogDownload {
     }
     // Also when the run had just paused or failed on its own while cleaning up.
     if (this.tracker.current !== 'done') this.tracker.setState('cancelled');
-    if (options.deleteFiles) {
+    this.emitter.notify(true);
+    if (options.deleteFiles) await this.deleteFiles();
+    return this.tracker.snapshot();
+  }
+
+  /** The output and its checkpoint, under the run's lock: the files of another run writing them are never deleted. */
+  private async deleteFiles(): Promise<void> {
+    let lock: FileLock;
+    try {
+      lock = await FileLock.acquire(this.lockPath, `The download into ${this.out}`);
+    } catch (e) {
+      if (!(e instanceof PartnerError)) throw e;
+      throw new PartnerError({ ...e.data, message: `Not deleting ${this.out} or its checkpoint. ${e.message}` });
+    }
+    try {
       await rm(this.out, { force: true });
       await rm(this.checkpointPath, { force: true });
+    } finally {
+      await lock.release();
     }
-    this.emitter.notify(true);
-    return this.tracker.snapshot();
   }
 
   /** Warnings from the pages read so far (e.g. the page-size parameter seems ignored). */
   get warnings(): string[] {
-    return [...this.pageWarnings];
+    return [...this.pageWarnings, ...(this.repeatsLeftOut > 0 ? [repeatsWarning(this.repeatsLeftOut)] : [])];
   }
 
   onProgress(listener: (progress: CatalogProgress) => void): () => void {
@@ -174,7 +197,7 @@ export class CatalogDownload {
     let lock: FileLock | null = null;
     try {
       // Before the checkpoint is read: a second run on the same file is refused, never interleaved.
-      lock = await FileLock.acquire(`${this.out}.lock`, `The download into ${this.out}`);
+      lock = await FileLock.acquire(this.lockPath, `The download into ${this.out}`);
       const prepared = await this.prepare(resume);
       fresh = !prepared.resumed;
       checkpoint = prepared.checkpoint;
@@ -184,7 +207,14 @@ export class CatalogDownload {
       this.emitter.notify(true);
 
       output = await OutputFile.open(this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
-      const encoder = createEncoder(this.format, checkpoint.columns ?? this.options.columns ?? null, checkpoint.columns !== null);
+      const encoder = createEncoder(
+        this.format,
+        checkpoint.columns ?? this.options.columns ?? null,
+        checkpoint.columns !== null,
+        this.unlistedSoFar(checkpoint),
+      );
+      // Said again after a resume: the fields left out before it are still not in the file.
+      for (const field of checkpoint.unlistedFields ?? []) this.pageWarnings.add(unlistedWarning(field));
       // The client is shared with the app (the Catalog view, demo traffic): count only this download's requests.
       const countSample = (sample: BudgetSample): void => {
         this.tracker.addSample(sample);
@@ -192,6 +222,7 @@ export class CatalogDownload {
       };
 
       const seenCursors = new Set<string>();
+      const recent = new RecentIds();
       let emptyPages = 0;
       let emptyFollowed = 0;
       // The cursor this request carries: the checkpoint's, unless a page was dropped (see below).
@@ -238,7 +269,9 @@ export class CatalogDownload {
             continue;
           }
         }
-        page = agreedEnd(page, checkpoint.items, (w) => this.pageWarnings.add(w));
+        // Items of the last pages again (a page that went back) are not written twice, nor counted toward the total.
+        const fresh = recent.fresh(page.items);
+        page = agreedEnd(page, checkpoint.items + fresh.length, (w) => this.pageWarnings.add(w));
         if (page.items.length > 0 && !page.done && page.cursor !== null) {
           // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
           const key = String(page.cursor);
@@ -248,7 +281,11 @@ export class CatalogDownload {
         // The same first item as the page written last (also before a resume) is the same page again.
         const first = page.items[0]?.id ?? null;
         if (sameCursor(first, checkpoint.firstItemId ?? null)) throw samePageError(first!, this.shape.map.list.cursorParam, checkpoint.items);
+        this.repeatsLeftOut += page.items.length - fresh.length;
+        page = { ...page, items: fresh };
         checkpoint = await this.writePage(output, encoder, checkpoint, page);
+        recent.add(page.items);
+        this.sayIfOverTotal(checkpoint);
         sending = checkpoint.cursor;
         this.tracker.addPage(page.items.length, checkpoint.bytes, page.total);
         if (checkpoint.done) return this.finish('done');
@@ -271,6 +308,7 @@ export class CatalogDownload {
   private async writePage(output: OutputFile, encoder: RecordEncoder, previous: Checkpoint, page: ParsedPage): Promise<Checkpoint> {
     const head = encoder.begin(page.items);
     if (head !== '') await output.write(head);
+    for (const warning of encoder.note(page.items, previous.pages + 1)) this.pageWarnings.add(warning);
     for (const item of page.items) await output.write(encoder.encode(item));
     await output.flush();
     const next: Checkpoint = {
@@ -284,11 +322,31 @@ export class CatalogDownload {
       items: previous.items + page.items.length,
       bytes: output.bytes,
       columns: encoder.columns,
+      ...(encoder.unlisted ? { unlistedFields: encoder.unlisted } : {}),
       total: page.total ?? previous.total,
       updatedAt: new Date().toISOString(),
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
+  }
+
+  /** More items written than the service counts: said once, at the page that passed its total. */
+  private sayIfOverTotal({ items, pages, total }: Checkpoint): void {
+    if (this.overTotalSaid || total === null || items <= total) return;
+    this.overTotalSaid = true;
+    this.pageWarnings.add(
+      `${items} items were written by page ${pages}, more than the total of ${total} the service gives: it counts fewer items than it sends, or items were added during the download.`,
+    );
+  }
+
+  /**
+   * The fields already said to be left out of the CSV, when its header is (or will be) the first page's;
+   * null when chosen columns leave fields out on purpose (or an older checkpoint does not say).
+   */
+  private unlistedSoFar(checkpoint: Checkpoint): UnlistedField[] | null {
+    if (this.format !== 'csv') return null;
+    if (checkpoint.columns === null) return this.options.columns === undefined ? [] : null;
+    return checkpoint.unlistedFields ?? null;
   }
 
   /** Reads the checkpoint and decides: fresh start, resume, or a clear refusal. */
@@ -353,30 +411,14 @@ function saysMoreFollows(page: ParsedPage, saved: number): boolean {
 }
 
 /**
- * A page that starts with the last item written (a service whose last_id is inclusive, `>=`): that item is
- * written once, not once per page. Ids are unique in a catalog, so it is the same item. Left with nothing,
- * the page ends the catalog unless it says more follows.
- */
-function withoutRepeat(page: ParsedPage, lastWritten: Cursor | null, sent: Cursor | null): ParsedPage {
-  const first = page.items[0];
-  if (first === undefined || !sameCursor(first.id, lastWritten)) return page;
-  const items = page.items.slice(1);
-  const ended = items.length === 0 && page.more !== true && (page.cursor === null || sameCursor(page.cursor, sent) || sameCursor(page.cursor, lastWritten));
-  const warning = 'Each page starts with the last item of the page before (the service reads its cursor as "from this item on"): that item was written once.';
-  return { ...page, items, done: page.done || ended, warnings: [...page.warnings, warning] };
-}
-
-/**
  * A non-empty page that ends the catalog short of the total the same answer gives: the signals
  * disagree, so it is not an end. The next page starts after the last item; an empty answer there
  * fails loudly (emptyPageError) rather than report a short catalog as done.
  */
-function agreedEnd(page: ParsedPage, saved: number, warn: (warning: string) => void): ParsedPage {
-  const short = page.total !== null && saved + page.items.length < page.total;
+function agreedEnd(page: ParsedPage, written: number, warn: (warning: string) => void): ParsedPage {
+  const short = page.total !== null && written < page.total;
   if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
-  warn(
-    `A page ended the catalog at ${saved + page.items.length} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`,
-  );
+  warn(`A page ended the catalog at ${written} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
   return { ...page, done: false, cursor: page.lastItemId };
 }
 

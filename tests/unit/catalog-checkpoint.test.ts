@@ -68,6 +68,14 @@ describe('checkpoint file', () => {
     expect(await readdir(dir)).toEqual(['out.jsonl.checkpoint.json']);
   });
 
+  it('keeps the fields the CSV leaves out; one it cannot read is dropped, not fatal', async () => {
+    const path = join(dir, 'out.csv.checkpoint.json');
+    await writeCheckpoint(path, checkpoint({ unlistedFields: [{ field: 'discount', page: 4 }] }));
+    expect((await readCheckpoint(path))?.unlistedFields).toEqual([{ field: 'discount', page: 4 }]);
+    await writeFile(path, JSON.stringify({ ...checkpoint(), unlistedFields: 'discount' }));
+    expect(await readCheckpoint(path)).toEqual(checkpoint());
+  });
+
   it('is null when missing', async () => {
     expect(await readCheckpoint(join(dir, 'none.json'))).toBeNull();
   });
@@ -172,6 +180,27 @@ describe('resume rules', () => {
     expect(settingsConflicts(saved, saved, map, other({ pageSizeParam: 'limit', hasMore: 'more' }))).toEqual([]);
   });
 
+  it('refuses a map that reads the items otherwise (price unit, price, currency, title): the file would mix two readings', () => {
+    const saved = checkpoint().settings;
+    const map = DEFAULT_SERVICE_MAP;
+    const other = (asset: Partial<typeof map.asset>) => ({ ...map, asset: { ...map.asset, ...asset } });
+    expect(settingsConflicts(saved, saved, other({ priceUnit: 'minor' }), map)).toEqual(['the price unit (asset.priceUnit) was "minor", now "major"']);
+    expect(settingsConflicts(saved, saved, map, other({ price: 'price_cents', currency: null, fixedCurrency: 'EUR' }))).toEqual([
+      'the price field (asset.price) was "price", now "price_cents"',
+      'the currency field (asset.currency) was "currency", now null',
+      'the fixed currency (asset.fixedCurrency) was null, now "EUR"',
+    ]);
+    expect(settingsConflicts(saved, saved, map, other({ title: 'name' }))[0]).toContain('asset.title');
+  });
+
+  it('refuses to resume when the recorded map could not be read, rather than compare nothing', async () => {
+    const path = join(dir, 'out.jsonl.checkpoint.json');
+    await writeFile(path, JSON.stringify({ ...checkpoint(), serviceMap: { version: 99 } }));
+    const read = await readCheckpoint(path);
+    expect(read?.serviceMap).toBeUndefined();
+    expect(() => assertResumable(path, read!, read!.settings, DEFAULT_SERVICE_MAP)).toThrow(/the service map it recorded could not be read/);
+  });
+
   it('says why it refuses', () => {
     const saved = checkpoint({ settings: { ...checkpoint().settings, format: 'csv' }, columns: ['id', 'title'] });
     const map = DEFAULT_SERVICE_MAP;
@@ -179,6 +208,7 @@ describe('resume rules', () => {
     expect(() => assertResumable('cp.json', saved, saved.settings, withNames(map, 'per-page', 'uuid'))).toThrow(
       /the id field \(asset.id\) was "id", now "uuid"/,
     );
+    expect(() => assertResumable('cp.json', saved, saved.settings, withNames(map, 'per-page', 'uuid'))).toThrow(/start over or restore the map/);
     expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id'])).toThrow(/columns were id,title, now id/);
     expect(() => assertResumable('cp.json', saved, saved.settings, map, ['id', 'title'])).not.toThrow();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, columnsFromItems, csvItemRow, csvRow, quoteCell } from '../../electron/catalog/csv';
+import { MAX_UNLISTED_NAMED, cellText, columnsFromItems, csvItemRow, csvRow, quoteCell, unlistedWarning } from '../../electron/catalog/csv';
 import { createEncoder } from '../../electron/catalog/encoder';
 
 describe('CSV quoting (RFC 4180)', () => {
@@ -73,5 +73,29 @@ describe('encoders', () => {
     expect(resumed.begin([{ id: 5 }])).toBe('');
     expect(resumed.columns).toEqual(['id']);
     expect(resumed.encode({ id: 5 })).toBe('5\r\n');
+  });
+
+  it('CSV: names the fields a first-page header leaves out once each, at most 50, then says there are more', () => {
+    const enc = createEncoder('csv', null, false, []);
+    enc.begin([{ id: 1 }]);
+    expect(enc.note([{ id: 1 }], 1)).toEqual([]);
+    expect(
+      enc.note(
+        [
+          { id: 2, a: 1 },
+          { id: 3, a: 2 },
+        ],
+        2,
+      ),
+    ).toEqual([unlistedWarning({ field: 'a', page: 2 })]);
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, i]));
+    const warnings = enc.note([{ id: 4, a: 3, ...many }], 3);
+    expect(warnings).toHaveLength(MAX_UNLISTED_NAMED);
+    expect(warnings.at(-1)).toMatch(/^More than 50 fields are not in the CSV/);
+    expect(enc.unlisted).toHaveLength(MAX_UNLISTED_NAMED);
+    expect(enc.unlisted?.[0]).toEqual({ field: 'a', page: 2 });
+    // A resumed encoder knows what was named before; chosen columns are not watched.
+    expect(createEncoder('csv', ['id'], true, [{ field: 'a', page: 2 }]).note([{ id: 9, a: 1, b: 2 }], 7)).toEqual([unlistedWarning({ field: 'b', page: 7 })]);
+    expect(createEncoder('csv', ['id'], false).note([{ id: 1, b: 2 }], 1)).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import type { CatalogDownloadOptions } from '../../electron/catalog/download';
 import type { CatalogProgress } from '../../electron/catalog/progress';
 import { readPage } from '../../electron/catalog/read-page';
 import { PartnerError } from '../../shared/errors';
+import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 import type { BudgetSample } from '../../shared/rate-limit';
 
 type Item = Record<string, unknown>;
@@ -115,6 +116,10 @@ function failingOn(failingCall: number, size: number, error: Error): FakeCatalog
   });
 }
 
+function failNetwork(): never {
+  throw new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true });
+}
+
 describe('readPage', () => {
   it('sends last_id and the page size under the configured name, in the background when asked', async () => {
     const client = new FakeCatalogClient({ size: 30 });
@@ -177,6 +182,39 @@ describe('CatalogDownload', () => {
     const text = await readFile(dl.out, 'utf8');
     expect(text.startsWith('id,title,price,tags\r\n1,"Asset ""1"", special\nline",0.5,"[""a"",""t0""]"\r\n2,Asset 2,1.5,')).toBe(true);
     expect((await readCheckpoint(dl.checkpointPath))?.columns).toEqual(['id', 'title', 'price', 'tags']);
+  });
+
+  it('names each field the first page did not have, which the CSV leaves out, once, also after a resume', async () => {
+    // Item 25 (page 3) has a discount, items 31 and 35 (page 4) a colour and a discount.
+    const extra = (i: Item): Item => ({
+      ...i,
+      ...(i.id === 25 || i.id === 35 ? { discount: 0.5 } : {}),
+      ...(i.id === 31 || i.id === 35 ? { colour: 'red' } : {}),
+    });
+    const shapeBody = (items: Item[], last: number | null, more: boolean, total: number) => ({ items: items.map(extra), last_id: last, has_more: more, total });
+    const out = join(dir, 'catalog.csv');
+    const crashing = new FakeCatalogClient({ size: 40, shapeBody, before: (call) => void (call === 4 && failNetwork()) });
+    const first = download(crashing, { out });
+    expect(await first.start()).toMatchObject({ state: 'failed', items: 30 });
+    const dropped = (w: string[]) => w.filter((x) => /not in the CSV/.test(x));
+    expect(dropped(first.warnings)).toEqual([
+      'Field "discount" first seen on page 3 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+    ]);
+    const resumed = download(new FakeCatalogClient({ size: 40, shapeBody }), { out, resume: true });
+    expect(await resumed.start()).toMatchObject({ state: 'done', items: 40 });
+    expect(dropped(resumed.warnings)).toEqual([
+      'Field "discount" first seen on page 3 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+      'Field "colour" first seen on page 4 is not in the CSV, whose columns come from the first page; JSONL keeps every field.',
+    ]);
+    // The header stays the first page's, written once.
+    expect((await readFile(out, 'utf8')).match(/^id,.*$/gm)).toEqual(['id,title,price,tags']);
+    // Chosen columns leave out what they do not name by choice; JSON Lines keeps every field.
+    const chosen = download(new FakeCatalogClient({ size: 40, shapeBody }), { out: join(dir, 'chosen.csv'), columns: ['id', 'title'] });
+    expect(await chosen.start()).toMatchObject({ state: 'done' });
+    expect(dropped(chosen.warnings)).toEqual([]);
+    const jsonl = download(new FakeCatalogClient({ size: 40, shapeBody }), { out: join(dir, 'all.jsonl') });
+    expect(await jsonl.start()).toMatchObject({ state: 'done' });
+    expect(dropped(jsonl.warnings)).toEqual([]);
   });
 
   it('ends on an empty page when the body gives no end marker (top-level arrays)', async () => {
@@ -317,6 +355,27 @@ describe('CatalogDownload', () => {
     expect(await dl.start()).toMatchObject({ state: 'done', items: 45 });
     expect(await jsonlIds(dl.out)).toEqual(range(45));
     expect(dl.warnings.join('\n')).toMatch(/starts with the last item of the page before/);
+  });
+
+  it('a page that goes back writes the items already written once, and says how many the service sent again', async () => {
+    // The third request is answered as if its last_id were 15, with a fresh cursor (25): items 16-20 again.
+    const client = new FakeCatalogClient({ size: 30, before: (call, o) => void (call === 3 && (o.query['last_id'] = 15)) });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 30, total: 30 });
+    expect(await jsonlIds(dl.out)).toEqual(range(30));
+    expect(dl.warnings.filter((w) => /already written/.test(w))).toEqual([
+      'The service sent 5 items that were already written (a page that went back): they were left out.',
+    ]);
+    expect((await readCheckpoint(dl.checkpointPath))?.items).toBe(30);
+  });
+
+  it('says so when more items were written than the total the service gives', async () => {
+    const client = new FakeCatalogClient({ size: 30, shapeBody: (items, last, more) => ({ items, last_id: last, has_more: more, total: 25 }) });
+    const dl = download(client);
+    expect(await dl.start()).toMatchObject({ state: 'done', items: 30 });
+    expect(dl.warnings.filter((w) => /more than the total/.test(w))).toEqual([
+      '30 items were written by page 3, more than the total of 25 the service gives: it counts fewer items than it sends, or items were added during the download.',
+    ]);
   });
 
   it('a service that ignores the cursor and sends the first page again fails loudly instead of writing it twice', async () => {
@@ -500,6 +559,28 @@ describe('CatalogDownload', () => {
     expect(client.calls).toHaveLength(0);
   });
 
+  it('refuses to resume under a map that reads prices in another unit, writing and sending nothing', async () => {
+    const minor = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, priceUnit: 'minor' as const } };
+    const major = { ...minor, asset: { ...minor.asset, priceUnit: 'major' as const } };
+    const crashing = failingOn(3, 40, new PartnerError({ code: 'NETWORK', message: 'connection refused', retryable: true }));
+    expect(await download(crashing, { map: minor }).start()).toMatchObject({ state: 'failed', items: 20 });
+    const before = await readFile(join(dir, 'catalog.jsonl'), 'utf8');
+    const client = new FakeCatalogClient({ size: 40 });
+    const result = await download(client, { map: major, resume: true }).start();
+    expect(result).toMatchObject({ state: 'failed', error: { code: 'BAD_REQUEST' } });
+    expect(result.error?.message).toMatch(/the price unit \(asset\.priceUnit\) was "minor", now "major"/);
+    expect(result.error?.message).toMatch(/start over or restore the map/);
+    expect(client.calls).toHaveLength(0);
+    expect(await readFile(join(dir, 'catalog.jsonl'), 'utf8')).toBe(before);
+    // Under the recorded map the rest is read as the first part was: one reading of the prices in the whole file.
+    expect(await download(client, { map: minor, resume: true }).start()).toMatchObject({ state: 'done', items: 40 });
+    const prices = (await readFile(join(dir, 'catalog.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { price: number }).price);
+    expect(prices).toEqual(client.items.map((i) => (i.price as number) / 100));
+  });
+
   it('resumes with another page size, keeping the CSV header and writing it once', async () => {
     const out = join(dir, 'catalog.csv');
     const crashing = failingOn(2, 40, new PartnerError({ code: 'TIMEOUT', message: 'timeout', retryable: true }));
@@ -582,6 +663,29 @@ describe('CatalogDownload', () => {
     await dl2.cancel({ deleteFiles: true });
     await expect(stat(dl2.out)).rejects.toThrow();
     await expect(stat(dl2.checkpointPath)).rejects.toThrow();
+  });
+
+  it('cancel with deleteFiles from a run refused by the lock deletes nothing of the run that holds it', async () => {
+    let release: () => void = () => undefined;
+    const client = new FakeCatalogClient({ size: 30, before: (call) => (call === 2 ? new Promise<void>((r) => (release = r)) : undefined) });
+    const a = download(client);
+    const running = a.start();
+    await waitUntil(() => client.calls.length === 2);
+    const b = download(new FakeCatalogClient({ size: 30 }), { resume: true });
+    expect((await b.start()).error?.message).toMatch(/is in use by another run/);
+    await expect(b.cancel({ deleteFiles: true })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^Not deleting .*catalog\.jsonl or its checkpoint\. The download into .* is in use by another run/),
+    });
+    release();
+    expect(await running).toMatchObject({ state: 'done', items: 30 });
+    expect(await jsonlIds(a.out)).toEqual(range(30));
+    expect((await readCheckpoint(a.checkpointPath))?.done).toBe(true);
+    // Once that run has ended, the files are deleted, and the lock goes with the deletion.
+    await b.cancel({ deleteFiles: true });
+    await expect(stat(a.out)).rejects.toThrow();
+    await expect(stat(a.checkpointPath)).rejects.toThrow();
+    await expect(stat(`${a.out}.lock`)).rejects.toThrow();
   });
 
   it('refuses a second start while running', async () => {

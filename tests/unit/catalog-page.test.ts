@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertPageUsable, parsePage, sameCursor } from '../../electron/catalog/page';
+import { RecentIds } from '../../electron/catalog/repeats';
 import type { PageShape } from '../../electron/catalog/settings';
 import { formatForPath, pageShape, validatePageSize, validatePageSizeParam } from '../../electron/catalog/settings';
 import { PartnerError } from '../../shared/errors';
@@ -145,5 +146,38 @@ describe('settings', () => {
     expect(formatForPath('a.txt', 'csv')).toBe('csv');
     expect(codeOf(() => formatForPath('a.txt'))).toBe('BAD_REQUEST');
     expect(codeOf(() => formatForPath('a.csv', 'xml'))).toBe('BAD_REQUEST');
+  });
+});
+
+describe('RecentIds', () => {
+  const page = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
+
+  it('leaves out the items of the last pages written, and only those', () => {
+    const recent = new RecentIds();
+    recent.add(page(1, 3));
+    recent.add(page(4, 3));
+    expect(recent.fresh(page(5, 3)).map((i) => i.id)).toEqual([7]);
+    // Ids compared as sent on the wire: 5 and "5" are one item.
+    expect(recent.fresh([{ id: '5' }, { id: 8 }]).map((i) => i.id)).toEqual([8]);
+  });
+
+  it('stays bounded: the last 5 pages, at most 2,000 ids', () => {
+    const recent = new RecentIds();
+    for (let p = 0; p < 6; p++) recent.add(page(p * 10 + 1, 10));
+    // Page 1 (ids 1-10) has left the window; pages 2-6 are in it.
+    expect(recent.fresh(page(1, 20)).map((i) => i.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(recent.size).toBe(50);
+    const big = new RecentIds();
+    for (let p = 0; p < 3; p++) big.add(page(p * 1000 + 1, 1000));
+    expect(big.size).toBe(2000);
+    expect(big.fresh(page(1, 1)).map((i) => i.id)).toEqual([1]);
+  });
+
+  it('leaves nothing out once a page has one id twice: the id field is not unique there (a wrong map)', () => {
+    const recent = new RecentIds();
+    recent.add(page(1, 3));
+    expect(recent.fresh([{ id: 3 }, { id: 3 }]).map((i) => i.id)).toEqual([3, 3]);
+    recent.add([{ id: 4 }, { id: 4 }]);
+    expect(recent.fresh(page(1, 2)).map((i) => i.id)).toEqual([1, 2]);
   });
 });
