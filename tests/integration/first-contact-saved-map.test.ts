@@ -142,9 +142,10 @@ describe("the user's saved map always wins", () => {
     expect(count(sim, 'registerPurchase', 400)).toBe(1);
     expect((await call('serviceMapGet', { profileId: p.id })).source).toBe('default');
 
-    // The next connection (the profile saved again reconnects it) detects the map, with the learned name.
+    // The next connection (disconnected and connected again) detects the map, with the learned name.
     const probesBefore = count(sim, 'listAssets');
-    await call('saveProfile', { ...profileOf('acme', sim), id: p.id, addTokens: [] });
+    await call('disconnectProfile', { id: p.id });
+    await call('selectProfile', { id: p.id });
     expect(count(sim, 'listAssets')).toBeGreaterThan(probesBefore);
     const view = await call('serviceMapGet', { profileId: p.id });
     expect(view.source).toBe('detected');
