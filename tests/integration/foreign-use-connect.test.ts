@@ -76,8 +76,9 @@ describe("others' use when a profile of the vendor connects", () => {
     await call('selectProfile', { id: secondProfile.id });
     await until(() => answered >= 5);
     await call('testConnection', { id: secondProfile.id });
-    // The first one saved again: it reconnects, in the same second.
-    await call('saveProfile', { id: first.id, name: 'First', vendor: 'demo', baseUrl: SERVER });
+    // The first one disconnected and connected again, in the same second.
+    await call('disconnectProfile', { id: first.id });
+    await call('selectProfile', { id: first.id });
     await until(() => answered >= 7);
     await call('testConnection', { id: first.id });
     expect(answered).toBe(8);
