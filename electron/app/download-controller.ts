@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { downloadProgressSchema } from '../../shared/bridge/schemas';
 import { PartnerError } from '../../shared/errors';
+import { normalizeBaseUrl } from '../../shared/base-url';
 import { CatalogDownload, checkpointPathFor, readCheckpoint } from '../catalog';
 import type { CatalogClient, CatalogProgress, ExportFormat } from '../catalog';
 
@@ -73,6 +74,18 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
 }
 
 export type InterruptedDownload = NonNullable<DownloadProgressView['interrupted']>;
+/** An unfinished checkpoint, with the service it was made on. */
+type LeftOnDisk = InterruptedDownload & { baseUrl: string };
+/** The service a profile's download is of. */
+export type ServiceOf = Pick<DownloadTarget, 'vendor' | 'baseUrl'>;
+
+function sameService(left: LeftOnDisk, target: ServiceOf): boolean {
+  return normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
+}
+
+function withoutService({ baseUrl: _baseUrl, ...view }: LeftOnDisk): InterruptedDownload {
+  return view;
+}
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
 
 /** File names carry the vendor: keep them to characters every file system accepts. */
@@ -103,9 +116,11 @@ export class DownloadController {
   }
 
   /** The status, and the unfinished download of `vendor`'s catalog left on disk (after a restart or a disconnect), if any. */
-  async statusFor(vendor: string, downloadDir: string): Promise<DownloadProgressView> {
+  async statusFor(target: ServiceOf, downloadDir: string): Promise<DownloadProgressView> {
     const view = this.status();
-    return view.state === 'running' ? view : { ...view, interrupted: await this.interrupted(vendor, downloadDir, FORMATS) };
+    if (view.state === 'running') return view;
+    const left = await this.interrupted(target.vendor, downloadDir, FORMATS);
+    return { ...view, interrupted: left && sameService(left, target) ? withoutService(left) : null };
   }
 
   /**
@@ -121,9 +136,15 @@ export class DownloadController {
     this.starting = true;
     try {
       const left = request.resume || request.replace ? null : await this.interrupted(target.vendor, downloadDir, [request.format]);
-      if (left) {
+      if (left && sameService(left, target)) {
         throw conflict(
           `An interrupted download of this catalog is in ${left.outPath} (${left.items} items, ${left.pages} pages): resume it, or start over to replace it.`,
+        );
+      }
+      // The file names the vendor only: another profile's unfinished download (another service) is never replaced unseen.
+      if (left) {
+        throw conflict(
+          `An unfinished download of vendor ${target.vendor} from ${left.baseUrl} (another profile) is in ${left.outPath} (${left.items} items): resume it from that profile, or choose another download folder in Settings.`,
         );
       }
       await mkdir(downloadDir, { recursive: true });
@@ -162,19 +183,19 @@ export class DownloadController {
     }
     // After a restart or a profile switch: pick up the checkpoint of this vendor's file, if any.
     const left = await this.interrupted(target.vendor, downloadDir, FORMATS);
-    if (left) return this.start(target, downloadDir, { format: left.format, resume: true });
+    if (left && sameService(left, target)) return this.start(target, downloadDir, { format: left.format, resume: true });
     throw new PartnerError({ code: 'NOT_FOUND', message: 'There is no interrupted catalog download to resume.', retryable: false });
   }
 
   /** An unfinished checkpoint of `vendor`'s catalog in one of `formats`, other than the current download's own file. */
-  private async interrupted(vendor: string, downloadDir: string, formats: readonly ExportFormat[]): Promise<InterruptedDownload | null> {
+  private async interrupted(vendor: string, downloadDir: string, formats: readonly ExportFormat[]): Promise<LeftOnDisk | null> {
     const own = this.current?.download.progress().out ?? null;
     for (const format of formats) {
       const outPath = join(downloadDir, catalogFileName(vendor, format));
       if (outPath === own) continue;
       // A damaged checkpoint is not offered (resuming would refuse it); a start over replaces it.
       const saved = await readCheckpoint(checkpointPathFor(outPath)).catch(() => null);
-      if (saved && !saved.done) return { format, outPath, pages: saved.pages, items: saved.items };
+      if (saved && !saved.done) return { format, outPath, pages: saved.pages, items: saved.items, baseUrl: saved.settings.baseUrl };
     }
     return null;
   }

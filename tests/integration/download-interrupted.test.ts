@@ -59,7 +59,7 @@ describe('a download interrupted by a restart or a disconnect', () => {
     const { t, outPath, items, next } = await interruptedRun();
     expect(items).toBeGreaterThan(0);
     expect(items).toBeLessThan(2000);
-    const shown = await next.statusFor(t.vendor, dir);
+    const shown = await next.statusFor(t, dir);
     expect(shown).toMatchObject({ state: 'idle', interrupted: { format: 'jsonl', outPath, items } });
 
     await expect(next.start(t, dir, { format: 'jsonl', resume: false })).rejects.toMatchObject({
@@ -73,7 +73,7 @@ describe('a download interrupted by a restart or a disconnect', () => {
     const ids = (await lines(outPath)).map((l) => (JSON.parse(l) as { id: number }).id);
     expect(ids).toHaveLength(2000);
     expect(new Set(ids).size).toBe(2000);
-    expect((await next.statusFor(t.vendor, dir)).interrupted).toBeNull();
+    expect((await next.statusFor(t, dir)).interrupted).toBeNull();
   });
 
   it('is replaced when the person chooses to start over', async () => {
@@ -81,5 +81,17 @@ describe('a download interrupted by a restart or a disconnect', () => {
     await next.start(t, dir, { format: 'jsonl', resume: false, replace: true });
     await until(() => next.status().state === 'done', 20_000);
     expect(await lines(outPath)).toHaveLength(2000);
+  });
+
+  it('is not offered to another profile of the vendor on another service, whose plain start does not replace it either', async () => {
+    const { t, outPath, items, next } = await interruptedRun();
+    const staging: DownloadTarget = { ...t, profileId: 'p2', baseUrl: 'http://127.0.0.1:9' };
+    expect((await next.statusFor(staging, dir)).interrupted).toBeNull();
+    await expect(next.resume(staging, dir)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(next.start(staging, dir, { format: 'jsonl', resume: false })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(t.baseUrl),
+    });
+    expect(await lines(outPath)).toHaveLength(items);
   });
 });

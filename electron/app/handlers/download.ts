@@ -1,6 +1,6 @@
 /** download*: the whole-catalog download of the active profile (one at a time). */
 import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
-import type { DownloadTarget } from '../download-controller';
+import type { DownloadTarget, ServiceOf } from '../download-controller';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
@@ -11,10 +11,11 @@ function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
   return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
 }
 
-/** The vendor of a connected profile; null when it is not connected (nothing to resume from there). */
-function connectedVendor(ctx: AppContext, profileId: string): string | null {
+/** The service of a connected profile; null when it is not connected (nothing to resume from there). */
+function connectedService(ctx: AppContext, profileId: string): ServiceOf | null {
   try {
-    return ctx.sessionFor(profileId).profile.vendor;
+    const { vendor, baseUrl } = ctx.sessionFor(profileId).profile;
+    return { vendor, baseUrl };
   } catch {
     return null;
   }
@@ -28,8 +29,8 @@ export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' 
     downloadResume: async (scope) => ctx.downloads.resume(targetOf(ctx, scope), ctx.settings().downloadDir),
     downloadCancel: async ({ deleteFiles }) => ctx.downloads.cancel(deleteFiles),
     downloadStatus: async ({ profileId }) => {
-      const vendor = profileId === undefined ? null : connectedVendor(ctx, profileId);
-      return vendor === null ? ctx.downloads.status() : ctx.downloads.statusFor(vendor, ctx.settings().downloadDir);
+      const service = profileId === undefined ? null : connectedService(ctx, profileId);
+      return service === null ? ctx.downloads.status() : ctx.downloads.statusFor(service, ctx.settings().downloadDir);
     },
   };
 }
