@@ -11,6 +11,23 @@ export const TOKEN_VARIABLE = 'PARTNER_TOKEN';
 /** What the page tells the user next to a copied command. */
 export const TOKEN_VARIABLE_NOTE = `Set ${TOKEN_VARIABLE} to your token before running it: export ${TOKEN_VARIABLE}='…'`;
 
+/** What a logged request must still have for a command that sends it again. */
+export interface CurlSource {
+  origin: string | null;
+  detailKept: boolean;
+}
+
+/**
+ * Why a logged request cannot be copied as curl; null when it can. Never guessed from elsewhere (the
+ * connected profile's base URL may be another host, and the headers and body are gone): refused.
+ */
+export function curlRefusal(d: CurlSource): string | null {
+  if (d.origin === null) return 'This request was never sent: no address, headers or body were recorded, so it cannot be copied as curl.';
+  if (!d.detailKept)
+    return 'Details of older requests are not kept (the log keeps headers and bodies of the newest only), so this one cannot be copied as curl.';
+  return null;
+}
+
 /** Single-quoted for POSIX shells: a ' inside becomes '\''. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

@@ -153,12 +153,14 @@ export class RequestLog {
     const body = d?.responseBody.text ?? null;
     return {
       ...found.entry,
+      detailKept: d !== null,
       requestHeaders: d ? { ...d.requestHeaders } : {},
       requestBody: d?.requestBody ?? null,
       responseHeaders: d ? { ...d.responseHeaders } : {},
       responseBody: body === null ? null : redactText(body, tokens),
       headerProblems: problems,
-      origin: d ? found.origin : null,
+      // Kept with the entry: where it went is known after its headers and bodies are let go.
+      origin: found.origin,
       tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
     };
   }

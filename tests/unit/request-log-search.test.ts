@@ -130,6 +130,7 @@ describe('copyCurlWithToken', () => {
     responseBody: null,
     headerProblems: [],
     origin: 'http://127.0.0.1:9',
+    detailKept: true,
     tokenHeader: { header: 'authorization', scheme: 'Bearer' },
   };
   const context = (writeClipboard?: (text: string) => void, tokens = [TOKEN]) =>

@@ -251,6 +251,7 @@ export function createFakeBridge(): PartnerBridge {
       responseBody: '{"items":[],"last_id":null}',
       headerProblems: [],
       origin: 'http://127.0.0.1:4010',
+      detailKept: true,
       tokenHeader: { header: 'authorization', scheme: 'Bearer' },
     }),
     searchRequestLog: () => ({ ids: [], scanned: 0, withBodies: 0 }),

@@ -5,18 +5,17 @@
  */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { toCurl, TOKEN_VARIABLE_NOTE } from '../../../../shared/curl';
+import { curlRefusal, toCurl, TOKEN_VARIABLE_NOTE } from '../../../../shared/curl';
 import { useApi } from '../../api/context';
-import { useAppInfo, useConnection } from '../../api/queries';
+import { useAppInfo } from '../../api/queries';
 import type { LogDetail } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { errorData } from '../../lib/error-text';
 
 export function CopyCurl({ detail }: { detail: LogDetail }) {
   const api = useApi();
-  const baseUrl = useConnection().data?.baseUrl ?? null;
-  // The recorded origin (the logged path is the whole path); a request never sent has none: the connected profile's base URL.
-  const origin = detail.origin ?? baseUrl;
+  // Never rebuilt from elsewhere (the connected profile's base URL, headers and body gone): refused, with the reason.
+  const refusal = curlRefusal(detail);
   const desktop = useAppInfo().data?.shell === 'desktop';
   const [note, setNote] = useState<string>('');
   const [confirming, setConfirming] = useState(false);
@@ -27,7 +26,7 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
   const copy = async () => {
     const command = toCurl({
       method: detail.method,
-      origin,
+      origin: detail.origin,
       path: detail.path,
       headers: detail.requestHeaders,
       body: detail.requestBody,
@@ -51,17 +50,18 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
         type="button"
         className="btn btn-small"
         onClick={() => void copy()}
-        title={detail.tokenHeader ? `The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : undefined}
+        disabled={refusal !== null}
+        title={refusal ?? (detail.tokenHeader ? `The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : undefined)}
       >
         Copy as curl
       </button>
-      {desktop && detail.tokenHeader ? (
+      {desktop && detail.tokenHeader && !refusal ? (
         <button type="button" className="btn btn-small" onClick={() => setConfirming(true)} disabled={withToken.isPending}>
           Copy with token…
         </button>
       ) : null}
       <span className="muted small" role="status" aria-live="polite">
-        {note}
+        {note || refusal}
       </span>
       {desktop ? (
         <ConfirmDialog
