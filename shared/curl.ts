@@ -15,6 +15,7 @@ export const TOKEN_VARIABLE_NOTE = `Set ${TOKEN_VARIABLE} to your token before r
 export interface CurlSource {
   origin: string | null;
   detailKept: boolean;
+  requestBodyCut: boolean;
 }
 
 /**
@@ -25,6 +26,9 @@ export function curlRefusal(d: CurlSource): string | null {
   if (d.origin === null) return 'This request was never sent: no address, headers or body were recorded, so it cannot be copied as curl.';
   if (!d.detailKept)
     return 'Details of older requests are not kept (the log keeps headers and bodies of the newest only), so this one cannot be copied as curl.';
+  // A command that silently sends another body is worse than none.
+  if (d.requestBodyCut)
+    return 'Only the start of this request body was kept (the log cuts bodies at 4,096 characters): a command would send a different body, so it is not copied.';
   return null;
 }
 

@@ -17,6 +17,8 @@ export interface RecordedExchange {
   url: string;
   requestHeaders: Record<string, string>;
   requestBody: string | null;
+  /** True when requestBody is only the start of the body (over the excerpt's limit): never to be sent again as if whole. */
+  requestBodyCut?: boolean;
   /** 0 when no response arrived. */
   status: number;
   responseHeaders: Record<string, string>;

@@ -202,6 +202,8 @@ export const logDetailSchema = logEntrySchema.extend({
   /** Tokens masked. */
   requestHeaders: z.record(z.string(), z.string()),
   requestBody: z.string().nullable(),
+  /** The request body is only its start (bodies over a few KB are cut): it must not be sent again as if whole. */
+  requestBodyCut: z.boolean(),
   responseHeaders: z.record(z.string(), z.string()),
   /** First few KB. */
   responseBody: z.string().nullable(),

@@ -126,6 +126,7 @@ describe('copyCurlWithToken', () => {
     errorCode: null,
     requestHeaders: { authorization: 'Bearer secr…yz' },
     requestBody: null,
+    requestBodyCut: false,
     responseHeaders: {},
     responseBody: null,
     headerProblems: [],

@@ -247,6 +247,7 @@ export function createFakeBridge(): PartnerBridge {
       errorCode: null,
       requestHeaders: { authorization: 'Bearer demo…en-1', accept: 'application/json' },
       requestBody: null,
+      requestBodyCut: false,
       responseHeaders: { 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '19', 'x-rate-limit-reset': '0', 'content-type': 'application/json' },
       responseBody: '{"items":[],"last_id":null}',
       headerProblems: [],
