@@ -11,6 +11,14 @@ export const TOKEN_VARIABLE = 'PARTNER_TOKEN';
 /** What the page tells the user next to a copied command. */
 export const TOKEN_VARIABLE_NOTE = `Set ${TOKEN_VARIABLE} to your token before running it: export ${TOKEN_VARIABLE}='…'`;
 
+/** Where a copied command runs: its quoting and "$PARTNER_TOKEN" are a POSIX shell's, which cmd.exe and PowerShell read otherwise. */
+export const CURL_SHELL_NOTE = 'For a POSIX shell (bash, zsh); on Windows, run it in Git Bash or WSL, not cmd.exe or PowerShell.';
+
+/** The note once a command is copied: the shell it is for, and the token variable to set when it reads one. */
+export function curlCopiedNote(readsTokenVariable: boolean): string {
+  return `Copied. ${CURL_SHELL_NOTE}${readsTokenVariable ? ` ${TOKEN_VARIABLE_NOTE}` : ''}`;
+}
+
 /** What a logged request must still have for a command that sends it again. */
 export interface CurlSource {
   origin: string | null;
