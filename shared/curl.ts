@@ -11,6 +11,35 @@ export const TOKEN_VARIABLE = 'PARTNER_TOKEN';
 /** What the page tells the user next to a copied command. */
 export const TOKEN_VARIABLE_NOTE = `Set ${TOKEN_VARIABLE} to your token before running it: export ${TOKEN_VARIABLE}='…'`;
 
+/** Where a copied command runs: its quoting and "$PARTNER_TOKEN" are a POSIX shell's, which cmd.exe and PowerShell read otherwise. */
+export const CURL_SHELL_NOTE = 'For a POSIX shell (bash, zsh); on Windows, run it in Git Bash or WSL, not cmd.exe or PowerShell.';
+
+/** The note once a command is copied: the shell it is for, and the token variable to set when it reads one. */
+export function curlCopiedNote(readsTokenVariable: boolean): string {
+  return `Copied. ${CURL_SHELL_NOTE}${readsTokenVariable ? ` ${TOKEN_VARIABLE_NOTE}` : ''}`;
+}
+
+/** What a logged request must still have for a command that sends it again. */
+export interface CurlSource {
+  origin: string | null;
+  detailKept: boolean;
+  requestBodyCut: boolean;
+}
+
+/**
+ * Why a logged request cannot be copied as curl; null when it can. Never guessed from elsewhere (the
+ * connected profile's base URL may be another host, and the headers and body are gone): refused.
+ */
+export function curlRefusal(d: CurlSource): string | null {
+  if (d.origin === null) return 'This request was never sent: no address, headers or body were recorded, so it cannot be copied as curl.';
+  if (!d.detailKept)
+    return 'Details of older requests are not kept (the log keeps headers and bodies of the newest only), so this one cannot be copied as curl.';
+  // A command that silently sends another body is worse than none.
+  if (d.requestBodyCut)
+    return 'Only the start of this request body was kept (the log cuts bodies at 4,096 characters): a command would send a different body, so it is not copied.';
+  return null;
+}
+
 /** Single-quoted for POSIX shells: a ' inside becomes '\''. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

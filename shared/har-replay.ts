@@ -33,6 +33,8 @@ const harReplayEntrySchema = z.object({
   }),
   /** Ours: the client's attempt number (2, 3, ... are its own retries). */
   _attempt: z.number().int().min(1).optional(),
+  /** Ours: postData.text is only the start of the body (the log cuts long bodies). */
+  _requestBodyCut: z.boolean().optional(),
 });
 
 export const harReplayInputSchema = z.object({
@@ -92,7 +94,8 @@ export interface ReplayPlan {
   steps: ReplayStep[];
   /** From the first entry to the last one's start. */
   durationMs: number;
-  skipped: { notAnEndpoint: number; retries: number };
+  /** bodyCut: entries whose request body was recorded cut; sent, they would carry another body. */
+  skipped: { notAnEndpoint: number; retries: number; bodyCut: number };
 }
 
 /** The Partner endpoint a method and URL path call; a base path before it (/api/v1/assets/list) is allowed. */
@@ -118,12 +121,13 @@ function bodyOf(text: string | undefined): unknown {
 
 /**
  * The steps of a HAR in time order, time 0 at its first entry. Only the ten endpoints' requests are
- * sent; an attempt our client made again (`_attempt` > 1) is left to the client, which retries on its own.
+ * sent; an attempt our client made again (`_attempt` > 1) is left to the client, which retries on its own,
+ * and one whose body was recorded cut (`_requestBodyCut`) is left out, never sent with the start of it.
  */
 export function replayPlan(har: HarReplayInput): ReplayPlan {
   const timed = har.log.entries.map((e) => ({ e, at: Date.parse(e.startedDateTime) })).sort((a, b) => a.at - b.at);
   const start = timed[0]?.at ?? 0;
-  const skipped = { notAnEndpoint: 0, retries: 0 };
+  const skipped = { notAnEndpoint: 0, retries: 0, bodyCut: 0 };
   const steps: ReplayStep[] = [];
   for (const { e, at } of timed) {
     const endpoint = endpointOf(e.request.method, e.request.url);
@@ -133,6 +137,10 @@ export function replayPlan(har: HarReplayInput): ReplayPlan {
     }
     if ((e._attempt ?? 1) > 1) {
       skipped.retries++;
+      continue;
+    }
+    if (e._requestBodyCut === true) {
+      skipped.bodyCut++;
       continue;
     }
     // No prototype: a parameter named __proto__ stays a parameter.

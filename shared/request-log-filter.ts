@@ -36,6 +36,8 @@ export interface LogFilter {
   found?: ReadonlySet<number> | null;
   /** Only this minute (epoch ms of its start, from a #/requests/at=<ms> link); replaces rangeS when set. */
   minute?: number | null;
+  /** The moment the view's time range counted back from (its table may be paused): an export uses the same. */
+  now?: number | null;
 }
 
 /** The view's filter as it crosses the bridge, whole. */
@@ -45,10 +47,21 @@ export const logFilterSchema = z.object({
   rangeS: z.union(LOG_RANGES_S.map((s) => z.literal(s)) as [z.ZodLiteral<LogRange>, ...z.ZodLiteral<LogRange>[]]),
   text: z.string().max(200),
   minute: z.number().int().nullable().optional(),
+  now: z.number().finite().nullable().optional(),
 }) satisfies z.ZodType<LogFilter>;
 
 /** The start of the minute a moment falls in. */
 export const minuteOf = (ms: number): number => Math.floor(ms / 60_000) * 60_000;
+
+/**
+ * The moment an export's time range counts back from: the view's (what its table showed), bounded to
+ * the log's span: never past main's clock, never before the oldest entry kept. Main's clock when the
+ * view gave none.
+ */
+export function referenceTime(asked: number | null | undefined, clockNow: number, oldest: number | null): number {
+  if (asked == null) return clockNow;
+  return Math.min(Math.max(asked, oldest ?? asked), clockNow);
+}
 
 export function logFilter(f: LogFilter, now: number): (e: LogEntry) => boolean {
   const keepStatus = STATUS_FILTERS.find((s) => s.id === f.status)?.keep ?? (() => true);

@@ -36,21 +36,26 @@ export function zonedTime(ms: number, timeZone: string): ZonedTime {
   return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) % 24, minute: Number(parts.minute) };
 }
 
-/** The zone's offset from UTC at `ms` (ms; east positive). */
-function offsetAt(ms: number, timeZone: string): number {
-  const t = zonedTime(ms, timeZone);
-  const [y, m, d] = t.day.split('-').map(Number) as [number, number, number];
-  const asUtc = Date.UTC(y, m - 1, d, t.hour, t.minute);
-  return asUtc - Math.floor(ms / 60_000) * 60_000;
-}
+const MINUTE_MS = 60_000;
 
-/** The first instant of a calendar day (YYYY-MM-DD) in the zone. */
+/**
+ * The first instant of a calendar day (YYYY-MM-DD) in the zone: local midnight, or where summer time
+ * starts at midnight (America/Santiago, America/Havana) and midnight never shows, the first instant
+ * that does (01:00). Found by halving, to the minute, the instants whose local day is `day`: offsets
+ * lie within -12 h and +14 h, and they change on whole minutes.
+ */
 export function startOfDay(day: string, timeZone: string): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const guess = Date.UTC(y, m - 1, d);
-  // Twice: the offset at the guess may differ from the offset at local midnight (a DST change that day).
-  const first = guess - offsetAt(guess, timeZone);
-  return guess - offsetAt(first, timeZone);
+  const utcMidnight = Date.UTC(y, m - 1, d);
+  // In minutes: `before` is still on an earlier local day, `after` already on this one or later.
+  let before = (utcMidnight - 15 * 3600_000) / MINUTE_MS;
+  let after = (utcMidnight + 13 * 3600_000) / MINUTE_MS;
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (zonedTime(mid * MINUTE_MS, timeZone).day < day) before = mid;
+    else after = mid;
+  }
+  return after * MINUTE_MS;
 }
 
 /** The calendar day after `day`. */

@@ -149,12 +149,12 @@ export function replaySummary(status: ReplayStatus): string {
   const header = ['endpoint', 'in HAR', 'sent', 'ok', 'failed', 'attempts', '429s'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  const skipped = status.skipped.notAnEndpoint + status.skipped.retries;
+  const skipped = status.skipped.notAnEndpoint + status.skipped.retries + status.skipped.bodyCut;
   return [
     `replay ${status.state}: ${status.sent} of ${status.planned} requests sent over ${(status.durationMs / 1000).toFixed(1)} s of recording`,
     ...(skipped > 0
       ? [
-          `  left out: ${status.skipped.notAnEndpoint} not one of the ten endpoints, ${status.skipped.retries} retries of the recording's client (this client retries on its own)`,
+          `  left out: ${status.skipped.notAnEndpoint} not one of the ten endpoints, ${status.skipped.retries} retries of the recording's client (this client retries on its own), ${status.skipped.bodyCut} whose request body was recorded cut (it would be sent short)`,
         ]
       : []),
     `  ${line(header)}`,

@@ -1,6 +1,7 @@
 /**
  * The report CLI's work: find the data folder and its database, resolve the profile by name, read the
- * usage history (read only: nothing is rolled up or deleted here) and print the report as CSV or JSON.
+ * usage history (read only: the database, also the purchase ledger, is never migrated, moved aside,
+ * created, rolled up or pruned here) and print the report as CSV or JSON.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,7 +9,7 @@ import { usageReportCsv } from '../../shared/usage-report-csv';
 import { systemClock } from '../client/clock';
 import { DEMO_PROFILES } from '../app/embedded-demo';
 import { SETTINGS_FILE_NAME } from '../profiles';
-import { openDatabase, STORE_FILE_NAME, UsageStore } from '../store';
+import { openDatabaseReadOnly, STORE_FILE_NAME, USAGE_LEVELS, UsageStore } from '../store';
 import { retentionOf } from '../usage/usage-service';
 import { userConfigDir, defaultWebDataDir } from '../web/data-dir';
 import { parseReportArgs, REPORT_USAGE } from './cli-args';
@@ -84,7 +85,7 @@ export async function runReportCli(argv: readonly string[], io: ReportCliIo): Pr
   }
   const profile = matches[0]!;
 
-  const opened = openDatabase(dataDir);
+  const opened = openDatabaseReadOnly(dataDir, { tables: USAGE_LEVELS.map((l) => l.table) });
   if (!opened.db) return fail(opened.problem ?? `Cannot open ${opened.path}.`);
   const retention = retentionOf(known.usageHistory as Parameters<typeof retentionOf>[0]);
   const store = new UsageStore(opened.db, { clock: systemClock, retention });

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { migrate } from './migrations';
+import { migrate, schemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { MIGRATIONS } from './migrations';
 
@@ -133,4 +133,52 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
       };
     }
   }
+}
+
+export interface ReadOnlyOptions {
+  /** Tables the reader needs: a database of an older schema without them is refused, not migrated. */
+  tables?: readonly string[];
+  migrations?: readonly Migration[];
+}
+
+/**
+ * The database opened read only, for a reader beside the app (the report CLI): never migrated, moved
+ * aside or created, since the file is also the purchase ledger. A missing, damaged or foreign file,
+ * one of a newer app, or one of an older schema without the tables asked for gives a problem sentence
+ * and no database. (SQLite may add its -wal and -shm files beside it: reading a WAL database needs them.)
+ */
+export function openDatabaseReadOnly(dataDir: string, options: ReadOnlyOptions = {}): OpenedDatabase {
+  const path = join(dataDir, STORE_FILE_NAME);
+  let db: Database;
+  try {
+    db = new (sqlite())(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  } catch (e) {
+    return { db: null, path, problem: `Cannot open ${path} (${describe(e)}).` };
+  }
+  let problem: string | null;
+  try {
+    problem = readOnlyProblem(db, options);
+  } catch (e) {
+    problem = `${path} is damaged or not a Partner Console database (${describe(e)}). It was left as it is.`;
+  }
+  if (problem === null) return { db, path, problem: null };
+  db.close();
+  return { db: null, path, problem };
+}
+
+/** Why a database opened read only cannot be read as this version reads it; null when it can. Throws on a damaged file. */
+function readOnlyProblem(db: Database, options: ReadOnlyOptions): string | null {
+  const check = db.pragma('quick_check', { simple: true });
+  if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
+  const present = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  if (!present.has('schema_migrations')) return `${db.name} is not a Partner Console database (it has no schema_migrations table). It was left as it is.`;
+  const version = schemaVersion(db);
+  const known = Math.max(0, ...(options.migrations ?? MIGRATIONS).map((m) => m.version));
+  if (version > known)
+    return `${db.name} was written by a newer version of the app (schema ${version}; this one knows up to ${known}). Run the report of that version.`;
+  const missing = (options.tables ?? []).filter((t) => !present.has(t));
+  if (missing.length > 0) {
+    return `${db.name} is of an older schema (${version}) without ${missing.join(', ')}. Open the app once to bring it up to date; it was left as it is.`;
+  }
+  return null;
 }

@@ -138,6 +138,8 @@ export class UsageStore {
   private flushTimer: unknown = null;
   private downsampleTimer: unknown = null;
   private closed = false;
+  /** The newest second this store wrote; null until it wrote one. What close() rolls up to. */
+  private newestWritten: number | null = null;
   /** Prepared once: a flush runs the same few statements for every bucket. */
   private readonly statements = new Map<string, Statement>();
 
@@ -209,6 +211,7 @@ export class UsageStore {
       outage.droppedBuckets += this.keepForNextFlush(batch, outage);
       return 0;
     }
+    for (const { startMs } of batch) this.newestWritten = Math.max(this.newestWritten ?? startMs, startMs);
     this.flushSucceeded();
     return batch.length;
   }
@@ -357,14 +360,38 @@ export class UsageStore {
     });
   }
 
-  /** Stops the schedule and writes what gathered. */
+  /** Stops the schedule, writes what gathered and rolls it up. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     if (this.flushTimer !== null) this.clock.clearTimeout(this.flushTimer);
     if (this.downsampleTimer !== null) this.clock.clearTimeout(this.downsampleTimer);
     this.flushTimer = this.downsampleTimer = null;
-    if (this.db.open) this.flush();
+    if (!this.db.open) return;
+    this.flush();
+    this.rollUpWritten();
+  }
+
+  /**
+   * Rolls seconds up to the end of the minute of the newest one written, and minutes into hours as
+   * far: reports and long histories read minutes and hours only, and the schedule's roll-up never ran
+   * for a session's last minute (nor for a session under a minute). A later sample in those buckets
+   * is merged into the coarser rows as it is written (flush), and the next roll-up starts past them:
+   * nothing is counted twice.
+   */
+  private rollUpWritten(): void {
+    if (this.newestWritten === null) return;
+    const minuteUntil = floorTo(this.newestWritten, LEVEL.minute.bucketMs) + LEVEL.minute.bucketMs;
+    try {
+      this.db.transaction(() => {
+        this.rollUp('second', 'minute', minuteUntil);
+        // Never past the minutes rolled up: a second not yet in a minute must still reach its hour.
+        this.rollUp('minute', 'hour', this.doneUntil('minute') ?? minuteUntil);
+      })();
+    } catch (e) {
+      // The seconds stay written; the next start's roll-up takes them.
+      if (!this.outage) this.onError(e);
+    }
   }
 
   private scheduleDownsample(): void {

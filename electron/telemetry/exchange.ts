@@ -2,6 +2,7 @@
  * One HTTP exchange as the recording fetch saw it, and how it is shown: tokens masked wherever
  * they could appear (auth headers, cookies, query values), bodies cut to a few KB.
  */
+import { TOKEN_SCHEME } from '../../shared/token-scheme';
 import { maskToken, redactText } from '../profiles/mask-token';
 
 export const BODY_EXCERPT_BYTES = 4096;
@@ -16,6 +17,8 @@ export interface RecordedExchange {
   url: string;
   requestHeaders: Record<string, string>;
   requestBody: string | null;
+  /** True when requestBody is only the start of the body (over the excerpt's limit): never to be sent again as if whole. */
+  requestBodyCut?: boolean;
   /** 0 when no response arrived. */
   status: number;
   responseHeaders: Record<string, string>;
@@ -40,14 +43,18 @@ export interface MaskContext {
 export function maskHeaderValue(name: string, value: string, ctx: MaskContext): string {
   const lower = name.toLowerCase();
   if (CREDENTIAL_HEADERS.has(lower) || ctx.tokenHeaders.has(lower)) {
-    // Keep a scheme word ("Bearer"), mask the credential after it.
+    // Keep a scheme word ("Bearer", "Partner.v1": any the profile accepts), mask the credential after it.
     const space = value.indexOf(' ');
-    if (space > 0 && /^[A-Za-z][A-Za-z0-9_-]*$/.test(value.slice(0, space))) {
-      return `${value.slice(0, space)} ${maskToken(value.slice(space + 1).trim())}`;
-    }
+    const scheme = value.slice(0, Math.max(0, space));
+    if (isScheme(scheme, ctx)) return `${scheme} ${maskToken(value.slice(space + 1).trim())}`;
     return maskToken(value);
   }
   return redactText(value, ctx.tokens);
+}
+
+/** A scheme word to show as is: never one with a known token in it (a wide pattern could take a credential for one). */
+function isScheme(word: string, ctx: MaskContext): boolean {
+  return TOKEN_SCHEME.test(word) && !ctx.tokens.some((t) => t !== '' && word.includes(t));
 }
 
 export function maskHeaders(headers: Record<string, string>, ctx: MaskContext): Record<string, string> {

@@ -12,6 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, QueryString } from 'har-format';
 import { MASK_ELLIPSIS, maskToken, redactText } from '../profiles/mask-token';
+import { BODY_EXCERPT_BYTES } from './exchange';
 import type { MaskContext } from './exchange';
 import { maskHeaderValue, maskedPathAndQuery } from './exchange';
 import type { ExportedEntry } from './request-log';
@@ -47,6 +48,18 @@ function queryOf(url: URL, mask: MaskContext): QueryString[] {
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
+/** Said on a cut request body (HAR 1.2 allows a comment on postData): its text is only the start. */
+export const CUT_BODY_COMMENT = `Cut: only the first ${BODY_EXCERPT_BYTES} characters of this body were recorded; the text is not the whole body.`;
+
+/** The request body as HAR postData, marked when cut; none when the request had none. */
+function postDataOf(d: ExportedEntry['detail']): Pick<Entry['request'], 'postData' | 'bodySize'> {
+  if (d?.requestBody == null) return { bodySize: 0 };
+  const mimeType = headerValue(d.requestHeaders, 'content-type') ?? 'application/json';
+  if (!d.requestBodyCut) return { postData: { mimeType, text: d.requestBody }, bodySize: byteLength(d.requestBody) };
+  // The whole size is not known: -1, as HAR says.
+  return { postData: { mimeType, text: d.requestBody, comment: CUT_BODY_COMMENT }, bodySize: -1 };
+}
+
 function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskContext): Entry {
   const base = origin ?? UNKNOWN_ORIGIN;
   // Masked as stored; masked again with the tokens known now (a profile added since).
@@ -68,9 +81,8 @@ function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskCont
       cookies: [],
       headers: headerList(requestHeaders, mask),
       queryString: queryOf(url, mask),
-      ...(d?.requestBody != null ? { postData: { mimeType: headerValue(requestHeaders, 'content-type') ?? 'application/json', text: d.requestBody } } : {}),
       headersSize: -1,
-      bodySize: d?.requestBody != null ? byteLength(d.requestBody) : 0,
+      ...postDataOf(d),
     },
     response: {
       status: e.status,
@@ -92,6 +104,8 @@ function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskCont
     _endpoint: e.endpoint,
     _vendor: e.vendor,
     _attempt: e.attempt,
+    // A replay leaves such an entry out: it would send the start of the body as if whole.
+    ...(d?.requestBodyCut ? { _requestBodyCut: true } : {}),
     _logId: e.id,
     _rateLimit: { limit: e.limit, remaining: e.remaining, reset: e.reset },
     ...(e.errorCode !== null ? { _error: e.errorCode } : {}),

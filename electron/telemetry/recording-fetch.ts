@@ -20,11 +20,13 @@ export function createRecordingFetch(inner: typeof fetch, options: RecordingFetc
   const now = options.now ?? Date.now;
   const limit = options.bodyLimit ?? BODY_EXCERPT_BYTES;
   const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const body = bodyText(init?.body);
     const exchange: RecordedExchange = {
       method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
       url: input instanceof Request ? input.url : String(input),
       requestHeaders: headersToRecord(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
-      requestBody: truncateText(bodyText(init?.body), limit),
+      requestBody: truncateText(body, limit),
+      requestBodyCut: body !== null && body.length > limit,
       status: 0,
       responseHeaders: {},
       responseBody: { text: null },

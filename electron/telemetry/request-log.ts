@@ -36,6 +36,8 @@ export interface LogFilter {
 interface StoredDetail {
   requestHeaders: Record<string, string>;
   requestBody: string | null;
+  /** The request body is only its start (cut at the excerpt's limit). */
+  requestBodyCut: boolean;
   responseHeaders: Record<string, string>;
   /** Shared with the recording fetch, which fills it in when the excerpt is read. */
   responseBody: BodyExcerpt;
@@ -109,6 +111,7 @@ export class RequestLog {
         ? {
             requestHeaders: maskHeaders(exchange.requestHeaders, mask),
             requestBody: exchange.requestBody === null ? null : redactText(exchange.requestBody, mask.tokens),
+            requestBodyCut: exchange.requestBodyCut === true,
             responseHeaders: maskHeaders(exchange.responseHeaders, mask),
             responseBody: exchange.responseBody,
             error: exchange.error === null ? null : redactText(exchange.error, mask.tokens),
@@ -153,12 +156,15 @@ export class RequestLog {
     const body = d?.responseBody.text ?? null;
     return {
       ...found.entry,
+      detailKept: d !== null,
       requestHeaders: d ? { ...d.requestHeaders } : {},
       requestBody: d?.requestBody ?? null,
+      requestBodyCut: d?.requestBodyCut ?? false,
       responseHeaders: d ? { ...d.responseHeaders } : {},
       responseBody: body === null ? null : redactText(body, tokens),
       headerProblems: problems,
-      origin: d ? found.origin : null,
+      // Kept with the entry: where it went is known after its headers and bodies are let go.
+      origin: found.origin,
       tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
     };
   }
@@ -177,6 +183,7 @@ export class RequestLog {
           ? {
               requestHeaders: { ...d.requestHeaders },
               requestBody: d.requestBody,
+              requestBodyCut: d.requestBodyCut,
               responseHeaders: { ...d.responseHeaders },
               responseBody: body === null ? null : redactText(body, tokens),
               error: d.error,

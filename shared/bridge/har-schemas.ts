@@ -41,7 +41,8 @@ export const replayStatusSchema = z.object({
   planned: z.number().int(),
   sent: z.number().int(),
   finished: z.number().int(),
-  skipped: z.object({ notAnEndpoint: z.number().int(), retries: z.number().int() }),
+  /** Left out: other URLs, the recording client's own retries, and requests whose body was recorded cut. */
+  skipped: z.object({ notAnEndpoint: z.number().int(), retries: z.number().int(), bodyCut: z.number().int() }),
   endpoints: z.array(replayEndpointSchema),
 });
 

@@ -202,12 +202,16 @@ export const logDetailSchema = logEntrySchema.extend({
   /** Tokens masked. */
   requestHeaders: z.record(z.string(), z.string()),
   requestBody: z.string().nullable(),
+  /** The request body is only its start (bodies over a few KB are cut): it must not be sent again as if whole. */
+  requestBodyCut: z.boolean(),
   responseHeaders: z.record(z.string(), z.string()),
   /** First few KB. */
   responseBody: z.string().nullable(),
   headerProblems: z.array(z.string()),
   /** Where the request went (scheme, host, port; never credentials); null when it was never sent. */
   origin: z.string().nullable(),
+  /** False once the bounded log let this entry's headers and bodies go (or none were recorded): no command can be rebuilt. */
+  detailKept: z.boolean(),
   /** The header that carried the token and its scheme word (names only), for Copy as curl; null: none the app knows. */
   tokenHeader: z.object({ header: z.string(), scheme: z.string().nullable() }).nullable(),
 });

@@ -126,10 +126,12 @@ describe('copyCurlWithToken', () => {
     errorCode: null,
     requestHeaders: { authorization: 'Bearer secr…yz' },
     requestBody: null,
+    requestBodyCut: false,
     responseHeaders: {},
     responseBody: null,
     headerProblems: [],
     origin: 'http://127.0.0.1:9',
+    detailKept: true,
     tokenHeader: { header: 'authorization', scheme: 'Bearer' },
   };
   const context = (writeClipboard?: (text: string) => void, tokens = [TOKEN]) =>

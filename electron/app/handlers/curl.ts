@@ -5,7 +5,7 @@
  * the known token whose masked form is the one logged (refused when two known tokens look alike).
  */
 import { PartnerError } from '../../../shared/errors';
-import { toCurl } from '../../../shared/curl';
+import { curlRefusal, toCurl } from '../../../shared/curl';
 import { maskToken } from '../../profiles/mask-token';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
@@ -24,6 +24,8 @@ export function curlHandlers(ctx: AppContext): HandlerGroup<'searchRequestLog' |
       }
       const detail = ctx.telemetry.requestDetail(requestId);
       if (!detail) throw refuse('NOT_FOUND', `The request log no longer holds entry ${requestId}.`);
+      const refusal = curlRefusal(detail);
+      if (refusal) throw refuse('BAD_REQUEST', refusal);
       const at = detail.tokenHeader;
       if (!at) throw refuse('BAD_REQUEST', 'This request carried no token the app knows.', 'Use Copy as curl.');
       const logged = detail.requestHeaders[at.header] ?? '';

@@ -5,7 +5,7 @@
  */
 import { PartnerError } from '../../../shared/errors';
 import { replayPlan } from '../../../shared/har-replay';
-import { logFilter, STATUS_FILTERS } from '../../../shared/request-log-filter';
+import { logFilter, referenceTime, STATUS_FILTERS } from '../../../shared/request-log-filter';
 import type { LogFilter } from '../../../shared/request-log-filter';
 import { timerClock } from '../../../shared/clock';
 import { HarReplay } from '../../replay/har-replay';
@@ -14,12 +14,16 @@ import { notOnDemo } from '../embedded-demo';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
-/** The filter in words, for the HAR's comment. */
-function describeFilter(f: LogFilter): string {
+/** The filter in words, for the HAR's comment; `now`: the moment its time range counted back from. */
+function describeFilter(f: LogFilter, now: number): string {
   const parts = [
     f.endpoint === 'all' ? 'all endpoints' : f.endpoint,
     STATUS_FILTERS.find((s) => s.id === f.status)?.label.toLowerCase() ?? f.status,
-    f.minute != null ? `the minute of ${new Date(f.minute).toISOString()}` : f.rangeS > 0 ? `the last ${f.rangeS} s` : 'everything kept',
+    f.minute != null
+      ? `the minute of ${new Date(f.minute).toISOString()}`
+      : f.rangeS > 0
+        ? `the ${f.rangeS} s before ${new Date(now).toISOString()}`
+        : 'everything kept',
   ];
   if (f.text.trim() !== '') parts.push(`matching "${f.text.trim()}"`);
   return parts.join(', ');
@@ -31,14 +35,18 @@ export function harHandlers(ctx: AppContext): HandlerGroup<'requestLogHar' | 'si
   let replay: HarReplay | null = null;
   return {
     async requestLogHar(filter) {
-      const now = Date.now();
+      const clockNow = Date.now();
       const mask = ctx.telemetry.maskContext();
       // The text matches as in the view: main's search finds it in the bodies too.
       const found = filter.text.trim() === '' ? null : new Set(ctx.telemetry.searchRequestLog(filter.text).ids);
-      const entries = ctx.telemetry.exportedEntries(logFilter({ ...filter, found }, now));
-      const comment = `Partner Console request log: ${describeFilter(filter)}. Tokens are masked.`;
+      const all = ctx.telemetry.exportedEntries(() => true);
+      // The time range counts back from the moment the view's table did, not from this click.
+      const now = referenceTime(filter.now, clockNow, all[0]?.entry.at ?? null);
+      const keep = logFilter({ ...filter, found }, now);
+      const entries = all.filter((e) => keep(e.entry));
+      const comment = `Partner Console request log: ${describeFilter(filter, now)}. Tokens are masked.`;
       const built = buildHar(entries, { name: 'Partner Console', version: ctx.env.version }, mask, comment);
-      return { fileName: `requests-${stamp(now)}.har`, text: harText(built.har, mask), entries: built.entries, withoutDetail: built.withoutDetail };
+      return { fileName: `requests-${stamp(clockNow)}.har`, text: harText(built.har, mask), entries: built.entries, withoutDetail: built.withoutDetail };
     },
     /** As the vendor of the demo profile the page showed (the simulator panel's). */
     async simReplayHar({ har, ...scope }) {

@@ -1,22 +1,22 @@
 /**
  * The request as curl: "Copy as curl" puts `"$PARTNER_TOKEN"` where the token went (the page never
  * has the token); "Copy with token" (desktop only, after a confirmation) asks main to write the
- * command with the real token to the clipboard, so the token never crosses the bridge.
+ * command with the real token to the clipboard, so the token never crosses the bridge. Both are
+ * POSIX shell commands: the button and the notes say so, since the app ships for Windows too.
  */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { toCurl, TOKEN_VARIABLE_NOTE } from '../../../../shared/curl';
+import { CURL_SHELL_NOTE, curlCopiedNote, curlRefusal, toCurl, TOKEN_VARIABLE_NOTE } from '../../../../shared/curl';
 import { useApi } from '../../api/context';
-import { useAppInfo, useConnection } from '../../api/queries';
+import { useAppInfo } from '../../api/queries';
 import type { LogDetail } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { errorData } from '../../lib/error-text';
 
 export function CopyCurl({ detail }: { detail: LogDetail }) {
   const api = useApi();
-  const baseUrl = useConnection().data?.baseUrl ?? null;
-  // The recorded origin (the logged path is the whole path); a request never sent has none: the connected profile's base URL.
-  const origin = detail.origin ?? baseUrl;
+  // Never rebuilt from elsewhere (the connected profile's base URL, headers and body gone): refused, with the reason.
+  const refusal = curlRefusal(detail);
   const desktop = useAppInfo().data?.shell === 'desktop';
   const [note, setNote] = useState<string>('');
   const [confirming, setConfirming] = useState(false);
@@ -27,7 +27,7 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
   const copy = async () => {
     const command = toCurl({
       method: detail.method,
-      origin,
+      origin: detail.origin,
       path: detail.path,
       headers: detail.requestHeaders,
       body: detail.requestBody,
@@ -35,14 +35,14 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
     });
     try {
       await navigator.clipboard.writeText(command);
-      say(detail.tokenHeader ? `Copied. ${TOKEN_VARIABLE_NOTE}` : 'Copied.');
+      say(curlCopiedNote(detail.tokenHeader !== null));
     } catch {
       say('The clipboard refused: copy from the request headers below.');
     }
   };
   const withToken = useMutation({
     mutationFn: () => api.copyCurlWithToken({ requestId: detail.id }),
-    onSuccess: () => say('Copied with your token: anyone who reads the clipboard can use it. Copy something else when you are done.'),
+    onSuccess: () => say(`Copied with your token: anyone who reads the clipboard can use it. Copy something else when you are done. ${CURL_SHELL_NOTE}`),
     onError: (e) => say(errorData(e).message),
   });
   return (
@@ -51,17 +51,18 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
         type="button"
         className="btn btn-small"
         onClick={() => void copy()}
-        title={detail.tokenHeader ? `The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : undefined}
+        disabled={refusal !== null}
+        title={refusal ?? `${CURL_SHELL_NOTE}${detail.tokenHeader ? ` The token is written as "$PARTNER_TOKEN". ${TOKEN_VARIABLE_NOTE}` : ''}`}
       >
-        Copy as curl
+        Copy as curl (bash/zsh)
       </button>
-      {desktop && detail.tokenHeader ? (
+      {desktop && detail.tokenHeader && !refusal ? (
         <button type="button" className="btn btn-small" onClick={() => setConfirming(true)} disabled={withToken.isPending}>
           Copy with token…
         </button>
       ) : null}
       <span className="muted small" role="status" aria-live="polite">
-        {note}
+        {note || refusal}
       </span>
       {desktop ? (
         <ConfirmDialog

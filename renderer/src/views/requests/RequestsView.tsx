@@ -150,16 +150,18 @@ export default function RequestsView() {
     setRangeS(s);
   };
 
-  const { rows, matching, minute } = useMemo(() => {
+  // `now`: the moment the table's time range counted back from; the HAR export uses the same (the table may be paused).
+  const { rows, matching, minute, now } = useMemo(() => {
     // Held when the log reaches back before the minute's start, or into the minute with nothing let go (the app started in it).
     // An empty log is still loading: no warning until it has arrived.
     const reaches = (t: number) => log.newest(1, (e) => e.at < t).length > 0;
     const nothingLetGo = log.droppedHere === 0 && log.droppedByMain === 0;
     const held = linkedMinute !== null && (log.size === 0 || reaches(linkedMinute) || (nothingLetGo && reaches(linkedMinute + 60_000)));
     const minute = held ? linkedMinute : null;
-    const keep = logFilter({ endpoint, status, rangeS, text, found, minute }, Date.now());
+    const now = Date.now();
+    const keep = logFilter({ endpoint, status, rangeS, text, found, minute }, now);
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
-    return { rows, matching: rows.length, minute };
+    return { rows, matching: rows.length, minute, now };
   }, [log, version, endpoint, status, rangeS, text, found, linkedMinute]); // version: the log changed
 
   return (
@@ -222,7 +224,7 @@ export default function RequestsView() {
             <span className={following ? 'live-dot' : 'live-dot live-dot-off'} aria-hidden="true" />
             {following ? 'Live' : 'Paused'}
           </button>
-          <ExportHarButton filter={{ endpoint, status, rangeS, text, minute }} matching={matching} />
+          <ExportHarButton filter={{ endpoint, status, rangeS, text, minute, now }} matching={matching} />
         </div>
       </div>
 

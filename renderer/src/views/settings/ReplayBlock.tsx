@@ -92,7 +92,9 @@ export function ReplayBlock() {
                 `${ENDPOINTS[e.endpoint].label}: ${e.sent}/${e.planned}${e.failed > 0 ? `, ${e.failed} failed` : ''}${e.rateLimited > 0 ? `, ${e.rateLimited}×429` : ''}`,
             )
             .join(' · ')}
-          {s.skipped.notAnEndpoint + s.skipped.retries > 0 ? ` · left out: ${s.skipped.notAnEndpoint} other URLs, ${s.skipped.retries} retries` : ''}
+          {s.skipped.notAnEndpoint + s.skipped.retries + s.skipped.bodyCut > 0
+            ? ` · left out: ${s.skipped.notAnEndpoint} other URLs, ${s.skipped.retries} retries, ${s.skipped.bodyCut} with a body recorded cut`
+            : ''}
         </p>
       ) : null}
     </fieldset>
