@@ -10,6 +10,7 @@ import { baseUrlProblem } from '../../shared/base-url';
 import { maskStoreUrl } from '../../shared/budget-store-url';
 import { PAGE_SIZE_DEFAULT } from '../../shared/catalog';
 import { PartnerError } from '../../shared/errors';
+import { TOKEN_SCHEME } from '../../shared/token-scheme';
 import { DEFAULT_SERVICE_MAP, parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { normalizeBaseUrl } from '../../shared/base-url';
@@ -44,7 +45,6 @@ function notFound(message: string): PartnerError {
 
 /** What an HTTP header can carry as a token: visible ASCII, no spaces (the client refuses the rest). */
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
-const SCHEME_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export class ProfileStore {
   readonly settingsProblem: string | null;
@@ -103,7 +103,7 @@ export class ProfileStore {
     const added: StoredToken[] = [];
     const presentation = input.tokenPresentation ?? existing?.tokenPresentation ?? DEFAULT_TOKEN_PRESENTATION;
     const scheme = presentation.scheme?.trim() || null;
-    if (scheme !== null && !SCHEME_CHARS.test(scheme))
+    if (scheme !== null && !TOKEN_SCHEME.test(scheme))
       throw badRequest(`tokenPresentation.scheme must be one word (letters, digits, -._~ and the like), got "${scheme.slice(0, 40)}".`);
     for (const [i, token] of input.addTokens.entries()) {
       const plain = token.trim();
