@@ -1,7 +1,9 @@
 /** `npm run report -- --profile NAME --from DATE --to DATE --format csv|json`: see cli-args.ts for the flags. */
+import { invocationDir, tolerateClosedOutput } from '../cli-process';
 import { runReportCli } from './cli-main';
 
-runReportCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then(
+tolerateClosedOutput();
+runReportCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: invocationDir() }).then(
   (code) => {
     process.exitCode = code;
   },

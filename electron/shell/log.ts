@@ -1,3 +1,5 @@
+import { tolerateClosedOutput } from '../cli-process';
+
 /** The shell's one logger: to stderr with a prefix, so shell messages stand out from the services'. */
 export type ShellLog = (message: string, detail?: unknown) => void;
 
@@ -28,6 +30,8 @@ export function installCrashGuards(log: ShellLog, target: NodeJS.EventEmitter = 
   // Once per process: a second start-up (tests, a re-created shell) must not stack handlers.
   if (guarded.has(target)) return () => {};
   guarded.add(target);
+  // A closed stderr would otherwise throw on every line logged here, each failure logged again.
+  if (target === process) tolerateClosedOutput();
   const onException = (error: unknown) => log('uncaught exception (the process keeps running)', error);
   const onRejection = (reason: unknown) => log('unhandled promise rejection (the process keeps running)', reason);
   target.on('uncaughtException', onException);

@@ -10,6 +10,7 @@ import { CliError, USAGE, parseCliArgs } from './cli-args';
 import { replaySummary } from '../replay/har-replay';
 import { readReplayFile, replayIntoSimulator } from '../replay/cli-replay';
 import type { ReplayPlan } from '../../shared/har-replay';
+import { tolerateClosedOutput } from '../cli-process';
 import { DIALECTS } from './dialects';
 import { startSimulator } from './index';
 import type { FaultConfig, RunningSimulator } from './types';
@@ -108,6 +109,8 @@ async function replayThenStop(sim: RunningSimulator, plan: ReplayPlan): Promise<
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Scripts read the banner's first line (`| head -1`) and stop reading: the simulator serves on.
+  tolerateClosedOutput();
   main().then(
     (code) => {
       process.exitCode = code;

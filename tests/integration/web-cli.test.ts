@@ -1,7 +1,7 @@
 /** `npm run web` as a process: the one URL line, a working bridge behind it, a clean stop, usage errors. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,34 @@ describe('npm run web (the CLI)', () => {
 
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
+  });
+
+  it('serves on, and stops cleanly, once nobody reads its log (stderr closed, as `2>&1 | head -1` leaves it)', async () => {
+    const data = path.join(dir, 'data');
+    running = runCli(['--no-open', '--data-dir', data, '--renderer-dir', path.join(dir, 'renderer')]);
+    const line = await waitFor(
+      () =>
+        running!
+          .stdout()
+          .split('\n')
+          .find((l) => l.startsWith(URL_LINE_PREFIX)),
+      20_000,
+      'the URL line',
+    );
+    const url = new URL(line.slice(URL_LINE_PREFIX.length).trim());
+    running.child.stderr!.destroy();
+    // A refused bridge connection makes the server log a line: to the closed stderr.
+    const refused = new WebSocket(`ws://${url.host}/bridge?secret=wrong`, { origin: url.origin });
+    await new Promise<void>((resolve) => {
+      refused.once('error', () => resolve());
+      refused.once('close', () => resolve());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const page = await fetch(`${url.origin}/`, { signal: AbortSignal.timeout(5_000) });
+    expect(page.status).toBe(200);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(existsSync(path.join(data, 'instance.lock'))).toBe(false);
   });
 
   it('refuses a bad flag with the usage text and exit code 2', async () => {
