@@ -8,7 +8,7 @@ import { parseServiceMap } from '../../shared/service-map/schema';
 import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
-import { budgetStoreProblem } from '../../shared/budget-store-url';
+import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
 import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
@@ -233,9 +233,18 @@ export function resumeCommand(argv: string[]): string {
       i++;
     } else if (arg.startsWith('--token=')) {
       shown.push('--token', '<token>');
+    } else if (arg === '--budget-store' || arg.startsWith('--budget-store=')) {
+      // Its password stays out of the hint (and so out of logs), as in every other line about the store.
+      const url = arg === '--budget-store' ? (argv[++i] ?? '') : arg.slice('--budget-store='.length);
+      shown.push('--budget-store', shellWord(maskStoreUrl(url)));
     } else {
-      shown.push(/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+      shown.push(shellWord(arg));
     }
   }
   return `npm run catalog -- ${[...shown, '--resume'].join(' ')}`;
+}
+
+/** One argument as a POSIX shell reads it back. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

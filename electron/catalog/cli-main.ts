@@ -5,6 +5,8 @@
 import { createTransport } from '../client/transport';
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../client';
 import type { ClientOptions, StoreLease } from '../client';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { toErrorData } from '../../shared/errors';
 import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
 import type { CliOptions } from './cli-args';
@@ -51,6 +53,17 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   const options = parsed.options;
+  // Before anything is sent (detection spends requests): the file's folder must be there.
+  const folder = dirname(options.out);
+  if (
+    !(await stat(folder).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    io.stderr.write(`catalog: the folder ${folder} for the output does not exist (or is not a folder); create it or choose another --out.\n`);
+    return EXIT_USAGE;
+  }
   let client: PartnerClient;
   const stores = new ScopeStores();
   let store: StoreLease | null = null;
@@ -65,8 +78,45 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
+  // From here on Ctrl-C (or a termination) stops the run: during detection by closing the client, which
+  // cancels its requests; then by cancelling the download, whose checkpoint holds every page written.
+  let interrupted = false;
+  let download: CatalogDownload | null = null;
+  const stopInterrupt = io.onInterrupt(() => {
+    if (interrupted) return;
+    interrupted = true;
+    if (download) void download.cancel();
+    else client.close();
+  });
+  try {
+    return await detectThenDownload(argv, options, client, io, {
+      interrupted: () => interrupted,
+      started: (d) => (download = d),
+    });
+  } finally {
+    stopInterrupt();
+    client.close();
+    store?.release();
+  }
+}
+
+/** How the run's interrupt handler follows it: whether it fired, and the download it must cancel. */
+interface RunWatch {
+  interrupted(): boolean;
+  started(download: CatalogDownload): void;
+}
+
+async function detectThenDownload(argv: string[], options: CliOptions, client: PartnerClient, io: CliIo, watch: RunWatch): Promise<number> {
   // The service map: from --service-map, the checkpoint's (--resume), detected (default, at most 3 requests), or built in (--no-detect).
-  const { map, warnings: detectWarnings } = await serviceMapForRun(options, client, io.stderr);
+  const detected = await serviceMapForRun(options, client, io.stderr).catch((e: unknown) => {
+    if (watch.interrupted()) return null; // the closed client cancelled detection's request
+    throw e;
+  });
+  if (detected === null || watch.interrupted()) {
+    io.stderr.write('catalog: interrupted while detecting the service map; nothing was written.\n');
+    return EXIT_INTERRUPTED;
+  }
+  const { map, warnings: detectWarnings } = detected;
   let download: CatalogDownload;
   try {
     download = new CatalogDownload({
@@ -86,24 +136,15 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       ...(options.columns === undefined ? {} : { columns: options.columns }),
     });
   } catch (e) {
-    client.close();
-    store?.release();
     io.stderr.write(`catalog: ${toErrorData(e).message}\n\n${USAGE}\n`);
     return EXIT_USAGE;
   }
+  watch.started(download);
 
   const where = options.defaultOut ? ' (the default; choose another file with --out)' : '';
   io.stderr.write(`catalog: ${options.resume ? 'resuming' : 'writing'} ${download.out}${where}\n`);
   const reporter = new ProgressReporter(io.stderr);
   const stopProgress = download.onProgress((p) => reporter.update(p));
-  let interrupted = false;
-  const stopInterrupt = io.onInterrupt(() => {
-    if (interrupted) return;
-    interrupted = true;
-    // Abort the page in flight: the checkpoint already holds every page written before it.
-    void download.cancel();
-  });
-
   try {
     const result = await download.start();
     stopProgress();
@@ -117,7 +158,7 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
       io.stderr.write(`catalog: done, ${result.items} items in ${result.out}\n`);
       return EXIT_OK;
     }
-    if (result.state === 'cancelled' || interrupted) {
+    if (result.state === 'cancelled' || watch.interrupted()) {
       io.stderr.write(`catalog: interrupted; ${result.items} items are saved in ${result.out}. To continue: ${resumeCommand(argv)}\n`);
       return EXIT_INTERRUPTED;
     }
@@ -126,8 +167,5 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
     return EXIT_FAILED;
   } finally {
     stopProgress();
-    stopInterrupt();
-    client.close();
-    store?.release();
   }
 }

@@ -1,4 +1,5 @@
 /** `npm run catalog -- --base-url URL --token T [...]`: see cli-args.ts for the flags. */
+import { invocationDir, tolerateClosedOutput } from '../cli-process';
 import { runCatalogCli } from './cli-main';
 
 function onInterrupt(handler: () => void): () => void {
@@ -17,6 +18,7 @@ function onInterrupt(handler: () => void): () => void {
   };
 }
 
+tolerateClosedOutput();
 let settled = false;
 // Node ends a process whose event loop is empty even while a promise still waits (an unref'd timer):
 // that must never pass for success, with no summary. Say so and fail instead.
@@ -33,7 +35,7 @@ runCatalogCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  cwd: process.cwd(),
+  cwd: invocationDir(),
   onInterrupt,
 }).then(
   (code) => {

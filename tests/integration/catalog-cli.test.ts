@@ -9,12 +9,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { until } from '../helpers/app-calls';
 import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { readCheckpoint } from '../../electron/catalog/checkpoint';
 import { startSimulator } from '../../electron/simulator';
@@ -129,18 +130,62 @@ describe('catalog CLI', () => {
 
   it('stops on Ctrl-C with the checkpoint written and says how to resume', async () => {
     const out = join(dir, 'cat.jsonl');
-    const run = cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--page-size', '5', '--out', out]);
+    // A budget store with a password (nobody listens there: headers only): the resume hint must not show it.
+    const store = 'redis://:RedisPw0rd@127.0.0.1:9/0';
+    const run = cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--page-size', '5', '--out', out, '--budget-store', store]);
     await waitForPages(`${out}.checkpoint.json`, 3);
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/interrupted; \d+ items are saved in .*cat\.jsonl\. To continue: npm run catalog -- .*--token <token>.* --resume/);
     expect(result.stderr).not.toContain(TOKEN);
+    expect(result.stderr).not.toContain('RedisPw0rd');
+    expect(result.stderr).toMatch(/--budget-store '?redis:\/\/\*\*\*@127\.0\.0\.1:9\/0/);
     const summary = JSON.parse(result.stdout.trim()) as { state: string; items: number };
     expect(summary.state).toBe('cancelled');
     const cp = await readCheckpoint(`${out}.checkpoint.json`);
     expect(cp?.items).toBe(summary.items);
     expect(await fileIds(out)).toEqual(expectedIds().slice(0, summary.items));
+  });
+
+  it('finishes as it would when its output is read by a command that stopped reading (| head -1): no stack, exit 0', async () => {
+    const out = join(dir, 'piped.jsonl');
+    const run = cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--no-detect', '--out', out]);
+    run.child.stdout!.destroy();
+    const result = await run.done;
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.code).toBe(0);
+    expect(await fileIds(out)).toEqual(expectedIds());
+  });
+
+  it('is interrupted during service-map detection with exit 130 and says so, nothing written', async () => {
+    sim.control.setFaults({ latencyMs: 3_000 });
+    const out = join(dir, 'detecting.jsonl');
+    const run = cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--out', out]);
+    await until(() => sim.control.counters().length > 0 || run.child.exitCode !== null);
+    run.child.kill('SIGTERM');
+    const result = await run.done;
+    sim.control.setFaults({ latencyMs: 0 });
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/interrupted/);
+    await expect(readFile(out)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('names a missing --out folder before sending anything, and resolves a relative --out from where npm was run', async () => {
+    const missing = await cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--out', 'nosuchdir/x.jsonl']).done;
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`the folder ${join(dir, 'nosuchdir')} for the output does not exist`);
+    expect(missing.stderr).not.toContain('.lock');
+    expect(sim.control.counters()).toEqual([]);
+    // `npm run catalog` from a subfolder: npm starts the tool at the package root and says where it was run (INIT_CWD).
+    const sub = join(dir, 'sub');
+    await mkdir(sub);
+    const run = cli(['--base-url', sim.url, '--token', TOKEN, '--vendor', 'demo', '--no-detect', '--out', 'rel.jsonl'], {
+      INIT_CWD: sub,
+      npm_config_local_prefix: dir,
+    });
+    expect((await run.done).code).toBe(0);
+    expect(await fileIds(join(sub, 'rel.jsonl'))).toEqual(expectedIds());
   });
 
   it('refuses an empty page size before sending, and names the token or the URL when the service refuses or is down', async () => {
