@@ -74,16 +74,17 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
 }
 
 export type InterruptedDownload = NonNullable<DownloadProgressView['interrupted']>;
-/** An unfinished checkpoint, with the service it was made on. */
-type LeftOnDisk = InterruptedDownload & { baseUrl: string };
-/** The service a profile's download is of. */
-export type ServiceOf = Pick<DownloadTarget, 'vendor' | 'baseUrl'>;
+/** An unfinished checkpoint, with the service and vendor it was made for. */
+type LeftOnDisk = InterruptedDownload & { baseUrl: string; vendor: string };
+/** Whose download: a profile and the service and vendor it points at. */
+export type ServiceOf = Pick<DownloadTarget, 'profileId' | 'vendor' | 'baseUrl'>;
 
+/** File names keep only some characters of the vendor ("de mo" and "de/mo" share one): the checkpoint's own names decide. */
 function sameService(left: LeftOnDisk, target: ServiceOf): boolean {
-  return normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
+  return left.vendor === target.vendor && normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
 }
 
-function withoutService({ baseUrl: _baseUrl, ...view }: LeftOnDisk): InterruptedDownload {
+function withoutService({ baseUrl: _baseUrl, vendor: _vendor, ...view }: LeftOnDisk): InterruptedDownload {
   return view;
 }
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
@@ -119,7 +120,7 @@ export class DownloadController {
   async statusFor(target: ServiceOf, downloadDir: string): Promise<DownloadProgressView> {
     const view = this.status();
     if (view.state === 'running') return view;
-    const left = await this.interrupted(target.vendor, downloadDir, FORMATS);
+    const left = await this.interrupted(target, downloadDir, FORMATS);
     return { ...view, interrupted: left && sameService(left, target) ? withoutService(left) : null };
   }
 
@@ -135,7 +136,7 @@ export class DownloadController {
     if (this.current?.run || this.starting) throw conflict('A catalog download is already running; pause or cancel it first.');
     this.starting = true;
     try {
-      const left = request.resume || request.replace ? null : await this.interrupted(target.vendor, downloadDir, [request.format]);
+      const left = request.resume || request.replace ? null : await this.interrupted(target, downloadDir, [request.format]);
       if (left && sameService(left, target)) {
         throw conflict(
           `An interrupted download of this catalog is in ${left.outPath} (${left.items} items, ${left.pages} pages): resume it, or start over to replace it.`,
@@ -182,20 +183,26 @@ export class DownloadController {
       return this.status();
     }
     // After a restart or a profile switch: pick up the checkpoint of this vendor's file, if any.
-    const left = await this.interrupted(target.vendor, downloadDir, FORMATS);
+    const left = await this.interrupted(target, downloadDir, FORMATS);
     if (left && sameService(left, target)) return this.start(target, downloadDir, { format: left.format, resume: true });
     throw new PartnerError({ code: 'NOT_FOUND', message: 'There is no interrupted catalog download to resume.', retryable: false });
   }
 
-  /** An unfinished checkpoint of `vendor`'s catalog in one of `formats`, other than the current download's own file. */
-  private async interrupted(vendor: string, downloadDir: string, formats: readonly ExportFormat[]): Promise<LeftOnDisk | null> {
-    const own = this.current?.download.progress().out ?? null;
+  /**
+   * An unfinished checkpoint of the target vendor's catalog in one of `formats`, other than the file of this
+   * profile's own current download (its panel shows that one, with its own Resume).
+   */
+  private async interrupted(target: ServiceOf, downloadDir: string, formats: readonly ExportFormat[]): Promise<LeftOnDisk | null> {
+    const c = this.current;
+    const own = c && c.target.profileId === target.profileId ? c.download.progress().out : null;
     for (const format of formats) {
-      const outPath = join(downloadDir, catalogFileName(vendor, format));
+      const outPath = join(downloadDir, catalogFileName(target.vendor, format));
       if (outPath === own) continue;
       // A damaged checkpoint is not offered (resuming would refuse it); a start over replaces it.
       const saved = await readCheckpoint(checkpointPathFor(outPath)).catch(() => null);
-      if (saved && !saved.done) return { format, outPath, pages: saved.pages, items: saved.items, baseUrl: saved.settings.baseUrl };
+      if (saved && !saved.done) {
+        return { format, outPath, pages: saved.pages, items: saved.items, baseUrl: saved.settings.baseUrl, vendor: saved.settings.vendor };
+      }
     }
     return null;
   }

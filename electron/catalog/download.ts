@@ -351,7 +351,12 @@ export class CatalogDownload {
 
   /** Reads the checkpoint and decides: fresh start, resume, or a clear refusal. */
   private async prepare(resume: boolean): Promise<{ checkpoint: Checkpoint; resumed: boolean }> {
-    const saved = await readCheckpoint(this.checkpointPath);
+    // Told to replace them (start over), a damaged checkpoint or an older one no longer read is replaced too.
+    const replacing = !resume && this.options.overwrite === true;
+    const saved = await readCheckpoint(this.checkpointPath).catch((e: unknown) => {
+      if (replacing) return null;
+      throw e;
+    });
     const outputSize = await fileSize(this.out);
     if (resume && saved) {
       assertResumable(this.checkpointPath, saved, this.settings, this.shape.map, this.format === 'csv' ? this.options.columns : undefined);

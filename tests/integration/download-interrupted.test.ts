@@ -3,7 +3,7 @@
  * app says so and offers to resume it, and a plain Start does not replace it; only "start over" does. The app's
  * DownloadController, a real PartnerClient and the simulator on loopback.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,5 +93,34 @@ describe('a download interrupted by a restart or a disconnect', () => {
       message: expect.stringContaining(t.baseUrl),
     });
     expect(await lines(outPath)).toHaveLength(items);
+  });
+
+  it("is not replaced by another profile's plain start while this controller still holds it (cancelled, files kept)", async () => {
+    const t = { ...target, client, baseUrl: sim.url };
+    const events: DownloadProgressView[] = [];
+    const one = controller(events);
+    await one.start(t, dir, { format: 'jsonl', resume: false });
+    await until(() => events.some((e) => e.pages >= 2), 10_000);
+    const cancelled = await one.cancel(false);
+    const items = (await lines(cancelled.outPath!)).length;
+    const other: DownloadTarget = { ...t, profileId: 'p2', baseUrl: 'http://127.0.0.1:9' };
+    await expect(one.start(other, dir, { format: 'jsonl', resume: false })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await lines(cancelled.outPath!)).toHaveLength(items);
+  });
+
+  it("is not offered to a vendor whose name only files the same ('de mo' and 'de/mo'), and a damaged one is replaced by a start over", async () => {
+    const { t, outPath, next } = await interruptedRun();
+    const checkpoint = JSON.parse(await readFile(`${outPath}.checkpoint.json`, 'utf8')) as { settings: { vendor: string } };
+    checkpoint.settings.vendor = 'de mo';
+    await writeFile(join(dir, 'catalog-de_mo.jsonl.checkpoint.json'), JSON.stringify(checkpoint));
+    await writeFile(join(dir, 'catalog-de_mo.jsonl'), await readFile(outPath));
+    expect((await next.statusFor({ ...t, vendor: 'de/mo' }, dir)).interrupted).toBeNull();
+    expect((await next.statusFor({ ...t, vendor: 'de mo' }, dir)).interrupted).not.toBeNull();
+
+    await writeFile(`${outPath}.checkpoint.json`, '{ not json');
+    expect((await next.statusFor(t, dir)).interrupted).toBeNull();
+    await next.start(t, dir, { format: 'jsonl', resume: false, replace: true });
+    await until(() => next.status().state === 'done', 20_000);
+    expect(await lines(outPath)).toHaveLength(2000);
   });
 });

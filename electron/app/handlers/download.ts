@@ -15,7 +15,7 @@ function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
 function connectedService(ctx: AppContext, profileId: string): ServiceOf | null {
   try {
     const { vendor, baseUrl } = ctx.sessionFor(profileId).profile;
-    return { vendor, baseUrl };
+    return { profileId, vendor, baseUrl };
   } catch {
     return null;
   }
