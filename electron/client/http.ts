@@ -48,7 +48,8 @@ export type AttemptOutcome =
   | { kind: 'failure'; failure: FailureKind; detail: string; status?: number; sentAt: number; receivedAt: number };
 
 // undici's connect timeout is raised before the socket connects; the request is written only after.
-const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'];
+// ROUTE_REFUSED: the proxy could not be resolved or refused the tunnel (fresh-connection.ts).
+const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ROUTE_REFUSED'];
 const NOT_CONNECTED_CHROMIUM = [
   'ERR_CONNECTION_REFUSED',
   'ERR_CONNECTION_TIMED_OUT',

@@ -126,8 +126,9 @@ function capped(res: Response, limit: number): Response {
  * ASCII and obs-text): Node's parser lets a control byte through, and the constructor would throw,
  * turning an answer into a broken connection. Only the status carries meaning.
  */
-function carriableReason(statusText: string): string {
-  return statusText.replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+function carriableReason(statusText: string | undefined): string {
+  // undici leaves it undefined on an answer relayed by a proxy in absolute form.
+  return (statusText ?? '').replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
 }
 
 /**

@@ -65,9 +65,21 @@ export function fetchOverNet(netFetch: typeof net.fetch): typeof fetch {
  * own authority, installed by IT). Without it, reads would work behind such a proxy while every
  * registration failed.
  */
-export function networkRouteOf(resolver: Pick<Electron.Session, 'resolveProxy'>): NetworkRoute {
+export function networkRouteOf(resolver: Pick<Electron.Session, 'resolveProxy'>, resolveTimeoutMs = 5_000): NetworkRoute {
   const ca = systemTrust();
-  return { proxyFor: async (url) => proxyFromPac(await resolver.resolveProxy(url)), ...(ca ? { ca } : {}) };
+  // A PAC script that never answers must not hold a registration until its attempt times out (an unknown outcome).
+  const proxyFor = async (url: string): Promise<string | null> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the proxy settings within ${resolveTimeoutMs} ms`)), resolveTimeoutMs);
+    });
+    try {
+      return proxyFromPac(await Promise.race([resolver.resolveProxy(url), late]));
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { proxyFor, ...(ca ? { ca } : {}) };
 }
 
 /** shell.openExternal for https URLs only (the contract checks too; this is the last gate). */

@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { proxyFromPac } from '../../electron/client/fresh-connection';
+import type { NetworkRoute } from '../../electron/client/fresh-connection';
 import { createTransport } from '../../electron/client/transport';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
@@ -17,8 +18,8 @@ import { sentTo } from '../helpers/sim-counts';
 let sim: RunningSimulator;
 let proxy: { url: string; seen: string[]; close: () => Promise<void> };
 
-/** An HTTP proxy that tunnels (CONNECT) and forwards absolute-form requests, recording each (method and target). */
-async function startProxy(): Promise<typeof proxy> {
+/** An HTTP proxy that tunnels (CONNECT) and forwards absolute-form requests, recording each (method and target); `tunnel`: what it answers CONNECT. */
+async function startProxy(tunnel: 'open' | 407 = 'open'): Promise<typeof proxy> {
   const seen: string[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -31,6 +32,10 @@ async function startProxy(): Promise<typeof proxy> {
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
     seen.push(`${req.method} ${req.url}`);
+    if (tunnel === 407) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Negotiate\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const [host, port] = req.url!.split(':');
     const upstream = connect(Number(port), host!, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -71,8 +76,9 @@ describe('the route of a connection of its own', () => {
       const assetId = page.body.items[0]!.id;
       const bought = await client.request<{ id: string }>('registerPurchase', { body: { asset_id: assetId, client_reference: 'pc-proxy-1' } });
       expect(bought.status).toBe(200);
-      // The registration went through the proxy (and reached the service once); the read went the pooled way.
-      expect(proxy.seen).toEqual([`CONNECT ${new URL(sim.url).host}`]);
+      // The registration went through the proxy in absolute form, as Chromium sends http (and reached the service
+      // once); the read went the pooled way.
+      expect(proxy.seen).toEqual([`POST ${sim.url}/purchase/register`]);
       expect(asked).toEqual([`${sim.url}/purchase/register`]);
       expect(sentTo(sim, 'registerPurchase')).toBe(1);
     } finally {
@@ -87,5 +93,33 @@ describe('the route of a connection of its own', () => {
     expect(proxyFromPac('DIRECT')).toBeNull();
     expect(proxyFromPac('SOCKS5 s:1080')).toBeNull();
     expect(proxyFromPac('')).toBeNull();
+  });
+
+  it('says a registration the proxy refused (407), or whose proxy could not be found, was not sent: NETWORK, never UNKNOWN_OUTCOME', async () => {
+    const refusing = await startProxy(407);
+    const registerThrough = async (route: NetworkRoute) => {
+      const client = new PartnerClient({
+        baseUrl: 'https://partner.invalid',
+        vendor: 'demo',
+        tokens: ['demo-token-1'],
+        budgets: new BudgetRegistry(),
+        fetch: createTransport({ route }),
+        retry: { maxAttempts: 1 },
+      });
+      try {
+        return await client.request('registerPurchase', { body: { asset_id: 1, client_reference: 'pc-proxy-2' } }).catch((e: unknown) => e);
+      } finally {
+        client.close();
+      }
+    };
+    try {
+      const tunnelled = await registerThrough({ proxyFor: async () => refusing.url });
+      expect(refusing.seen).toEqual(['CONNECT partner.invalid:443']);
+      expect(tunnelled).toMatchObject({ code: 'NETWORK', message: expect.stringContaining('refused the connection (407: it asks for credentials)') });
+      const unresolved = await registerThrough({ proxyFor: () => Promise.reject(new Error('PAC script failed')) });
+      expect(unresolved).toMatchObject({ code: 'NETWORK', message: expect.stringContaining('PAC script failed') });
+    } finally {
+      await refusing.close();
+    }
   });
 });

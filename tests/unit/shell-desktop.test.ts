@@ -7,7 +7,7 @@ vi.mock('electron', () => import('../fakes/electron'));
 
 import { lockDataDir } from '../../electron/catalog/file-lock';
 import { APP_ENTRY_URL, callChannel } from '../../electron/shell/channels';
-import { startDesktop } from '../../electron/shell/desktop';
+import { networkRouteOf, startDesktop } from '../../electron/shell/desktop';
 import type { DesktopOptions } from '../../electron/shell/desktop';
 import { CALL_NAMES } from '../../shared/bridge/contract';
 import { FakeEvent, app, clipboard, createFakeServices, dialog, fakeElectron, ipcMain, net, protocol, session, shell } from '../fakes/electron';
@@ -64,6 +64,9 @@ describe('desktop start-up', () => {
     expect(await env.networkRoute!.proxyFor('https://partner.example/purchase/register')).toBe('http://corp-proxy:3128');
     expect(await env.networkRoute!.proxyFor('https://other.example/purchase/register')).toBeNull();
     expect(session.defaultSession.proxyQueries).toEqual(['https://partner.example/purchase/register', 'https://other.example/purchase/register']);
+    // Proxy settings that never answer (a hung PAC script) fail the route instead of holding the registration.
+    const hung = networkRouteOf({ resolveProxy: () => new Promise<string>(() => undefined) }, 20);
+    await expect(hung.proxyFor('https://partner.example/purchase/register')).rejects.toThrow(/no answer from the proxy settings within 20 ms/);
 
     await env.openExternal!('https://downloads.example/file');
     expect(shell.opened).toEqual(['https://downloads.example/file']);
