@@ -43,7 +43,8 @@ export function ProfileForm({
   // Lost tokens (memory-only, from before a restart) are useless: removed when the profile is saved.
   const [removeIds, setRemoveIds] = useState<Set<string>>(new Set((profile?.tokens ?? []).filter((t) => t.lost).map((t) => t.id)));
   const [header, setHeader] = useState(profile?.tokenPresentation.header ?? 'Authorization');
-  const [scheme, setScheme] = useState(profile?.tokenPresentation.scheme ?? 'Bearer');
+  // A saved profile's own scheme, none shown as empty (not the default: saving would then add one it never had).
+  const [scheme, setScheme] = useState(profile ? (profile.tokenPresentation.scheme ?? '') : 'Bearer');
   const [pageSizeParam, setPageSizeParam] = useState(profile?.pageSizeParam ?? DEFAULT_PAGE_SIZE_PARAM);
   const [idField, setIdField] = useState(profile?.idField ?? DEFAULT_ID_FIELD);
   // Shown masked as the view gives it; sent only when changed, so the stored password stays.
