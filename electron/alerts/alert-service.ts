@@ -57,6 +57,11 @@ export class AlertService {
   private timer: unknown = null;
   /** A store write failed and none succeeded since (reported once). */
   private storeFailing = false;
+  /**
+   * Stored alerts of profiles no longer watched whose end the store could not take: their engines are gone,
+   * so each tick tries the end again by id (a key may fire anew for the same profile meanwhile).
+   */
+  private readonly unended: Array<{ id: number; at: number }> = [];
 
   constructor(
     local: LocalStore,
@@ -78,6 +83,7 @@ export class AlertService {
         if (JSON.stringify(next.get(id)) === JSON.stringify(w.target)) continue;
         this.apply(w, w.engine.reset(now));
         this.watched.delete(id);
+        this.keepUnended(w, now);
       }
       for (const target of targets) {
         if (this.watched.has(target.profileId)) continue;
@@ -149,6 +155,7 @@ export class AlertService {
   private schedule(): void {
     this.timer = this.options.clock.setTimeout(() => {
       for (const w of this.watched.values()) this.guard(() => this.apply(w, w.engine.tick(this.options.clock.now())));
+      this.endUnended();
       this.schedule();
     }, this.options.tickMs ?? 1000);
   }
@@ -210,6 +217,30 @@ export class AlertService {
   }
 
   /** Reported once until a store write succeeds again: a full disk would otherwise log at every tick. */
+  /** What the reset of a profile no longer watched could not end (its clears undone in its engine): ended later, by id. */
+  private keepUnended(w: Watched, at: number): void {
+    for (const key of w.engine.firingKeys()) {
+      const openKey = `${w.target.profileId}\u0000${key}`;
+      const id = this.open.get(openKey);
+      this.open.delete(openKey);
+      if (id !== undefined) this.unended.push({ id, at });
+    }
+  }
+
+  private endUnended(): void {
+    const store = this.store;
+    if (!store) return;
+    for (const pending of this.unended.splice(0)) {
+      try {
+        const alert = store.end(pending.id, pending.at);
+        this.storeFailing = false;
+        if (alert) this.guard(() => this.options.emit({ change: 'cleared', alert, notify: false }));
+      } catch {
+        this.unended.push(pending);
+      }
+    }
+  }
+
   private storeFailed(t: Transition, e: unknown): void {
     if (this.storeFailing) return;
     this.storeFailing = true;

@@ -112,6 +112,11 @@ export class RuleEngine {
     return this.firing.has(key);
   }
 
+  /** The keys firing now. */
+  firingKeys(): string[] {
+    return [...this.firing];
+  }
+
   sample(sample: BudgetSample, foreignUse: number): Transition[] {
     const out: Transition[] = [];
     const at = sample.at;

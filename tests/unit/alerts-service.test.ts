@@ -307,6 +307,27 @@ describe('a store write that fails (a full disk, a lock held too long)', () => {
     ]);
   });
 
+  it('an end that could not be stored when its profile stopped being watched is stored once writes work, with the time it ended', async () => {
+    const service = openFailing();
+    service.watch([demo]);
+    service.sample(throttled(), 0);
+    failWrites('UPDATE');
+    const leftAt = clock.now();
+    service.watch([]); // disconnected: its alerts end, but the store refuses the end
+    expect(service.list({})).toMatchObject([{ endedAt: null }]);
+    writesWork();
+    await clock.advance(1000);
+    expect(service.list({})).toMatchObject([{ endedAt: leftAt }]);
+    expect(changes()).toEqual([
+      ['fired', 'throttled'],
+      ['cleared', 'throttled'],
+    ]);
+    // Watched again and throttled again: a new alert, ended on its own later (the old one is not touched twice).
+    service.watch([demo]);
+    service.sample(throttled(), 0);
+    expect(service.list({}).filter((a) => a.endedAt === null)).toHaveLength(1);
+  });
+
   it('one alert that cannot be stored does not hold back the others of its batch', () => {
     const service = openFailing();
     service.watch([demo]);
