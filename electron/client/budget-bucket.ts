@@ -100,11 +100,11 @@ export class BudgetBucket {
   async acquire(request: PaceRequest): Promise<Ticket> {
     const startedAt = this.clock.now();
     const { maxWaitMs } = request;
+    // One queue wait in all, however many slots it takes (an interactive call's bound holds).
+    const left = (): number | undefined => (maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt)));
     for (let missed = 0; ; missed++) {
-      const slot = await this.slots.reserve(request);
-      // One queue wait in all, however many slots it takes (an interactive call's bound holds).
-      const left = maxWaitMs === undefined ? undefined : Math.max(0, maxWaitMs - (this.clock.now() - startedAt));
-      const ticket = await this.headers.reserve({ ...request, maxWaitMs: left });
+      const slot = await this.slots.reserve({ ...request, maxWaitMs: left() });
+      const ticket = await this.headers.reserve({ ...request, maxWaitMs: left() });
       const late = slot !== null && ticket.sentAt > slot.at + slot.graceMs;
       if (!late || missed >= MAX_MISSED_SLOTS || request.signal?.aborted || request.slots?.closed()) return ticket;
       this.headers.release(ticket);

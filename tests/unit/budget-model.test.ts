@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimitHeaders } from '../../shared/rate-limit';
+import type { PartnerError } from '../../shared/errors';
 import { HeaderModel } from '../../electron/client/header-model';
 import type { Ticket } from '../../electron/client/header-model';
 import { RecentSends } from '../../electron/client/recent-sends';
@@ -299,6 +300,25 @@ describe('SlotPacer', () => {
     await p.reserve({ priority: 'interactive', owner: {}, maxWaitMs: 40_000, slots });
     await p.reserve({ priority: 'background', owner: {}, slots });
     expect(slept).toEqual([30_000, 30_000]);
+  });
+});
+
+describe('BudgetBucket, slots traded for being late', () => {
+  it("keeps the call's one bound on its wait: a second slot further off than what is left fails it, nothing sent", async () => {
+    const clock = new ManualClock(1_736_000_000_000);
+    const bucket = new BudgetBucket('http://x', 'v', 'listAssets', 20, clock, new ServerClock());
+    const store = {
+      reserve: async () => ({ waitMs: 8000, graceMs: 20 }),
+      status: () => ({ state: 'connected', where: 'redis://t' }),
+    } as unknown as FleetSlotStore;
+    // The process wakes 50 ms late (busy): its slot is past its grace and traded for the next one, 8 s on.
+    const slots = { store: () => store, sleep: (ms: number) => clock.advance(ms + 50), closed: () => false };
+    const start = clock.now();
+    const outcome = bucket.acquire({ priority: 'interactive', owner: {}, maxWaitMs: 10_000, slots }).then(
+      (t) => ({ sentAfter: t.sentAt - start }),
+      (e: PartnerError) => ({ code: e.code, after: clock.now() - start }),
+    );
+    expect(await outcome).toEqual({ code: 'RATE_LIMITED', after: 8050 });
   });
 });
 
