@@ -362,8 +362,8 @@ export class PurchaseLedger {
       ? error.message
       : keyHeld
         ? `The service answered ${error.status} to this registration's idempotency key: still in progress or already done. Look it up.`
-        : resend && error.code === 'CANCELLED'
-          ? 'This resend was cancelled before it was sent, but its key (the reference) may already have bought it in an earlier attempt. Look it up.'
+        : resend && (error.code === 'CANCELLED' || error.code === 'NETWORK')
+          ? `This resend was not sent (${error.code === 'CANCELLED' ? 'cancelled first' : 'the connection was refused'}), but its key (the reference) may already have bought it in an earlier attempt. Look it up.`
           : resend && (DEFINITE_REFUSALS.has(error.code) || (error.status !== undefined && error.status >= 400 && error.status < 500))
             ? `The service refused this resend${error.status ? ` (${error.status})` : ''}, but its key (the reference) may already have bought it in an earlier attempt. Look it up.`
             : (UNKNOWN_BECAUSE[error.code] ?? 'The registration ended without an answer that says what happened.');

@@ -122,13 +122,14 @@ describe('several profiles connected at once', () => {
     expect(log.entries[0]!.vendor).toBe('acme');
   });
 
-  it('a saved profile connected in the background is reconnected when edited and closed when removed', async () => {
+  // Reconnecting on an edit that changes what it sends: profile-save-in-flight.test.ts.
+  it('a saved profile connected in the background keeps its session when only renamed, and is closed when removed', async () => {
     const url = (await call('simState', {}))!.url;
     const saved = await call('saveProfile', { name: 'Acme direct', vendor: 'acme', baseUrl: url, addTokens: ['acme-token-1'] });
     await call('connectProfile', { id: saved.id });
     await until(async () => (await stateOf(saved.id))?.connection.state === 'connected');
     await call('saveProfile', { id: saved.id, name: 'Acme direct (renamed)', vendor: 'acme', baseUrl: url });
-    expect(await stateOf(saved.id)).toMatchObject({ name: 'Acme direct (renamed)', active: false });
+    expect(await stateOf(saved.id)).toMatchObject({ name: 'Acme direct (renamed)', active: false, connection: { state: 'connected' } });
     await call('removeProfile', { id: saved.id });
     expect(await stateOf(saved.id)).toBeUndefined();
     expect(await call('connection', {})).toMatchObject({ profileId: 'demo-acme' });

@@ -51,12 +51,14 @@ describe('write-ahead and answers', () => {
       ['BAD_REQUEST', 422],
       ['RATE_LIMITED', 429],
       ['CANCELLED', undefined],
+      ['NETWORK', undefined],
     ] as const) {
       const refused = new PartnerError({ code, status, message: `${status} from the service`, retryable: false });
       await errorOf(registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [unknown!.reference!], send: () => Promise.reject(refused) }));
       const [record] = ledger.list({ limit: 5 });
       expect(record).toMatchObject({ id: unknown!.id, state: 'unknown', reference: unknown!.reference });
       expect(record!.note).toMatch(/may already have bought it|still in progress or already done/);
+      if (status === undefined) expect(record!.note).toMatch(/^This resend was not sent/);
     }
     // Still blocking: a Register without confirmation is asked to confirm.
     expect((await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: async (ref) => bought('p_2', 5, ref) }))).code).toBe(
