@@ -5,7 +5,7 @@
  * and to every sample listener, and lets next-step.ts decide whether to return, fail or try again.
  */
 import { ENDPOINTS, isEndpointId } from '../../shared/endpoints';
-import type { EndpointId, EndpointSpec } from '../../shared/endpoints';
+import type { EndpointId } from '../../shared/endpoints';
 import type { PartnerError } from '../../shared/errors';
 import { PartnerError as PartnerErrorClass } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
@@ -32,7 +32,8 @@ import type { FleetSlots, PaceRequest } from './pacer';
 import type { Priority } from './queue';
 import type { ScopeStores } from './scope-stores';
 import { createTransport } from './transport';
-import type { ApiResponse, ClientOptions, QueryValue, RequestOptions, TokenPresentation } from './types';
+import { requestHeaders, requestUrl } from './request-parts';
+import type { ApiResponse, ClientOptions, RequestOptions, TokenPresentation } from './types';
 import { requestProblem } from './validation';
 
 export { DEFAULT_MAX_QUEUE_MS, DEFAULT_STALL_LIMIT_MS, DEFAULT_TIMEOUT_MS } from './client-options';
@@ -183,9 +184,9 @@ export class PartnerClient {
     const token = this.pickToken(endpoint, opts.token);
     const bucket = this.registry.bucket(this.baseUrl, this.vendor, endpoint);
     const http = {
-      url: this.urlFor(spec, opts.query),
+      url: requestUrl(this.baseUrl, spec, opts.query),
       method: spec.method,
-      headers: { ...opts.headers, ...this.headersFor(token, opts.body !== undefined) },
+      headers: { ...opts.headers, ...requestHeaders(this.presentation, token, opts.body !== undefined) },
       // Ids past 2^53 (NumberText) go out as the number text the service wrote.
       body: opts.body === undefined ? undefined : stringifyJsonExact(opts.body),
     };
@@ -267,20 +268,6 @@ export class PartnerClient {
     const token = this.tokens[this.nextToken % this.tokens.length]!;
     this.nextToken = (this.nextToken + 1) % this.tokens.length;
     return token;
-  }
-
-  private urlFor(spec: EndpointSpec, query: Record<string, QueryValue> | undefined): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.append(k, String(v));
-    const qs = params.toString();
-    return `${this.baseUrl}${spec.path}${qs ? `?${qs}` : ''}`;
-  }
-
-  private headersFor(token: string, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    headers[this.presentation.header] = this.presentation.scheme === null ? token : `${this.presentation.scheme} ${token}`;
-    if (hasBody) headers['Content-Type'] = 'application/json';
-    return headers;
   }
 
   /** A cancellable wait on the client's clock (backoff between attempts). */
