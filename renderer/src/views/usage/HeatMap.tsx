@@ -1,7 +1,7 @@
 /**
  * Use of the limit by hour of day x endpoint, as an SVG grid (colours set as attributes, so the PNG
- * export draws it as seen): where the budget is tight, and when. Each cell says its mean use; the
- * tooltip adds peak, requests and 429s.
+ * export draws it as seen): where the budget is tight, and when. Each cell says its mean use (marked *
+ * where it is the older measure); the tooltip adds peak, requests and 429s.
  */
 import type { ReportHeatCell } from '../../../../shared/bridge/report-schemas';
 import { ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
@@ -14,6 +14,14 @@ const CELL_H = 24;
 const HEAD_H = 20;
 
 export const endpointLabel = (id: string): string => (isEndpointId(id) ? ENDPOINTS[id].label : id);
+
+/** What "mean use" is (shared/usage-report.ts meanUseOf), in words for a header's title. */
+export const MEAN_USE_MEANS =
+  'Mean use of the limit: in each second with requests, the share of the limit the service served (answered, not 429), averaged over those seconds (as the Budget view\u2019s utilisation)';
+
+/** Why a figure is marked *. */
+export const OLDER_MEASURE_NOTE =
+  'Mean use of times stored by an earlier version is the older measure, the mean of 1 \u2212 Remaining / Limit over the answers: it reads about half the use of a budget drained every second. Peak use is the same measure throughout.';
 
 export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; cells: readonly ReportHeatCell[] }) {
   const byKey = new Map(cells.map((c) => [`${c.endpoint}/${c.hour}`, c]));
@@ -60,12 +68,13 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
                 );
               }
               const step = useStep(cell.meanUse);
+              const older = cell.meanUseOlder ? ' (older measure)' : '';
               return (
-                <g key={hour} data-hour={hour} data-use={cell.meanUse.toFixed(3)}>
-                  <title>{`${endpointLabel(endpoint)}, ${String(hour).padStart(2, '0')}:00–${String(hour + 1).padStart(2, '0')}:00 — mean use ${fmtPercent(cell.meanUse)}, peak ${fmtPercent(cell.peakUse)}, ${fmtInt(cell.requests)} requests, ${fmtInt(cell.throttled)} × 429`}</title>
+                <g key={hour} data-hour={hour} data-use={cell.meanUse.toFixed(3)} data-older={cell.meanUseOlder || undefined}>
+                  <title>{`${endpointLabel(endpoint)}, ${String(hour).padStart(2, '0')}:00–${String(hour + 1).padStart(2, '0')}:00 — mean use ${fmtPercent(cell.meanUse)}${older}, peak ${fmtPercent(cell.peakUse)}, ${fmtInt(cell.requests)} requests, ${fmtInt(cell.throttled)} × 429`}</title>
                   <rect x={x + 1} y={y + 1} width={CELL_W - 2} height={CELL_H - 2} rx={3} fill={step.fill} />
                   <text x={x + CELL_W / 2} y={y + CELL_H / 2 + 4} fontSize={9.5} textAnchor="middle" fill={step.text}>
-                    {Math.round(cell.meanUse * 100)}
+                    {`${Math.round(cell.meanUse * 100)}${cell.meanUseOlder ? '*' : ''}`}
                   </text>
                   {cell.throttled > 0 ? <circle cx={x + CELL_W - 5} cy={y + 5} r={2.5} fill="#111827" stroke="#ffffff" strokeWidth={1} /> : null}
                 </g>
@@ -86,7 +95,10 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
         <li>
           <span className="swatch-dot" /> some 429s
         </li>
-        <li className="heatmap-legend-note">Numbers: mean use of the limit in %; hours of day in your time zone.</li>
+        <li className="heatmap-legend-note">
+          Numbers: mean use of the limit in % over the seconds with requests{cells.some((c) => c.meanUseOlder) ? ' (* the older measure)' : ''}; hours of day in
+          your time zone.
+        </li>
       </ul>
     </div>
   );
