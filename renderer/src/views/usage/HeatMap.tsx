@@ -5,10 +5,14 @@
  */
 import type { ReportHeatCell } from '../../../../shared/bridge/report-schemas';
 import { ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
+import { useMemo } from 'react';
 import { fmtInt, fmtPercent } from '../../lib/format';
 import { USE_STEPS, useStep } from './usage-model';
 
-const LABEL_W = 150;
+/** Row labels: 11 px text ending LABEL_GAP before the first cell, in a column as wide as the longest. */
+const LABEL_FONT_PX = 11;
+const LABEL_GAP = 8;
+const FONT_FAMILY = 'system-ui, sans-serif';
 const CELL_W = 30;
 const CELL_H = 24;
 const HEAD_H = 20;
@@ -23,9 +27,21 @@ export const MEAN_USE_MEANS =
 export const OLDER_MEASURE_NOTE =
   'Mean use of times stored by an earlier version is the older measure, the mean of 1 \u2212 Remaining / Limit over the answers: it reads about half the use of a budget drained every second. Peak use is the same measure throughout.';
 
+/**
+ * The label column's width: the longest label as the page's font draws it (a fixed width cut "GET
+ * /purchase/download-url" at its start), plus the gap and a margin; an estimate where no canvas can measure.
+ */
+export function labelColumnWidth(labels: readonly string[]): number {
+  const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (context) context.font = `${LABEL_FONT_PX}px ${FONT_FAMILY}`;
+  const widths = labels.map((label) => (context ? context.measureText(label).width : label.length * LABEL_FONT_PX * 0.66));
+  return Math.ceil(Math.max(100, ...widths) + LABEL_GAP + 6);
+}
+
 export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; cells: readonly ReportHeatCell[] }) {
   const byKey = new Map(cells.map((c) => [`${c.endpoint}/${c.hour}`, c]));
-  const width = LABEL_W + 24 * CELL_W;
+  const labelW = useMemo(() => labelColumnWidth(endpoints.map(endpointLabel)), [endpoints]);
+  const width = labelW + 24 * CELL_W;
   const height = HEAD_H + endpoints.length * CELL_H;
   return (
     <div className="heatmap">
@@ -35,21 +51,21 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
         style={{ maxWidth: width * 1.25 }}
         role="img"
         aria-label="Mean use of the limit by hour of day and endpoint"
-        fontFamily="system-ui, sans-serif"
+        fontFamily={FONT_FAMILY}
       >
         {Array.from({ length: 24 }, (_, hour) => (
-          <text key={hour} x={LABEL_W + hour * CELL_W + CELL_W / 2} y={HEAD_H - 6} fontSize={10} textAnchor="middle" fill="currentColor">
+          <text key={hour} x={labelW + hour * CELL_W + CELL_W / 2} y={HEAD_H - 6} fontSize={10} textAnchor="middle" fill="currentColor">
             {String(hour).padStart(2, '0')}
           </text>
         ))}
         {endpoints.map((endpoint, row) => (
           <g key={endpoint} data-endpoint={endpoint}>
-            <text x={LABEL_W - 8} y={HEAD_H + row * CELL_H + CELL_H / 2 + 4} fontSize={11} textAnchor="end" fill="currentColor">
+            <text x={labelW - LABEL_GAP} y={HEAD_H + row * CELL_H + CELL_H / 2 + 4} fontSize={LABEL_FONT_PX} textAnchor="end" fill="currentColor">
               {endpointLabel(endpoint)}
             </text>
             {Array.from({ length: 24 }, (_, hour) => {
               const cell = byKey.get(`${endpoint}/${hour}`);
-              const x = LABEL_W + hour * CELL_W;
+              const x = labelW + hour * CELL_W;
               const y = HEAD_H + row * CELL_H;
               if (!cell || cell.meanUse === null) {
                 return (
