@@ -22,6 +22,18 @@ export const STATUS_FILTERS = [
 export type StatusFilterId = (typeof STATUS_FILTERS)[number]['id'];
 export const STATUS_FILTER_IDS = STATUS_FILTERS.map((f) => f.id) as [StatusFilterId, ...StatusFilterId[]];
 
+/** Main keeps the headers and bodies of this many newest requests (its log keeps 5,000 entries). */
+export const LOG_BODIES_KEPT = 1000;
+
+/**
+ * Purchase calls whose headers and bodies main keeps past the newest LOG_BODIES_KEPT, for as long as
+ * the log holds the entry, when they are small (LONG_KEPT_DETAIL_CHARS): a search for a client reference or
+ * a purchase id then finds its register call across the whole log. Catalog pages (large) go with the window.
+ */
+export const LONG_KEPT_BODY_ENDPOINTS: readonly EndpointId[] = ['registerPurchase', 'purchaseInfo', 'validatePurchase', 'cancelPurchase'];
+/** Headers and bodies of a purchase call kept longer, in characters at most: the demo's weigh under 1,000. */
+export const LONG_KEPT_DETAIL_CHARS = 2048;
+
 /** Time ranges in seconds; 0 keeps every entry the page holds. */
 export const LOG_RANGES_S = [0, 10, 60, 300] as const;
 export type LogRange = (typeof LOG_RANGES_S)[number];

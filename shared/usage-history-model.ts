@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { UsageHistory, UsagePoint } from './bridge/usage-schemas';
 import { compareEndpoints } from './endpoints';
-import { weightedQuantile } from './usage-report';
+import { meanUseOf, weightedQuantile } from './usage-report';
+import type { UseSums } from './usage-report';
 
 export const HISTORY_RANGES = [
   { id: '6h', label: '6 h', ms: 6 * 3_600_000 },
@@ -84,8 +85,15 @@ export interface EndpointSummary {
   /** Mean requests per second over the whole range, and the busiest point's. */
   meanRate: number;
   peakRate: number;
-  /** Mean use of the limit (weighted by answers) and the highest seen (0..1); null when unknown. */
+  /**
+   * Mean use of the limit over the seconds with requests (usage-report.ts meanUseOf), and the highest
+   * 1 - Remaining/Limit seen (0..1); null when unknown. Use over the whole range: meanUse x activeSeconds / its length.
+   */
   meanUse: number | null;
+  /** meanUse is the older per-answer measure: the range holds only points stored before the per-second one. */
+  meanUseOlder: boolean;
+  /** Seconds with requests in the range. */
+  activeSeconds: number;
   peakUse: number | null;
   throttled: number;
   foreignRequests: number;
@@ -101,7 +109,7 @@ export interface EndpointSummary {
 export function summarize(history: UsageHistory): EndpointSummary[] {
   const spanS = (history.toMs - history.fromMs) / 1000;
   const bucketS = history.bucketMs / 1000;
-  const rows = new Map<string, EndpointSummary & { useWeighted: number; useWeight: number; waits: [number, number][] }>();
+  const rows = new Map<string, EndpointSummary & { use: UseSums; waits: [number, number][] }>();
   for (const p of history.points) {
     const row = rows.get(p.endpoint) ?? {
       endpoint: p.endpoint,
@@ -109,6 +117,8 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       meanRate: 0,
       peakRate: 0,
       meanUse: null,
+      meanUseOlder: false,
+      activeSeconds: 0,
       peakUse: null,
       throttled: 0,
       foreignRequests: 0,
@@ -116,8 +126,7 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       waitedMs: 0,
       waitMeanMs: null,
       waitP95Ms: null,
-      useWeighted: 0,
-      useWeight: 0,
+      use: { activeSeconds: 0, useSeconds: 0, olderUseSum: 0, olderUseCount: 0 },
       waits: [],
     };
     row.requests += p.requests;
@@ -128,21 +137,32 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
     if (p.requests > 0) row.waits.push([p.waitedMs / p.requests, p.requests]);
     row.lowestRemaining = minOrNull(row.lowestRemaining, p.lowestRemaining);
     if (p.peakUse !== null) row.peakUse = Math.max(row.peakUse ?? 0, p.peakUse);
-    if (p.meanUse !== null) {
-      row.useWeighted += p.meanUse * p.requests;
-      row.useWeight += p.requests;
-    }
+    addPointUse(row.use, p);
     rows.set(p.endpoint, row);
   }
   return [...rows.values()]
     .sort((a, b) => compareEndpoints(a.endpoint, b.endpoint))
-    .map(({ useWeighted, useWeight, waits, ...row }) => ({
+    .map(({ use, waits, ...row }) => ({
       ...row,
       meanRate: spanS > 0 ? row.requests / spanS : 0,
-      meanUse: useWeight > 0 ? useWeighted / useWeight : null,
+      meanUse: meanUseOf(use).value,
+      meanUseOlder: meanUseOf(use).older,
+      activeSeconds: use.activeSeconds,
       waitMeanMs: row.requests > 0 ? row.waitedMs / row.requests : null,
       waitP95Ms: weightedQuantile(waits, 0.95),
     }));
+}
+
+/** A point's use back into sums: per-second means weigh by their seconds, older per-answer ones by requests. */
+function addPointUse(into: UseSums, p: UsagePoint): void {
+  if (p.meanUse === null) return;
+  if (p.meanUseOlder) {
+    into.olderUseSum += p.meanUse * p.requests;
+    into.olderUseCount += p.requests;
+  } else {
+    into.useSeconds += p.meanUse * p.activeSeconds;
+    into.activeSeconds += p.activeSeconds;
+  }
 }
 
 /** The point with the most requests of an endpoint: where a spike is. */

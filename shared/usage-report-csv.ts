@@ -15,6 +15,8 @@ export const USAGE_REPORT_CSV_HEADER = [
   'wait_mean_ms',
   'wait_p95_ms',
   'held_back_pct',
+  // Which mean use: per second (served / limit), or the older per-answer one of days stored before it.
+  'mean_use_measure',
 ] as const;
 
 const pct = (share: number | null): string => (share === null ? '' : (share * 100).toFixed(1));
@@ -38,6 +40,7 @@ export function usageReportCsv(report: Pick<UsageReport, 'days'>): string {
           ms(d.waitMeanMs),
           ms(d.waitP95Ms),
           pct(d.heldBackShare),
+          d.meanUse === null ? '' : d.meanUseOlder ? 'older_per_answer' : 'per_second',
         ]),
       )
       .join('')

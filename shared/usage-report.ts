@@ -1,6 +1,6 @@
 /**
  * The Usage report (issue 12 §2), pure: from stored usage rows (per-minute, or per-hour where minutes
- * are no longer kept) of one vendor, per endpoint and day the requests, mean and peak use of the limit,
+ * are no longer kept) of one vendor, per endpoint and day the requests, mean (meanUseOf) and peak use of the limit,
  * 429s (ours, and those other consumers explain), and waits as a person reads them (mean and p95 per
  * request, share of the time held back; never a sum of waits); use by hour of day x endpoint; the busiest
  * minutes. Days and hours are those of `timeZone`.
@@ -18,11 +18,28 @@ export interface ReportRow {
   requests: number;
   throttled: number;
   failures: number;
-  useSum: number;
-  useCount: number;
+  activeSeconds: number;
+  useSeconds: number;
+  olderUseSum: number;
+  olderUseCount: number;
   usePeak: number | null;
   waitedMs: number;
   foreignRequests: number;
+}
+
+/** What a bucket keeps for its mean use (electron/store/usage-aggregate.ts says how each is counted). */
+export type UseSums = Pick<ReportRow, 'activeSeconds' | 'useSeconds' | 'olderUseSum' | 'olderUseCount'>;
+
+/**
+ * Mean use of the limit: per second with requests, the share of the limit the server served in it
+ * (answered, not 429; as the Budget view's utilisation), averaged over those seconds. Rows stored before
+ * that measure have only the older one, the mean of 1 - Remaining/Limit per answer (about half the use
+ * of a budget drained every second): it is given for them, with `older` set, never mixed with the new one.
+ */
+export function meanUseOf(s: UseSums): { value: number | null; older: boolean } {
+  if (s.activeSeconds > 0) return { value: s.useSeconds / s.activeSeconds, older: false };
+  if (s.olderUseCount > 0) return { value: s.olderUseSum / s.olderUseCount, older: true };
+  return { value: null, older: false };
 }
 
 export interface ReportPeriod {
@@ -38,10 +55,8 @@ export type ReportFigures = Pick<UsageReport, 'fromMs' | 'toMs' | 'timeZone' | '
 
 const MINUTE = 60_000;
 
-interface Sums {
+interface Sums extends UseSums {
   requests: number;
-  useSum: number;
-  useCount: number;
   peak: number | null;
   throttled: number;
   throttledByOthers: number;
@@ -57,8 +72,10 @@ interface Sums {
 
 const emptySums = (): Sums => ({
   requests: 0,
-  useSum: 0,
-  useCount: 0,
+  activeSeconds: 0,
+  useSeconds: 0,
+  olderUseSum: 0,
+  olderUseCount: 0,
   peak: null,
   throttled: 0,
   throttledByOthers: 0,
@@ -74,8 +91,10 @@ const maxOf = (a: number | null, b: number | null): number | null => (a === null
 
 function add(s: Sums, r: ReportRow): void {
   s.requests += r.requests;
-  s.useSum += r.useSum;
-  s.useCount += r.useCount;
+  s.activeSeconds += r.activeSeconds;
+  s.useSeconds += r.useSeconds;
+  s.olderUseSum += r.olderUseSum;
+  s.olderUseCount += r.olderUseCount;
   s.peak = maxOf(s.peak, r.usePeak);
   s.throttled += r.throttled;
   // Without the others' requests in that bucket, at most this many of our 429s would not have happened.
@@ -104,7 +123,10 @@ export function weightedQuantile(values: readonly (readonly [number, number])[],
   return sorted[sorted.length - 1]![0];
 }
 
-const meanUseOf = (s: Sums): number | null => (s.useCount === 0 ? null : s.useSum / s.useCount);
+function meanUseFields(s: UseSums): { meanUse: number | null; meanUseOlder: boolean } {
+  const { value, older } = meanUseOf(s);
+  return { meanUse: value, meanUseOlder: older };
+}
 
 function endpointOrder(a: string, b: string): number {
   const ia = (ENDPOINT_IDS as readonly string[]).indexOf(a);
@@ -155,7 +177,7 @@ export function buildUsageReport(rows: readonly ReportRow[], period: ReportPerio
       day,
       endpoint,
       requests: s.requests,
-      meanUse: meanUseOf(s),
+      ...meanUseFields(s),
       peakUse: s.peak,
       throttled: s.throttled,
       throttledByOthers: s.throttledByOthers,
@@ -168,7 +190,7 @@ export function buildUsageReport(rows: readonly ReportRow[], period: ReportPerio
 
   const heatMap: ReportHeatCell[] = [...hours.values()]
     .sort((a, b) => endpointOrder(a.endpoint, b.endpoint) || a.hour - b.hour)
-    .map(({ endpoint, hour, sums: s }) => ({ endpoint, hour, requests: s.requests, meanUse: meanUseOf(s), peakUse: s.peak, throttled: s.throttled }));
+    .map(({ endpoint, hour, sums: s }) => ({ endpoint, hour, requests: s.requests, ...meanUseFields(s), peakUse: s.peak, throttled: s.throttled }));
 
   const busiestMinutes: BusyMinute[] = [...minutes.entries()]
     .sort(([ta, a], [tb, b]) => b.requests - a.requests || (b.peak ?? 0) - (a.peak ?? 0) || ta - tb)

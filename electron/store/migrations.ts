@@ -124,7 +124,23 @@ const sentBody: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody];
+/**
+ * Migration 5: the per-second measure of use (electron/store/usage-aggregate.ts): seconds with requests,
+ * and the share of the limit served in each, summed. Older rows keep use_sum/use_count (the per-answer
+ * measure, which cannot be turned into this one) and 0 here: the report says which measure a figure is.
+ */
+const useSeconds: Migration = {
+  version: 5,
+  name: 'usage per-second use',
+  up(db) {
+    for (const { table } of USAGE_LEVELS) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN active_seconds REAL NOT NULL DEFAULT 0`);
+      db.exec(`ALTER TABLE ${table} ADD COLUMN use_seconds REAL NOT NULL DEFAULT 0`);
+    }
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

@@ -13,7 +13,8 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { secondOf } from '../telemetry/aggregate';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
-import { LATENCY_BOUNDS_MS, addSample, emptyAggregate, latencyQuantile, meanUse, mergeAggregate } from './usage-aggregate';
+import { meanUseOf } from '../../shared/usage-report';
+import { LATENCY_BOUNDS_MS, addSample, emptyAggregate, latencyQuantile, mergeAggregate, mergeSameSecond } from './usage-aggregate';
 
 const LATENCY_BINS = LATENCY_BOUNDS_MS.length + 1;
 
@@ -69,6 +70,8 @@ export interface UsageKey {
 export interface UsageRow extends UsageKey, UsageAggregate {
   startMs: number;
   meanUse: number | null;
+  /** meanUse is the older per-answer measure (the row was stored before the per-second one). */
+  meanUseOlder: boolean;
   latencyP50: number | null;
   latencyP95: number | null;
 }
@@ -99,6 +102,9 @@ interface DbRow {
   throttled: number;
   failures: number;
   lowest_remaining: number | null;
+  /** Absent in a database of schema 4 or older (the report CLI reads those as they are). */
+  active_seconds?: number;
+  use_seconds?: number;
   use_sum: number;
   use_count: number;
   use_peak: number | null;
@@ -115,8 +121,10 @@ function toAggregate(r: DbRow): UsageAggregate {
     throttled: r.throttled,
     failures: r.failures,
     lowestRemaining: r.lowest_remaining,
-    useSum: r.use_sum,
-    useCount: r.use_count,
+    activeSeconds: r.active_seconds ?? 0,
+    useSeconds: r.use_seconds ?? 0,
+    olderUseSum: r.use_sum,
+    olderUseCount: r.use_count,
     usePeak: r.use_peak,
     waitedMs: r.waited_ms,
     foreignRequests: r.foreign_requests,
@@ -178,7 +186,7 @@ export class UsageStore {
     if (this.closed) return;
     const id = keyText(key, startMs);
     const entry = this.pending.get(id);
-    if (entry) mergeAggregate(entry.agg, agg);
+    if (entry) mergeSameSecond(entry.agg, agg);
     else this.pending.set(id, { key: { ...key }, startMs, agg: mergeAggregate(emptyAggregate(), agg) });
     this.scheduleFlush();
   }
@@ -200,10 +208,10 @@ export class UsageStore {
         const minuteDone = this.doneUntil('minute');
         const hourDone = this.doneUntil('hour');
         for (const { key, startMs, agg } of batch) {
-          this.mergeRow('second', key, startMs, agg);
+          const added = this.mergeRow('second', key, startMs, agg, mergeSameSecond);
           // Already rolled up past this second: the coarser rows take it too, so no level misses it.
-          if (minuteDone !== null && startMs < minuteDone) this.mergeRow('minute', key, floorTo(startMs, LEVEL.minute.bucketMs), agg);
-          if (hourDone !== null && startMs < hourDone) this.mergeRow('hour', key, floorTo(startMs, LEVEL.hour.bucketMs), agg);
+          if (minuteDone !== null && startMs < minuteDone) this.mergeRow('minute', key, floorTo(startMs, LEVEL.minute.bucketMs), added);
+          if (hourDone !== null && startMs < hourDone) this.mergeRow('hour', key, floorTo(startMs, LEVEL.hour.bucketMs), added);
         }
       })();
     } catch (e) {
@@ -239,7 +247,7 @@ export class UsageStore {
     this.pending = new Map(batch.map((entry) => [keyText(entry.key, entry.startMs), entry]));
     for (const [id, entry] of later) {
       const kept = this.pending.get(id);
-      if (kept) mergeAggregate(kept.agg, entry.agg);
+      if (kept) mergeSameSecond(kept.agg, entry.agg);
       else this.pending.set(id, entry);
     }
     let dropped = 0;
@@ -307,13 +315,15 @@ export class UsageStore {
     const rows = this.stmt(`SELECT * FROM ${LEVEL[query.level].table} WHERE ${where.join(' AND ')} ORDER BY start_ms, endpoint`).all(...args) as DbRow[];
     return rows.map((r) => {
       const agg = toAggregate(r);
+      const use = meanUseOf(agg);
       return {
         profileId: r.profile_id,
         vendor: r.vendor,
         endpoint: r.endpoint,
         startMs: r.start_ms,
         ...agg,
-        meanUse: meanUse(agg),
+        meanUse: use.value,
+        meanUseOlder: use.older,
         latencyP50: latencyQuantile(agg, 0.5),
         latencyP95: latencyQuantile(agg, 0.95),
       };
@@ -328,7 +338,8 @@ export class UsageStore {
   readPoints(query: UsageQuery & UsageKey & { pointMs: number }): UsagePointAggregate[] {
     const rows = this.stmt(
       `SELECT start_ms - start_ms % CAST(? AS INTEGER) AS point_ms, SUM(requests) AS requests, SUM(throttled) AS throttled, SUM(failures) AS failures,
-              MIN(lowest_remaining) AS lowest_remaining, SUM(use_sum) AS use_sum, SUM(use_count) AS use_count, MAX(use_peak) AS use_peak,
+              MIN(lowest_remaining) AS lowest_remaining, SUM(active_seconds) AS active_seconds, SUM(use_seconds) AS use_seconds,
+              SUM(use_sum) AS use_sum, SUM(use_count) AS use_count, MAX(use_peak) AS use_peak,
               SUM(waited_ms) AS waited_ms, SUM(foreign_requests) AS foreign_requests, '[' || group_concat(latency) || ']' AS latency
          FROM ${LEVEL[query.level].table}
         WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms >= ? AND start_ms < ?
@@ -340,7 +351,7 @@ export class UsageStore {
     return rows.map((r) => {
       const latency = new Array<number>(LATENCY_BINS).fill(0);
       for (const histogram of JSON.parse(r.latency) as number[][]) histogram.forEach((n, i) => (latency[i] = (latency[i] ?? 0) + n));
-      const { requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests } = r;
+      const { requests, throttled, failures, lowest_remaining, active_seconds, use_seconds, use_sum, use_count, use_peak, waited_ms, foreign_requests } = r;
       return {
         endpoint: query.endpoint,
         startMs: r.point_ms,
@@ -349,8 +360,10 @@ export class UsageStore {
           throttled,
           failures,
           lowestRemaining: lowest_remaining,
-          useSum: use_sum,
-          useCount: use_count,
+          activeSeconds: active_seconds ?? 0,
+          useSeconds: use_seconds ?? 0,
+          olderUseSum: use_sum,
+          olderUseCount: use_count,
           usePeak: use_peak,
           waitedMs: waited_ms,
           foreignRequests: foreign_requests,
@@ -442,7 +455,12 @@ export class UsageStore {
     );
   }
 
-  private mergeRow(level: UsageLevel, key: UsageKey, startMs: number, agg: UsageAggregate): void {
+  /**
+   * Merges `agg` into the row (other seconds by default; `merge` = mergeSameSecond for a part of the
+   * row's own second) and returns what the row gained: `agg`, but with the seconds and use the row
+   * actually took (a second already there is not counted again in the coarser rows).
+   */
+  private mergeRow(level: UsageLevel, key: UsageKey, startMs: number, agg: UsageAggregate, merge = mergeAggregate): UsageAggregate {
     const table = LEVEL[level].table;
     const existing = this.stmt(`SELECT * FROM ${table} WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms = ?`).get(
       key.profileId,
@@ -450,10 +468,12 @@ export class UsageStore {
       key.endpoint,
       startMs,
     ) as DbRow | undefined;
-    const merged = existing ? mergeAggregate(toAggregate(existing), agg) : agg;
+    const before = existing ? toAggregate(existing) : emptyAggregate();
+    const { activeSeconds, useSeconds } = before;
+    const merged = existing ? merge(before, agg) : agg;
     this.stmt(
-      `INSERT OR REPLACE INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, active_seconds, use_seconds, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       key.profileId,
       key.vendor,
@@ -463,13 +483,16 @@ export class UsageStore {
       merged.throttled,
       merged.failures,
       merged.lowestRemaining,
-      merged.useSum,
-      merged.useCount,
+      merged.activeSeconds,
+      merged.useSeconds,
+      merged.olderUseSum,
+      merged.olderUseCount,
       merged.usePeak,
       merged.waitedMs,
       merged.foreignRequests,
       JSON.stringify(merged.latency),
     );
+    return { ...agg, activeSeconds: merged.activeSeconds - activeSeconds, useSeconds: merged.useSeconds - useSeconds };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The request log: one entry per sample (every attempt, answered or not), bounded. Details
- * (headers, body excerpts) are kept for the newest entries only, since they weigh up to 8 KB each.
+ * (headers, body excerpts) are kept for the newest entries only, since they weigh up to 8 KB each,
+ * and for small purchase calls for as long as the log holds them (LONG_KEPT_BODY_ENDPOINTS).
  * Everything is masked when stored, so the log never holds a plain token.
  */
 import type { z } from 'zod';
@@ -14,6 +15,7 @@ import { redactText } from '../profiles/mask-token';
 import type { BodyExcerpt, MaskContext, RecordedExchange } from './exchange';
 import { maskHeaders, maskedPathAndQuery } from './exchange';
 import { RingBuffer } from '../../shared/ring-buffer';
+import { LOG_BODIES_KEPT, LONG_KEPT_BODY_ENDPOINTS, LONG_KEPT_DETAIL_CHARS } from '../../shared/request-log-filter';
 
 export type LogEntry = z.output<typeof logEntrySchema>;
 export type LogDetail = z.output<typeof logDetailSchema>;
@@ -23,7 +25,7 @@ type TokenHeader = LogDetail['tokenHeader'];
 export interface RequestLogOptions {
   /** Entries kept; default 5000. */
   capacity?: number;
-  /** Entries whose detail is kept; default 1000. */
+  /** Entries whose detail is kept; default LOG_BODIES_KEPT (1000). Small purchase calls keep theirs longer. */
   detailCapacity?: number;
 }
 
@@ -76,7 +78,7 @@ export class RequestLog {
 
   constructor(options: RequestLogOptions = {}) {
     this.entries = new RingBuffer(options.capacity ?? 5000);
-    this.detailCapacity = Math.max(0, Math.min(options.detailCapacity ?? 1000, this.entries.capacity));
+    this.detailCapacity = Math.max(0, Math.min(options.detailCapacity ?? LOG_BODIES_KEPT, this.entries.capacity));
   }
 
   /** Entries the bounded log has let go so far. */
@@ -123,7 +125,7 @@ export class RequestLog {
     // (Only once the window is full: a negative index would count from the newest and drop a fresh detail.)
     const leaving = this.entries.size - 1 - this.detailCapacity;
     const old = leaving >= 0 ? this.entries.at(leaving) : undefined;
-    if (old) old.detail = null;
+    if (old?.detail && !keptLonger(old.entry, old.detail)) old.detail = null;
     return entry;
   }
 
@@ -151,7 +153,10 @@ export class RequestLog {
     if (!found) return null;
     const d = found.detail;
     const problems = [...found.headerProblems];
-    if (!d) problems.push('No headers or bodies: they are kept for the newest requests only, or the request was never sent.');
+    if (!d)
+      problems.push(
+        `No headers or bodies: they are kept for the newest ${LOG_BODIES_KEPT.toLocaleString('en-US')} requests only (small purchase calls longer), or the request was never sent.`,
+      );
     if (d?.error) problems.push(`No response: ${d.error}`);
     const body = d?.responseBody.text ?? null;
     return {
@@ -222,6 +227,19 @@ export class RequestLog {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/**
+ * A small purchase call's detail outlives the newest-entries window (so that a reference search finds
+ * its register call for the whole log); at most the log's capacity of them, each under LONG_KEPT_DETAIL_CHARS.
+ */
+function keptLonger(entry: LogEntry, d: StoredDetail): boolean {
+  return LONG_KEPT_BODY_ENDPOINTS.includes(entry.endpoint) && detailChars(d) <= LONG_KEPT_DETAIL_CHARS;
+}
+
+function detailChars(d: StoredDetail): number {
+  const headers = (h: Record<string, string>) => Object.entries(h).reduce((n, [k, v]) => n + k.length + v.length, 0);
+  return headers(d.requestHeaders) + headers(d.responseHeaders) + (d.requestBody?.length ?? 0) + (d.responseBody.text?.length ?? 0) + (d.error?.length ?? 0);
 }
 
 /** The bodies of an entry as the search reads them; kept once the response excerpt has arrived, for the same mask. */

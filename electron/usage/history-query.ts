@@ -8,7 +8,8 @@ import type { UsageHistory, UsagePoint } from '../../shared/bridge/usage-schemas
 import { ENDPOINT_IDS } from '../../shared/endpoints';
 import type { UsageLevel, UsageRetention, UsageStore } from '../store';
 import type { UsageAggregate } from '../store';
-import { latencyQuantile, meanUse } from '../store/usage-aggregate';
+import { meanUseOf } from '../../shared/usage-report';
+import { latencyQuantile } from '../store/usage-aggregate';
 
 export const MAX_POINTS = 500;
 
@@ -73,6 +74,7 @@ export function readHistory(
 function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number; agg: UsageAggregate }): UsagePoint {
   const p95 = latencyQuantile(agg, 0.95);
   const p50 = latencyQuantile(agg, 0.5);
+  const use = meanUseOf(agg);
   return {
     endpoint,
     startMs,
@@ -80,7 +82,9 @@ function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number
     throttled: agg.throttled,
     failures: agg.failures,
     lowestRemaining: agg.lowestRemaining,
-    meanUse: meanUse(agg),
+    meanUse: use.value,
+    meanUseOlder: use.older,
+    activeSeconds: agg.activeSeconds,
     peakUse: agg.usePeak,
     waitedMs: agg.waitedMs,
     foreignRequests: agg.foreignRequests,

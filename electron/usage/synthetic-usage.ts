@@ -27,8 +27,9 @@ export function syntheticAggregate(spec: EndpointSpec, seconds: number, traffic:
   agg.requests = requests;
   agg.throttled = Math.min(requests, traffic.throttled ?? 0);
   agg.lowestRemaining = Math.max(0, Math.round(spec.limit * (1 - peak)));
-  agg.useSum = traffic.share * requests;
-  agg.useCount = requests;
+  // Spread evenly over every second: each served `share` of the limit (429s took none).
+  agg.activeSeconds = seconds;
+  agg.useSeconds = (requests - agg.throttled) / spec.limit;
   agg.usePeak = peak;
   agg.waitedMs = requests * 3 * traffic.share;
   agg.foreignRequests = traffic.foreign ?? 0;

@@ -19,12 +19,18 @@ export const usageReportRequestSchema = z
   .refine((r) => r.toMs > r.fromMs, { message: 'toMs must be after fromMs', path: ['toMs'] })
   .refine((r) => r.toMs - r.fromMs <= 400 * 86_400_000, { message: 'A report covers at most 400 days', path: ['toMs'] });
 
-/** One endpoint on one day. Use is a share of the limit (0..1); null when no answer carried the headers. */
+/**
+ * One endpoint on one day. Use is a share of the limit (0..1). Mean use: per second with requests, the
+ * share of the limit the server served (shared/usage-report.ts meanUseOf); peak use: the highest
+ * 1 - Remaining/Limit of an answer, null when no answer carried the headers.
+ */
 export const reportDaySchema = z.object({
   day: z.string(),
   endpoint: z.string(),
   requests: z.number(),
   meanUse: z.number().nullable(),
+  /** The mean use is the older per-answer measure (mean of 1 - Remaining/Limit): the day was stored before the per-second one. */
+  meanUseOlder: z.boolean(),
   peakUse: z.number().nullable(),
   /** Our 429 answers. */
   throttled: z.number(),
@@ -48,6 +54,8 @@ export const reportHeatCellSchema = z.object({
   hour: z.number().int().min(0).max(23),
   requests: z.number(),
   meanUse: z.number().nullable(),
+  /** As in a day: the older per-answer measure. */
+  meanUseOlder: z.boolean(),
   peakUse: z.number().nullable(),
   throttled: z.number(),
 });

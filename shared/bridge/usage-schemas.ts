@@ -58,8 +58,16 @@ export const usagePointSchema = z.object({
   /** No answer or a 5xx. */
   failures: z.number(),
   lowestRemaining: z.number().nullable(),
-  /** Mean and peak use of the limit (0..1); null when no answer carried the headers. */
+  /**
+   * Mean use of the limit (0..1): per second with requests, the share of the limit served (answered, not
+   * 429), averaged over those seconds (shared/usage-report.ts meanUseOf); null without requests.
+   */
   meanUse: z.number().nullable(),
+  /** meanUse is the older per-answer measure (mean of 1 - Remaining/Limit): the point was stored before the per-second one. */
+  meanUseOlder: z.boolean(),
+  /** Seconds with requests in the point: what meanUse is averaged over (use over the whole point: meanUse x activeSeconds / its length). */
+  activeSeconds: z.number(),
+  /** Highest 1 - Remaining/Limit of an answer (0..1); null when no answer carried the headers. */
   peakUse: z.number().nullable(),
   waitedMs: z.number(),
   /** Requests of other consumers, inferred from Remaining. */

@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'report-app-'));
   const local = new LocalStore(dir);
   const usage = local.openUsage({ clock: timerClock })!;
-  const agg = { ...emptyAggregate(), requests: 120, throttled: 4, foreignRequests: 9, useSum: 96, useCount: 120, usePeak: 1, waitedMs: 2400 };
+  const agg = { ...emptyAggregate(), requests: 120, throttled: 4, foreignRequests: 9, activeSeconds: 60, useSeconds: 48, usePeak: 1, waitedMs: 2400 };
   usage.recordAggregate({ profileId: 'demo', vendor: 'demo', endpoint: 'searchAssets' }, MINUTE_AT, agg);
   usage.downsample(Date.now());
   local.close();
@@ -49,6 +49,7 @@ describe('usageReport', () => {
         endpoint: 'searchAssets',
         requests: 120,
         meanUse: 0.8,
+        meanUseOlder: false,
         peakUse: 1,
         throttled: 4,
         throttledByOthers: 4,
@@ -59,7 +60,7 @@ describe('usageReport', () => {
         heldBackShare: 0.04,
       },
     ]);
-    expect(report.heatMap).toEqual([{ endpoint: 'searchAssets', hour: 10, requests: 120, meanUse: 0.8, peakUse: 1, throttled: 4 }]);
+    expect(report.heatMap).toEqual([{ endpoint: 'searchAssets', hour: 10, requests: 120, meanUse: 0.8, meanUseOlder: false, peakUse: 1, throttled: 4 }]);
     expect(report.busiestMinutes).toEqual([{ startMs: MINUTE_AT, requests: 120, throttled: 4, peakUse: 1, topEndpoint: 'searchAssets' }]);
   });
 

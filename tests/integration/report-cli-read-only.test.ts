@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runReportCli } from '../../electron/reports/cli-main';
-import { MIGRATIONS, openDatabase, schemaVersion, STORE_FILE_NAME, UsageStore } from '../../electron/store';
-import type { Clock } from '../../shared/clock';
+import { MIGRATIONS, openDatabase, schemaVersion, STORE_FILE_NAME } from '../../electron/store';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
-const clock: Clock = { now: () => NOW, setTimeout: () => 0, clearTimeout: () => undefined };
 
 let dir: string;
 beforeEach(() => {
@@ -47,22 +45,13 @@ function olderDatabase(versions: number): void {
     "INSERT INTO purchase_ledger (vendor, base_url, profile_id, asset_id, state, created_at, updated_at) VALUES ('demo', 'http://x', 'demo', 'a1', 'registered', 0, 0)",
   ).run();
   if (versions >= 2) {
-    const usage = new UsageStore(db, { clock });
-    const at = Date.parse('2026-11-20T09:00:05Z');
-    usage.record('demo', {
-      vendor: 'demo',
-      endpoint: 'listAssets',
-      at,
-      status: 200,
-      limit: 10,
-      remaining: 5,
-      reset: 1,
-      latencyMs: 5,
-      waitedMs: 0,
-      attempt: 1,
-      headerProblems: [],
-    });
-    usage.close();
+    // As the app of that schema wrote it (this version's store writes columns a schema-2 file lacks): one answer, Remaining 5 of 10.
+    for (const table of ['usage_second', 'usage_minute']) {
+      db.prepare(
+        `INSERT INTO ${table} (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
+         VALUES ('demo', 'demo', 'listAssets', ?, 1, 0, 0, 5, 0.5, 1, 0.5, 0, 0, '[1]')`,
+      ).run(Date.parse(table === 'usage_second' ? '2026-11-20T09:00:05Z' : '2026-11-20T09:00:00Z'));
+    }
   }
   db.close();
 }
@@ -93,6 +82,8 @@ describe('the report CLI opens the database read only', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2026-11-20,listAssets,1,');
+    // Its mean use is the older per-answer measure, and the CSV says so.
+    expect(r.stdout).toMatch(/2026-11-20,listAssets,1,50\.0,50\.0,.*,older_per_answer\r\n/);
     expect(stored()).toEqual({ version: 2, ledger: 1 });
   });
 

@@ -12,6 +12,7 @@ import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
 import { toCurl } from '../../shared/curl';
 import type { CallName, CallResponse } from '../../shared/bridge/contract';
+import { LONG_KEPT_DETAIL_CHARS } from '../../shared/request-log-filter';
 import { callApp, until } from '../helpers/app-calls';
 
 /** The copied command names `curl`; the shell finds it on PATH (.ci/run installs Debian's curl). */
@@ -76,6 +77,14 @@ describe('the request log search runs in main, over the bodies', () => {
     expect(registration.path).not.toContain(record.reference!);
     const byReference = await call('searchRequestLog', { text: record.reference!.toUpperCase() });
     expect(byReference.ids).toContain(registration.id);
+    // Small enough for its bodies to stay searchable for the whole log (the demo's registration weighs well under the bound).
+    const weight = (h: Record<string, string>) => Object.entries(h).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    const chars =
+      weight(registration.requestHeaders) +
+      weight(registration.responseHeaders) +
+      (registration.requestBody ?? '').length +
+      (registration.responseBody ?? '').length;
+    expect(chars).toBeLessThan(LONG_KEPT_DETAIL_CHARS / 2);
 
     const list = (await call('requestLog', { endpoint: 'listAssets', status: 200, limit: 10 })).entries.find((e) => !e.path.includes('last'))!;
     const listDetail = await call('requestDetail', { id: list.id });

@@ -10,6 +10,7 @@ import type { MaskContext, RecordedExchange } from '../../electron/telemetry/exc
 import { curlHandlers } from '../../electron/app/handlers/curl';
 import type { AppContext } from '../../electron/app/handlers/context';
 import { PartnerError } from '../../shared/errors';
+import { LONG_KEPT_DETAIL_CHARS } from '../../shared/request-log-filter';
 
 const TOKEN = 'secret-token-xyz';
 const mask: MaskContext = { tokens: [TOKEN], tokenHeaders: new Set(['authorization']) };
@@ -73,8 +74,37 @@ describe('request log search', () => {
 
   it('searches bodies only where the log keeps them, and says how many it had', () => {
     for (let i = 0; i < 3; i++) log.add(sample(10 + i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, '[]'), mask);
-    const found = log.search('pc-ref-42', mask.tokens);
-    expect(found).toEqual({ ids: [], scanned: 5, withBodies: 3 });
+    // The catalog page left the newest 3: its body is no longer searched. The registration, a small purchase call, still is.
+    expect(log.search('88124', mask.tokens)).toEqual({ ids: [], scanned: 5, withBodies: 4 });
+    expect(log.search('pc-ref-42', mask.tokens).ids).toEqual([register.id]);
+  });
+
+  it("keeps small purchase calls' bodies for as long as the log keeps the entry, never a large one nor a catalog page", () => {
+    const long = new RequestLog({ capacity: 50, detailCapacity: 10 });
+    const body = (reference: string) => `{"asset_id":7001,"client_reference":"${reference}"}`;
+    const small = long.add(sample(1, 'registerPurchase'), exchange('http://127.0.0.1:9/purchase/register', body('ref-small'), '{"purchase_id":"p_1"}'), mask);
+    const info = long.add(
+      sample(2, 'purchaseInfo'),
+      exchange('http://127.0.0.1:9/purchase/info?purchase_id=p_1', null, '{"state":"registered","note":"n-1"}'),
+      mask,
+    );
+    long.add(
+      sample(3, 'registerPurchase'),
+      exchange('http://127.0.0.1:9/purchase/register', body('ref-large'), `{"purchase_id":"p_2","pad":"${'x'.repeat(LONG_KEPT_DETAIL_CHARS)}"}`),
+      mask,
+    );
+    const page = long.add(sample(4, 'listAssets'), exchange('http://127.0.0.1:9/assets/list', null, '{"items":[{"id":55501}]}'), mask);
+    for (let i = 0; i < 40; i++) long.add(sample(10 + i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, '[]'), mask);
+    expect(long.search('ref-small', mask.tokens).ids).toEqual([small.id]);
+    expect(long.search('n-1', mask.tokens).ids).toEqual([info.id]);
+    expect(long.detail(small.id, mask.tokens)).toMatchObject({ detailKept: true, requestBody: body('ref-small') });
+    expect(long.search('ref-large', mask.tokens).ids).toEqual([]); // over LONG_KEPT_DETAIL_CHARS
+    expect(long.search('55501', mask.tokens).ids).toEqual([]);
+    expect(long.detail(page.id, mask.tokens)!.detailKept).toBe(false);
+    expect(long.search('nothing', mask.tokens)).toMatchObject({ scanned: 44, withBodies: 10 + 2 });
+    // Gone with its entry when the log lets it go: the bound is the log's.
+    for (let i = 0; i < 10; i++) long.add(sample(60 + i, 'categories'), exchange('http://127.0.0.1:9/assets/categories', null, '[]'), mask);
+    expect(long.search('ref-small', mask.tokens).ids).toEqual([]);
   });
 
   it('notes the header that carried the token (name and scheme, never the token), and the origin without credentials', () => {

@@ -17,8 +17,10 @@ function row(endpoint: string, iso: string, fields: Partial<ReportRow>, bucketMs
     requests: 0,
     throttled: 0,
     failures: 0,
-    useSum: 0,
-    useCount: 0,
+    activeSeconds: 0,
+    useSeconds: 0,
+    olderUseSum: 0,
+    olderUseCount: 0,
     usePeak: null,
     waitedMs: 0,
     foreignRequests: 0,
@@ -28,13 +30,21 @@ function row(endpoint: string, iso: string, fields: Partial<ReportRow>, bucketMs
 
 // 2026-11-20 in Berlin is [2026-11-19T23:00Z, 2026-11-20T23:00Z).
 const ROWS: ReportRow[] = [
-  row('listAssets', '2026-11-19T22:59:00Z', { requests: 5000, useSum: 5000, useCount: 5000, usePeak: 1 }), // 23:59 the day before: outside
-  row('listAssets', '2026-11-19T23:30:00Z', { requests: 60, useSum: 30, useCount: 60, usePeak: 0.6 }), // 00:30 local: the 20th
-  row('listAssets', '2026-11-20T08:00:00Z', { requests: 600, throttled: 3, foreignRequests: 2, useSum: 540, useCount: 600, usePeak: 1, waitedMs: 6000 }),
-  row('listAssets', '2026-11-20T08:01:00Z', { requests: 300, useSum: 150, useCount: 300, usePeak: 0.7 }),
-  row('searchAssets', '2026-11-20T08:00:00Z', { requests: 100, foreignRequests: 5, failures: 1, useSum: 20, useCount: 100, usePeak: 0.3, waitedMs: 20_000 }),
+  row('listAssets', '2026-11-19T22:59:00Z', { requests: 5000, useSeconds: 60, activeSeconds: 60, usePeak: 1 }), // 23:59 the day before: outside
+  row('listAssets', '2026-11-19T23:30:00Z', { requests: 60, useSeconds: 3, activeSeconds: 6, usePeak: 0.6 }), // 00:30 local: the 20th
+  row('listAssets', '2026-11-20T08:00:00Z', { requests: 600, throttled: 3, foreignRequests: 2, useSeconds: 54, activeSeconds: 60, usePeak: 1, waitedMs: 6000 }),
+  row('listAssets', '2026-11-20T08:01:00Z', { requests: 300, useSeconds: 15, activeSeconds: 30, usePeak: 0.7 }),
+  row('searchAssets', '2026-11-20T08:00:00Z', {
+    requests: 100,
+    foreignRequests: 5,
+    failures: 1,
+    useSeconds: 2,
+    activeSeconds: 10,
+    usePeak: 0.3,
+    waitedMs: 20_000,
+  }),
   // A per-hour row (older than the minute retention): counted per day and hour, never a "minute".
-  row('categories', '2026-11-20T09:00:00Z', { requests: 10_000, useSum: 1000, useCount: 10_000, usePeak: 0.2 }, HOUR),
+  row('categories', '2026-11-20T09:00:00Z', { requests: 10_000, useSeconds: 100, activeSeconds: 1000, usePeak: 0.2 }, HOUR),
 ];
 
 const FROM = startOfDay('2026-11-20', TZ);
@@ -56,7 +66,7 @@ describe('usage report', () => {
   it('per endpoint and day: requests, mean and peak use, 429s ours and explained by others, waits per request', () => {
     const list = report.days.find((d) => d.endpoint === 'listAssets')!;
     expect(list.requests).toBe(960);
-    expect(list.meanUse).toBeCloseTo(720 / 960, 10);
+    expect(list.meanUse).toBeCloseTo((3 + 54 + 15) / (6 + 60 + 30), 10); // per second with requests
     expect(list.peakUse).toBe(1);
     expect(list.throttled).toBe(3);
     expect(list.throttledByOthers).toBe(2); // 3 refused, 2 others' requests that minute
@@ -76,7 +86,7 @@ describe('usage report', () => {
   it('heat map by local hour of day x endpoint', () => {
     const cell = (endpoint: string, hour: number) => report.heatMap.find((c) => c.endpoint === endpoint && c.hour === hour);
     expect(cell('listAssets', 9)).toMatchObject({ requests: 900, peakUse: 1, throttled: 3 });
-    expect(cell('listAssets', 9)!.meanUse).toBeCloseTo(690 / 900, 10);
+    expect(cell('listAssets', 9)!.meanUse).toBeCloseTo((54 + 15) / (60 + 30), 10);
     expect(cell('listAssets', 0)).toMatchObject({ requests: 60, peakUse: 0.6 });
     expect(cell('categories', 10)).toMatchObject({ requests: 10_000, peakUse: 0.2 });
     expect(report.heatMap).toHaveLength(4);
@@ -107,9 +117,9 @@ describe('usage report', () => {
   it('CSV: one row per endpoint and day, percentages and ms, formula-safe', () => {
     const csv = usageReportCsv(report).split('\r\n');
     expect(csv[0]).toBe(
-      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct',
+      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct,mean_use_measure',
     );
-    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,3.3');
+    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,3.3,per_second');
     const evil = usageReportCsv({ days: [{ ...report.days[0]!, endpoint: '=HYPERLINK("x")' }] }).split('\r\n')[1];
     expect(evil).toContain('"\'=HYPERLINK(""x"")"');
   });

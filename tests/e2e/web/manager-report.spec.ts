@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
-import { LocalStore } from '../../../electron/store';
+import Database from 'better-sqlite3';
+import { LocalStore, STORE_FILE_NAME } from '../../../electron/store';
 import { syntheticAggregate } from '../../../electron/usage/synthetic-usage';
 import { timerClock } from '../../../shared/clock';
 import { ENDPOINTS } from '../../../shared/endpoints';
@@ -29,7 +30,10 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Yesterday (local): GET /assets/list at 10% of its limit all day with a 10-minute spike at 14:00 (95%, 7 × 429, others' use); purchase info 09:00–18:00 at 5%. */
+/**
+ * Yesterday (local): GET /assets/list at 10% of its limit all day with a 10-minute spike at 14:00 (95%, 7 × 429, others' use); purchase info 09:00–18:00 at 5%.
+ * Three days ago, 10:00: one minute of GET /assets/categories as an earlier version stored it (the per-answer measure only).
+ */
 function seed() {
   const yesterday = (() => {
     const today = zonedTime(Date.now(), TZ).day;
@@ -41,17 +45,19 @@ function seed() {
   const spikeStartMs = fromMs + 14 * 60 * MINUTE;
   const local = new LocalStore(dataDir);
   const usage = local.openUsage({ clock: timerClock })!;
-  const expected = { listRequests: 0, listUseSum: 0, spikeHourRequests: 0, spikeHourUseSum: 0, spikeMinuteRequests: 0 };
+  // Mean use is per second with requests: the seconds' use summed over the seconds (the seed spreads each minute over all 60).
+  const expected = { listRequests: 0, listUseSeconds: 0, listActiveSeconds: 0, spikeHourUseSeconds: 0, spikeHourActiveSeconds: 0, spikeMinuteRequests: 0 };
   for (let t = fromMs; t < toMs; t += MINUTE) {
     const spike = t >= spikeStartMs && t < spikeStartMs + 10 * MINUTE;
     const share = spike ? 0.95 : 0.1;
     const list = syntheticAggregate(ENDPOINTS.listAssets, 60, spike ? { share, throttled: t === spikeStartMs ? 7 : 0, foreign: 40 } : { share });
     usage.recordAggregate({ profileId: 'demo', vendor: 'demo', endpoint: 'listAssets' }, t, list);
     expected.listRequests += list.requests;
-    expected.listUseSum += list.requests * share;
+    expected.listUseSeconds += list.useSeconds;
+    expected.listActiveSeconds += list.activeSeconds;
     if (zonedTime(t, TZ).hour === 14) {
-      expected.spikeHourRequests += list.requests;
-      expected.spikeHourUseSum += list.requests * share;
+      expected.spikeHourUseSeconds += list.useSeconds;
+      expected.spikeHourActiveSeconds += list.activeSeconds;
     }
     const hour = zonedTime(t, TZ).hour;
     if (hour >= 9 && hour < 18) {
@@ -62,7 +68,24 @@ function seed() {
   }
   usage.downsample(Date.now());
   local.close();
-  return { yesterday, spikeStartMs, ...expected };
+  const olderDay = daysBefore(yesterday, 2);
+  seedOlderMinute(startOfDay(olderDay, TZ) + 10 * 60 * MINUTE);
+  return { yesterday, olderDay, spikeStartMs, ...expected };
+}
+
+function daysBefore(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d - n)).toISOString().slice(0, 10);
+}
+
+/** A minute GET /assets/categories ran flat out, as an earlier version stored it: 1,200 answers whose 1 − Remaining/Limit averaged 47.5%, no per-second use. */
+function seedOlderMinute(startMs: number): void {
+  const db = new Database(join(dataDir, STORE_FILE_NAME));
+  db.prepare(
+    `INSERT INTO usage_minute (profile_id, vendor, endpoint, start_ms, requests, throttled, failures, lowest_remaining, use_sum, use_count, use_peak, waited_ms, foreign_requests, latency)
+     VALUES ('demo', 'demo', 'categories', ?, 1200, 0, 0, 0, 570, 1200, 1, 0, 0, '[]')`,
+  ).run(startMs);
+  db.close();
 }
 
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
@@ -82,12 +105,13 @@ test("an account manager opens yesterday's usage report, reads it and exports CS
   await expect(cell(page, 'listAssets', 'requests')).toHaveText(fmt(seeded.listRequests));
   await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
   await expect(cell(page, 'listAssets', 'peakUse')).toHaveText('100%');
-  await expect(cell(page, 'listAssets', 'meanUse')).toHaveText(`${Math.round((seeded.listUseSum / seeded.listRequests) * 100)}%`);
+  const listMeanUse = seeded.listUseSeconds / seeded.listActiveSeconds;
+  await expect(cell(page, 'listAssets', 'meanUse')).toHaveText(`${Math.round(listMeanUse * 100)}%`);
   await expect(cell(page, 'purchaseInfo', 'peakUse')).toHaveText('15%');
 
   // Heat map: the spike's hour is the hot cell of GET /assets/list.
   const hot = page.locator('.heatmap g[data-endpoint="listAssets"] g[data-hour="14"]');
-  await expect(hot).toHaveAttribute('data-use', (seeded.spikeHourUseSum / seeded.spikeHourRequests).toFixed(3));
+  await expect(hot).toHaveAttribute('data-use', (seeded.spikeHourUseSeconds / seeded.spikeHourActiveSeconds).toFixed(3));
   await expect(page.locator('.heatmap g[data-endpoint="listAssets"] g[data-hour="3"]')).toHaveAttribute('data-use', '0.100');
 
   // Busiest minutes: the spike's first minute leads, with a link into the Budget view.
@@ -113,7 +137,8 @@ test("an account manager opens yesterday's usage report, reads it and exports CS
   const csv = readFileSync((await csvDownload.path())!, 'utf8').split('\r\n');
   expect(csv[0]).toMatch(/^day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,/);
   const listLine = csv.find((l) => l.startsWith(`${seeded.yesterday},listAssets,`))!.split(',');
-  expect(listLine.slice(2, 8)).toEqual([String(seeded.listRequests), ((seeded.listUseSum / seeded.listRequests) * 100).toFixed(1), '100.0', '7', '7', '400']);
+  expect(listLine.slice(2, 8)).toEqual([String(seeded.listRequests), (listMeanUse * 100).toFixed(1), '100.0', '7', '7', '400']);
+  expect(listLine.at(-1)).toBe('per_second');
   expect(csv.filter((l) => l.startsWith(seeded.yesterday))).toHaveLength(2);
 
   // PNG export of the whole report: a real PNG.
@@ -178,3 +203,27 @@ test("while another period's report loads, the one on screen is dimmed and inert
   await expect(page.locator('.report-stale')).toHaveCount(0);
   await expect(page.getByText(/loading, the report below is the one before$/)).toHaveCount(0);
 });
+
+// The same server and seeded history as the first test.
+test('a day stored by an earlier version says its mean use is the older measure, in the table and the heat map', async ({ page }) => {
+  test.skip(server === null, 'needs the seeded server of the first test');
+  await openApp(page, 'Budget', server!.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage', exact: true }).click();
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Last 7 days' }).click();
+  const olderDay = seededOlderDay();
+  const older = page
+    .getByRole('table', { name: 'Usage per endpoint and day' })
+    .locator(`tr[data-day="${olderDay}"][data-endpoint="categories"] [data-col="meanUse"]`);
+  await expect(older).toHaveText('48%*');
+  await expect(page.getByRole('note').filter({ hasText: /older measure, the mean of 1 − Remaining \/ Limit over the answers/ })).toBeVisible();
+  // Yesterday's figures are the per-second measure: not marked.
+  await expect(page.locator(`tr[data-day="${daysBefore(olderDay, -2)}"][data-endpoint="listAssets"] [data-col="meanUse"]`)).toHaveText(/^\d+%$/);
+  await expect(page.locator('.heatmap g[data-endpoint="categories"] g[data-hour="10"]')).toHaveAttribute('data-older', 'true');
+  await expect(page.locator('.heatmap g[data-endpoint="categories"] g[data-hour="10"] text')).toHaveText('48*');
+  await expect(page.locator('.heatmap-legend')).toContainText('(* the older measure)');
+});
+
+function seededOlderDay(): string {
+  const today = zonedTime(Date.now(), TZ).day;
+  return daysBefore(today, 3);
+}

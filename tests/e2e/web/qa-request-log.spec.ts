@@ -75,3 +75,39 @@ test('QA find a catalog request in the log and read its headers', async ({ page 
     await bridgeCall('cancelPurchase', { profileId: 'demo', purchaseId: registered.id });
   }
 });
+
+test('the search says what it looks in; a catalog body that ages out is said to, a registration stays found for the whole log', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page, 'Requests');
+  const scope = page.locator('.log-search-scope');
+  await expect(scope).toHaveText(
+    /path, query, status and vendor of every kept request; bodies only of the newest 1,000 requests, and of purchase calls \(register, info, validate, cancel\)/,
+  );
+  // A registration (its reference only in the request body), then a catalog search whose word is only in its request body.
+  const far = (await bridgeCall('listAssets', { profileId: 'demo', lastId: null, pageSize: 100 })).items[96]!;
+  const registered = await bridgeCall('registerPurchase', { profileId: 'demo', assetId: far.id, assetTitle: null });
+  const word = `qaaged${Date.now()}`;
+  await bridgeCall('searchAssets', { profileId: 'demo', query: word, category: null, limit: 5 });
+  const rows = page.getByRole('table', { name: 'Request log' }).locator('tbody tr[data-row-id]');
+  const box = page.getByRole('searchbox', { name: 'Search requests' });
+  try {
+    const { reference } = (await bridgeCall('ledgerList', { limit: 50 })).items.find((r) => r.purchaseId === registered.id)!;
+    await box.fill(word);
+    await expect(rows).toHaveCount(1);
+    await expect(scope).toContainText(/Bodies searched now: [\d,]+ of [\d,]+\./);
+    // Catalog traffic only (no purchase call), over 1,000 requests: the search's body leaves main's window.
+    await bridgeCall('simSetDemoTraffic', { share: 1, endpoints: ['listAssets', 'searchAssets', 'categories', 'assetHistory'] });
+    const aged = page.getByRole('status').filter({ hasText: /^1 earlier match is no longer listed: its bodies aged out of the newest 1,000 requests/ });
+    await expect(aged).toBeVisible({ timeout: 60_000 });
+    await expect(rows).toHaveCount(0);
+    await screenshot(page, 'qa-request-log-search-aged');
+    // The registration is older still, and found by its reference: purchase calls keep their small bodies.
+    await box.fill(reference!);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first().locator('td:nth-child(3)')).toHaveText(/^POST\s+\/purchase\/register$/);
+    await expect(aged).toHaveCount(0);
+  } finally {
+    await bridgeCall('simSetDemoTraffic', { share: 0, endpoints: [] });
+    await bridgeCall('cancelPurchase', { profileId: 'demo', purchaseId: registered.id });
+  }
+});

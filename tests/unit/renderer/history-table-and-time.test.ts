@@ -17,6 +17,8 @@ function point(endpoint: string, startMs: number, requests: number, waitedMs: nu
     failures: 0,
     lowestRemaining: 5,
     meanUse: 0.5,
+    meanUseOlder: false,
+    activeSeconds: 60,
     peakUse: 0.9,
     waitedMs,
     foreignRequests: 0,

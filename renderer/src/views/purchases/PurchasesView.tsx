@@ -5,10 +5,12 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LEDGER_STATES, UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
 import type { LedgerState } from '../../../../shared/bridge/ledger-schemas';
-import { useConnection } from '../../api/queries';
+import { useApi } from '../../api/context';
+import { keys, useConnection } from '../../api/queries';
 import { sourceOf } from '../catalog/asset-source';
 import { DataTable } from '../../components/DataTable';
 import { Pill, purchaseTone } from '../../components/Pill';
@@ -84,12 +86,26 @@ const columns: ColumnDef<LedgerRecord, any>[] = [
   col.accessor('updatedAt', { header: 'Updated', size: 170, minSize: 130, cell: (c) => <span className="muted">{fmtDateTime(c.getValue())}</span> }),
 ];
 
+/**
+ * Demo traffic runs on the connected built-in demo: it registers purchases (tens a second) through the
+ * client, never through the ledger, so the ledger stays empty beside a busy register endpoint. Asked only
+ * while `asking` (the empty ledger shows), sharing the simulator state's cache with Settings.
+ */
+function useDemoTrafficRunning(asking: boolean): boolean {
+  const api = useApi();
+  const demo = useConnection().data?.demo === true;
+  const sim = useQuery({ queryKey: keys.simState, queryFn: () => api.simState({}), enabled: asking && demo, staleTime: 1_000, refetchInterval: 2_000 });
+  const traffic = sim.data?.demoTraffic;
+  return demo && traffic !== undefined && traffic.share > 0 && traffic.endpoints.length > 0;
+}
+
 export default function PurchasesView({ purchaseParam }: { purchaseParam: string | null }) {
   const [filter, setFilter] = useState<LedgerFilter>({ vendor: null, state: null });
   const [resolved, setResolved] = useState<string | null>(null);
   const ledger = useLedger(filter);
   const connection = useConnection();
   const items = ledger.data?.items ?? [];
+  const demoTraffic = useDemoTrafficRunning(ledger.isSuccess && items.length === 0);
   const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
   const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
   const elsewhere = selected !== null && (connection.data?.vendor !== selected.vendor || connection.data?.baseUrl !== selected.baseUrl);
@@ -165,6 +181,11 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
             <ErrorCallout error={ledger.error} onRetry={() => void ledger.refetch()} />
           ) : items.length === 0 && !filter.vendor && !filter.state ? (
             <Empty title="No purchases yet.">
+              {demoTraffic ? (
+                <p className="demo-traffic-note" role="note">
+                  Demo traffic&rsquo;s purchases are not recorded here: it registers them as test load, outside the ledger. Purchases you register appear here.
+                </p>
+              ) : null}
               Open an asset in the <a href={routeHref('catalog')}>Catalog</a> and register a purchase, or find one by its id above.
             </Empty>
           ) : (

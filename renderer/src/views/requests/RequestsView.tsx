@@ -15,11 +15,13 @@ import type { LogEntry } from '../../live/request-log-store';
 import { LOG_ENTRIES_KEPT } from '../../live/request-log-store';
 import { followsNewest, toggledFollow } from './live-state';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
-import { LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
+import { LOG_BODIES_KEPT, LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
 import { RequestDetail } from './RequestDetail';
 import { ExportHarButton } from './ExportHarButton';
 import { useBodySearch } from './use-body-search';
+import type { BodySearch } from './use-body-search';
+import './requests.css';
 
 /** One line per entry, so that the virtual list can place rows without measuring them. */
 const ROW_HEIGHT = 29;
@@ -135,7 +137,8 @@ export default function RequestsView() {
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
   const following = followsNewest({ follow, selected });
-  const found = useBodySearch(text, following);
+  const search = useBodySearch(text, following);
+  const found = search.found;
   const version = useThrottledStore(log, 500, following);
   const toggleFollow = () => {
     const next = toggledFollow({ follow, selected });
@@ -151,7 +154,7 @@ export default function RequestsView() {
   };
 
   // `now`: the moment the table's time range counted back from; the HAR export uses the same (the table may be paused).
-  const { rows, matching, minute, now } = useMemo(() => {
+  const { rows, matching, minute, now, agedOut } = useMemo(() => {
     // Held when the log reaches back before the minute's start, or into the minute with nothing let go (the app started in it).
     // An empty log is still loading: no warning until it has arrived.
     const reaches = (t: number) => log.newest(1, (e) => e.at < t).length > 0;
@@ -161,8 +164,10 @@ export default function RequestsView() {
     const now = Date.now();
     const keep = logFilter({ endpoint, status, rangeS, text, found, minute }, now);
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
-    return { rows, matching: rows.length, minute, now };
-  }, [log, version, endpoint, status, rangeS, text, found, linkedMinute]); // version: the log changed
+    // Hits that left the answer while their entry is still here: their bodies aged out in main.
+    const agedOut = search.lost.size === 0 ? 0 : log.countMatching((e) => search.lost.has(e.id));
+    return { rows, matching: rows.length, minute, now, agedOut };
+  }, [log, version, endpoint, status, rangeS, text, found, search.lost, linkedMinute]); // version: the log changed
 
   return (
     <div className="view">
@@ -246,6 +251,7 @@ export default function RequestsView() {
         {log.droppedHere > 0 ? ` · ${fmtInt(log.droppedHere)} older entries let go by this page` : ''}
         {log.droppedByMain > 0 ? ` · ${fmtInt(log.droppedByMain)} let go by the service's bounded log` : ''}
       </div>
+      <SearchScope searched={search.searched} agedOut={text.trim() === '' ? 0 : agedOut} />
 
       <div className={selected !== null ? 'split split-open split-wide' : 'split'}>
         <section className="panel panel-flush" aria-label="Request log">
@@ -271,5 +277,27 @@ export default function RequestsView() {
         {selected !== null ? <RequestDetail id={selected} onClose={() => setSelected(null)} /> : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * What the search looks in, said plainly: main keeps bodies of its newest requests only (and of small
+ * purchase calls for as long as it keeps the entry), so an older catalog page is not found by its body.
+ */
+function SearchScope({ searched, agedOut }: { searched: BodySearch['searched']; agedOut: number }) {
+  return (
+    <>
+      <p className="log-search-scope muted small">
+        Search covers the path, query, status and vendor of every kept request; bodies only of the newest {fmtInt(LOG_BODIES_KEPT)} requests, and of purchase
+        calls (register, info, validate, cancel) while they are kept.
+        {searched ? ` Bodies searched now: ${fmtInt(searched.withBodies)} of ${fmtInt(searched.scanned)}.` : ''}
+      </p>
+      {agedOut > 0 ? (
+        <p className="log-search-aged small" role="status">
+          {fmtInt(agedOut)} earlier {agedOut === 1 ? 'match is' : 'matches are'} no longer listed: {agedOut === 1 ? 'its bodies' : 'their bodies'} aged out of
+          the newest {fmtInt(LOG_BODIES_KEPT)} requests, though the {agedOut === 1 ? 'request is' : 'requests are'} still in the log.
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -16,7 +16,7 @@ import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { downloadBlob, downloadText } from '../../lib/csv';
 import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent } from '../../lib/format';
 import { routeHref } from '../../lib/hash-route';
-import { HeatMap, endpointLabel } from './HeatMap';
+import { HeatMap, MEAN_USE_MEANS, OLDER_MEASURE_NOTE, endpointLabel } from './HeatMap';
 import { elementToPng } from './png-export';
 import { openingPeriod } from './opening-period';
 import type { Period, PeriodId } from './usage-model';
@@ -42,10 +42,10 @@ const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
     id: 'meanUse',
     header: 'Mean use',
     accessorFn: (r) => r.meanUse ?? -1,
-    cell: ({ row }) => fmtPercent(row.original.meanUse),
+    cell: ({ row }) => <MeanUse day={row.original} />,
     size: 84,
     minSize: 64,
-    meta: { numeric: true, headerTitle: 'Mean use of the limit (1 − Remaining / Limit) over the answers' },
+    meta: { numeric: true, headerTitle: MEAN_USE_MEANS },
   },
   {
     id: 'peakUse',
@@ -114,6 +114,16 @@ const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
     },
   },
 ];
+
+/** The day's mean use; a figure of the older measure is marked, and the note above the table says what it is. */
+function MeanUse({ day }: { day: ReportDay }) {
+  if (!day.meanUseOlder) return <>{fmtPercent(day.meanUse)}</>;
+  return (
+    <span className="older-measure" title={OLDER_MEASURE_NOTE}>
+      {fmtPercent(day.meanUse)}*
+    </span>
+  );
+}
 
 /** "Sat, Nov 21": the weekday matters in a weekly report; the year is in the subtitle. */
 function fmtDay(day: string): string {
@@ -270,6 +280,11 @@ function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatR
       {report.hourlyBeforeMs !== null ? (
         <p className="muted">Before {fmtDateTime(report.hourlyBeforeMs)} only hourly figures are kept: the busiest minutes cover the time after it.</p>
       ) : null}
+      {hasOlderMeasure(report) ? (
+        <p className="muted usage-older-note" role="note">
+          * {OLDER_MEASURE_NOTE}
+        </p>
+      ) : null}
       <section className="panel usage-section" aria-labelledby="usage-days">
         <h2 id="usage-days">Per endpoint and day</h2>
         <DataTable
@@ -296,6 +311,10 @@ function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatR
       </section>
     </>
   );
+}
+
+function hasOlderMeasure(report: UsageReport): boolean {
+  return report.days.some((d) => d.meanUseOlder) || report.heatMap.some((c) => c.meanUseOlder);
 }
 
 function BusiestMinutes({ minutes }: { minutes: readonly BusyMinute[] }) {
