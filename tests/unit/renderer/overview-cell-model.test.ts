@@ -182,6 +182,25 @@ describe('Overview colour bands', () => {
   });
 });
 
+describe('Overview colour: a 429 in the window', () => {
+  it('puts the cell at the limit however calm the mean, and only while the 429 is inside the minute', () => {
+    const store = new BudgetSeconds();
+    // 2 requests a second (10% of 20/s), one of them refused 20 s before the end of the window.
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 40 ? { requests: 2, rateLimited: 1 } : { requests: 2 })),
+      1,
+    );
+    const c = cell(store);
+    expect(c.pressure).toBeLessThan(0.5);
+    expect(c.n429).toBe(1);
+    expect(c.band).toBe('limit');
+    // 41 s later the 429 has left the window: the colour is the mean's again.
+    expect(cell(store, { now: NOW + 41_000 }).band).toBe('low');
+    expect(bandOf(5, 0.1, 1)).toBe('limit');
+    expect(bandOf(0, 0, 0)).toBe('idle');
+  });
+});
+
 describe('Overview colour: pressure on the budget, not our own share alone', () => {
   it("is ours + the others' use against the limit, or the share of time held back, whichever is higher", () => {
     expect(pressureOf({ use: 0.2, othersUse: 0.5, heldShare: 0.1 })).toBeCloseTo(0.7);

@@ -26,7 +26,8 @@ export function OverviewLegend() {
       </li>
       <li className="ov-legend-note">
         Figure: mean share of the limit served to this app over the last {WINDOW_S} complete seconds. Colour: pressure on the budget (this app + other consumers
-        against the limit, or the time held back, whichever is higher). Hover or focus a cell for its last minute.
+        against the limit, or the time held back, whichever is higher), at the limit whenever the service answered 429 in the minute. Hover or focus a cell for
+        its last minute.
       </li>
     </ul>
   );

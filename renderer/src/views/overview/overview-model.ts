@@ -25,7 +25,7 @@ export const BANDS: readonly { band: Exclude<Band, 'idle'>; from: number; label:
   { band: 'low', from: 0, label: 'under 50%' },
   { band: 'mid', from: 50, label: `50–${WARN_SHARE * 100 - 1}%` },
   { band: 'warn', from: WARN_SHARE * 100, label: `${WARN_SHARE * 100}–99%` },
-  { band: 'limit', from: 100, label: 'at the limit' },
+  { band: 'limit', from: 100, label: 'at the limit, or a 429' },
 ];
 
 /** One second of the sparkline: the share of the limit served (null: before the app had data), and its 429s. */
@@ -92,9 +92,13 @@ export function pressureOf(figures: { use: number; othersUse: number; heldShare:
   return Math.min(1, Math.max(0, figures.use + figures.othersUse, figures.heldShare));
 }
 
-/** The colour band of a share (0..1 of the limit); idle without requests. */
-export function bandOf(requests: number, use: number): Band {
+/**
+ * The colour band of a share (0..1 of the limit); idle without requests. A 429 in the window is at the
+ * limit whatever the mean says: the service refused a request, so the budget was spent then.
+ */
+export function bandOf(requests: number, use: number, n429 = 0): Band {
   if (requests === 0) return 'idle';
+  if (n429 > 0) return 'limit';
   const percent = percentOf(use);
   let band: Band = 'low';
   for (const b of BANDS) if (percent >= b.from) band = b.band;
@@ -171,7 +175,7 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
     pressure,
     seconds,
     spark,
-    band: bandOf(requests, pressure),
+    band: bandOf(requests, pressure, n429),
     alerts: alerts.filter((a) => a.endpoint === spec.id),
     fleet: fleetFigures(fleet, spec.id, seconds),
   };
