@@ -10,21 +10,41 @@ import type { FleetUse } from '../../api/fleet-use';
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
 import { heldBackWords } from './wait-causes-words';
+import { bandOfUse, percentLabel, percentOf } from './use-bands';
 
 /** A row with the fleet's granted/s beside it (null: no counts, the store is unreachable). */
 type BudgetRow = EndpointRow & { fleetRps: number | null };
 
-function UtilisationBar({ share }: { share: number }) {
-  const tone = share >= 1 ? 'danger' : share >= WARN_SHARE ? 'warn' : 'ok';
+/**
+ * The whole budget's use over the rate window: this app's share (solid) and other consumers' (hatched, as
+ * on the charts) side by side, coloured by the total's band (the Overview's scale); "94% (ours 6%)".
+ */
+function UtilisationBar({ row }: { row: EndpointRow }) {
+  const band = bandOfUse(row.totalUse, row.recent429);
+  const ours = Math.min(1, row.utilisation);
+  const others = Math.max(0, row.totalUse - ours);
+  const withOthers = percentOf(row.othersUse) >= 1;
   return (
-    <div className="util">
+    <div className="util" data-band={band}>
       <div className="util-track" aria-hidden="true">
-        <div className={`util-fill util-${tone}`} style={{ transform: `scaleX(${Math.min(1, share)})` }} />
+        <div className={`util-fill util-${band}`} style={{ transform: `scaleX(${ours})` }} />
+        {/* Clipped, not scaled: the hatching keeps its spacing (and no re-layout while it moves). */}
+        <div className={`util-others util-${band}`} style={{ clipPath: `inset(0 ${(1 - ours - others) * 100}% 0 ${ours * 100}%)` }} />
         <div className="util-warn-mark" style={{ left: `${WARN_SHARE * 100}%` }} />
       </div>
-      <span className="util-label">{fmtPercent(share)}</span>
+      <span className="util-label">
+        {percentLabel(row.totalUse)}
+        {withOthers ? <span className="util-own"> (ours {percentLabel(ours)})</span> : null}
+      </span>
     </div>
   );
+}
+
+/** The utilisation cell's tooltip: the parts of the figure in words. */
+function utilisationTitle(r: EndpointRow): string {
+  const others = r.othersUse > 0 ? `, other consumers about ${percentLabel(r.othersUse)} (estimated from the answers' headers)` : '';
+  const refused = r.recent429 > 0 ? `; ${r.recent429} × 429 in these seconds: at the limit` : '';
+  return `${percentLabel(r.totalUse)} of the limit used over the last ${RATE_WINDOW_S} complete seconds: this app ${percentLabel(r.utilisation)}${others}${refused}`;
 }
 
 function StateCell({ row }: { row: EndpointRow }) {
@@ -118,11 +138,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
     {
       id: 'utilisation',
       header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`,
-      accessorFn: (r) => r.utilisation,
-      size: 112,
+      accessorFn: (r) => r.totalUse,
+      size: 170,
       minSize: 112,
-      meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` },
-      cell: ({ row }) => <UtilisationBar share={row.original.utilisation} />,
+      meta: {
+        cellClass: () => 'col-util',
+        headerTitle: `Share of the limit used over the last ${RATE_WINDOW_S} complete seconds: this app's (solid) and other consumers' (hatched, estimated from the answers' headers), coloured by the whole as on the Overview`,
+        cellTitle: utilisationTitle,
+      },
+      cell: ({ row }) => <UtilisationBar row={row.original} />,
     },
     {
       id: 'rps',

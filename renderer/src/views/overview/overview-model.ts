@@ -11,6 +11,8 @@ import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import type { BudgetSeconds } from '../../live/budget-seconds';
 import { SECOND_MS } from '../../live/budget-seconds';
 import { completeBefore, servedRequests, WARN_SHARE } from '../budget/budget-model';
+import type { UseBand } from '../budget/use-bands';
+import { bandOfUse, percentLabel, percentOf, totalOf, USE_BANDS } from '../budget/use-bands';
 import { BADGE_LABEL, badgeState } from '../../components/connection-badge-state';
 import type { BadgeInput, BadgeState } from '../../components/connection-badge-state';
 
@@ -19,15 +21,10 @@ export type FleetUse = CallResponse<'fleetUse'>;
 /** The Overview looks back this many complete seconds. */
 export const WINDOW_S = 60;
 
-export type Band = 'idle' | 'low' | 'mid' | 'warn' | 'limit';
+export type Band = 'idle' | UseBand;
 
-/** The colour scale, lowest first (the legend lists it in this order); `from`: whole percent of the limit. */
-export const BANDS: readonly { band: Exclude<Band, 'idle'>; from: number; label: string }[] = [
-  { band: 'low', from: 0, label: 'under 50%' },
-  { band: 'mid', from: 50, label: `50–${WARN_SHARE * 100 - 1}%` },
-  { band: 'warn', from: WARN_SHARE * 100, label: `${WARN_SHARE * 100}–99%` },
-  { band: 'limit', from: 100, label: '100% (at the limit), or a 429' },
-];
+/** The colour scale, lowest first (the legend lists it in this order): the Budget table's bar's too. */
+export const BANDS = USE_BANDS;
 
 /** One second of the sparkline: the share of the limit served to this app and taken by others (null: before the app had data), and its 429s. */
 export interface SparkPoint {
@@ -74,16 +71,7 @@ export interface OverviewCell {
   fleet: FleetFigures | null;
 }
 
-/** Whole percent as shown: the band and the label always agree. */
-export function percentOf(share: number): number {
-  return Math.round(share * 100);
-}
-
-/** A share as a whole percent: "<1%" for a trickle (not "0%" while some are served). */
-function percentLabel(share: number): string {
-  const percent = percentOf(share);
-  return percent === 0 && share > 0 ? '<1%' : `${percent}%`;
-}
+export { percentOf, totalOf };
 
 /** The cell's figure, the whole budget's use: "94%", "<1%", "idle" without requests. */
 export function shareLabel(cell: Pick<OverviewCell, 'band' | 'total'>): string {
@@ -93,11 +81,6 @@ export function shareLabel(cell: Pick<OverviewCell, 'band' | 'total'>): string {
 /** This app's part beside the figure ("ours 6%"), where others took a visible share; else null. */
 export function ownLabel(cell: Pick<OverviewCell, 'band' | 'use' | 'othersUse'>): string | null {
   return cell.band === 'idle' || percentOf(cell.othersUse) < 1 ? null : `ours ${percentLabel(cell.use)}`;
-}
-
-/** The whole budget's use (0..1): ours + the others' estimated use against the limit. Our own share alone looks calm exactly when someone else squeezes us. */
-export function totalOf(figures: { use: number; othersUse: number }): number {
-  return Math.min(1, Math.max(0, figures.use + figures.othersUse));
 }
 
 /** Held back this share of the minute or more, a cell is at least in the warning band (and says so): the budget stopped this app, whatever the estimate of the others. */
@@ -120,12 +103,8 @@ export function heldLabel(cell: Pick<OverviewCell, 'band' | 'total' | 'n429' | '
  */
 export function bandOf(requests: number, total: number, n429 = 0, heldShare = 0): Band {
   if (requests === 0) return 'idle';
-  if (n429 > 0) return 'limit';
   if (heldLiftsBand({ total, n429, heldShare })) return 'warn';
-  const percent = percentOf(total);
-  let band: Band = 'low';
-  for (const b of BANDS) if (percent >= b.from) band = b.band;
-  return band;
+  return bandOfUse(total, n429);
 }
 
 /**
