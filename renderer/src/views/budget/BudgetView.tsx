@@ -8,7 +8,7 @@ import { useBudgetSnapshot, useConnection, useSimState } from '../../api/queries
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
-import { fmtClock, fmtDateTime, fmtRate } from '../../lib/format';
+import { fmtClock, fmtDateTime } from '../../lib/format';
 import { navigate, useRoute } from '../../lib/hash-route';
 import { useNow } from '../../lib/use-now';
 import { usePref } from '../../lib/view-prefs';
@@ -25,6 +25,7 @@ import { FirstRunCard } from './FirstRunCard';
 import { showFirstRun } from './first-run';
 import { AVERAGE_WINDOW_NOTE } from './averaging-window';
 import { pausedNote } from './paused-note';
+import { othersPerEndpoint } from './others-banner';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
@@ -198,11 +199,10 @@ export function BudgetView() {
       {foreign.length > 0 ? (
         <div className="banner banner-warn" role="status">
           <strong>
-            Another consumer is using {vendor}'s budget on {foreign.map((r) => r.spec.label).join(', ')}.
+            Another consumer is using {vendor}'s budget on {othersPerEndpoint(foreign)}.
           </strong>{' '}
-          Over the last 30 s it took about {fmtRate(foreign.reduce((n, r) => n + r.othersRps, 0))} requests per second that this app did not send (estimated
-          from the answers' headers: another program, token or machine of the same vendor). The panels below stack it on this app's own. 429s there come from
-          sharing the budget, not from a fault of the service.
+          Requests per second over the last 30 s that this app did not send (estimated from the answers' headers: another program, token or machine of the same
+          vendor). The panels below stack them on this app's own; 429s there come from sharing the budget, not from a fault of the service.
         </div>
       ) : null}
 
