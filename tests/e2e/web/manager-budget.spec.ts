@@ -37,6 +37,23 @@ test('an account manager sees the budget table and charts move while traffic flo
   await startDemoTraffic(page, 60, ['GET /assets/list', 'POST /assets/search', 'GET /purchase/info']);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
 
+  // One clock, one source: while the rates climb (they change every second), each panel's "5 s avg" is the
+  // table row's Req/s at every reading, never a second behind it.
+  const mismatches: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const pairs = await page.evaluate(`['listAssets', 'searchAssets', 'purchaseInfo'].map((ep) => [
+      ep,
+      document.querySelector('tr[data-endpoint="' + ep + '"] [data-col="rps"]')?.textContent ?? '',
+      document.querySelector('#chart-' + ep + ' .chart-meta')?.textContent ?? '',
+    ])`);
+    for (const [ep, table, chart] of pairs as [string, string, string][]) {
+      const panel = /avg:\s*([^/]+)\//.exec(chart)?.[1]?.trim() ?? chart;
+      if (table.split(' ')[0] !== panel) mismatches.push(`${ep}: table ${table}, panel ${panel}`);
+    }
+    await page.waitForTimeout(150);
+  }
+  expect(mismatches).toEqual([]);
+
   // Requests per second climb towards 60% of the limit on every endpoint.
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(5);
   await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(10);
