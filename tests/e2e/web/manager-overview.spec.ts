@@ -221,5 +221,15 @@ async function squeezedCell(page: Page, url: string): Promise<void> {
   // The 429s come from sharing the budget with another consumer: the row says so in the header's words.
   const row = page.locator('tr.ov-row[data-profile="demo"]');
   await expect(row.locator('.ov-state')).toHaveText('Connected, sharing the budget');
+  // Read whole at 1024 px too: the state wraps under the profile's name instead of spilling into the first cell.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const spills = `(() => {
+    const vendor = document.querySelector('tr.ov-row[data-profile="demo"] th.ov-vendor').getBoundingClientRect();
+    return [...document.querySelectorAll('tr.ov-row[data-profile="demo"] .ov-state, tr.ov-row[data-profile="demo"] .ov-profile-name')]
+      .filter((el) => el.getBoundingClientRect().right > vendor.right + 0.5 || el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent);
+  })()`;
+  expect(await page.evaluate<string[]>(spills)).toEqual([]);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'overview-429-alert');
 }

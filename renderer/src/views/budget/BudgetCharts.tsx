@@ -16,6 +16,7 @@ import { chartSeries, completeBefore, ENDPOINT_COLORS, SETTLE_MS } from './budge
 import { AVERAGE_WINDOW_S, averageCaption } from './averaging-window';
 import { useAlignedNow } from '../../live/settled-clock';
 import { LiveChart } from './LiveChart';
+import { EndpointPath } from './EndpointPath';
 import { AlertMarker } from '../alerts/AlertMarker';
 import { heldBackNote } from './wait-causes-words';
 
@@ -176,7 +177,7 @@ const ChartPanel = memo(function ChartPanel({
       <header className="chart-head">
         <span className="swatch" style={{ background: ENDPOINT_COLORS[spec.id] }} aria-hidden="true" />
         <span className="chart-title">
-          <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
+          <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
           <AlertMarker endpoint={spec.id} />
         </span>
         <span className="chart-meta" title={`Average of the last ${AVERAGE_WINDOW_S} complete seconds, as in the table`}>

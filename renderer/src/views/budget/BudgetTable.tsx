@@ -11,6 +11,7 @@ import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
 import { heldBackWords } from './wait-causes-words';
 import { bandOfUse, percentLabel, percentOf } from './use-bands';
+import { EndpointPath } from './EndpointPath';
 
 /** A row with the fleet's granted/s beside it (null: no counts, the store is unreachable). */
 type BudgetRow = EndpointRow & { fleetRps: number | null };
@@ -101,14 +102,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Endpoint',
       accessorFn: (r) => r.spec.label,
       size: 360,
-      minSize: 180,
+      // Room for the method and "/assets/categories"; a longer path (or one beside its alert mark) wraps after a "/" (EndpointPath).
+      minSize: 236,
       enableHiding: false,
       meta: { rowHeader: true },
       cell: ({ row: { original: row } }) => (
         <span className="endpoint-cell">
           <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
           <span className="method">{row.spec.method}</span>
-          <span className="mono dt-ellipsis">{row.spec.path}</span>
+          <EndpointPath path={row.spec.path} />
           <AlertMarker endpoint={row.spec.id} />
         </span>
       ),
@@ -140,7 +142,7 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`,
       accessorFn: (r) => r.totalUse,
       size: 170,
-      minSize: 112,
+      minSize: 108,
       meta: {
         cellClass: () => 'col-util',
         headerTitle: `Share of the limit used over the last ${RATE_WINDOW_S} complete seconds: this app's (solid) and other consumers' (hatched, estimated from the answers' headers), coloured by the whole as on the Overview`,
@@ -191,7 +193,7 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Wait',
       accessorFn: (r) => r.wait.meanMs ?? 0,
       size: 84,
-      minSize: 84,
+      minSize: 78,
       meta: {
         numeric: true,
         headerTitle: `Wait for budget per request in the last ${rangeLabel}: mean (p95 and why on hover)`,
@@ -213,16 +215,18 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Refill in',
       accessorFn: (r) => r.resetInMs ?? -1,
       size: 90,
-      minSize: 90,
-      meta: { numeric: true, headerTitle: "Until the service's budget is full again" },
+      minSize: 72,
+      // The last to drop, after Errors: only where a Fleet column takes its room at 1024 px.
+      meta: { numeric: true, dropOrder: 0.25, headerTitle: "Until the service's budget is full again" },
       cell: ({ row: { original: r } }) => (r.resetInMs !== null ? fmtMs(r.resetInMs) : DASH),
     },
     {
       id: 'state',
       header: 'State',
       accessorFn: (r) => r.queued,
-      size: 96,
-      minSize: 96,
+      // The longest pill whole ("No answer yet", "Paused 1.03 s", "Queued 145"), the cell's right padding narrowed for it.
+      size: 120,
+      minSize: 118,
       enableHiding: false,
       cell: ({ row }) => <StateCell row={row.original} />,
     },
