@@ -45,6 +45,44 @@ export function windowRange(w: HistoryWindow, now: number): { fromMs: number; to
 /** The smallest custom range a drag may zoom to. */
 export const MIN_ZOOM_MS = 60_000;
 
+/** A history axis fitted to the data spans at least this much (the app may have run for a minute only). */
+export const MIN_FIT_MS = 10 * 60_000;
+
+/**
+ * Where a history chart's axis starts when the data starts well into the range (as the live ranges do):
+ * the whole minute of the first point of any endpoint (at least MIN_FIT_MS before the end); null to keep
+ * the range, where it has data from near its start (within a twentieth of it) or none. Ten minutes of
+ * data in 6 h would otherwise be a one-pixel needle at the right edge.
+ */
+export function fittedFrom(history: Pick<UsageHistory, 'fromMs' | 'toMs' | 'points'>, minSpanMs = MIN_FIT_MS): number | null {
+  if (history.points.length === 0) return null;
+  const first = history.points.reduce((m, p) => Math.min(m, p.startMs), Infinity);
+  if (first - history.fromMs < (history.toMs - history.fromMs) / 20) return null;
+  const from = Math.max(history.fromMs, Math.min(Math.floor(first / 60_000) * 60_000, history.toMs - minSpanMs));
+  return from > history.fromMs ? from : null;
+}
+
+/**
+ * The history of a range with its axis fitted to the data: read again from where the data starts, and
+ * again while coarse points hid where exactly (a 30 d range's 2-hour point says only "in these two
+ * hours"), at most `maxReads` reads in all. `fitted`: the axis starts later than the range.
+ */
+export async function readFitted(
+  read: (range: { fromMs: number; toMs: number }) => Promise<UsageHistory>,
+  range: { fromMs: number; toMs: number },
+  maxReads = 3,
+): Promise<{ history: UsageHistory; fitted: boolean }> {
+  let history = await read(range);
+  let fitted = false;
+  for (let reads = 1; reads < maxReads && !history.problem; reads++) {
+    const from = fittedFrom(history);
+    if (from === null) break;
+    history = await read({ fromMs: from, toMs: range.toMs });
+    fitted = true;
+  }
+  return { history, fitted };
+}
+
 /** One point of an endpoint's chart; an empty point (no traffic) is zeros with nulls where nothing was seen. */
 export interface ChartPoint {
   t: number;

@@ -1,25 +1,25 @@
 /**
- * The one time format of every chart (live panels and history): the user's locale, through
- * Intl.DateTimeFormat, with the detail the shown span needs.
+ * The one time format of every chart (live panels and history): format.ts's 24-hour clock, with the
+ * detail the shown span (or the labels' step) needs.
  */
-const SECONDS = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const MINUTES = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const DAY_HOUR = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit' });
-const DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-const MOMENT = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+import { fmtClock, fmtClockMinutes, fmtDayMonth, fmtMoment, fmtWeekdayHour } from './format';
 
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** An axis label: seconds up to an hour's span, clock minutes up to a day, day and hour up to a week, the date beyond. */
-export function chartTick(t: number, spanMs: number): string {
-  if (spanMs <= HOUR_MS) return SECONDS.format(t);
-  if (spanMs <= DAY_MS) return MINUTES.format(t);
-  if (spanMs <= 8 * DAY_MS) return DAY_HOUR.format(t);
-  return DATE.format(t);
+/**
+ * An axis label: seconds up to an hour's span, clock minutes up to a day, day and hour up to a week, the
+ * date beyond. Labels `stepMs` apart on whole minutes need no seconds ("15:04", not "15:04:00").
+ */
+export function chartTick(t: number, spanMs: number, stepMs = 0): string {
+  if (spanMs <= HOUR_MS) return stepMs >= MINUTE_MS && t % MINUTE_MS === 0 ? fmtClockMinutes(t) : fmtClock(t);
+  if (spanMs <= DAY_MS) return fmtClockMinutes(t);
+  if (spanMs <= 8 * DAY_MS) return fmtWeekdayHour(t);
+  return fmtDayMonth(t);
 }
 
 /** A tooltip's time: the clock time within an hour's span, else the date with it. */
 export function chartMoment(t: number, spanMs: number): string {
-  return spanMs <= HOUR_MS ? SECONDS.format(t) : MOMENT.format(t);
+  return spanMs <= HOUR_MS ? fmtClock(t) : fmtMoment(t);
 }

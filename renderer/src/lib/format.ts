@@ -35,18 +35,50 @@ export function fmtBytes(n: number | null | undefined): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Wall-clock time with milliseconds, for the request log. */
+/*
+ * Times of day: one format app-wide, 24-hour (an ops tool, read beside logs and servers' clocks), the
+ * same in every view, table, chart axis and tooltip. Dates stay in the user's locale.
+ */
+const pad2 = (v: number) => String(v).padStart(2, '0');
+
+/** "15:04:05" (with withMs "15:04:05.123", for the request log). */
 export function fmtClock(ms: number, withMs = false): string {
   const d = new Date(ms);
-  const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+  const hms = `${fmtClockMinutes(ms)}:${pad2(d.getSeconds())}`;
   return withMs ? `${hms}.${String(d.getMilliseconds()).padStart(3, '0')}` : hms;
 }
 
+/** "15:04". */
+export function fmtClockMinutes(ms: number): string {
+  const d = new Date(ms);
+  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+const DAY_MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const DAY_MONTH_YEAR = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: '2-digit' });
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+
+/** "Nov 27" (the locale's order). */
+export function fmtDayMonth(ms: number): string {
+  return DAY_MONTH.format(ms);
+}
+
+/** "Fri 15:00": an hour within a week. */
+export function fmtWeekdayHour(ms: number): string {
+  return `${WEEKDAY.format(ms)} ${pad2(new Date(ms).getHours())}:00`;
+}
+
+/** "Nov 27, 15:04:05": a moment within the last weeks. */
+export function fmtMoment(ms: number): string {
+  return `${fmtDayMonth(ms)}, ${fmtClock(ms)}`;
+}
+
+/** "Nov 27, 2026, 15:04". */
 export function fmtDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return DASH;
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return String(value);
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  return `${DAY_MONTH_YEAR.format(d)}, ${fmtClockMinutes(d.getTime())}`;
 }
 
 export function fmtDate(value: string | number | null | undefined): string {

@@ -1,4 +1,4 @@
-/** Overview: every connected profile's endpoints at a glance, coloured by pressure on the budget. */
+/** Overview: every connected profile's endpoints at a glance, coloured by the whole budget's use (this app's and others'). */
 import type { Locator } from '@playwright/test';
 import { ViewPage } from './view-page';
 

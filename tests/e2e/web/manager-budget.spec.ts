@@ -37,6 +37,23 @@ test('an account manager sees the budget table and charts move while traffic flo
   await startDemoTraffic(page, 60, ['GET /assets/list', 'POST /assets/search', 'GET /purchase/info']);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Budget' }).click();
 
+  // One clock, one source: while the rates climb (they change every second), each panel's "5 s avg" is the
+  // table row's Req/s at every reading, never a second behind it.
+  const mismatches: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const pairs = await page.evaluate(`['listAssets', 'searchAssets', 'purchaseInfo'].map((ep) => [
+      ep,
+      document.querySelector('tr[data-endpoint="' + ep + '"] [data-col="rps"]')?.textContent ?? '',
+      document.querySelector('#chart-' + ep + ' .chart-meta')?.textContent ?? '',
+    ])`);
+    for (const [ep, table, chart] of pairs as [string, string, string][]) {
+      const panel = /avg:\s*([^/]+)\//.exec(chart)?.[1]?.trim() ?? chart;
+      if (table.split(' ')[0] !== panel) mismatches.push(`${ep}: table ${table}, panel ${panel}`);
+    }
+    await page.waitForTimeout(150);
+  }
+  expect(mismatches).toEqual([]);
+
   // Requests per second climb towards 60% of the limit on every endpoint.
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(5);
   await expect.poll(async () => numberIn(await cell(page, 'purchaseInfo', 'rps')), { timeout: 15_000, intervals: STATE_POLL }).toBeGreaterThan(10);
@@ -109,6 +126,18 @@ test('an account manager sees the budget table and charts move while traffic flo
   await screenshot(page, 'manager-budget-live');
 });
 
+/** Paths and state pills of the Budget table that are cut: by an ellipsis, or by their cell's edge. Page code as a string (no DOM types here). */
+const CUT_IN_BUDGET_TABLE = `(() => {
+  // Not yet fitted to the new width: not read yet.
+  if (document.querySelector('table.dt thead th:last-child').getBoundingClientRect().right > document.documentElement.clientWidth) return ['(the table is not fitted yet)'];
+  return [...document.querySelectorAll('table.dt tbody [data-col="endpoint"] .mono, table.dt tbody [data-col="state"] .pill')].flatMap((el) => {
+    // Past the cell's content box, the line ends in an ellipsis ("Queued 10 …").
+    const cell = el.closest('td, th');
+    const end = cell.getBoundingClientRect().right - parseFloat(getComputedStyle(cell).paddingRight);
+    return el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > end + 0.5 ? [el.textContent] : [];
+  });
+})()`;
+
 /** A duration as fmtMs writes it: "160 ms", "2.10 s", "1 min 05 s" (a squeeze on a slow machine may pass a minute). */
 const DURATION = String.raw`(?:[\d.]+ m?s|\d+ min \d+ s)`;
 
@@ -127,6 +156,10 @@ test('an account manager sees 429s and a pause when a competing consumer spends 
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', '429s')), { timeout: 20_000, intervals: STATE_POLL }).toBeGreaterThan(0);
   // The client pauses the whole bucket after a 429: the state shows it while it lasts.
   await expect.poll(async () => cell(page, 'listAssets', 'state'), { timeout: 20_000, intervals: [100] }).toMatch(/Paused|Queued/);
+  // Squeezed at 1024 px: every endpoint's path is read whole (wrapped, not "/purchase/validat…") and the state pill whole.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect.poll(() => page.evaluate<string[]>(CUT_IN_BUDGET_TABLE), { timeout: 5_000, intervals: STATE_POLL }).toEqual([]);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await expect.poll(async () => numberIn(await cell(page, 'listAssets', 'waited')), { timeout: 10_000, intervals: STATE_POLL }).toBeGreaterThan(0);
   // Why held back, in words: the Wait tooltip names the causes (issue 22), and the panel says it too. At 100/s
   // against 20 Remaining is 0 most of the time, so "budget used up" may come first: a cause of waiting while

@@ -47,6 +47,8 @@ test("an account manager opens yesterday's usage after a restart, zooms into the
   await expect(summaryCell(page, 'listAssets', REQUESTS)).toHaveText(fmt(seeded.listRequests), { timeout: 30_000 });
   await expect(summaryCell(page, 'listAssets', THROTTLED)).toHaveText(String(seeded.spike429s), { timeout: 30_000 });
   await expect(page.getByText(/1 h points \(per-hour records\)/)).toBeVisible({ timeout: 30_000 });
+  // The data starts yesterday, not 7 days ago: the axes start with it (no needle at the right edge), and say so.
+  await expect(page.getByText(/^Data since .* \(the charts start there\)\.$/)).toBeVisible();
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'budget-history-7d');
 
@@ -55,11 +57,13 @@ test("an account manager opens yesterday's usage after a restart, zooms into the
   await chart.scrollIntoViewIfNeeded();
   const box = (await chart.boundingBox())!;
   const y = box.y + box.height / 2;
-  // The plot spans between the two y axes (34 px each, 4 px margin right), from the first hour point to the last.
+  // The plot spans between the two y axes (34 px each, 4 px margin right), from the first point of the
+  // axis (fitted to the data: yesterday's first hour) to the last.
   const HOUR = 3_600_000;
-  const toMin = Math.ceil(Date.now() / 60_000) * 60_000;
-  const first = Math.floor((toMin - 7 * 86_400_000) / HOUR) * HOUR;
-  const last = Math.ceil(toMin / HOUR) * HOUR - HOUR;
+  const first = Number(await chart.getAttribute('data-axis-from'));
+  const last = Number(await chart.getAttribute('data-axis-to'));
+  expect(first).toBeLessThanOrEqual(seeded.fromMs);
+  expect(first).toBeGreaterThan(seeded.fromMs - HOUR);
   const plotX = (t: number) => box.x + 34 + ((t - first) / (last - first)) * (box.width - 72);
   const fromX = plotX(seeded.spikeStartMs - 5 * HOUR);
   const toX = plotX(last) - 1;

@@ -1,9 +1,10 @@
-/** The 6 h (history) table reads waits as the live table does, lists endpoints in one order, and every chart tells time in the user's locale. */
+/** The 6 h (history) table reads waits as the live table does, lists endpoints in one order, and every chart and table tells time on one 24-hour clock. */
 import { describe, expect, it } from 'vitest';
 import type { UsageHistory, UsagePoint } from '../../../shared/bridge/usage-schemas';
 import { ENDPOINT_IDS } from '../../../shared/endpoints';
 import { chartSeries, summarize } from '../../../shared/usage-history-model';
 import { chartMoment, chartTick } from '../../../renderer/src/lib/chart-time';
+import { fmtClock, fmtDateTime } from '../../../renderer/src/lib/format';
 
 const T = Date.UTC(2026, 2, 10, 6, 0, 0);
 const MIN = 60_000;
@@ -66,11 +67,16 @@ describe('history summary', () => {
   });
 });
 
-describe('chart time format', () => {
-  it("is the user's locale through Intl.DateTimeFormat, the same on live and history charts", () => {
-    const t = T + 3 * MIN + 4000;
-    expect(chartTick(t, 5 * MIN)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(t));
-    expect(chartTick(t, 6 * 60 * MIN)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(t));
+describe('time format', () => {
+  it('is one 24-hour clock on live and history charts, tooltips and tables, whatever the locale says', () => {
+    const t = new Date(2026, 2, 10, 15, 3, 4).getTime(); // 3 pm local
+    expect(chartTick(t, 5 * MIN)).toBe('15:03:04');
+    expect(chartTick(t, 6 * 60 * MIN)).toBe('15:03');
     expect(chartMoment(t, 5 * MIN)).toBe(chartTick(t, 5 * MIN));
+    expect(chartMoment(t, 6 * 60 * MIN)).toMatch(/, 15:03:04$/);
+    expect(chartTick(t, 7 * 24 * 60 * MIN)).toMatch(/ 15:00$/);
+    expect(fmtClock(t)).toBe('15:03:04');
+    expect(fmtDateTime(t)).toMatch(/, 15:03$/);
+    for (const text of [chartTick(t, 6 * 60 * MIN), chartMoment(t, 6 * 60 * MIN), fmtDateTime(t)]) expect(text).not.toMatch(/AM|PM/i);
   });
 });

@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
 import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
-import { bandOf, cellName, fleetFigures, overviewCell, pressureOf, shareLabel } from '../../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, cellText, fleetFigures, overviewCell, shareLabel, totalOf } from '../../../renderer/src/views/overview/overview-model';
 
 const S = 1_700_000_040_000; // a whole minute
 /** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */
@@ -98,8 +98,8 @@ describe('Overview cell: use of the limit over the last minute', () => {
     );
     const c = cell(store);
     expect(c.n429).toBe(5);
-    expect(c.spark[10]).toEqual({ share: 1, n429: 5 });
-    expect(c.spark[11]).toEqual({ share: 0.5, n429: 0 });
+    expect(c.spark[10]).toEqual({ share: 1, others: 0, n429: 5 });
+    expect(c.spark[11]).toEqual({ share: 0.5, others: 0, n429: 0 });
     expect(c.use).toBeCloseTo((59 * 10 + 20) / 60 / 20);
   });
 
@@ -140,7 +140,7 @@ describe('Overview cell: use of the limit over the last minute', () => {
     const c = cell(store);
     expect(c.band).toBe('low');
     expect(shareLabel(c)).toBe('<1%');
-    expect(cellName('acme', c)).toBe('<1%: acme, /assets/list: <1% of limit in the last minute, budget pressure 0%');
+    expect(cellName('acme', c)).toBe('<1%: acme, /assets/list: <1% of limit used, this app <1% in the last minute');
     // Requests that got no answer took no budget: 0%, not a trickle.
     const offline = new BudgetSeconds();
     offline.ingest([second(S + 30_000, { requests: 3, unanswered: 3, errors: 3 })], 1);
@@ -182,14 +182,64 @@ describe('Overview colour bands', () => {
   });
 });
 
-describe('Overview colour: pressure on the budget, not our own share alone', () => {
-  it("is ours + the others' use against the limit, or the share of time held back, whichever is higher", () => {
-    expect(pressureOf({ use: 0.2, othersUse: 0.5, heldShare: 0.1 })).toBeCloseTo(0.7);
-    expect(pressureOf({ use: 0.05, othersUse: 0, heldShare: 0.98 })).toBe(0.98);
-    expect(pressureOf({ use: 0.6, othersUse: 0.7, heldShare: 0 })).toBe(1);
+describe('Overview colour: a 429 in the window', () => {
+  it('puts the cell at the limit however calm the mean, and only while the 429 is inside the minute', () => {
+    const store = new BudgetSeconds();
+    // 2 requests a second (10% of 20/s), one of them refused 20 s before the end of the window.
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, i === 40 ? { requests: 2, rateLimited: 1 } : { requests: 2 })),
+      1,
+    );
+    const c = cell(store);
+    expect(c.total).toBeLessThan(0.5);
+    expect(c.n429).toBe(1);
+    expect(c.band).toBe('limit');
+    // 41 s later the 429 has left the window: the colour is the mean's again.
+    expect(cell(store, { now: NOW + 41_000 }).band).toBe('low');
+    expect(bandOf(5, 0.1, 1)).toBe('limit');
+    expect(bandOf(0, 0, 0)).toBe('idle');
+  });
+});
+
+describe("Overview figure and colour: the whole budget's use, ours beside it", () => {
+  it("is ours + the others' estimated use against the limit, at most the whole limit", () => {
+    expect(totalOf({ use: 0.2, othersUse: 0.5 })).toBeCloseTo(0.7);
+    expect(totalOf({ use: 0.6, othersUse: 0.7 })).toBe(1);
   });
 
-  it('colours a cell with low own use but held back 96-100% of the time as high pressure, and says so', () => {
+  it("prints the figure the colour is banded by: 6% ours beside another consumer's 90% reads 96%, ours 6%", () => {
+    const store = new BudgetSeconds();
+    // The reviewer's squeeze: this app served 1.2 of 20/s while another consumer takes 18/s.
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: i % 5 === 0 ? 2 : 1, foreignUse: 18 })),
+      1,
+    );
+    const c = cell(store);
+    expect(c.use).toBeCloseTo(0.06);
+    expect(c.othersUse).toBeCloseTo(0.9);
+    expect(c.total).toBeCloseTo(0.96);
+    expect(shareLabel(c)).toBe('96%');
+    expect(c.band).toBe(bandOf(c.requests, 0.96));
+    expect(c.band).toBe('warn');
+    expect(cellText(c)).toBe('96% ours 6%');
+    expect(cellName('acme', c)).toBe('96% ours 6%: acme, /assets/list: 96% of limit used, this app 6% in the last minute');
+    // The sparkline stacks the others' share on ours, second by second.
+    expect(c.spark[1]).toEqual({ share: 0.05, others: 0.9, n429: 0 });
+  });
+
+  it('leaves "ours" out where this app is alone: the figure is ours then', () => {
+    const store = new BudgetSeconds();
+    store.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 12 })),
+      1,
+    );
+    const c = cell(store);
+    expect(c.total).toBeCloseTo(0.6);
+    expect(cellText(c)).toBe('60%');
+    expect(c.band).toBe('mid');
+  });
+
+  it('colours a cell with low use but held back 96-100% of the time at least as a warning, and says so on the cell', () => {
     const store = new BudgetSeconds();
     // 2 requests a second (10% of 20/s), each second held back for 980 ms by the budget.
     store.ingest(
@@ -197,23 +247,18 @@ describe('Overview colour: pressure on the budget, not our own share alone', () 
       1,
     );
     const c = cell(store);
-    expect(c.use).toBeCloseTo(0.1);
+    expect(c.total).toBeCloseTo(0.1);
     expect(c.heldShare).toBeCloseTo(0.98);
-    expect(c.band).toBe('warn'); // 98%: the warning band, not the palest green
-    expect(cellName('acme', c)).toBe('10%: acme, /assets/list: 10% of limit in the last minute, budget pressure 98%');
-  });
-
-  it("colours by ours + the others' estimated use: 25% ours beside 60% another consumer's is a warning", () => {
-    const store = new BudgetSeconds();
-    store.ingest(
-      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 5, foreignUse: 12 })),
+    expect(c.band).toBe('warn'); // not the palest green
+    expect(cellText(c)).toBe('10% held 98%');
+    expect(cellName('acme', c)).toBe('10% held 98%: acme, /assets/list: 10% of limit used, this app 10%, held back 98% of the time in the last minute');
+    // Busy and held back (pacing at the limit): the figure says it all, no "held" beside it.
+    const busy = new BudgetSeconds();
+    busy.ingest(
+      Array.from({ length: 60 }, (_, i) => second(S + i * 1000, { requests: 18, heldMs: 980 })),
       1,
     );
-    const c = cell(store);
-    expect(c.use).toBeCloseTo(0.25);
-    expect(c.othersUse).toBeCloseTo(0.6);
-    expect(c.pressure).toBeCloseTo(0.85);
-    expect(c.band).toBe('warn');
+    expect(cellText(cell(busy))).toBe('90%');
   });
 });
 
@@ -227,7 +272,7 @@ describe('Overview alert marks and names', () => {
     const alerts = [alert({ id: 1 }), alert({ id: 2, endpoint: 'searchAssets' }), alert({ id: 3, endpoint: null, kind: 'down' })];
     const c = cell(store, { alerts });
     expect(c.alerts.map((a) => a.id)).toEqual([1]);
-    expect(cellName('acme', c)).toBe('66% 2×429: acme, /assets/list: 66% of limit, 2 x 429 in the last minute, budget pressure 66%; 1 alert firing');
+    expect(cellName('acme', c)).toBe('66% 2×429: acme, /assets/list: 66% of limit used, this app 66%, 2 x 429 in the last minute; 1 alert firing');
     expect(cell(store, { spec: 'searchAssets', alerts }).alerts.map((a) => a.id)).toEqual([2]);
   });
 });

@@ -1,22 +1,28 @@
 /**
  * Live charts, one panel per endpoint (Grafana-style small multiples), each redrawn once per second.
- * The panels take turns (staggered across the second) so that no single task redraws all ten.
+ * The plots take turns (staggered just after a second settles) so that no single task redraws all ten;
+ * a panel's header shows the table row's own figures, so the two never disagree.
  * The time axis spans the range, or only the time the app has data for when that is shorter (it fills
  * in as time passes), and says so.
  */
-import { memo, useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import type { EndpointSpec } from '../../../../shared/endpoints';
+import { ENDPOINT_IDS } from '../../../../shared/endpoints';
 import { fmtRate } from '../../lib/format';
 import type { BudgetSeconds } from '../../live/budget-seconds';
-import type { ChartSeries, FleetCounts } from './budget-model';
+import type { ChartSeries, EndpointRow, FleetCounts } from './budget-model';
 import type { FleetUse } from '../../api/fleet-use';
-import { chartSeries, ENDPOINT_COLORS } from './budget-model';
-import { averageCaption } from './averaging-window';
+import { chartSeries, completeBefore, ENDPOINT_COLORS, SETTLE_MS } from './budget-model';
+import { AVERAGE_WINDOW_S, averageCaption } from './averaging-window';
+import { useAlignedNow } from '../../live/settled-clock';
 import { LiveChart } from './LiveChart';
+import { EndpointPath } from './EndpointPath';
 import { AlertMarker } from '../alerts/AlertMarker';
 import { heldBackNote } from './wait-causes-words';
 
 const TICK_MS = 1000;
+/** The plots redraw one after another this far apart, from the moment a second settles. */
+const STAGGER_MS = 40;
 /** A panel's plot height, and an expanded one's. */
 const PANEL_HEIGHT = 150;
 const EXPANDED_HEIGHT = 380;
@@ -37,6 +43,10 @@ export interface BudgetChartsProps {
   showRemaining: boolean;
   /** The fleet's counts where a Redis store counts it (its other workers are drawn exactly); null: none. */
   fleet?: FleetUse | null;
+  /** The table's rows: each panel's header shows its row's figures (one source for both). */
+  rows: readonly EndpointRow[];
+  /** The moment the rows were read at. */
+  rowsAt: number;
 }
 
 /**
@@ -49,13 +59,27 @@ export function axisFrom(to: number, rangeMs: number, dataSince: number | null):
   return Math.max(rangeFrom, Math.min(dataSince, to - MIN_SPAN_MS));
 }
 
-export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focused, dataSince, showRemaining, fleet = null }: BudgetChartsProps) {
+export function BudgetCharts({
+  store,
+  vendor,
+  endpoints,
+  rangeMs,
+  frozenAt,
+  focused,
+  dataSince,
+  showRemaining,
+  fleet = null,
+  rows,
+  rowsAt,
+}: BudgetChartsProps) {
   // One panel at a time expands to the grid's width (click its plot or its button, or Enter on the button; Esc closes).
   const [expanded, setExpanded] = useState<string | null>(null);
   const toggle = useCallback((id: string) => {
     setExpanded((cur) => (cur === id ? null : id));
     requestAnimationFrame(() => document.getElementById(`chart-${id}`)?.scrollIntoView({ block: 'nearest' }));
   }, []);
+  // Kept while the counts are the same object: a new one each render would redraw every plot at every table tick.
+  const fleetCounts = useMemo(() => new Map(ENDPOINT_IDS.map((id) => [id, fleetCountsOf(fleet, id)])), [fleet]);
   return (
     <div className="chart-grid">
       {endpoints.map((spec, i) => (
@@ -66,13 +90,15 @@ export function BudgetCharts({ store, vendor, endpoints, rangeMs, frozenAt, focu
           spec={spec}
           rangeMs={rangeMs}
           frozenAt={frozenAt}
-          phaseMs={Math.floor((i * TICK_MS) / Math.max(1, endpoints.length))}
+          phaseMs={i * STAGGER_MS}
           focused={focused === spec.id}
           dataSince={dataSince}
           showRemaining={showRemaining}
-          fleet={fleetCountsOf(fleet, spec.id)}
+          fleet={fleetCounts.get(spec.id) ?? null}
           expanded={expanded === spec.id}
           onToggle={toggle}
+          row={rows.find((r) => r.spec.id === spec.id) ?? null}
+          rowsEnd={completeBefore(rowsAt)}
         />
       ))}
     </div>
@@ -84,67 +110,58 @@ function fleetCountsOf(fleet: FleetUse | null, endpoint: string): FleetCounts | 
   return fleet && e ? { fromMs: fleet.fromMs, granted: e.granted } : null;
 }
 
-/** The current whole second, refreshed every second at `phaseMs` into it; frozen when `frozenAt` is set. */
-function usePhasedSecond(phaseMs: number, frozenAt: number | null): number {
-  const [now, setNow] = useState(() => Math.floor(Date.now() / TICK_MS) * TICK_MS);
-  useEffect(() => {
-    if (frozenAt !== null) return;
-    let timer: ReturnType<typeof setTimeout>;
-    const schedule = () => {
-      const t = Date.now();
-      const next = Math.floor(t / TICK_MS) * TICK_MS + TICK_MS + phaseMs;
-      timer = setTimeout(() => {
-        setNow(Math.floor(Date.now() / TICK_MS) * TICK_MS);
-        schedule();
-      }, next - t);
-    };
-    setNow(Math.floor(Date.now() / TICK_MS) * TICK_MS);
-    schedule();
-    return () => clearTimeout(timer);
-  }, [phaseMs, frozenAt]);
-  return frozenAt ?? now;
-}
-
 /** The panel header's rate caption: the view's one averaging window, as the series carries it. */
 export function panelRateCaption(series: Pick<ChartSeries, 'windowS'>): string {
   return `${averageCaption(series.windowS)}:`;
 }
 
-const ChartPanel = memo(function ChartPanel({
-  store,
-  vendor,
-  spec,
-  rangeMs,
-  frozenAt,
-  phaseMs,
-  focused,
-  dataSince,
-  showRemaining,
-  fleet,
-  expanded,
-  onToggle,
-}: {
+interface PlotProps {
   store: BudgetSeconds;
   vendor: string;
   spec: EndpointSpec;
   rangeMs: number;
   frozenAt: number | null;
   phaseMs: number;
-  focused: boolean;
   dataSince: number | null;
   showRemaining: boolean;
   fleet: FleetCounts | null;
   expanded: boolean;
   onToggle(id: string): void;
-}) {
-  const now = usePhasedSecond(phaseMs, frozenAt);
+}
+
+/** A panel's plot: redrawn once a second, `phaseMs` after the second settles (the table moved to it then). */
+const PanelPlot = memo(function PanelPlot({ store, vendor, spec, rangeMs, frozenAt, phaseMs, dataSince, showRemaining, fleet, expanded, onToggle }: PlotProps) {
+  const now = useAlignedNow(TICK_MS, SETTLE_MS, { delayMs: phaseMs, frozenAt });
   const series = chartSeries(store, vendor, spec, now, rangeMs, undefined, fleet);
-  const color = ENDPOINT_COLORS[spec.id];
-  const points = series.points;
-  const last = points[points.length - 1];
   const to = series.end;
-  const from = axisFrom(to, rangeMs, dataSince);
-  const heldNote = heldBackNote(store, vendor, spec.id, to, series.windowS);
+  return (
+    <LiveChart
+      series={series}
+      color={ENDPOINT_COLORS[spec.id]}
+      from={axisFrom(to, rangeMs, dataSince)}
+      to={to}
+      label={`Requests per second of ${spec.label}`}
+      showRemaining={showRemaining}
+      height={expanded ? EXPANDED_HEIGHT : PANEL_HEIGHT}
+      onPlotClick={() => onToggle(spec.id)}
+    />
+  );
+});
+
+const ChartPanel = memo(function ChartPanel({
+  focused,
+  row,
+  rowsEnd,
+  ...plot
+}: PlotProps & {
+  focused: boolean;
+  /** The endpoint's table row (null: none yet): the header's figures. */
+  row: EndpointRow | null;
+  /** End of the last complete second the row was read at. */
+  rowsEnd: number;
+}) {
+  const { store, vendor, spec, expanded, onToggle } = plot;
+  const heldNote = heldBackNote(store, vendor, spec.id, rowsEnd, AVERAGE_WINDOW_S);
   return (
     <section
       className={['panel', 'chart-panel', focused ? 'chart-focused' : '', expanded ? 'chart-expanded' : ''].filter(Boolean).join(' ')}
@@ -158,14 +175,14 @@ const ChartPanel = memo(function ChartPanel({
       }}
     >
       <header className="chart-head">
-        <span className="swatch" style={{ background: color }} aria-hidden="true" />
+        <span className="swatch" style={{ background: ENDPOINT_COLORS[spec.id] }} aria-hidden="true" />
         <span className="chart-title">
-          <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
+          <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
           <AlertMarker endpoint={spec.id} />
         </span>
-        <span className="chart-meta" title={`Average of the last ${series.windowS} complete seconds`}>
-          <span className="muted">{panelRateCaption(series)}</span> {fmtRate(last?.rps ?? null)} / {series.limit} req/s
-          {series.total429 > 0 ? <span className="text-danger strong"> · {series.total429} × 429</span> : null}
+        <span className="chart-meta" title={`Average of the last ${AVERAGE_WINDOW_S} complete seconds, as in the table`}>
+          <span className="muted">{panelRateCaption({ windowS: AVERAGE_WINDOW_S })}</span> {fmtRate(row?.rps ?? null)} / {row?.limit ?? spec.limit} req/s
+          {row && row.rateLimited > 0 ? <span className="text-danger strong"> · {row.rateLimited} × 429</span> : null}
           <button
             type="button"
             className="chart-expand"
@@ -183,16 +200,7 @@ const ChartPanel = memo(function ChartPanel({
           </span>
         ) : null}
       </header>
-      <LiveChart
-        series={series}
-        color={color}
-        from={from}
-        to={to}
-        label={`Requests per second of ${spec.label}`}
-        showRemaining={showRemaining}
-        height={expanded ? EXPANDED_HEIGHT : PANEL_HEIGHT}
-        onPlotClick={() => onToggle(spec.id)}
-      />
+      <PanelPlot {...plot} />
     </section>
   );
 });

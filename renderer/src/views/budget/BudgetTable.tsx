@@ -10,21 +10,42 @@ import type { FleetUse } from '../../api/fleet-use';
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { AlertMarker } from '../alerts/AlertMarker';
 import { heldBackWords } from './wait-causes-words';
+import { bandOfUse, percentLabel, percentOf } from './use-bands';
+import { EndpointPath } from './EndpointPath';
 
 /** A row with the fleet's granted/s beside it (null: no counts, the store is unreachable). */
 type BudgetRow = EndpointRow & { fleetRps: number | null };
 
-function UtilisationBar({ share }: { share: number }) {
-  const tone = share >= 1 ? 'danger' : share >= WARN_SHARE ? 'warn' : 'ok';
+/**
+ * The whole budget's use over the rate window: this app's share (solid) and other consumers' (hatched, as
+ * on the charts) side by side, coloured by the total's band (the Overview's scale); "94% (ours 6%)".
+ */
+function UtilisationBar({ row }: { row: EndpointRow }) {
+  const band = bandOfUse(row.totalUse, row.recent429);
+  const ours = Math.min(1, row.utilisation);
+  const others = Math.max(0, row.totalUse - ours);
+  const withOthers = percentOf(row.othersUse) >= 1;
   return (
-    <div className="util">
+    <div className="util" data-band={band}>
       <div className="util-track" aria-hidden="true">
-        <div className={`util-fill util-${tone}`} style={{ transform: `scaleX(${Math.min(1, share)})` }} />
+        <div className={`util-fill util-${band}`} style={{ transform: `scaleX(${ours})` }} />
+        {/* Clipped, not scaled: the hatching keeps its spacing (and no re-layout while it moves). */}
+        <div className={`util-others util-${band}`} style={{ clipPath: `inset(0 ${(1 - ours - others) * 100}% 0 ${ours * 100}%)` }} />
         <div className="util-warn-mark" style={{ left: `${WARN_SHARE * 100}%` }} />
       </div>
-      <span className="util-label">{fmtPercent(share)}</span>
+      <span className="util-label">
+        {percentLabel(row.totalUse)}
+        {withOthers ? <span className="util-own"> (ours {percentLabel(ours)})</span> : null}
+      </span>
     </div>
   );
+}
+
+/** The utilisation cell's tooltip: the parts of the figure in words. */
+function utilisationTitle(r: EndpointRow): string {
+  const others = r.othersUse > 0 ? `, other consumers about ${percentLabel(r.othersUse)} (estimated from the answers' headers)` : '';
+  const refused = r.recent429 > 0 ? `; ${r.recent429} × 429 in these seconds: at the limit` : '';
+  return `${percentLabel(r.totalUse)} of the limit used over the last ${RATE_WINDOW_S} complete seconds: this app ${percentLabel(r.utilisation)}${others}${refused}`;
 }
 
 function StateCell({ row }: { row: EndpointRow }) {
@@ -81,14 +102,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Endpoint',
       accessorFn: (r) => r.spec.label,
       size: 360,
-      minSize: 180,
+      // Room for the method and "/assets/categories"; a longer path (or one beside its alert mark) wraps after a "/" (EndpointPath).
+      minSize: 236,
       enableHiding: false,
       meta: { rowHeader: true },
       cell: ({ row: { original: row } }) => (
         <span className="endpoint-cell">
           <span className="swatch" style={{ background: ENDPOINT_COLORS[row.spec.id] }} aria-hidden="true" />
           <span className="method">{row.spec.method}</span>
-          <span className="mono dt-ellipsis">{row.spec.path}</span>
+          <EndpointPath path={row.spec.path} />
           <AlertMarker endpoint={row.spec.id} />
         </span>
       ),
@@ -118,11 +140,15 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
     {
       id: 'utilisation',
       header: `Utilisation (${RATE_WINDOW_S}\u00a0s)`,
-      accessorFn: (r) => r.utilisation,
-      size: 112,
-      minSize: 112,
-      meta: { cellClass: () => 'col-util', headerTitle: `Share of the limit the service counted, over the last ${RATE_WINDOW_S} complete seconds` },
-      cell: ({ row }) => <UtilisationBar share={row.original.utilisation} />,
+      accessorFn: (r) => r.totalUse,
+      size: 170,
+      minSize: 108,
+      meta: {
+        cellClass: () => 'col-util',
+        headerTitle: `Share of the limit used over the last ${RATE_WINDOW_S} complete seconds: this app's (solid) and other consumers' (hatched, estimated from the answers' headers), coloured by the whole as on the Overview`,
+        cellTitle: utilisationTitle,
+      },
+      cell: ({ row }) => <UtilisationBar row={row.original} />,
     },
     {
       id: 'rps',
@@ -167,7 +193,7 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Wait',
       accessorFn: (r) => r.wait.meanMs ?? 0,
       size: 84,
-      minSize: 84,
+      minSize: 78,
       meta: {
         numeric: true,
         headerTitle: `Wait for budget per request in the last ${rangeLabel}: mean (p95 and why on hover)`,
@@ -189,16 +215,18 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       header: 'Refill in',
       accessorFn: (r) => r.resetInMs ?? -1,
       size: 90,
-      minSize: 90,
-      meta: { numeric: true, headerTitle: "Until the service's budget is full again" },
+      minSize: 72,
+      // The last to drop, after Errors: only where a Fleet column takes its room at 1024 px.
+      meta: { numeric: true, dropOrder: 0.25, headerTitle: "Until the service's budget is full again" },
       cell: ({ row: { original: r } }) => (r.resetInMs !== null ? fmtMs(r.resetInMs) : DASH),
     },
     {
       id: 'state',
       header: 'State',
       accessorFn: (r) => r.queued,
-      size: 96,
-      minSize: 96,
+      // The longest pill whole ("No answer yet", "Paused 1.03 s", "Queued 145"), the cell's right padding narrowed for it.
+      size: 120,
+      minSize: 118,
       enableHiding: false,
       cell: ({ row }) => <StateCell row={row.original} />,
     },

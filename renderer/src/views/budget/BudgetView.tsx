@@ -8,15 +8,15 @@ import { useBudgetSnapshot, useConnection, useSimState } from '../../api/queries
 import { useActiveFleetUse } from '../../api/fleet-use';
 import { Loading } from '../../components/states';
 import { downloadText, toCsv } from '../../lib/csv';
-import { fmtClock, fmtDateTime, fmtRate } from '../../lib/format';
+import { fmtClock, fmtDateTime } from '../../lib/format';
 import { navigate, useRoute } from '../../lib/hash-route';
-import { useNow } from '../../lib/use-now';
+import { useAlignedNow } from '../../live/settled-clock';
 import { usePref } from '../../lib/view-prefs';
 import { BudgetCharts } from './BudgetCharts';
 import { BudgetTable } from './BudgetTable';
 import type { RangeMin } from './budget-model';
 import type { EndpointRow, Reach } from './budget-model';
-import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN } from './budget-model';
+import { completeBefore, csvRows, CSV_HEADER, ENDPOINT_COLORS, endpointRow, RANGES_MIN, SETTLE_MS } from './budget-model';
 import type { HistoryWindow } from '../../../../shared/usage-history-model';
 import { historyWindowSchema, windowRange } from '../../../../shared/usage-history-model';
 import { HistoryRangeButtons } from './HistoryRangeButtons';
@@ -25,6 +25,7 @@ import { FirstRunCard } from './FirstRunCard';
 import { showFirstRun } from './first-run';
 import { AVERAGE_WINDOW_NOTE } from './averaging-window';
 import { pausedNote } from './paused-note';
+import { othersPerEndpoint } from './others-banner';
 
 /** Stored history (recharts): its own chunk, loaded when a history range is chosen. */
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
@@ -64,8 +65,9 @@ export function BudgetView() {
   const [firstRunHidden, setFirstRunHidden] = usePref<boolean>('budget', 'firstRunHidden', z.boolean(), false);
   const firstRun = showFirstRun({ connection: connection.data, sim: sim.data, dismissed: firstRunHidden });
 
-  // The table reads the buffers on its own tick (countdowns need it anyway).
-  const tableNow = useNow(TABLE_TICK_MS);
+  // The table reads the buffers on its own tick (countdowns need it anyway), aligned so that one of its
+  // ticks is the moment a second settles: the chart panels move to that second at that moment too.
+  const tableNow = useAlignedNow(TABLE_TICK_MS, SETTLE_MS % TABLE_TICK_MS);
   // Charts tick on their own, once per second; paused, they stay at the second they froze at.
   const [frozenAt, setFrozenAt] = useState<number | null>(null);
   // Paused, the table keeps the rows it showed: every figure on the view is frozen, not only the charts.
@@ -105,7 +107,8 @@ export function BudgetView() {
 
   const toggleLive = () => {
     if (live) {
-      setFrozenAt(Math.floor(Date.now() / CHART_TICK_MS) * CHART_TICK_MS);
+      // The moment the shown rows were read at: frozen charts end at the same second as the frozen table.
+      setFrozenAt(tableNow);
       setFrozenRows(liveRows);
     } else {
       setFrozenAt(null);
@@ -137,7 +140,7 @@ export function BudgetView() {
   const exportCsv = () => {
     if (!vendor) return;
     // Whole seconds only, up to the last complete one: the same seconds the table and charts show.
-    const end = frozenAt ?? completeBefore(Date.now());
+    const end = completeBefore(frozenAt ?? Date.now());
     const rowsOut = csvRows(
       budget,
       vendor,
@@ -198,11 +201,10 @@ export function BudgetView() {
       {foreign.length > 0 ? (
         <div className="banner banner-warn" role="status">
           <strong>
-            Another consumer is using {vendor}'s budget on {foreign.map((r) => r.spec.label).join(', ')}.
+            Another consumer is using {vendor}'s budget on {othersPerEndpoint(foreign)}.
           </strong>{' '}
-          Over the last 30 s it took about {fmtRate(foreign.reduce((n, r) => n + r.othersRps, 0))} requests per second that this app did not send (estimated
-          from the answers' headers: another program, token or machine of the same vendor). The panels below stack it on this app's own. 429s there come from
-          sharing the budget, not from a fault of the service.
+          Requests per second over the last 30 s that this app did not send (estimated from the answers' headers: another program, token or machine of the same
+          vendor). The panels below stack them on this app's own; 429s there come from sharing the budget, not from a fault of the service.
         </div>
       ) : null}
 
@@ -299,6 +301,8 @@ export function BudgetView() {
           dataSince={dataSince}
           showRemaining={showRemaining}
           fleet={fleet}
+          rows={rows}
+          rowsAt={frozenAt ?? tableNow}
         />
       )}
     </div>

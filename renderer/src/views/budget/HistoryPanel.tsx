@@ -1,7 +1,8 @@
 /**
  * The Budget view's history ranges (lazy: recharts stays out of the first chunk): a summary per
  * endpoint and one recharts panel per endpoint from the stored usage history. Drag across any chart
- * to zoom all of them to that span (a custom range); double-click a chart to go back.
+ * to zoom all of them to that span (a custom range); double-click a chart to go back. Where the data
+ * starts well into the range, the axes start with it (read again at the finer points that span gets).
  */
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,11 +12,12 @@ import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { ENDPOINTS } from '../../../../shared/endpoints';
 import { useApi } from '../../api/context';
 import { ErrorCallout, Loading } from '../../components/states';
-import { fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { fmtClockMinutes, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
 import { chartMoment, chartTick } from '../../lib/chart-time';
 import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
 import type { ChartPoint } from '../../../../shared/usage-history-model';
-import { bucketLabel, chartSeries, MIN_ZOOM_MS, summarize } from '../../../../shared/usage-history-model';
+import { bucketLabel, chartSeries, MIN_ZOOM_MS, readFitted, summarize } from '../../../../shared/usage-history-model';
+import { EndpointPath } from './EndpointPath';
 import './history.css';
 
 export interface HistoryPanelProps {
@@ -33,18 +35,25 @@ export interface HistoryPanelProps {
 /** The history changes at most once a minute (the store rolls seconds up each minute). */
 const REFRESH_MS = 60_000;
 
+/** "15:37" today, "Nov 26, 2026, 14:00" before. */
+function sinceLabel(ms: number): string {
+  return new Date(ms).toDateString() === new Date().toDateString() ? fmtClockMinutes(ms) : fmtDateTime(ms);
+}
+
 export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toMs, onZoom, onReset }: HistoryPanelProps) {
   const api = useApi();
   const query = useQuery({
     queryKey: ['usageHistory', profileId, vendor, fromMs, toMs],
-    queryFn: () => api.usageHistory({ ...(profileId ? { profileId } : {}), vendor, fromMs, toMs }),
+    // The fitted span is read again at its own (finer) points: 10 minutes in 6 h would be ten 1-minute points.
+    queryFn: () => readFitted((range) => api.usageHistory({ ...(profileId ? { profileId } : {}), vendor, ...range }), { fromMs, toMs }),
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
   });
   if (query.isPending) return <Loading label="Reading the usage history…" />;
   if (query.isError) return <ErrorCallout error={query.error} action="Reading the usage history" onRetry={() => void query.refetch()} />;
-  const history = query.data;
+  const { history, fitted } = query.data;
   if (history.problem) return <div className="state state-empty">{history.problem}</div>;
+  const firstPoint = history.points[0]?.startMs ?? history.fromMs;
   const shown = new Set(endpoints.map((e) => e.id));
   const rows = summarize(history).filter((r) => shown.has(r.endpoint as EndpointId));
   const span = `${fmtDateTime(history.fromMs)} – ${fmtDateTime(history.toMs)}`;
@@ -98,7 +107,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
               <tr key={r.endpoint} data-endpoint={r.endpoint}>
                 <th scope="row">
                   <span className="swatch" style={{ background: ENDPOINT_COLORS[r.endpoint as EndpointId] }} aria-hidden="true" />{' '}
-                  {ENDPOINTS[r.endpoint as EndpointId]?.label ?? r.endpoint}
+                  <EndpointName endpoint={r.endpoint} />
                 </th>
                 <td className="num">{fmtInt(r.requests)}</td>
                 <td className="num">{fmtRate(r.meanRate)}</td>
@@ -116,6 +125,11 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
         </table>
       </div>
       <p className="muted small history-note">
+        {fitted ? (
+          <>
+            <strong>Data since {sinceLabel(firstPoint)} (the charts start there).</strong>{' '}
+          </>
+        ) : null}
         {span}, {bucketLabel(history.bucketMs)} ({history.level === 'second' ? 'per-second' : history.level === 'minute' ? 'per-minute' : 'per-hour'} records).
         Drag across a chart to zoom in; double-click to go back.
       </p>
@@ -124,6 +138,17 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
           <HistoryChart key={spec.id} spec={spec} history={history} onZoom={onZoom} onReset={onReset} />
         ))}
       </div>
+    </>
+  );
+}
+
+/** "POST /purchase/validate-purchase-before-payment", wrapping where narrow; an endpoint the app does not know by its id. */
+function EndpointName({ endpoint }: { endpoint: string }) {
+  const spec = ENDPOINTS[endpoint as EndpointId] as EndpointSpec | undefined;
+  if (!spec) return <>{endpoint}</>;
+  return (
+    <>
+      <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
     </>
   );
 }
@@ -151,7 +176,7 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
       <header className="chart-head">
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <span className="chart-title">
-          <span className="method">{spec.method}</span> <span className="mono">{spec.path}</span>
+          <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
         </span>
         <span className="chart-meta">
           peak use {peak > 0 ? `${Math.round(peak)}%` : '—'}
@@ -159,7 +184,8 @@ function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; 
           {othersTotal > 0 ? <span className="history-others"> · others (about)</span> : null}
         </span>
       </header>
-      <div className="history-chart" data-testid={`history-chart-${spec.id}`}>
+      {/* The axis's ends (ms), for the specs that drag across it. */}
+      <div className="history-chart" data-testid={`history-chart-${spec.id}`} data-axis-from={history.fromMs} data-axis-to={history.toMs - history.bucketMs}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart
             data={data}

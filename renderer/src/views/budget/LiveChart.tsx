@@ -27,12 +27,13 @@ export function tooltipRateCaption(series: Pick<ChartSeries, 'windowS'>): string
 /** The Remaining strip under the plot (when shown): its own axis, 0 to the limit. */
 const STRIP_H = 42;
 const M = { top: 16, right: 46, bottom: 18, left: 34 };
-/** Room for one time label. */
-const TIME_LABEL_PX = 66; // "12:03:04 PM" in some locales
+/** Room for one time label and a gap to the next (10 px tabular digits, measured 29 and 46 px wide): "15:04" and "15:04:05". */
+const MINUTES_LABEL_PX = 33;
+const SECONDS_LABEL_PX = 50;
 /** The tooltip's width: it is placed beside the crosshair, and kept inside the panel. */
 const TIP_W = 150;
 /** Time-axis steps a label can fall on (ms): round clock times. */
-const TIME_STEPS_MS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
+const TIME_STEPS_MS = [5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
 
 /** Beside the crosshair (right of it, or left when there is no room), never outside the panel. */
 function tooltipLeft(cursorX: number, width: number): number {
@@ -42,14 +43,21 @@ function tooltipLeft(cursorX: number, width: number): number {
   return Math.max(4, Math.min(wanted, width - TIP_W - 4));
 }
 
-/** Labels at round clock times (every 10 s, 1 min, 5 min...), as many as fit. */
-export function timeTicks(from: number, to: number, widthPx: number): number[] {
-  const fit = Math.max(2, Math.floor(widthPx / TIME_LABEL_PX));
+/**
+ * Labels at round clock times (every 10 s, 20 s, 1 min, 5 min...): the finest step whose labels do not
+ * overlap ("15:04" on whole minutes is narrower than "15:04:05"), so a narrow panel still gets three or more.
+ */
+export function timeAxis(from: number, to: number, widthPx: number): { ticks: number[]; stepMs: number } {
   const span = Math.max(1, to - from);
-  const step = TIME_STEPS_MS.find((s) => span / s <= fit) ?? TIME_STEPS_MS[TIME_STEPS_MS.length - 1]!;
-  const out: number[] = [];
-  for (let t = Math.ceil(from / step) * step; t <= to; t += step) out.push(t);
-  return out;
+  const fits = (step: number) => (step / span) * widthPx >= (step % 60_000 === 0 ? MINUTES_LABEL_PX : SECONDS_LABEL_PX);
+  const stepMs = TIME_STEPS_MS.find(fits) ?? TIME_STEPS_MS[TIME_STEPS_MS.length - 1]!;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(from / stepMs) * stepMs; t <= to; t += stepMs) ticks.push(t);
+  return { ticks, stepMs };
+}
+
+export function timeTicks(from: number, to: number, widthPx: number): number[] {
+  return timeAxis(from, to, widthPx).ticks;
 }
 
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
@@ -191,7 +199,7 @@ export const LiveChart = memo(function LiveChart({
     [shown, width, from, to, top, showRemaining, HEIGHT], // x and y are functions of these
   );
   const ticksY = [0, Math.round(series.limit / 2), series.limit];
-  const ticksX = timeTicks(from, to, innerW);
+  const { ticks: ticksX, stepMs } = timeAxis(from, to, innerW);
   const marks = shown.filter((p) => p.n429 > 0);
   // Others' latest figure, in the headroom above the limit (where the stack rarely reaches): "about" where it is estimated.
   const latest = shown[shown.length - 1];
@@ -237,9 +245,9 @@ export const LiveChart = memo(function LiveChart({
             {ticksX.map((t) => (
               <g key={t}>
                 <line className="lc-tick" x1={x(t)} x2={x(t)} y1={M.top + innerH} y2={M.top + innerH + 3} />
-                {/* Centred on its tick: the margins hold half a label, and ticks are TIME_LABEL_PX apart, so none overlap. */}
+                {/* Centred on its tick: the margins hold half a label, and ticks are a label's width apart, so none overlap. */}
                 <text x={x(t)} y={HEIGHT - 3} textAnchor="middle">
-                  {chartTick(t, span)}
+                  {chartTick(t, span, stepMs)}
                 </text>
               </g>
             ))}

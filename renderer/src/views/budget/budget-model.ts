@@ -57,8 +57,14 @@ export interface EndpointRow {
   remainingEstimated: boolean;
   /** Requests per second over the last RATE_WINDOW_S complete seconds. */
   rps: number;
-  /** Share of the limit the server counted over the same seconds (at most 1). */
+  /** Share of the limit the server counted over the same seconds (at most 1): this app's. */
   utilisation: number;
+  /** Share of the limit other consumers took over the same seconds (estimated from the headers; at most 1). */
+  othersUse: number;
+  /** The whole budget's use over the same seconds: ours + others' (at most 1). What the bar and its colour show. */
+  totalUse: number;
+  /** 429s over the same seconds: the bar is at the limit with any. */
+  recent429: number;
   rateLimited: number;
   /** Errors in the range: answered 4xx other than 429, 5xx, and attempts with no answer. */
   errors: number;
@@ -146,6 +152,8 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
   let requests = 0;
   let recent = 0;
   let served = 0;
+  let recentForeign = 0;
+  let recent429 = 0;
   let foreignUse = 0;
   let foreignFrom: number | null = null;
   let first: number | null = null;
@@ -163,6 +171,8 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     if (b.t >= rateFrom) {
       recent += countedRequests(b, b.limit ?? limit);
       served += servedRequests(b, b.limit ?? limit);
+      recentForeign += b.foreignUse;
+      recent429 += b.rateLimited;
     }
     if (b.t >= now - FOREIGN_WINDOW_MS) {
       foreignUse += b.foreignUse;
@@ -170,6 +180,9 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     }
   });
   const rps = recent / RATE_WINDOW_S;
+  const utilisation = useOfServed(served, limit, RATE_WINDOW_S);
+  // The others' slots as a share, like ours: over the same complete seconds, against the same limit.
+  const othersUse = useOfServed(recentForeign, limit, RATE_WINDOW_S);
   const online = reach === 'answering';
   const reported = online ? (bucket?.remaining ?? last?.remaining ?? null) : null;
   const paused = bucket?.pausedUntil != null && bucket.pausedUntil > now;
@@ -182,7 +195,10 @@ export function endpointRow({ store, vendor, spec, bucket, now, rangeMs, reach }
     remaining: idle ? limit : reported,
     remainingEstimated: idle && reported !== limit,
     rps,
-    utilisation: useOfServed(served, limit, RATE_WINDOW_S),
+    utilisation,
+    othersUse,
+    totalUse: Math.min(1, utilisation + othersUse),
+    recent429,
     rateLimited,
     errors,
     errorShare: requests > 0 ? errors / requests : 0,

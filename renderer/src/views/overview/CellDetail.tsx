@@ -2,30 +2,58 @@
 import { fmtInt, fmtPercent, fmtRate } from '../../lib/format';
 import { WARN_SHARE } from '../budget/budget-model';
 import type { OverviewCell, SparkPoint } from './overview-model';
-import { WINDOW_S } from './overview-model';
+import { HELD_WARN_SHARE, heldLiftsBand, WINDOW_S } from './overview-model';
 
 const W = 228;
 const H = 44;
-const y = (share: number) => H - 2 - share * (H - 6);
+const y = (share: number) => H - 2 - Math.min(1, share) * (H - 6);
 
-/** Share of the limit per second (area), the warning share (dashed), and 429 seconds (red ticks). */
+/** A line through each second's value (a second without one is skipped), and its points. */
+function lineThrough(points: readonly SparkPoint[], step: number, value: (p: SparkPoint) => number | null): { d: string; xs: number[]; ys: number[] } {
+  const out = { d: '', xs: [] as number[], ys: [] as number[] };
+  points.forEach((p, i) => {
+    const v = value(p);
+    if (v === null) return;
+    out.d += `${out.xs.length === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${y(v).toFixed(1)}`;
+    out.xs.push(i * step);
+    out.ys.push(y(v));
+  });
+  return out;
+}
+
+/**
+ * This app's share of the limit per second (area), the others' stacked on it (hatched, as on the Budget
+ * charts: the top of the two is the whole budget's use), the warning share (dashed), and 429 seconds (red ticks).
+ */
 function Sparkline({ points }: { points: readonly SparkPoint[] }) {
   const step = W / Math.max(1, points.length - 1);
-  const xs: number[] = [];
-  let line = '';
-  points.forEach((p, i) => {
-    if (p.share === null) return;
-    line += `${xs.length === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${y(p.share).toFixed(1)}`;
-    xs.push(i * step);
-  });
-  const area = xs.length === 0 ? '' : `${line}L${xs[xs.length - 1]!.toFixed(1)},${H - 2}L${xs[0]!.toFixed(1)},${H - 2}Z`;
+  const ours = lineThrough(points, step, (p) => p.share);
+  const total = lineThrough(points, step, (p) => (p.share === null ? null : p.share + (p.others ?? 0)));
+  const first = ours.xs[0];
+  const last = ours.xs[ours.xs.length - 1];
+  const area = first === undefined || last === undefined ? '' : `${ours.d}L${last.toFixed(1)},${H - 2}L${first.toFixed(1)},${H - 2}Z`;
+  // Between our line and the total, back along our line: the others' band.
+  const othersBand = points.some((p) => (p.others ?? 0) > 0)
+    ? `${total.d}${ours.xs
+        .map((x, i) => [x, ours.ys[i]!] as const)
+        .reverse()
+        .map(([x, v]) => `L${x.toFixed(1)},${v.toFixed(1)}`)
+        .join('')}Z`
+    : '';
   return (
     // Stretched to the card's width; strokes keep their width.
     <svg className="ov-spark" width="100%" height={H} viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" aria-hidden="true">
+      <defs>
+        <pattern id="ov-spark-hatch" className="lc-hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <line x1="0" y1="0" x2="0" y2="5" />
+        </pattern>
+      </defs>
       <line className="ov-spark-limit" x1={0} x2={W} y1={y(1)} y2={y(1)} />
       <line className="ov-spark-warn" x1={0} x2={W} y1={y(WARN_SHARE)} y2={y(WARN_SHARE)} />
       {area ? <path className="ov-spark-area" d={area} /> : null}
-      {line ? <path className="ov-spark-line" d={line} /> : null}
+      {othersBand ? <path className="ov-spark-others" d={othersBand} fill="url(#ov-spark-hatch)" /> : null}
+      {othersBand ? <path className="ov-spark-total" d={total.d} /> : null}
+      {ours.d ? <path className="ov-spark-line" d={ours.d} /> : null}
       {points.map((p, i) => (p.n429 > 0 ? <rect key={i} className="ov-spark-429" x={i * step - 1} y={H - 6} width={2.5} height={6} /> : null))}
     </svg>
   );
@@ -44,6 +72,15 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
         <span>now</span>
       </div>
       <dl className="ov-tip-figures">
+        {cell.band === 'idle' ? null : (
+          <>
+            <dt>Budget used</dt>
+            <dd>
+              <strong>{fmtPercent(cell.total)}</strong> of {cell.limit}/s (the figure and the colour)
+              <div className="muted">this app and other consumers together{cell.n429 > 0 ? '; at the limit: the service answered 429' : ''}</div>
+            </dd>
+          </>
+        )}
         <dt>This app</dt>
         <dd>
           {cell.band === 'idle' ? (
@@ -79,12 +116,10 @@ export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor:
         ) : null}
         {cell.band === 'idle' ? null : (
           <>
-            <dt>Pressure</dt>
-            <dd>
-              <strong>{fmtPercent(cell.pressure)}</strong> of the budget (the colour)
-              <div className="muted">
-                ours + others {fmtPercent(Math.min(1, cell.use + cell.othersUse))} · held back {fmtPercent(cell.heldShare)} of the time
-              </div>
+            <dt>Held back</dt>
+            <dd className={cell.heldShare >= HELD_WARN_SHARE ? 'text-warn' : undefined}>
+              {fmtPercent(cell.heldShare)} of the time
+              {heldLiftsBand(cell) ? <div className="muted">waiting for budget most of the minute: coloured at least 80–99%</div> : null}
             </dd>
           </>
         )}

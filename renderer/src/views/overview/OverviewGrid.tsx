@@ -12,7 +12,7 @@ import { useAppContext, useLink } from '../../api/context';
 import { Pill } from '../../components/Pill';
 import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
-import { cellName, fleetLabel, limitedLabel, overviewCell, overviewRowState, shareLabel } from './overview-model';
+import { cellName, fleetLabel, heldLabel, limitedLabel, overviewCell, overviewRowState, ownLabel, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
 import { useFleetUse } from '../../api/fleet-use';
 import { useDisconnectProfile } from './session-queries';
@@ -201,6 +201,8 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
   const idle = cell.band === 'idle';
   const fleet = fleetLabel(cell);
   const limited = limitedLabel(cell);
+  const own = ownLabel(cell);
+  const held = heldLabel(cell);
   return (
     <>
       <button
@@ -209,7 +211,8 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         data-cell={position}
         data-endpoint={cell.spec.id}
         data-band={cell.band}
-        data-use={idle ? undefined : cell.use.toFixed(3)}
+        data-use={idle ? undefined : cell.total.toFixed(3)}
+        data-own={idle ? undefined : cell.use.toFixed(3)}
         aria-label={cellName(vendor, cell)}
         aria-describedby={shown ? tipId : undefined}
         aria-busy={busy || undefined}
@@ -220,7 +223,9 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         onBlur={() => onShow(false)}
       >
         <span className="ov-value">{shareLabel(cell)}</span>
-        {fleet ? <span className="ov-fleet">{fleet}</span> : null}
+        {own ? <span className="ov-sub ov-own">{own}</span> : null}
+        {held ? <span className="ov-sub ov-held">{held}</span> : null}
+        {fleet ? <span className="ov-sub ov-fleet">{fleet}</span> : null}
         <span className="ov-marks">
           {limited ? <span className="ov-429">{limited}</span> : null}
           {cell.alerts.length > 0 ? <span className="ov-alert">!</span> : null}

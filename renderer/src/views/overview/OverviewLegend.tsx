@@ -25,8 +25,9 @@ export function OverviewLegend() {
         alert firing
       </li>
       <li className="ov-legend-note">
-        Figure: mean share of the limit served to this app over the last {WINDOW_S} complete seconds. Colour: pressure on the budget (this app + other consumers
-        against the limit, or the time held back, whichever is higher). Hover or focus a cell for its last minute.
+        Figure and colour: the whole budget's use over the last {WINDOW_S} complete seconds, this app's and other consumers' (estimated from the answers'
+        headers) against the limit; "ours" is this app's part. At the limit whenever the service answered 429 in the minute; at least 80–99% while requests were
+        "held back" for budget most of the minute. Hover or focus a cell for its last minute.
       </li>
     </ul>
   );

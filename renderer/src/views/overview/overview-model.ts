@@ -1,8 +1,9 @@
 /**
  * Pure figures for the Overview's cells: one vendor x one endpoint over the last minute, read from the
  * same per-second figures (complete seconds only) and counted the same way as the Budget view, so a
- * cell never shows more than the limit without a 429. Colours are by pressure on the budget (see pressureOf),
- * banded at the Budget view's warning share.
+ * cell never shows more than the limit without a 429. The figure and the colour are one measure: the
+ * whole budget's use (this app's + other consumers'), banded at the Budget view's warning share;
+ * this app's part is shown beside it.
  */
 import type { AlertView } from '../../../../shared/bridge/alert-schemas';
 import type { CallResponse } from '../../../../shared/bridge/contract';
@@ -10,6 +11,8 @@ import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import type { BudgetSeconds } from '../../live/budget-seconds';
 import { SECOND_MS } from '../../live/budget-seconds';
 import { completeBefore, servedRequests, WARN_SHARE } from '../budget/budget-model';
+import type { UseBand } from '../budget/use-bands';
+import { bandOfUse, percentLabel, percentOf, totalOf, USE_BANDS } from '../budget/use-bands';
 import { BADGE_LABEL, badgeState } from '../../components/connection-badge-state';
 import type { BadgeInput, BadgeState } from '../../components/connection-badge-state';
 
@@ -18,19 +21,15 @@ export type FleetUse = CallResponse<'fleetUse'>;
 /** The Overview looks back this many complete seconds. */
 export const WINDOW_S = 60;
 
-export type Band = 'idle' | 'low' | 'mid' | 'warn' | 'limit';
+export type Band = 'idle' | UseBand;
 
-/** The colour scale, lowest first (the legend lists it in this order); `from`: whole percent of the limit. */
-export const BANDS: readonly { band: Exclude<Band, 'idle'>; from: number; label: string }[] = [
-  { band: 'low', from: 0, label: 'under 50%' },
-  { band: 'mid', from: 50, label: `50–${WARN_SHARE * 100 - 1}%` },
-  { band: 'warn', from: WARN_SHARE * 100, label: `${WARN_SHARE * 100}–99%` },
-  { band: 'limit', from: 100, label: 'at the limit' },
-];
+/** The colour scale, lowest first (the legend lists it in this order): the Budget table's bar's too. */
+export const BANDS = USE_BANDS;
 
-/** One second of the sparkline: the share of the limit served (null: before the app had data), and its 429s. */
+/** One second of the sparkline: the share of the limit served to this app and taken by others (null: before the app had data), and its 429s. */
 export interface SparkPoint {
   share: number | null;
+  others: number | null;
   n429: number;
 }
 
@@ -61,8 +60,8 @@ export interface OverviewCell {
   othersUse: number;
   /** Share of the seconds during which a request of this app was held back by the budget (0..1). */
   heldShare: number;
-  /** Pressure on the budget (0..1): what the colour says. */
-  pressure: number;
+  /** The whole budget's use (0..1): ours + others' against the limit. The figure shown, and what the colour says. */
+  total: number;
   /** Complete seconds the figures cover (fewer than WINDOW_S just after the app started). */
   seconds: number;
   spark: SparkPoint[];
@@ -72,33 +71,40 @@ export interface OverviewCell {
   fleet: FleetFigures | null;
 }
 
-/** Whole percent as shown: the band and the label always agree. */
-export function percentOf(share: number): number {
-  return Math.round(share * 100);
+export { percentOf, totalOf };
+
+/** The cell's figure, the whole budget's use: "94%", "<1%", "idle" without requests. */
+export function shareLabel(cell: Pick<OverviewCell, 'band' | 'total'>): string {
+  return cell.band === 'idle' ? 'idle' : percentLabel(cell.total);
 }
 
-/** The cell's figure: "64%", "<1%" for a trickle (not "0%" while some are served), "idle" without requests. */
-export function shareLabel(cell: Pick<OverviewCell, 'band' | 'use'>): string {
-  if (cell.band === 'idle') return 'idle';
-  const percent = percentOf(cell.use);
-  return percent === 0 && cell.use > 0 ? '<1%' : `${percent}%`;
+/** This app's part beside the figure ("ours 6%"), where others took a visible share; else null. */
+export function ownLabel(cell: Pick<OverviewCell, 'band' | 'use' | 'othersUse'>): string | null {
+  return cell.band === 'idle' || percentOf(cell.othersUse) < 1 ? null : `ours ${percentLabel(cell.use)}`;
+}
+
+/** Held back this share of the minute or more, a cell is at least in the warning band (and says so): the budget stopped this app, whatever the estimate of the others. */
+export const HELD_WARN_SHARE = WARN_SHARE;
+
+/** Whether the time held back, not the use, puts the cell in the warning band (the cell then says "held"). */
+export function heldLiftsBand(figures: { total: number; n429: number; heldShare: number }): boolean {
+  return figures.n429 === 0 && figures.heldShare >= HELD_WARN_SHARE && percentOf(figures.total) < WARN_SHARE * 100;
+}
+
+/** "held 98%" where the time held back lifts the colour above what the figure says; else null. */
+export function heldLabel(cell: Pick<OverviewCell, 'band' | 'total' | 'n429' | 'heldShare'>): string | null {
+  return cell.band !== 'idle' && heldLiftsBand(cell) ? `held ${percentOf(cell.heldShare)}%` : null;
 }
 
 /**
- * Pressure on the budget (0..1): ours + the others' estimated use against the limit, or the share of time
- * held back, whichever is higher. Our own share alone looks calm exactly when someone else squeezes us.
+ * The colour band of the whole budget's use (0..1 of the limit); idle without requests. A 429 in the
+ * window is at the limit whatever the mean says: the service refused a request, so the budget was spent
+ * then. Held back most of the window, at least the warning band (the cell says "held back").
  */
-export function pressureOf(figures: { use: number; othersUse: number; heldShare: number }): number {
-  return Math.min(1, Math.max(0, figures.use + figures.othersUse, figures.heldShare));
-}
-
-/** The colour band of a share (0..1 of the limit); idle without requests. */
-export function bandOf(requests: number, use: number): Band {
+export function bandOf(requests: number, total: number, n429 = 0, heldShare = 0): Band {
   if (requests === 0) return 'idle';
-  const percent = percentOf(use);
-  let band: Band = 'low';
-  for (const b of BANDS) if (percent >= b.from) band = b.band;
-  return band;
+  if (heldLiftsBand({ total, n429, heldShare })) return 'warn';
+  return bandOfUse(total, n429);
 }
 
 /**
@@ -132,7 +138,10 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
   const limit = store.last(vendor, spec.id)?.limit ?? spec.limit;
   const firstSecond = store.firstSecond(vendor);
   const since = firstSecond === null ? end : Math.min(end, Math.max(from, firstSecond));
-  const spark: SparkPoint[] = Array.from({ length: WINDOW_S }, (_, i) => ({ share: from + i * SECOND_MS >= since ? 0 : null, n429: 0 }));
+  const spark: SparkPoint[] = Array.from({ length: WINDOW_S }, (_, i) => {
+    const had = from + i * SECOND_MS >= since;
+    return { share: had ? 0 : null, others: had ? 0 : null, n429: 0 };
+  });
   let requests = 0;
   let served = 0;
   let peak = 0;
@@ -143,21 +152,22 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
   store.forEach(vendor, spec.id, from, end, (b) => {
     const secondLimit = b.limit ?? limit;
     const share = secondLimit > 0 ? servedRequests(b, secondLimit) / secondLimit : 0;
+    const othersShare = secondLimit > 0 ? Math.min(1, b.foreignUse / secondLimit) : 0;
     requests += b.requests;
     served += share;
-    others += secondLimit > 0 ? Math.min(1, b.foreignUse / secondLimit) : 0;
+    others += othersShare;
     heldMs += b.heldMs;
     peak = Math.max(peak, share);
     n429 += b.rateLimited;
     foreignUse += b.foreignUse;
     const point = spark[Math.floor((b.t - from) / SECOND_MS)];
-    if (point) Object.assign(point, { share, n429: b.rateLimited });
+    if (point) Object.assign(point, { share, others: othersShare, n429: b.rateLimited });
   });
   const seconds = (end - since) / SECOND_MS;
   const use = seconds > 0 ? Math.min(1, served / seconds) : 0;
   const othersUse = seconds > 0 ? Math.min(1, others / seconds) : 0;
   const heldShare = seconds > 0 ? Math.min(1, heldMs / (seconds * SECOND_MS)) : 0;
-  const pressure = pressureOf({ use, othersUse, heldShare });
+  const total = totalOf({ use, othersUse });
   return {
     spec,
     limit,
@@ -168,10 +178,10 @@ export function overviewCell({ store, vendor, spec, now, alerts, fleet }: CellIn
     foreignUse,
     othersUse,
     heldShare,
-    pressure,
+    total,
     seconds,
     spark,
-    band: bandOf(requests, pressure),
+    band: bandOf(requests, total, n429, heldShare),
     alerts: alerts.filter((a) => a.endpoint === spec.id),
     fleet: fleetFigures(fleet, spec.id, seconds),
   };
@@ -190,16 +200,16 @@ export function limitedLabel(cell: OverviewCell): string | null {
 
 /** What the cell shows, in its order: its accessible name starts with it (WCAG 2.5.3, speech users say what they see). */
 export function cellText(cell: OverviewCell): string {
-  return [shareLabel(cell), fleetLabel(cell), limitedLabel(cell)].filter((t) => t !== null).join(' ');
+  return [shareLabel(cell), ownLabel(cell), heldLabel(cell), fleetLabel(cell), limitedLabel(cell)].filter((t) => t !== null).join(' ');
 }
 
-/** The cell's accessible name: "64% 2×429: acme, /assets/list: 64% of limit, 2 x 429 in the last minute, budget pressure 80%". */
+/** The cell's accessible name: "94% ours 6% 2×429: acme, /assets/list: 94% of limit used, this app 6%, 2 x 429 in the last minute". */
 export function cellName(vendor: string, cell: OverviewCell): string {
-  const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit`;
-  const pressure = cell.band === 'idle' ? '' : `, budget pressure ${percentOf(cell.pressure)}%`;
+  const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit used, this app ${percentLabel(cell.use)}`;
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
+  const held = heldLabel(cell) ? `, held back ${percentOf(cell.heldShare)}% of the time` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
-  return `${cellText(cell)}: ${vendor}, ${cell.spec.path}: ${what}${limited} in the last minute${pressure}${alerts}`;
+  return `${cellText(cell)}: ${vendor}, ${cell.spec.path}: ${what}${limited}${held} in the last minute${alerts}`;
 }
 
 /**
