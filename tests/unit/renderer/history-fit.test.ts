@@ -15,6 +15,8 @@ const point = (startMs: number): UsagePoint => ({
   failures: 0,
   lowestRemaining: 5,
   meanUse: 0.5,
+  meanUseOlder: false,
+  activeSeconds: 10,
   peakUse: 0.5,
   waitedMs: 0,
   foreignRequests: 0,
