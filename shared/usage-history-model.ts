@@ -120,7 +120,11 @@ export function chartSeries(history: UsageHistory, endpoint: string): ChartPoint
 export interface EndpointSummary {
   endpoint: string;
   requests: number;
-  /** Mean requests per second over the whole range, and the busiest point's. */
+  /**
+   * Mean requests per second over the seconds that had requests (as meanUse beside it: a 6 h range with ten busy
+   * minutes is not "0.5 req/s"), over the whole range where only older points without those seconds are kept;
+   * and the busiest point's.
+   */
   meanRate: number;
   peakRate: number;
   /**
@@ -182,7 +186,7 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
     .sort((a, b) => compareEndpoints(a.endpoint, b.endpoint))
     .map(({ use, waits, ...row }) => ({
       ...row,
-      meanRate: spanS > 0 ? row.requests / spanS : 0,
+      meanRate: use.activeSeconds > 0 ? row.requests / use.activeSeconds : spanS > 0 ? row.requests / spanS : 0,
       meanUse: meanUseOf(use).value,
       meanUseOlder: meanUseOf(use).older,
       activeSeconds: use.activeSeconds,

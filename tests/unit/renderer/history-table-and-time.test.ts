@@ -46,6 +46,14 @@ describe('history summary', () => {
     expect(chart.at(-1)!.waitMeanMs).toBeNull(); // no requests in the point: no wait to tell
   });
 
+  it('reads the mean rate over the seconds with requests, as the mean use beside it (not over an idle 6 h range)', () => {
+    // 10 minutes at 18 requests a second in a 6 h range.
+    const points = Array.from({ length: 10 }, (_, i) => point('listAssets', T + i * MIN, 18 * 60, 0));
+    const [row] = summarize(history(points));
+    expect(row!.activeSeconds).toBe(600);
+    expect(row!.meanRate).toBe(18);
+  });
+
   it("gives each point the other consumers' rate beside ours, for the stacked chart", () => {
     const points = [{ ...point('categories', T, 300, 0), foreignRequests: 480 }, point('categories', T + MIN, 120, 0)];
     const chart = chartSeries(history(points), 'categories');

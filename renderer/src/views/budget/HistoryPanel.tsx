@@ -74,7 +74,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
             <tr>
               <th>Endpoint</th>
               <th className="num">Requests</th>
-              <th className="num" title="Requests over the whole range divided by its length">
+              <th className="num" title="Requests per second over the seconds that had requests (idle time left out, as in Mean use)">
                 Mean req/s
               </th>
               <th
@@ -83,7 +83,10 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
               >
                 Peak req/s
               </th>
-              <th className="num" title="Mean share of the limit in use, from X-Rate-Limit-Remaining as each answer reported it">
+              <th
+                className="num"
+                title="Per second with requests, the share of the limit the service served (the live table's utilisation), averaged; * the older per-answer measure"
+              >
                 Mean use
               </th>
               <th className="num" title="The highest share of the limit in use that any answer reported (its lowest Remaining), whatever the point length">
@@ -112,7 +115,10 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
                 <td className="num">{fmtInt(r.requests)}</td>
                 <td className="num">{fmtRate(r.meanRate)}</td>
                 <td className="num">{fmtRate(r.peakRate)}</td>
-                <td className="num">{fmtPercent(r.meanUse)}</td>
+                <td className="num">
+                  {fmtPercent(r.meanUse)}
+                  {r.meanUseOlder ? <span title="Stored before the per-second measure: the older per-answer mean">*</span> : null}
+                </td>
                 <td className={r.peakUse !== null && r.peakUse >= WARN_SHARE ? 'num text-warn strong' : 'num'}>{fmtPercent(r.peakUse)}</td>
                 <td className={r.throttled > 0 ? 'num text-danger strong' : 'num'}>{fmtInt(r.throttled)}</td>
                 <td className="num">{fmtInt(r.foreignRequests)}</td>
