@@ -6,10 +6,10 @@
  * a real loopback server answers 429 with a Retry-After three seconds off and no Date header.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { BudgetRegistry } from '../../electron/client';
+import { loopbackService } from '../helpers/loopback-service';
 import type { Clock } from '../../shared/clock';
-import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { systemClock } from '../../electron/client/clock';
 
 const SLEPT_MS = 3 * 60 * 60 * 1000;
@@ -30,32 +30,16 @@ describe('a 429 whose Retry-After is a date, without a Date header, after the co
     });
     res.end('{"name":"Too Many Requests","message":"Rate limit exceeded.","code":0,"status":429}');
   });
-  let client: PartnerClient;
-
-  beforeEach(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as AddressInfo;
-    // One attempt: the pause the 429 set is read from the bucket, not waited out.
-    client = new PartnerClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      vendor: 'v',
-      tokens: ['tok-123456'],
-      clock: afterSleep,
-      budgets: new BudgetRegistry({ clock: afterSleep }),
-      random: () => 0,
-      retry: { maxAttempts: 1 },
-    });
-  });
-
-  afterEach(async () => {
-    client.close();
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
+  const service = loopbackService(server, 'http', () => ({
+    clock: afterSleep,
+    budgets: new BudgetRegistry({ clock: afterSleep }),
+    random: () => 0,
+    retry: { maxAttempts: 1 },
+  }));
 
   it('pauses the budget until about the date the service named, not for the 60 s cap', async () => {
-    await expect(client.request('categories')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    const pausedUntil = client.budgetSnapshot().find((b) => b.endpoint === 'categories')?.pausedUntil ?? null;
+    await expect(service.client.request('categories')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    const pausedUntil = service.client.budgetSnapshot().find((b) => b.endpoint === 'categories')?.pausedUntil ?? null;
     expect(pausedUntil).not.toBeNull();
     // The date is at most 3 s off (whole seconds); the cap would put it 60 s off.
     expect(pausedUntil! - Date.now()).toBeLessThanOrEqual(5_000);

@@ -7,10 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { errors } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BudgetRegistry, PartnerClient } from '../../electron/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { QUICK_RETRIES, loopbackService } from '../helpers/loopback-service';
 import { classifyFetchError } from '../../electron/client/http';
 import { isPartnerError } from '../../shared/errors';
 
@@ -25,31 +24,14 @@ describe("the service's certificate refused in the TLS handshake", () => {
     res.end('{}');
   });
   server.on('tlsClientError', () => (handshakes += 1));
-  let client: PartnerClient;
-
-  beforeEach(async () => {
+  const service = loopbackService(server, 'https', () => ({ retry: QUICK_RETRIES }));
+  beforeEach(() => {
     handshakes = 0;
     answered = 0;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as AddressInfo;
-    // Quick retries, so six tries (the old behaviour) would show within the test's time.
-    client = new PartnerClient({
-      baseUrl: `https://127.0.0.1:${port}`,
-      vendor: 'v',
-      tokens: ['tok-123456'],
-      budgets: new BudgetRegistry(),
-      retry: { baseMs: 1, capMs: 2 },
-    });
-  });
-
-  afterEach(async () => {
-    client.close();
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
   });
 
   it('a registration: nothing was sent, so it is a definite failure that names the certificate, not an unknown outcome', async () => {
-    const error = await client.request('registerPurchase', { body: { asset_id: 1 } }).catch((e: unknown) => e);
+    const error = await service.client.request('registerPurchase', { body: { asset_id: 1 } }).catch((e: unknown) => e);
     expect(answered).toBe(0);
     expect(isPartnerError(error) && error.data).toMatchObject({ code: 'NETWORK', retryable: true });
     expect((error as Error).message).toMatch(/certificate.*DEPTH_ZERO_SELF_SIGNED_CERT/);
@@ -59,7 +41,7 @@ describe("the service's certificate refused in the TLS handshake", () => {
   });
 
   it('a call safe to resend: one handshake, not retried, and the hint is about certificates and proxies', async () => {
-    const error = await client.request('purchaseInfo', { query: { purchase_id: '1' } }).catch((e: unknown) => e);
+    const error = await service.client.request('purchaseInfo', { query: { purchase_id: '1' } }).catch((e: unknown) => e);
     expect(handshakes).toBe(1);
     expect(isPartnerError(error) && error.data).toMatchObject({ code: 'NETWORK' });
     expect(isPartnerError(error) && error.data.hint).toMatch(/certificate.*proxy/);

@@ -5,9 +5,8 @@
  * server on loopback writes the status line and counts the requests.
  */
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BudgetRegistry, PartnerClient } from '../../electron/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { QUICK_RETRIES, loopbackService } from '../helpers/loopback-service';
 
 const BODY = '{"id":7}';
 const ANSWER = [
@@ -30,35 +29,19 @@ describe('a 200 whose reason phrase holds a control byte', () => {
       socket.end(ANSWER);
     });
   });
-  let client: PartnerClient;
-
-  beforeEach(async () => {
+  const service = loopbackService(server, 'http', () => ({ retry: QUICK_RETRIES }));
+  beforeEach(() => {
     requests = 0;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as AddressInfo;
-    // Quick retries, so six tries (the old behaviour) would show within the test's time.
-    client = new PartnerClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      vendor: 'v',
-      tokens: ['tok-123456'],
-      budgets: new BudgetRegistry(),
-      retry: { baseMs: 1, capMs: 2 },
-    });
-  });
-
-  afterEach(async () => {
-    client.close();
-    await new Promise<void>((r) => server.close(() => r()));
   });
 
   it('a call safe to resend: answered once, with its status and body', async () => {
-    const res = await client.request('categories');
+    const res = await service.client.request('categories');
     expect(requests).toBe(1);
     expect(res).toMatchObject({ status: 200, body: { id: 7 } });
   });
 
   it('a registration: its success is returned, not an unknown outcome', async () => {
-    const res = await client.request('registerPurchase', { body: { asset_id: 1 } });
+    const res = await service.client.request('registerPurchase', { body: { asset_id: 1 } });
     expect(requests).toBe(1);
     expect(res).toMatchObject({ status: 200, body: { id: 7 } });
   });

@@ -6,9 +6,8 @@
  * A real loopback server counts the registrations.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BudgetRegistry, PartnerClient } from '../../electron/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loopbackService } from '../helpers/loopback-service';
 import { createTransport } from '../../electron/client/transport';
 import { isPartnerError } from '../../shared/errors';
 
@@ -29,25 +28,9 @@ describe('a registration answered over the response-size cap', () => {
     res.writeHead(200, RATE); // chunked: no length announced
     res.end(`{"id":1,"pad":"${' '.repeat(2 * CAP)}"}`);
   });
-  let client: PartnerClient;
-
-  beforeEach(async () => {
+  const service = loopbackService(server, 'http', () => ({ fetch: createTransport({ maxResponseBytes: CAP }) }));
+  beforeEach(() => {
     registrations = 0;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as AddressInfo;
-    client = new PartnerClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      vendor: 'v',
-      tokens: ['tok-123456'],
-      budgets: new BudgetRegistry(),
-      fetch: createTransport({ maxResponseBytes: CAP }),
-    });
-  });
-
-  afterEach(async () => {
-    client.close();
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
   });
 
   it.each([
@@ -55,7 +38,7 @@ describe('a registration answered over the response-size cap', () => {
     ['cut as it streams', false],
   ])('%s: the service answered 200 and may have acted; check the purchase before trying again', async (_name, announced) => {
     announce = announced;
-    const error = await client.request('registerPurchase', { body: { asset_id: 1 } }).catch((e: unknown) => e);
+    const error = await service.client.request('registerPurchase', { body: { asset_id: 1 } }).catch((e: unknown) => e);
     expect(registrations).toBe(1);
     expect(isPartnerError(error) && error.data).toMatchObject({ code: 'UNKNOWN_OUTCOME', status: 200, retryable: false });
     expect((error as Error).message).toMatch(/answered 200.*1 MiB response-size cap.*may or may not have acted/);
