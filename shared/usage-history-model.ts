@@ -132,7 +132,7 @@ export interface EndpointSummary {
    * 1 - Remaining/Limit seen (0..1); null when unknown. Use over the whole range: meanUse x activeSeconds / its length.
    */
   meanUse: number | null;
-  /** meanUse is the older per-answer measure: the range holds only points stored before the per-second one. */
+  /** The range holds points stored before the per-second measure: alone, meanUse is the older per-answer one; beside newer points, they are left out of it. */
   meanUseOlder: boolean;
   /** Seconds with requests in the range. */
   activeSeconds: number;
@@ -151,7 +151,7 @@ export interface EndpointSummary {
 export function summarize(history: UsageHistory): EndpointSummary[] {
   const spanS = (history.toMs - history.fromMs) / 1000;
   const bucketS = history.bucketMs / 1000;
-  const rows = new Map<string, EndpointSummary & { use: UseSums; waits: [number, number][] }>();
+  const rows = new Map<string, EndpointSummary & { use: UseSums; requestsWithoutSeconds: number; waits: [number, number][] }>();
   for (const p of history.points) {
     const row = rows.get(p.endpoint) ?? {
       endpoint: p.endpoint,
@@ -169,9 +169,11 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       waitMeanMs: null,
       waitP95Ms: null,
       use: { activeSeconds: 0, useSeconds: 0, olderUseSum: 0, olderUseCount: 0 },
+      requestsWithoutSeconds: 0,
       waits: [],
     };
     row.requests += p.requests;
+    if (p.requests > 0 && (p.meanUseOlder || p.activeSeconds === 0)) row.requestsWithoutSeconds += p.requests;
     row.peakRate = Math.max(row.peakRate, p.requests / bucketS);
     row.throttled += p.throttled;
     row.foreignRequests += p.foreignRequests;
@@ -184,11 +186,13 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
   }
   return [...rows.values()]
     .sort((a, b) => compareEndpoints(a.endpoint, b.endpoint))
-    .map(({ use, waits, ...row }) => ({
+    .map(({ use, waits, requestsWithoutSeconds, ...row }) => ({
       ...row,
-      meanRate: use.activeSeconds > 0 ? row.requests / use.activeSeconds : spanS > 0 ? row.requests / spanS : 0,
+      // Over the seconds with requests only where every request's point counts them (not in rows stored before).
+      meanRate: use.activeSeconds > 0 && requestsWithoutSeconds === 0 ? row.requests / use.activeSeconds : spanS > 0 ? row.requests / spanS : 0,
       meanUse: meanUseOf(use).value,
-      meanUseOlder: meanUseOf(use).older,
+      // Marked wherever older rows are in the range: alone they give the older measure, beside newer ones they are left out.
+      meanUseOlder: use.olderUseCount > 0,
       activeSeconds: use.activeSeconds,
       waitMeanMs: row.requests > 0 ? row.waitedMs / row.requests : null,
       waitP95Ms: weightedQuantile(waits, 0.95),

@@ -54,6 +54,15 @@ describe('history summary', () => {
     expect(row!.meanRate).toBe(18);
   });
 
+  it('reads the mean rate over the whole range where rows stored before the per-second measure are in it, and marks its mean use', () => {
+    const older = { ...point('listAssets', T, 3000, 0), meanUseOlder: true, activeSeconds: 0 };
+    const newer = { ...point('listAssets', T + MIN, 10, 0), activeSeconds: 10, meanUse: 0.1 };
+    const [row] = summarize(history([older, newer]));
+    expect(row!.meanRate).toBeCloseTo(3010 / (6 * 60 * 60));
+    expect(row!.meanRate).toBeLessThanOrEqual(row!.peakRate);
+    expect(row).toMatchObject({ meanUse: 0.1, meanUseOlder: true });
+  });
+
   it("gives each point the other consumers' rate beside ours, for the stacked chart", () => {
     const points = [{ ...point('categories', T, 300, 0), foreignRequests: 480 }, point('categories', T + MIN, 120, 0)];
     const chart = chartSeries(history(points), 'categories');

@@ -117,7 +117,11 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
                 <td className="num">{fmtRate(r.peakRate)}</td>
                 <td className="num">
                   {fmtPercent(r.meanUse)}
-                  {r.meanUseOlder ? <span title="Stored before the per-second measure: the older per-answer mean">*</span> : null}
+                  {r.meanUseOlder ? (
+                    <span title="The range holds rows stored before the per-second measure: alone they give the older per-answer mean, beside newer rows they are left out">
+                      *
+                    </span>
+                  ) : null}
                 </td>
                 <td className={r.peakUse !== null && r.peakUse >= WARN_SHARE ? 'num text-warn strong' : 'num'}>{fmtPercent(r.peakUse)}</td>
                 <td className={r.throttled > 0 ? 'num text-danger strong' : 'num'}>{fmtInt(r.throttled)}</td>
