@@ -72,7 +72,8 @@ export function pageShape(partial: Partial<PageShape> = {}): PageShape {
  * Bounds are the simulator's (1..100); the specification gives 100 as "a large page".
  */
 export function validatePageSize(value: unknown): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  // A string of decimal digits only: Number() would read '0x10' as 16 and '1e1' as 10.
+  const n = typeof value === 'string' ? (/^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < PAGE_SIZE_MIN || n > PAGE_SIZE_MAX) {
     const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
     throw badSetting(`Page size must be a whole number from ${PAGE_SIZE_MIN} to ${PAGE_SIZE_MAX}, got ${shown}.`);

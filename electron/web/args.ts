@@ -100,7 +100,8 @@ export function parseWebArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
         break;
       case '--port': {
         const text = value();
-        const port = text === null ? NaN : Number(text);
+        // Decimal digits only: Number() reads '' as 0 (a random port), '0x50' as 80 and '8e3' as 8000.
+        const port = text !== null && /^\d+$/.test(text) ? Number(text) : NaN;
         if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port needs a whole number from 0 to 65535 (got ${text ?? 'nothing'}).`);
         options.port = port;
         break;

@@ -125,7 +125,7 @@ describe('settings', () => {
   it('checks the page size range', () => {
     expect(validatePageSize(100)).toBe(100);
     expect(validatePageSize('1')).toBe(1);
-    for (const bad of [0, 101, 2.5, '', ' ', 'ten', -1, Number.NaN, undefined]) {
+    for (const bad of [0, 101, 2.5, '', ' ', 'ten', -1, Number.NaN, undefined, '0x10', '1e1', '-1']) {
       expect(codeOf(() => validatePageSize(bad))).toBe('BAD_REQUEST');
     }
   });

@@ -71,6 +71,9 @@ describe('npm run web arguments', () => {
   it.each([
     [['--port', 'abc'], /--port/],
     [['--port', '70000'], /--port/],
+    [['--port', ''], /--port/],
+    [['--port', '0x50'], /--port/],
+    [['--port', '8e3'], /--port/],
     [['--port'], /--port/],
     [['--host'], /--host/],
     [['--token', 'no-colon'], /VENDOR:TOKEN/],
