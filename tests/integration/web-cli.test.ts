@@ -34,6 +34,20 @@ async function waitFor<T>(read: () => T | undefined, timeoutMs: number, what: st
   }
 }
 
+/** The one URL line the server prints once it listens, and the URL in it. */
+async function printedUrl(run: ReturnType<typeof runCli>): Promise<{ line: string; url: URL }> {
+  const line = await waitFor(
+    () =>
+      run
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith(URL_LINE_PREFIX)),
+    20_000,
+    'the URL line',
+  );
+  return { line, url: new URL(line.slice(URL_LINE_PREFIX.length).trim()) };
+}
+
 describe('npm run web (the CLI)', () => {
   let dir: string;
   let running: ReturnType<typeof runCli> | null = null;
@@ -54,16 +68,7 @@ describe('npm run web (the CLI)', () => {
 
   it('prints one URL line, serves the app and the bridge behind it, and stops cleanly on SIGTERM', async () => {
     running = runCli(['--no-open', '--data-dir', path.join(dir, 'data'), '--renderer-dir', path.join(dir, 'renderer')]);
-    const line = await waitFor(
-      () =>
-        running!
-          .stdout()
-          .split('\n')
-          .find((l) => l.startsWith(URL_LINE_PREFIX)),
-      20_000,
-      'the URL line',
-    );
-    const url = new URL(line.slice(URL_LINE_PREFIX.length).trim());
+    const { line, url } = await printedUrl(running);
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.hash).toMatch(/^#secret=[A-Za-z0-9_-]{43}$/);
     expect(running.stdout().trim().split('\n')).toEqual([line]);
@@ -93,16 +98,7 @@ describe('npm run web (the CLI)', () => {
   it('serves on, and stops cleanly, once nobody reads its log (stderr closed, as `2>&1 | head -1` leaves it)', async () => {
     const data = path.join(dir, 'data');
     running = runCli(['--no-open', '--data-dir', data, '--renderer-dir', path.join(dir, 'renderer')]);
-    const line = await waitFor(
-      () =>
-        running!
-          .stdout()
-          .split('\n')
-          .find((l) => l.startsWith(URL_LINE_PREFIX)),
-      20_000,
-      'the URL line',
-    );
-    const url = new URL(line.slice(URL_LINE_PREFIX.length).trim());
+    const { url } = await printedUrl(running);
     running.child.stderr!.destroy();
     // A refused bridge connection makes the server log a line: to the closed stderr.
     const refused = new WebSocket(`ws://${url.host}/bridge?secret=wrong`, { origin: url.origin });
