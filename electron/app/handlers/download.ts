@@ -14,8 +14,7 @@ function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
 /** The service of a connected profile; null when it is not connected (nothing to resume from there). */
 function connectedService(ctx: AppContext, profileId: string): ServiceOf | null {
   try {
-    const { vendor, baseUrl } = ctx.sessionFor(profileId).profile;
-    return { profileId, vendor, baseUrl };
+    return targetOf(ctx, { profileId });
   } catch {
     return null;
   }
