@@ -49,6 +49,8 @@ test('a download stopped by a disconnect is offered to resume, and a plain start
   const panel = page.getByRole('region', { name: 'Download whole catalog' });
   await panel.getByRole('combobox', { name: 'Format' }).selectOption('jsonl');
   await panel.getByRole('button', { name: 'Start download' }).click();
+  // Until the start is answered the panel still shows the previous test's finished download and its pages.
+  await expect(panel.getByText('Downloading', { exact: true })).toBeVisible();
   // Two pages written and checkpointed: what a disconnect leaves to resume.
   const pages = panel.getByText('Pages').locator('xpath=following-sibling::dd');
   await expect.poll(async () => numberIn(await pages.innerText())).toBeGreaterThanOrEqual(2);
