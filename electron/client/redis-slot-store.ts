@@ -11,7 +11,7 @@ import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } fr
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
 import { AnswerLag } from './answer-lag';
 import { PendingReservations } from './pending-reservations';
-import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT } from './slot-scripts';
+import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT, NOT_A_TIME } from './slot-scripts';
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
 export const STORE_TIMEOUT_MS = 100;
@@ -137,7 +137,9 @@ export class RedisSlotStore implements FleetSlotStore {
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */
   private plausible(key: string, got: { value: number[] }): Answer<number[]> {
     const [wait, , reset] = got.value.map(Number);
-    if (reset! > 0)
+    if (reset! >= NOT_A_TIME)
+      this.log(`budget store: the slot time stored under ${key} was not a time (NaN, infinite, past any clock or text: another writer?); reset to now`);
+    else if (reset! > 0)
       this.log(
         `budget store: the slot time stored under ${key} was ${formatAhead(reset!)} ahead of ${this.where}'s clock with no slot of the fleet before it (a clock step, a failover or another writer?); reset to now`,
       );

@@ -7,6 +7,9 @@ import type { Result } from 'ioredis';
 /** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
 export const COUNT_KEEP_MS = 310_000;
 
+/** 2^52 ms (about 140,000 years): a stored time this far from zero, or NaN, is not one; as a reset: the stored value was not a time. */
+export const NOT_A_TIME = 2 ** 52;
+
 /**
  * GCRA without burst: slots (1000 + spread) / limit ms apart on Redis's clock, so that no second
  * (whatever its alignment on the service) holds more than `limit` of the fleet's requests while each
@@ -22,7 +25,8 @@ export const COUNT_KEEP_MS = 310_000;
  * needs a single Redis, not a cluster, as the TAT key's script does.)
  * A stored TAT ahead of Redis's clock is trusted only as a backlog of our own slots: one was counted
  * in the widest interval before it; otherwise (another writer, a key from a host whose clock was
- * ahead) it is reset to now and the third value says by how many ms. When Redis's clock is behind
+ * ahead) it is reset to now and the third value says by how many ms (NOT_A_TIME: the stored value was
+ * not a time; such values in the spread hash count as absent). When Redis's clock is behind
  * the one the key's last slot was granted on (a clock step back, a failover), the TAT moves back by
  * as much, so the fleet does not wait out the difference.
  */
@@ -32,15 +36,22 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local keep = tonumber(ARGV[2])
 local floor, most, narrow, start = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+-- A stored number we can use, or nil: NaN, infinities and values past any clock (another writer, a bad edit)
+-- count as absent. (NaN fails every comparison, and a second past 2^53 plus one is itself: a loop over it never ends.)
+local function usable(v)
+  local x = tonumber(v)
+  if x and x == x and math.abs(x) < ${NOT_A_TIME} then return x end
+  return nil
+end
 local sk = KEYS[1] .. ':spread'
 local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
-local before = tonumber(s[2])
+local before = usable(s[2])
 -- Kept within its bounds, and a widening stamped in the future (a clock step back, another writer) forgotten:
 -- a stored value out of them would space slots wider than the backlog check below allows, or ignore 429s.
-local spread = math.min(most, math.max(floor, tonumber(s[1]) or start))
-local widened = tonumber(s[3]) or 0
+local spread = math.min(most, math.max(floor, usable(s[1]) or start))
+local widened = usable(s[3]) or 0
 if widened > now then widened = 0 end
-spread = math.max(floor, spread - math.max(0, now - (tonumber(s[2]) or now)) * narrow / 1000)
+spread = math.max(floor, spread - math.max(0, now - (before or now)) * narrow / 1000)
 if ARGV[3] == '1' and now - widened >= 1000 then
   spread = math.min(most, math.max(start, spread * 2))
   widened = now
@@ -48,9 +59,13 @@ end
 redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', tostring(widened))
 redis.call('PEXPIRE', sk, keep)
 local interval = (1000 + spread) / limit
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local stored = redis.call('GET', KEYS[1])
+local tat = usable(stored) or now
 local reset = 0
-if tat > now then
+if stored and not usable(stored) then
+  -- Not a time at all: reset to now, said as NOT_A_TIME ms (the log tells it apart from a time ahead).
+  reset = ${NOT_A_TIME}
+elseif tat > now then
   -- A TAT ahead of now is a backlog of our own slots only if one was granted in the widest interval before it.
   local names = {}
   for sec = math.floor((tat - 1 - (1000 + most)) / 1000), math.floor((tat - 1) / 1000) do names[#names + 1] = KEYS[1] .. ':n:' .. sec end
@@ -104,7 +119,7 @@ return out
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none), Redis's clock] in ms for the slot granted under key. */
+    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none; NOT_A_TIME: it was not a time), Redis's clock] in ms for the slot granted under key. */
     reserveSlot(
       key: string,
       limit: string,

@@ -28,10 +28,12 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-async function spawnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function spawnRedis(port: number, memoryKb?: number): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  // A ceiling on its memory (ulimit -v, then exec: the pid stays redis-server's) so that a runaway script kills only it.
+  const child = memoryKb
+    ? spawn('sh', ['-c', `ulimit -v ${Math.floor(memoryKb)} && exec redis-server "$@"`, 'sh', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
@@ -50,9 +52,10 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
   return child;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** `memoryKb`: the most virtual memory it may take (a test that could make a script run away). */
+export async function startRedisServer(memoryKb?: number): Promise<RedisServer> {
   const port = await freePort();
-  let child: ChildProcess | null = await spawnRedis(port);
+  let child: ChildProcess | null = await spawnRedis(port, memoryKb);
   return {
     port,
     url: (db = 0) => `redis://127.0.0.1:${port}/${db}`,
@@ -65,7 +68,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       await gone;
     },
     async start() {
-      child ??= await spawnRedis(port);
+      child ??= await spawnRedis(port, memoryKb);
     },
   };
 }
