@@ -48,6 +48,12 @@ export class RedisSlotStore implements FleetSlotStore {
   private readonly pending = new PendingReservations();
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
   private unusable: string | null = null;
+  /**
+   * Whether the views' reads may bring the store back: only from slowness, which a read measures as well
+   * as a reservation does. A Redis that refuses our writes (full with noeviction, a read-only replica)
+   * answers reads all the same, so a fallback for any other reason waits for reservations to succeed.
+   */
+  private readsBringBack = false;
 
   constructor(
     url: string,
@@ -166,8 +172,8 @@ export class RedisSlotStore implements FleetSlotStore {
       return;
     }
     const slow = this.recent.filter((o) => o === 'slow').length;
-    if (got.problem !== 'slow' || !this.answeredOnce) this.fallback(got.detail);
-    else if (slow >= SLOW_TO_FALL_BACK) this.fallback(`${slow} of the last ${this.recent.length} reservations took longer than ${timeoutMs} ms`);
+    if (got.problem !== 'slow' || !this.answeredOnce) this.fallback(got.detail, got.problem === 'slow');
+    else if (slow >= SLOW_TO_FALL_BACK) this.fallback(`${slow} of the last ${this.recent.length} reservations took longer than ${timeoutMs} ms`, true);
   }
 
   /** Connected again: earlier slow answers no longer count. */
@@ -203,10 +209,10 @@ export class RedisSlotStore implements FleetSlotStore {
       READ_TIMEOUT_MS,
       (v) => Array.isArray(v) && v.length === 1 + keys.length * n && v.every((x) => Number.isFinite(Number(x))),
     );
-    // A read for the views takes no state away; while slowness holds the store in fallback, a read that
-    // answers within a reservation's time counts toward coming back (an idle app makes no reservation).
+    // A read for the views takes no state away; while slowness (only) holds the store in fallback, a read
+    // that answers within a reservation's time counts toward coming back (an idle app makes no reservation).
     if (!('value' in flat)) return null;
-    if (this.current.state === 'fallback' && Date.now() - startedAt <= this.timeoutMs) this.note(flat, this.timeoutMs);
+    if (this.current.state === 'fallback' && this.readsBringBack && Date.now() - startedAt <= this.timeoutMs) this.note(flat, this.timeoutMs);
     const [first, ...rest] = flat.value.map(Number);
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
@@ -251,7 +257,9 @@ export class RedisSlotStore implements FleetSlotStore {
     }
   }
 
-  private fallback(detail: string): void {
+  /** `slowness`: only slow answers put it there (readsBringBack), unless it already was for another reason. */
+  private fallback(detail: string, slowness = false): void {
+    this.readsBringBack = slowness && (this.current.state !== 'fallback' || this.readsBringBack);
     this.set({ state: 'fallback', where: this.where, detail });
   }
 
