@@ -71,14 +71,17 @@ export class ServerBounds {
     }
     // Whole-second: a later second replaces. Within one second Remaining only falls, so the lowest
     // one is the latest state, everyone's consumption included (on a tie, the one that leaves more
-    // of our requests unexplained loses). Without Date to compare: the latest-sent answer.
+    // of our requests unexplained loses). Without Date to compare: the latest-sent answer. An answer
+    // sent after the basis's second surely ended replaces it whatever its Date says (a clock that
+    // stepped back would otherwise leave the basis in place until the server's time caught up).
     const candidate = WindowBasis.on(x, remaining, pending, answeredLog);
     const w = this.windowBasis;
     if (w === null) this.windowBasis = candidate;
     else if (x.window !== null && w.window !== null) {
       const later = x.window > w.window;
       const lower = x.window === w.window && (remaining < w.remaining || (remaining === w.remaining && candidate.value() > w.value()));
-      if (later || lower) this.windowBasis = candidate;
+      const ended = x.sentAt >= this.windowEndsAt(w);
+      if (later || lower || ended) this.windowBasis = candidate;
     } else if (x.seq > w.seq) this.windowBasis = candidate;
   }
 
@@ -118,12 +121,14 @@ export class ServerBounds {
     return v;
   }
 
-  /** Local time after which the basis's server second has surely ended. */
+  /**
+   * Local time after which the basis's server second has surely ended. The answer was processed
+   * before it arrived, so its second ended within a second of that whatever Date says: a clock
+   * believed since (stepped back, or another backend's) must not hold the budget shut longer.
+   */
   private windowEndsAt(s: WindowBasis): number {
-    if (s.window !== null) {
-      const reached = this.serverClock.surelyReached(s.window + 1000, s.receivedAt);
-      if (reached !== null) return reached + this.guardMs;
-    }
-    return s.receivedAt + 1000 + this.guardMs;
+    const latest = s.receivedAt + 1000;
+    const reached = s.window === null ? null : this.serverClock.surelyReached(s.window + 1000, s.receivedAt);
+    return (reached === null ? latest : Math.min(reached, latest)) + this.guardMs;
   }
 }

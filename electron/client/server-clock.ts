@@ -38,18 +38,26 @@ export class ServerClock {
   /**
    * Whether one answer's Date may be used (it is then observed). A Date far from our clock, or far
    * from what the latest answers agree on, is one garbled or hostile header until CONFIRMATIONS
-   * answers agree with it: one skewed Date must not stall an endpoint (issue 11, item 1).
+   * answers agree with it: one skewed Date must not stall an endpoint (issue 11, item 1). A Date
+   * far from the clock already believed must be the only clock of the last CONFIRMATIONS answers:
+   * two clocks taking turns (backends behind a load balancer) would otherwise restart the bounds on
+   * each other at every answer, and the off one's seconds are then taken as answers without Date.
    */
   believe(sentAt: number, receivedAt: number, dateMs: number): boolean {
     if (!Number.isFinite(dateMs)) return false;
     const offset = Math.floor(dateMs / 1000) * 1000 + 500 - (sentAt + receivedAt) / 2;
     this.recent.push(offset);
     if (this.recent.length > HISTORY) this.recent.shift();
-    const agreeing = this.recent.filter((o) => Math.abs(o - offset) <= AGREE_MS).length;
-    const settledElsewhere = this.recent.some(
-      (o) => Math.abs(o - offset) > AGREE_MS && this.recent.filter((p) => Math.abs(p - o) <= AGREE_MS).length >= CONFIRMATIONS,
-    );
-    const believed = agreeing >= CONFIRMATIONS || (Math.abs(offset) <= MAX_UNCONFIRMED_SKEW_MS && !settledElsewhere);
+    const agrees = (o: number): boolean => Math.abs(o - offset) <= AGREE_MS;
+    const current = this.offsetGuess();
+    let believed: boolean;
+    if (current !== null && !agrees(current)) {
+      believed = this.recent.length >= CONFIRMATIONS && this.recent.slice(-CONFIRMATIONS).every(agrees);
+    } else {
+      const agreeing = this.recent.filter(agrees).length;
+      const settledElsewhere = this.recent.some((o) => !agrees(o) && this.recent.filter((p) => Math.abs(p - o) <= AGREE_MS).length >= CONFIRMATIONS);
+      believed = agreeing >= CONFIRMATIONS || (Math.abs(offset) <= MAX_UNCONFIRMED_SKEW_MS && !settledElsewhere);
+    }
     if (believed) this.observe(sentAt, receivedAt, dateMs);
     return believed;
   }
