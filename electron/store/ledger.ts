@@ -6,12 +6,13 @@
  * IMMEDIATE transaction with the write-ahead: two instances cannot both pass it for one asset.
  */
 import type { Database } from 'better-sqlite3';
-import { UNRESOLVED_STATES, blocksRegistration, confirmationName } from '../../shared/bridge/ledger-schemas';
+import { UNRESOLVED_STATES, blocksRegistration } from '../../shared/bridge/ledger-schemas';
 import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schemas';
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
+import { confirmationRequired } from './ledger-guard';
 import { LedgerWriteRetry } from './ledger-retry';
 import type { Landing } from './ledger-retry';
 
@@ -219,7 +220,7 @@ export class PurchaseLedger {
    * The write-ahead: checks the guard and records the registration as "sending", durably, before it
    * is sent (resuming the newest confirmed "unknown" record of the asset and its reference, else a
    * new record with `reference`). Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
-   * blocking record is named in `seen`.
+   * blocking record is confirmed in `seen`, in its present state (ledger-guard.ts).
    */
   beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
     return this.beginIntent(target, asset, reference, seen).record;
@@ -244,19 +245,8 @@ export class PurchaseLedger {
     let resend = false;
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
-      const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
-      if (unconfirmed.length > 0) {
-        const unresolved = unconfirmed.some((r) => UNRESOLVED_STATES.includes(r.state));
-        throw new PartnerError({
-          code: 'CONFIRMATION_REQUIRED',
-          message: unresolved
-            ? `An earlier registration of this asset may have gone through (reference ${confirmationName(unconfirmed.find((r) => UNRESOLVED_STATES.includes(r.state))!)}). Registering again could buy it twice.`
-            : `This asset is already bought: purchase ${unconfirmed[0]!.purchaseId ?? confirmationName(unconfirmed[0]!)}. Registering again buys it a second time.`,
-          hint: 'Check it in Purchases, or confirm that you want to register again.',
-          retryable: false,
-          body: { records: blocking },
-        });
-      }
+      const ask = confirmationRequired(blocking, seen);
+      if (ask) throw ask;
       // A registration of this asset still on the wire (another window's, another instance's) is settled by
       // its answer alone: a confirmation given while it was unknown must not start a second intent beside it.
       for (const r of blocking) if (r.state === 'sending') this.refuseInFlight(r.id);
