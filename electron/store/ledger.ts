@@ -13,6 +13,7 @@ import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
+import { baseUrlKey, vendorKey } from '../../shared/vendor-key';
 import { LedgerWriteRetry } from './ledger-retry';
 import type { Landing } from './ledger-retry';
 
@@ -21,7 +22,7 @@ export const SETTLE_WAIT_MS = 1_000;
 /** A background retry's wait for the lock: short, since better-sqlite3 waits on the main thread. */
 export const RETRY_WAIT_MS = 50;
 
-/** The service a record belongs to: purchases are per vendor and base URL. */
+/** The service a record belongs to: purchases are per vendor and base URL (matched as shared/vendor-key.ts folds them). */
 export interface LedgerTarget {
   vendor: string;
   baseUrl: string;
@@ -120,7 +121,7 @@ export interface RegistrationIntent {
 
 /** What a queued write about an asset's registration is about (PurchaseLedger.settle). */
 export function assetKey(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>, assetId: Id | string): string {
-  return `${target.vendor}\n${target.baseUrl}\n${String(assetId)}`;
+  return `${vendorKey(target.vendor)}\n${baseUrlKey(target.baseUrl)}\n${String(assetId)}`;
 }
 
 export interface LedgerOptions {
@@ -131,6 +132,13 @@ export interface LedgerOptions {
   pid?: number;
   alive?: (pid: number) => boolean;
   log?: (message: string) => void;
+}
+
+/** Rows of one vendor at one service, however its label and URL were typed (shared/vendor-key.ts; the args: serviceArgs). */
+const SAME_SERVICE = 'vendor_key(vendor) = ? AND base_url_key(base_url) = ?';
+
+function serviceArgs(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>): [string, string] {
+  return [vendorKey(target.vendor), baseUrlKey(target.baseUrl)];
 }
 
 /** A registration's record as the in-flight checks read it. */
@@ -161,6 +169,8 @@ export class PurchaseLedger {
     this.redact = options.redact ?? ((text) => text);
     this.pid = options.pid ?? process.pid;
     this.alive = options.alive ?? processAlive;
+    db.function('vendor_key', { deterministic: true }, (v) => vendorKey(String(v)));
+    db.function('base_url_key', { deterministic: true }, (v) => baseUrlKey(String(v)));
     this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: options.log });
   }
 
@@ -202,17 +212,16 @@ export class PurchaseLedger {
 
   /** The record of a purchase at this service, if the ledger has seen it. */
   byPurchaseId(target: LedgerTarget, purchaseId: string): LedgerRecord | null {
-    const row = this.db
-      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
-      .get(target.vendor, target.baseUrl, purchaseId) as Row | undefined;
+    const row = this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND purchase_id = ?`).get(...serviceArgs(target), purchaseId) as
+      Row | undefined;
     return row ? toRecord(row) : null;
   }
 
   /** Records of this asset at this service that stop a registration without confirmation. */
   blockers(target: LedgerTarget, assetId: string | number): LedgerRecord[] {
     const rows = this.db
-      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND asset_id = ? ORDER BY updated_at DESC, id DESC')
-      .all(target.vendor, target.baseUrl, String(assetId)) as Row[];
+      .prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND asset_id = ? ORDER BY updated_at DESC, id DESC`)
+      .all(...serviceArgs(target), String(assetId)) as Row[];
     return rows.map(toRecord).filter(blocksRegistration);
   }
 
@@ -367,15 +376,13 @@ export class PurchaseLedger {
    */
   recordSeen(target: LedgerTarget, purchase: SeenPurchase, assetTitle: string | null = null): LedgerRecord {
     const seen = this.db.transaction((): LedgerRecord => {
-      const byId = this.db
-        .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
-        .get(target.vendor, target.baseUrl, purchase.id) as Row | undefined;
+      const byId = this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND purchase_id = ?`).get(...serviceArgs(target), purchase.id) as
+        Row | undefined;
       const byRef =
         byId ??
         (purchase.client_reference
-          ? (this.db
-              .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND reference = ?')
-              .get(target.vendor, target.baseUrl, purchase.client_reference) as Row | undefined)
+          ? (this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND reference = ?`).get(...serviceArgs(target), purchase.client_reference) as
+              Row | undefined)
           : undefined);
       const at = this.now();
       const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
@@ -486,12 +493,12 @@ export class PurchaseLedger {
     const where: string[] = [];
     const args: unknown[] = [];
     if (query.vendor) {
-      where.push('vendor = ?');
-      args.push(query.vendor);
+      where.push('vendor_key(vendor) = ?');
+      args.push(vendorKey(query.vendor));
     }
     if (query.baseUrl) {
-      where.push('base_url = ?');
-      args.push(query.baseUrl);
+      where.push('base_url_key(base_url) = ?');
+      args.push(baseUrlKey(query.baseUrl));
     }
     if (query.assetId !== null && query.assetId !== undefined) {
       where.push('asset_id = ?');

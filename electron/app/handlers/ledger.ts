@@ -5,6 +5,7 @@
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import { PartnerError } from '../../../shared/errors';
+import { sameVendorService } from '../../../shared/vendor-key';
 import { assetKey, ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
 import type { ProfileSession } from '../session';
@@ -40,7 +41,7 @@ export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: See
 /** The session of the profile the page showed, which must be at the record's service: a lookup elsewhere would ask the wrong service. */
 function sessionFor(ctx: AppContext, scope: ProfileScoped, record: LedgerRecord): ProfileSession {
   const session = ctx.session(scope);
-  if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
+  if (!sameVendorService(session.profile, record)) {
     throw new PartnerError({
       code: 'BAD_REQUEST',
       message: `This registration was made with vendor ${record.vendor} at ${record.baseUrl}; the connected profile is ${session.profile.vendor} at ${session.profile.baseUrl}.`,
