@@ -14,7 +14,7 @@ import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
 import { baseUrlKey, vendorKey } from '../../shared/vendor-key';
-import { LedgerWriteRetry } from './ledger-retry';
+import { LedgerWriteRetry, isStoreDamage } from './ledger-retry';
 import type { Landing } from './ledger-retry';
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
@@ -160,6 +160,9 @@ export class PurchaseLedger {
   private readonly pid: number;
   private readonly alive: (pid: number) => boolean;
   private readonly retry: LedgerWriteRetry;
+  private readonly log: (message: string) => void;
+  /** Why the file was found damaged in use (registering is off until a restart salvages it); null while sound. */
+  private damage: string | null = null;
 
   constructor(
     private readonly db: Database,
@@ -171,16 +174,42 @@ export class PurchaseLedger {
     this.alive = options.alive ?? processAlive;
     db.function('vendor_key', { deterministic: true }, (v) => vendorKey(String(v)));
     db.function('base_url_key', { deterministic: true }, (v) => baseUrlKey(String(v)));
-    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: options.log });
+    this.log = options.log ?? (() => undefined);
+    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: this.log, dropped: (e) => this.failed(e) });
   }
 
   /**
    * A write of what the service already did: now, or (the store cannot take it now: locked, full,
    * read-only) retried in the background, in order, until it lands. Not landed: the reason, for the
-   * warning the user sees.
+   * warning the user sees. Never throws: what the service did reaches the user whatever the store does
+   * (a write that cannot land is `lost`, and a damaged file turns registering off).
    */
   settle<T>(what: string, write: () => T, about?: string): Landing<T> {
-    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
+    try {
+      return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
+    } catch (e) {
+      const reason = this.failed(e);
+      this.log(`Ledger write lost (${what}): ${reason}`);
+      return { landed: false, reason, lost: true };
+    }
+  }
+
+  /** Notes a write that failed for good (a damaged file stops registering); its reason. */
+  private failed(e: unknown): string {
+    const reason = e instanceof Error ? e.message : String(e);
+    if (isStoreDamage(e)) this.damage ??= reason;
+    return reason;
+  }
+
+  /** Refuses registering once the file was found damaged: the guard can no longer read what it holds. */
+  private refuseIfDamaged(): void {
+    if (this.damage === null) return;
+    throw new PartnerError({
+      code: 'LEDGER_UNAVAILABLE',
+      message: `The purchase ledger file was found damaged (${this.damage}), so registering is off: the guard against buying twice cannot trust it.`,
+      hint: 'Restart the app: it carries the ledger over to a new file when its records all read, and otherwise keeps registering off and says what to do.',
+      retryable: false,
+    });
   }
 
   /** Ledger writes still waiting for the store. */
@@ -241,8 +270,9 @@ export class PurchaseLedger {
    * Refused while an earlier answer about this asset waits for the store: the guard would read it stale.
    */
   beginIntent(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): RegistrationIntent {
-    // What earlier answers left to write first, so that the guard reads it.
+    // What earlier answers left to write first, so that the guard reads it (a write that meets a damaged file turns registering off).
     this.retry.drain();
+    this.refuseIfDamaged();
     if (this.retry.pendingAbout(assetKey(target, asset.id))) {
       throw new PartnerError({
         code: 'CONFLICT',
@@ -276,7 +306,15 @@ export class PurchaseLedger {
         .run(target.vendor, target.baseUrl, target.profileId, String(asset.id), asset.title, reference, this.pid, at, at);
       return this.get(Number(info.lastInsertRowid))!;
     });
-    const record = begin.immediate();
+    let record: LedgerRecord;
+    try {
+      record = begin.immediate();
+    } catch (e) {
+      if (!isStoreDamage(e)) throw e;
+      this.failed(e);
+      this.refuseIfDamaged();
+      throw e;
+    }
     return { record, resend, sentBody: resend ? this.sentBody(record.id) : null };
   }
 

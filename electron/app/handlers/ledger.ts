@@ -31,7 +31,7 @@ export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: See
     // A purchase of no known asset could be any asset's: its pending write holds every registration back.
     const about = purchase.asset_id === null || purchase.asset_id === '' ? undefined : assetKey(target, purchase.asset_id);
     const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(target, purchase, assetTitle), about);
-    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed.reason);
+    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -102,7 +102,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
           () => ledger.finishRegistration(id, purchase),
           assetKey(record, record.assetId),
         );
-        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
+        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed) };
         const settled = landed.value;
         return {
           record: settled,
@@ -140,7 +140,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       );
       // After the record took the first: the others are rows of their own, not rewrites of it.
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
+      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed) };
       const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };
       const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';
