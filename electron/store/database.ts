@@ -2,11 +2,11 @@
  * Opens the app's one SQLite database in a data folder (better-sqlite3): WAL, synchronous=FULL (a
  * committed write-ahead is on disk, fsync'd, before the registration leaves), a busy timeout so
  * that two app instances on one folder wait for each other's lock instead of failing, then the
- * migrations. A file that is not a database (or is corrupt) is moved aside, like the settings file,
- * and a fresh one is started; a folder where no database can be opened (read-only, full) gives a
- * problem sentence and no database: the callers refuse what needs it.
+ * migrations. A damaged file is moved aside for a new one holding its readable rows when its purchase
+ * ledger reads whole (salvage.ts); otherwise, like a folder where no database can be opened
+ * (read-only, full), it gives a problem sentence and no database: the callers refuse what needs it.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -14,6 +14,8 @@ import type { Database } from 'better-sqlite3';
 import { migrate, schemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { MIGRATIONS } from './migrations';
+import { salvageInto } from './salvage';
+import type { Salvaged } from './salvage';
 
 export const STORE_FILE_NAME = 'partner-console.db';
 /** How long a write waits for another instance's lock before it fails (ms). */
@@ -104,6 +106,39 @@ function timestampForFileName(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
 
+const JOURNAL_SUFFIXES = ['-wal', '-shm'];
+
+/** Moves a database file and its journal files (they belong to it: another file must not replay them). */
+function moveDatabase(from: string, to: string): void {
+  renameSync(from, to);
+  for (const suffix of JOURNAL_SUFFIXES) if (existsSync(from + suffix)) renameSync(from + suffix, to + suffix);
+}
+
+function removeDatabase(path: string): void {
+  for (const suffix of ['', ...JOURNAL_SUFFIXES]) rmSync(path + suffix, { force: true });
+}
+
+/** A new database file at `to` holding every readable row of the damaged one (salvage.ts); throws when the ledger cannot be read whole. */
+function salvageTo(damagedPath: string, to: string, migrations: readonly Migration[], now: () => number): Salvaged {
+  removeDatabase(to);
+  const damaged = new (sqlite())(damagedPath, { readonly: true, fileMustExist: true });
+  try {
+    const fresh = openAndMigrate(to, migrations, now);
+    try {
+      const salvaged = salvageInto(damaged, fresh);
+      fresh.pragma('wal_checkpoint(TRUNCATE)');
+      return salvaged;
+    } finally {
+      fresh.close();
+    }
+  } catch (e) {
+    removeDatabase(to);
+    throw e;
+  } finally {
+    damaged.close();
+  }
+}
+
 export function openDatabase(dataDir: string, options: OpenOptions = {}): OpenedDatabase {
   const now = options.now ?? Date.now;
   const migrations = options.migrations ?? MIGRATIONS;
@@ -115,21 +150,35 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     if (!CORRUPT_CODES.has(errorCode(e)) || !existsSync(path)) {
       return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). Registering purchases is off until it can.` };
     }
+    // Never an empty ledger in its place (the guard would forget what was bought): its records carried over whole, or registering stays off.
+    let salvaged: Salvaged;
+    try {
+      salvaged = salvageTo(path, `${path}.salvage`, migrations, now);
+    } catch (unreadable) {
+      return {
+        db: null,
+        path,
+        problem: `The purchase ledger ${path} is damaged (${describe(e)}) and its records cannot all be read (${describe(unreadable)}). Registering purchases is off, so that nothing is bought twice; the file was left as it is. Check recent purchases with the vendor (or put back a backup of the file), then move the file out of its folder: the app then starts a new, empty ledger.`,
+      };
+    }
     const aside = `${path}.corrupt-${timestampForFileName(now())}`;
     try {
-      renameSync(path, aside);
-      // Its journal files belong to the old file; a fresh database must not replay them.
-      for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+      moveDatabase(path, aside);
+      moveDatabase(`${path}.salvage`, path);
+      const lost =
+        salvaged.partial.length > 0
+          ? ` Some rows of ${salvaged.partial.join(', ')} (usage history or alerts, not purchases) could not be read and are missing.`
+          : '';
       return {
         db: openAndMigrate(path, migrations, now),
         path,
-        problem: `The purchase ledger was unusable (${describe(e)}). It was kept as ${aside}; a new, empty ledger was started, so purchases registered before are not listed.`,
+        problem: `The purchase ledger file was damaged (${describe(e)}). It was kept as ${aside}; all ${salvaged.ledgerRecords} purchase ledger records in it were read and carried over to a new file, so registering still asks about them.${lost}`,
       };
     } catch (again) {
       return {
         db: null,
         path,
-        problem: `The purchase ledger ${path} is unusable (${describe(e)}) and could not be replaced (${describe(again)}). Registering purchases is off until it is fixed or removed.`,
+        problem: `The purchase ledger ${path} is damaged (${describe(e)}) and could not be replaced by its salvaged copy (${describe(again)}). Registering purchases is off until it is fixed or removed.`,
       };
     }
   }

@@ -24,9 +24,12 @@ export function newClientReference(): string {
   return `pc-${randomUUID()}`;
 }
 
-/** What the user reads when the service did it and the ledger has yet to be written. */
-export function ledgerPendingWords(done: string, reason: string): string {
-  return `${done}, but the purchase ledger could not be written just now (${reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
+/** What the user reads when the service did it and the ledger has yet to be written (or could not be: `lost`). */
+export function ledgerPendingWords(done: string, landing: { reason: string; lost?: boolean }): string {
+  if (landing.lost) {
+    return `${done}, but the purchase ledger file is damaged or failed and could not record it (${landing.reason}). Do not register it again; registering is off until the app is restarted, which says what the ledger still holds.`;
+  }
+  return `${done}, but the purchase ledger could not be written just now (${landing.reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
 }
 
 export async function registerWithLedger<P extends SeenPurchase>(ledger: PurchaseLedger, registration: LedgerRegistration<P>): Promise<P> {
@@ -51,6 +54,6 @@ export async function registerWithLedger<P extends SeenPurchase>(ledger: Purchas
     ? purchase
     : {
         ...purchase,
-        ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed.reason),
+        ledgerWarning: ledgerPendingWords(`Purchase ${purchase.id || `with reference ${reference}`} is registered at the service`, landed),
       };
 }

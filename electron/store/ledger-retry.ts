@@ -10,7 +10,8 @@
 export const RETRY_FIRST_MS = 250;
 export const RETRY_MAX_MS = 4_000;
 
-export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string };
+/** Not landed: kept for later, or `lost` (the write failed for good: a damaged file, a bug), with the reason. */
+export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true };
 
 /** Failures that a later attempt may not meet (a lock, a full disk, a read-only file); anything else is a bug, not retried. */
 const PASSING_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL)/;
@@ -18,6 +19,12 @@ const PASSING_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCO
 export function isPassingStoreFailure(e: unknown): boolean {
   const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
   return PASSING_CODES.test(code);
+}
+
+/** The file is damaged: no later attempt lands, and what the ledger holds can no longer be trusted whole. */
+export function isStoreDamage(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+  return /^SQLITE_(CORRUPT|NOTADB)/.test(code);
 }
 
 function reasonOf(e: unknown): string {
@@ -35,6 +42,8 @@ export interface WriteRetryOptions {
   /** Runs a background attempt with a short wait for the lock, so that retrying never stalls the process for long. */
   briefly?: (write: () => void) => void;
   log?: (message: string) => void;
+  /** A queued write dropped for good (its error). */
+  dropped?: (e: unknown) => void;
   setTimer?: (fn: () => void, ms: number) => { unref?: () => void };
   clearTimer?: (timer: unknown) => void;
 }
@@ -46,12 +55,14 @@ export class LedgerWriteRetry {
   private closed = false;
   private readonly briefly: (write: () => void) => void;
   private readonly log: (message: string) => void;
+  private readonly dropped: (e: unknown) => void;
   private readonly setTimer: NonNullable<WriteRetryOptions['setTimer']>;
   private readonly clearTimer: NonNullable<WriteRetryOptions['clearTimer']>;
 
   constructor(options: WriteRetryOptions = {}) {
     this.briefly = options.briefly ?? ((write) => write());
     this.log = options.log ?? (() => undefined);
+    this.dropped = options.dropped ?? (() => undefined);
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = options.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>));
   }
@@ -102,6 +113,7 @@ export class LedgerWriteRetry {
           return;
         }
         this.log(`Ledger write dropped (${next.what}): ${reasonOf(e)}`);
+        this.dropped(e);
       }
       this.queue.shift();
     }

@@ -6,13 +6,15 @@
  * IMMEDIATE transaction with the write-ahead: two instances cannot both pass it for one asset.
  */
 import type { Database } from 'better-sqlite3';
-import { UNRESOLVED_STATES, blocksRegistration, confirmationName } from '../../shared/bridge/ledger-schemas';
+import { UNRESOLVED_STATES, blocksRegistration } from '../../shared/bridge/ledger-schemas';
 import type { LedgerRecord, LedgerState } from '../../shared/bridge/ledger-schemas';
 import type { ErrorCode, ErrorData } from '../../shared/errors';
 import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
-import { LedgerWriteRetry } from './ledger-retry';
+import { confirmationRequired } from './ledger-guard';
+import { baseUrlKey, vendorKey } from '../../shared/vendor-key';
+import { LedgerWriteRetry, isStoreDamage } from './ledger-retry';
 import type { Landing } from './ledger-retry';
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
@@ -20,7 +22,7 @@ export const SETTLE_WAIT_MS = 1_000;
 /** A background retry's wait for the lock: short, since better-sqlite3 waits on the main thread. */
 export const RETRY_WAIT_MS = 50;
 
-/** The service a record belongs to: purchases are per vendor and base URL. */
+/** The service a record belongs to: purchases are per vendor and base URL (matched as shared/vendor-key.ts folds them). */
 export interface LedgerTarget {
   vendor: string;
   baseUrl: string;
@@ -119,7 +121,7 @@ export interface RegistrationIntent {
 
 /** What a queued write about an asset's registration is about (PurchaseLedger.settle). */
 export function assetKey(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>, assetId: Id | string): string {
-  return `${target.vendor}\n${target.baseUrl}\n${String(assetId)}`;
+  return `${vendorKey(target.vendor)}\n${baseUrlKey(target.baseUrl)}\n${String(assetId)}`;
 }
 
 export interface LedgerOptions {
@@ -130,6 +132,13 @@ export interface LedgerOptions {
   pid?: number;
   alive?: (pid: number) => boolean;
   log?: (message: string) => void;
+}
+
+/** Rows of one vendor at one service, however its label and URL were typed (shared/vendor-key.ts; the args: serviceArgs). */
+const SAME_SERVICE = 'vendor_key(vendor) = ? AND base_url_key(base_url) = ?';
+
+function serviceArgs(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>): [string, string] {
+  return [vendorKey(target.vendor), baseUrlKey(target.baseUrl)];
 }
 
 /** A registration's record as the in-flight checks read it. */
@@ -151,6 +160,9 @@ export class PurchaseLedger {
   private readonly pid: number;
   private readonly alive: (pid: number) => boolean;
   private readonly retry: LedgerWriteRetry;
+  private readonly log: (message: string) => void;
+  /** Why the file was found damaged in use (registering is off until a restart salvages it); null while sound. */
+  private damage: string | null = null;
 
   constructor(
     private readonly db: Database,
@@ -160,16 +172,44 @@ export class PurchaseLedger {
     this.redact = options.redact ?? ((text) => text);
     this.pid = options.pid ?? process.pid;
     this.alive = options.alive ?? processAlive;
-    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: options.log });
+    db.function('vendor_key', { deterministic: true }, (v) => vendorKey(String(v)));
+    db.function('base_url_key', { deterministic: true }, (v) => baseUrlKey(String(v)));
+    this.log = options.log ?? (() => undefined);
+    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: this.log, dropped: (e) => this.failed(e) });
   }
 
   /**
    * A write of what the service already did: now, or (the store cannot take it now: locked, full,
    * read-only) retried in the background, in order, until it lands. Not landed: the reason, for the
-   * warning the user sees.
+   * warning the user sees. Never throws: what the service did reaches the user whatever the store does
+   * (a write that cannot land is `lost`, and a damaged file turns registering off).
    */
   settle<T>(what: string, write: () => T, about?: string): Landing<T> {
-    return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
+    try {
+      return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
+    } catch (e) {
+      const reason = this.failed(e);
+      this.log(`Ledger write lost (${what}): ${reason}`);
+      return { landed: false, reason, lost: true };
+    }
+  }
+
+  /** Notes a write that failed for good (a damaged file stops registering); its reason. */
+  private failed(e: unknown): string {
+    const reason = e instanceof Error ? e.message : String(e);
+    if (isStoreDamage(e)) this.damage ??= reason;
+    return reason;
+  }
+
+  /** Refuses registering once the file was found damaged: the guard can no longer read what it holds. */
+  private refuseIfDamaged(): void {
+    if (this.damage === null) return;
+    throw new PartnerError({
+      code: 'LEDGER_UNAVAILABLE',
+      message: `The purchase ledger file was found damaged (${this.damage}), so registering is off: the guard against buying twice cannot trust it.`,
+      hint: 'Restart the app: it carries the ledger over to a new file when its records all read, and otherwise keeps registering off and says what to do.',
+      retryable: false,
+    });
   }
 
   /** Ledger writes still waiting for the store. */
@@ -201,17 +241,16 @@ export class PurchaseLedger {
 
   /** The record of a purchase at this service, if the ledger has seen it. */
   byPurchaseId(target: LedgerTarget, purchaseId: string): LedgerRecord | null {
-    const row = this.db
-      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
-      .get(target.vendor, target.baseUrl, purchaseId) as Row | undefined;
+    const row = this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND purchase_id = ?`).get(...serviceArgs(target), purchaseId) as
+      Row | undefined;
     return row ? toRecord(row) : null;
   }
 
   /** Records of this asset at this service that stop a registration without confirmation. */
   blockers(target: LedgerTarget, assetId: string | number): LedgerRecord[] {
     const rows = this.db
-      .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND asset_id = ? ORDER BY updated_at DESC, id DESC')
-      .all(target.vendor, target.baseUrl, String(assetId)) as Row[];
+      .prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND asset_id = ? ORDER BY updated_at DESC, id DESC`)
+      .all(...serviceArgs(target), String(assetId)) as Row[];
     return rows.map(toRecord).filter(blocksRegistration);
   }
 
@@ -219,7 +258,7 @@ export class PurchaseLedger {
    * The write-ahead: checks the guard and records the registration as "sending", durably, before it
    * is sent (resuming the newest confirmed "unknown" record of the asset and its reference, else a
    * new record with `reference`). Throws CONFIRMATION_REQUIRED (the blocking records in `body.records`) unless every
-   * blocking record is named in `seen`.
+   * blocking record is confirmed in `seen`, in its present state (ledger-guard.ts).
    */
   beginRegistration(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): LedgerRecord {
     return this.beginIntent(target, asset, reference, seen).record;
@@ -231,8 +270,9 @@ export class PurchaseLedger {
    * Refused while an earlier answer about this asset waits for the store: the guard would read it stale.
    */
   beginIntent(target: LedgerTarget, asset: { id: string | number; title: string | null }, reference: string, seen: readonly string[] = []): RegistrationIntent {
-    // What earlier answers left to write first, so that the guard reads it.
+    // What earlier answers left to write first, so that the guard reads it (a write that meets a damaged file turns registering off).
     this.retry.drain();
+    this.refuseIfDamaged();
     if (this.retry.pendingAbout(assetKey(target, asset.id))) {
       throw new PartnerError({
         code: 'CONFLICT',
@@ -244,19 +284,8 @@ export class PurchaseLedger {
     let resend = false;
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
-      const unconfirmed = blocking.filter((r) => !seen.includes(confirmationName(r)));
-      if (unconfirmed.length > 0) {
-        const unresolved = unconfirmed.some((r) => UNRESOLVED_STATES.includes(r.state));
-        throw new PartnerError({
-          code: 'CONFIRMATION_REQUIRED',
-          message: unresolved
-            ? `An earlier registration of this asset may have gone through (reference ${confirmationName(unconfirmed.find((r) => UNRESOLVED_STATES.includes(r.state))!)}). Registering again could buy it twice.`
-            : `This asset is already bought: purchase ${unconfirmed[0]!.purchaseId ?? confirmationName(unconfirmed[0]!)}. Registering again buys it a second time.`,
-          hint: 'Check it in Purchases, or confirm that you want to register again.',
-          retryable: false,
-          body: { records: blocking },
-        });
-      }
+      const ask = confirmationRequired(blocking, seen);
+      if (ask) throw ask;
       // A registration of this asset still on the wire (another window's, another instance's) is settled by
       // its answer alone: a confirmation given while it was unknown must not start a second intent beside it.
       for (const r of blocking) if (r.state === 'sending') this.refuseInFlight(r.id);
@@ -277,7 +306,15 @@ export class PurchaseLedger {
         .run(target.vendor, target.baseUrl, target.profileId, String(asset.id), asset.title, reference, this.pid, at, at);
       return this.get(Number(info.lastInsertRowid))!;
     });
-    const record = begin.immediate();
+    let record: LedgerRecord;
+    try {
+      record = begin.immediate();
+    } catch (e) {
+      if (!isStoreDamage(e)) throw e;
+      this.failed(e);
+      this.refuseIfDamaged();
+      throw e;
+    }
     return { record, resend, sentBody: resend ? this.sentBody(record.id) : null };
   }
 
@@ -377,15 +414,13 @@ export class PurchaseLedger {
    */
   recordSeen(target: LedgerTarget, purchase: SeenPurchase, assetTitle: string | null = null): LedgerRecord {
     const seen = this.db.transaction((): LedgerRecord => {
-      const byId = this.db
-        .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND purchase_id = ?')
-        .get(target.vendor, target.baseUrl, purchase.id) as Row | undefined;
+      const byId = this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND purchase_id = ?`).get(...serviceArgs(target), purchase.id) as
+        Row | undefined;
       const byRef =
         byId ??
         (purchase.client_reference
-          ? (this.db
-              .prepare('SELECT * FROM purchase_ledger WHERE vendor = ? AND base_url = ? AND reference = ?')
-              .get(target.vendor, target.baseUrl, purchase.client_reference) as Row | undefined)
+          ? (this.db.prepare(`SELECT * FROM purchase_ledger WHERE ${SAME_SERVICE} AND reference = ?`).get(...serviceArgs(target), purchase.client_reference) as
+              Row | undefined)
           : undefined);
       const at = this.now();
       const asset = purchase.asset_id === null ? '' : String(purchase.asset_id);
@@ -496,12 +531,12 @@ export class PurchaseLedger {
     const where: string[] = [];
     const args: unknown[] = [];
     if (query.vendor) {
-      where.push('vendor = ?');
-      args.push(query.vendor);
+      where.push('vendor_key(vendor) = ?');
+      args.push(vendorKey(query.vendor));
     }
     if (query.baseUrl) {
-      where.push('base_url = ?');
-      args.push(query.baseUrl);
+      where.push('base_url_key(base_url) = ?');
+      args.push(baseUrlKey(query.baseUrl));
     }
     if (query.assetId !== null && query.assetId !== undefined) {
       where.push('asset_id = ?');

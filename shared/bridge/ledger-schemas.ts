@@ -46,14 +46,23 @@ export function blocksRegistration(r: LedgerRecord): boolean {
   return r.state === 'registered' && r.purchaseStateKind !== 'cancelled';
 }
 
-/** The name a person confirms a record by: its reference, or its purchase id. */
-export function confirmationName(r: LedgerRecord): string {
+/** What names a record to a person: its reference, or its purchase id. */
+export function recordName(r: LedgerRecord): string {
   return r.reference ?? r.purchaseId ?? `#${r.id}`;
 }
 
 /**
- * Names the records the person saw when they confirmed registering again: each record's reference,
- * or its purchase id where it has no reference. A record not named here still stops the registration.
+ * What a person confirms a record by: its name and the state the dialog showed it in. A record
+ * settled since (an unknown registration another window found bought) is no longer confirmed.
+ * Sending and unknown are one standing: the same intent under the same key, resent as it was.
+ */
+export function confirmationName(r: LedgerRecord): string {
+  return `${recordName(r)} (${UNRESOLVED_STATES.includes(r.state) ? 'unresolved' : r.state})`;
+}
+
+/**
+ * Names the records the person saw when they confirmed registering again (confirmationName of
+ * each). A record not named here, or named in another state, still stops the registration.
  */
 export const confirmDuplicateSchema = z.object({ seen: z.array(z.string().min(1).max(200)).min(1).max(100) });
 

@@ -14,6 +14,7 @@ import { PurchaseService } from '../../electron/purchases';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator, SimulatorOptions } from '../../electron/simulator';
 import type { PartnerError } from '../../shared/errors';
+import { confirmationName } from '../../shared/bridge/ledger-schemas';
 import Sqlite from 'better-sqlite3';
 import { detectAtFirstContact } from '../../electron/service-map/first-contact';
 import { LearnedNames } from '../../electron/service-map/learned-names';
@@ -122,7 +123,7 @@ describe('one key per purchase intent, through the app', () => {
       profileId: await shownProfile(app),
       assetId: asset,
       assetTitle: 'Eleven',
-      confirmDuplicate: { seen: [unknown!.reference!] },
+      confirmDuplicate: { seen: [confirmationName(unknown!)] },
     });
     expect(registered.client_reference).toBe(unknown!.reference);
     const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: unknown!.reference! });
@@ -164,7 +165,7 @@ describe('a confirmed resend under the same key', () => {
       profileId: await shownProfile(app),
       assetId: String(asset),
       assetTitle: 'Five',
-      confirmDuplicate: { seen: [lost.reference] },
+      confirmDuplicate: { seen: [`${lost.reference} (unresolved)`] },
     });
     const atService = await callApp(app, 'findPurchases', { profileId: await shownProfile(app), reference: lost.reference });
     expect(atService.items.map((p) => p.id)).toEqual([again.id]);
@@ -191,7 +192,7 @@ describe('a confirmed resend under the same key', () => {
       profileId: await shownProfile(app),
       assetId: String(asset),
       assetTitle: 'Five',
-      confirmDuplicate: { seen: [lost.reference] },
+      confirmDuplicate: { seen: [`${lost.reference} (unresolved)`] },
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME', status: 422 } });
     const [record] = (await callApp(app, 'ledgerList', { assetId: asset, limit: 10 })).items;

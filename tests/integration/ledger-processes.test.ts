@@ -207,7 +207,7 @@ describe('the ledger across processes', () => {
       profileId: await shownProfile(app),
       assetId: asset,
       assetTitle: null,
-      confirmDuplicate: { seen: [bought.client_reference] },
+      confirmDuplicate: { seen: [`${bought.client_reference} (registered)`] },
     });
     expect(second.id).not.toBe(bought.id);
     expect(proxy.registered).toHaveLength(2);

@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppServices } from '../../electron/app';
+import { confirmationName } from '../../shared/bridge/ledger-schemas';
 import type { LedgerRecord } from '../../shared/bridge/ledger-schemas';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
@@ -83,7 +84,7 @@ describe("a lookup that finds two purchases under the registration's reference",
     const lost = await loseRegistration(app, sim, profileId, asset);
     // Confirmed, the intent is sent again under its reference, its answer lost too; this simulator does not take the reference as a key.
     sim.control.setFaults({ dropRate: 1 });
-    const resent = await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A', confirmDuplicate: { seen: [lost.reference!] } });
+    const resent = await app.dispatch('registerPurchase', { profileId, assetId: asset, assetTitle: 'A', confirmDuplicate: { seen: [confirmationName(lost)] } });
     sim.control.setFaults({ dropRate: 0 });
     expect(resent).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OUTCOME' } });
 

@@ -7,6 +7,7 @@ import Sqlite from 'better-sqlite3';
 import { LocalStore, STORE_FILE_NAME, registerWithLedger } from '../../electron/store';
 import { SENDING_AT_MOST_MS } from '../../electron/store/ledger';
 import type { PurchaseLedger, SeenPurchase } from '../../electron/store';
+import { confirmationName } from '../../shared/bridge/ledger-schemas';
 import { PartnerError } from '../../shared/errors';
 import type { ErrorCode } from '../../shared/errors';
 import { errorOf } from '../../electron/client/testing';
@@ -54,7 +55,9 @@ describe('write-ahead and answers', () => {
       ['NETWORK', undefined],
     ] as const) {
       const refused = new PartnerError({ code, status, message: `${status} from the service`, retryable: false });
-      await errorOf(registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [unknown!.reference!], send: () => Promise.reject(refused) }));
+      await errorOf(
+        registerWithLedger(ledger, { target, asset: { id: '5', title: null }, seen: [confirmationName(unknown!)], send: () => Promise.reject(refused) }),
+      );
       const [record] = ledger.list({ limit: 5 });
       expect(record).toMatchObject({ id: unknown!.id, state: 'unknown', reference: unknown!.reference });
       expect(record!.note).toMatch(/may already have bought it|still in progress or already done/);
@@ -169,17 +172,22 @@ describe('the guard', () => {
     const second = await registerWithLedger(ledger, {
       target,
       asset: { id: 5, title: 'Five' },
-      seen: [first.client_reference!],
+      seen: [`${first.client_reference!} (registered)`],
       send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')),
     }).catch((e) => e as PartnerError);
     expect(second.code).toBe('UNKNOWN_OUTCOME');
     // Now two records stop it: naming only the first is not enough.
     const again = await errorOf(
-      registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: [first.client_reference!], send: async (ref) => bought('p_y', 5, ref) }),
+      registerWithLedger(ledger, {
+        target,
+        asset: { id: 5, title: 'Five' },
+        seen: [`${first.client_reference!} (registered)`],
+        send: async (ref) => bought('p_y', 5, ref),
+      }),
     );
     expect(again.code).toBe('CONFIRMATION_REQUIRED');
     expect(again.message).toMatch(/^An earlier registration of this asset may have gone through \(reference pc-/);
-    const names = ledger.blockers(target, 5).map((r) => r.reference!);
+    const names = ledger.blockers(target, 5).map(confirmationName);
     const third = await registerWithLedger(ledger, { target, asset: { id: 5, title: 'Five' }, seen: names, send: async (ref) => bought('p_z', 5, ref) });
     expect(third.id).toBe('p_z');
   });
@@ -188,7 +196,7 @@ describe('the guard', () => {
     const ledger = open();
     await errorOf(registerWithLedger(ledger, { target, asset: { id: 5, title: null }, send: () => Promise.reject(refusal('UNKNOWN_OUTCOME')) }));
     const [unknown] = ledger.list({ limit: 5 });
-    const seen = [unknown!.reference!];
+    const seen = [confirmationName(unknown!)];
     const keys: string[] = [];
     let answer: ((p: SeenPurchase) => void) | undefined;
     const first = registerWithLedger(ledger, {
@@ -217,7 +225,7 @@ describe('the guard', () => {
     await registerWithLedger(ours, {
       target,
       asset: { id: 6, title: null },
-      seen: ['ref-theirs'],
+      seen: ['ref-theirs (unresolved)'],
       send: async (ref) => (keys.push(ref), bought('p_6', 6, ref)),
     });
     expect(keys).toEqual(['ref-theirs']);

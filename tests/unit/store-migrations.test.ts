@@ -1,5 +1,5 @@
 /** The store's database: migrations (fresh, re-run, from v1 to a later version), corrupt and unopenable files. */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -103,12 +103,12 @@ describe('migrations', () => {
 });
 
 describe('a database that cannot be used', () => {
-  it('moves a corrupt file aside and starts a new ledger, saying so', () => {
+  it('keeps registering off for a file that is not a database, and leaves it (never an empty ledger in its place)', () => {
     writeFileSync(join(dir, STORE_FILE_NAME), 'this is not a database, '.repeat(200));
     const store = new LocalStore(dir, { now: () => Date.UTC(2026, 0, 2) });
-    expect(store.problem).toMatch(/was unusable .*kept as .*partner-console\.db\.corrupt-2026-01-02T00-00-00-000Z; a new, empty ledger was started/);
-    expect(existsSync(join(dir, `${STORE_FILE_NAME}.corrupt-2026-01-02T00-00-00-000Z`))).toBe(true);
-    expect(store.ledger().list({ limit: 10 })).toEqual([]);
+    expect(store.available).toBe(false);
+    expect(store.problem).toMatch(/is damaged .*cannot all be read .*Registering purchases is off/s);
+    expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([]);
     store.close();
   });
 

@@ -5,6 +5,7 @@
 import type { LedgerRecord } from '../../../shared/bridge/ledger-schemas';
 import type { ProfileScoped } from '../../../shared/bridge/profile-scoped';
 import { PartnerError } from '../../../shared/errors';
+import { sameVendorService } from '../../../shared/vendor-key';
 import { assetKey, ledgerPendingWords } from '../../store';
 import type { LedgerTarget, SeenPurchase } from '../../store';
 import type { ProfileSession } from '../session';
@@ -30,7 +31,7 @@ export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: See
     // A purchase of no known asset could be any asset's: its pending write holds every registration back.
     const about = purchase.asset_id === null || purchase.asset_id === '' ? undefined : assetKey(target, purchase.asset_id);
     const landed = ledger.settle(`purchase ${purchase.id} seen`, () => ledger.recordSeen(target, purchase, assetTitle), about);
-    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed.reason);
+    return landed.landed ? null : ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state || 'as shown'} at the service`, landed);
   } catch (e) {
     ctx.log('warn', `Could not record purchase ${purchase.id} in the ledger: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -40,7 +41,7 @@ export function noteSeen(ctx: AppContext, session: ProfileSession, purchase: See
 /** The session of the profile the page showed, which must be at the record's service: a lookup elsewhere would ask the wrong service. */
 function sessionFor(ctx: AppContext, scope: ProfileScoped, record: LedgerRecord): ProfileSession {
   const session = ctx.session(scope);
-  if (session.profile.vendor !== record.vendor || session.profile.baseUrl !== record.baseUrl) {
+  if (!sameVendorService(session.profile, record)) {
     throw new PartnerError({
       code: 'BAD_REQUEST',
       message: `This registration was made with vendor ${record.vendor} at ${record.baseUrl}; the connected profile is ${session.profile.vendor} at ${session.profile.baseUrl}.`,
@@ -101,7 +102,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
           () => ledger.finishRegistration(id, purchase),
           assetKey(record, record.assetId),
         );
-        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed.reason) };
+        if (!landed.landed) return { record, message: ledgerPendingWords(`Purchase ${purchase.id} is ${purchase.state} at the service`, landed) };
         const settled = landed.value;
         return {
           record: settled,
@@ -139,7 +140,7 @@ export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
       );
       // After the record took the first: the others are rows of their own, not rewrites of it.
       for (const other of others) noteSeen(ctx, session, other, record.assetTitle);
-      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed.reason) };
+      if (!landed.landed) return { record, message: ledgerPendingWords(`Found purchase ${first.id} (${first.state})`, landed) };
       const settled = landed.value;
       if (settled.state !== 'registered') return { record: settled, message: settled.note ?? 'Not recorded.' };
       const more = others.length > 0 ? ` (and ${others.length} more with the same reference, now listed)` : '';

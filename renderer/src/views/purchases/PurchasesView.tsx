@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LEDGER_STATES, UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
 import type { LedgerState } from '../../../../shared/bridge/ledger-schemas';
+import { sameVendorService } from '../../../../shared/vendor-key';
 import { useApi } from '../../api/context';
 import { keys, useConnection } from '../../api/queries';
 import { sourceOf } from '../catalog/asset-source';
@@ -108,7 +109,8 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
   const demoTraffic = useDemoTrafficRunning(ledger.isSuccess && items.length === 0);
   const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
   const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
-  const elsewhere = selected !== null && (connection.data?.vendor !== selected.vendor || connection.data?.baseUrl !== selected.baseUrl);
+  const at = connection.data?.vendor != null && connection.data.baseUrl != null ? { vendor: connection.data.vendor, baseUrl: connection.data.baseUrl } : null;
+  const elsewhere = selected !== null && (at === null || !sameVendorService(at, selected));
   // The connected profile at the record's service: its actions go there (and close when the connection moves on).
   const source = elsewhere ? null : sourceOf(connection.data);
 
