@@ -54,7 +54,7 @@ export interface AssetPage {
   total: number | null;
   /** Items in the answer, readable or not (verification compares it with the page size asked). */
   received: number;
-  /** The id of the page's last item, as read (the spec's next last_id); null when there is none. */
+  /** The id of the page's last item whose id could be read (the spec's next last_id); null when there is none. */
   lastItemId: Id | null;
 }
 
@@ -74,9 +74,9 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   const l = map.list;
   const raw = findItems(body, l.items, 'list.items', misses);
   const items = readAssets(raw, map, misses);
-  const warnings: string[] = [...sharedIds(items, map.asset.id), ...misses.warnings()];
-  const lastRaw = raw[raw.length - 1];
-  const lastId = isRecord(lastRaw) ? asId(readPath(lastRaw, map.asset.id).value) : null;
+  const warnings: string[] = [...sharedIds(items, map.asset.id), ...withoutId(raw.length - items.length, map.asset.id), ...misses.warnings()];
+  // The next page starts after the last item whose id could be read: an item without one does not end the catalog.
+  const lastId = items[items.length - 1]?.id ?? null;
   // Cursor, has-more and total are optional in any answer (an empty page ends the catalog):
   // absent is not missing; present but unusable is.
   let more: boolean | null = null;
@@ -115,6 +115,14 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   // cursor): otherwise it is a truncated answer, and the download asks again rather than stop short.
   const done = raw.length === 0 ? more !== true && !cursorGiven : more === false || cursor === null;
   return { value: { items, cursor, done, more, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
+}
+
+function withoutId(count: number, idField: string): string[] {
+  return count === 0
+    ? []
+    : [
+        `${count} item(s) of this page have no readable id (asset.id = \`${idField}\`): they are left out, and the next page starts after the last id that could be read.`,
+      ];
 }
 
 /**

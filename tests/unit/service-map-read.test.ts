@@ -111,6 +111,7 @@ describe('readAssetPage', () => {
     // Nothing of the item is lost: what could not be read is kept as sent, and said so.
     expect(r.value.items).toEqual([{ id: 1, source: { title: { nested: true }, price: 'cheap' } }]);
     expect(r.warnings).toEqual([
+      expect.stringMatching(/^2 item\(s\) of this page have no readable id/),
       expect.stringMatching(/`title` could not be read as asset.title: kept as sent under `source.title`/),
       expect.stringMatching(/`price` could not be read as asset.price: kept as sent under `source.price`/),
     ]);
