@@ -40,7 +40,7 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
   const parsed = parsePage(response.body, { map });
   if (!options.tolerant) assertPageUsable(parsed, { map });
   const asked = Math.min(pageSize, map.list.pageSizeMax);
-  const page = echoRead(parsed, lastId, map, asked);
+  const page = shortOfTotal(echoRead(parsed, lastId, map), lastId);
   return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: map.list.pageSizeParam, received: page.received, done: page.done })] };
 }
 
@@ -49,10 +49,11 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
  * - on a page with items, asking with it again would loop: the next page starts after this page's last item (the
  *   spec's rule); whether this page itself can be trusted depends on where the sent cursor came from (the download knows);
  * - on an empty page it is no next cursor: the catalog ends there, unless has-more says otherwise;
- * - on a full first page, a null under the request parameter's own name (`last_id`) is what an echo of the first
+ * - on a first page, a null under the request parameter's own name (`last_id`) is what an echo of the first
  *   request looks like, and what an end looks like: the page after the last item tells them apart, at one request.
+ *   A short page does not tell them apart: a service may cap its pages below the size asked.
  */
-function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap, asked: number): ParsedPage {
+function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap): ParsedPage {
   const field = map.list.cursor;
   if (field === null) return page;
   const name = foundAlternative(page.raw, field) ?? field;
@@ -62,10 +63,20 @@ function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap, asked:
     const warning = `The cursor field \`${name}\` does not advance: it sent back the last_id it was given (${String(sent)}). Continuing from the last item's id; set list.cursor to none in the service map.`;
     return { ...page, cursor: page.lastItemId, cursorEchoed: true, warnings: [...page.warnings, warning] };
   }
-  const firstPageEcho = sent === null && page.done && page.cursor === null && page.more === null && page.total === null && page.received >= asked;
+  const firstPageEcho = sent === null && page.done && page.cursor === null && page.more === null && page.total === null;
   if (firstPageEcho && name === map.list.cursorParam) {
-    const warning = `The cursor field \`${name}\` is null on a full first page, as a field that sends back the request's ${map.list.cursorParam} is: asked for the page after the last item to tell that from the end. If the service pages by the last item's id, set list.cursor to none in the service map.`;
+    const warning = `The cursor field \`${name}\` is null on the first page, as a field that sends back the request's ${map.list.cursorParam} is: asked for the page after the last item to tell that from the end. If the service pages by the last item's id, set list.cursor to none in the service map.`;
     return { ...page, cursor: page.lastItemId, done: false, warnings: [...page.warnings, warning] };
   }
   return page;
+}
+
+/**
+ * A first page that ends the catalog short of the total the same answer gives: the signals disagree, so it is not
+ * an end (as the download's own check for any page, which knows how many it wrote; a page browsed later does not).
+ */
+function shortOfTotal(page: ParsedPage, sent: Cursor | null): ParsedPage {
+  if (sent !== null || !page.done || page.total === null || page.received >= page.total || page.lastItemId === null) return page;
+  const warning = `A page ended the catalog at ${page.received} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`;
+  return { ...page, done: false, cursor: page.lastItemId, warnings: [...page.warnings, warning] };
 }

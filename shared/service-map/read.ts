@@ -4,34 +4,18 @@
  * find (`missing`, e.g. "asset.price"), and the answer itself (`raw`), so a view can show the rest.
  */
 import type { Category, HistoryEntry, ReadAsset } from '../catalog';
-import { foundAlternative, readPath, setOwn, topKey } from './field-path';
+import { foundAlternative, readPath } from './field-path';
+import { isRecord, Misses, readAsset } from './read-asset';
 import type { CanonicalState, PurchaseAction, ServiceMap } from './schema';
 import { PURCHASE_ACTIONS } from './schema';
-import { asCount, asCurrency, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
+import { asCount, asDecimal, asFlag, asId, asIsoTime, asText, asWebUrl, toMajor } from './values';
 import type { Id } from './values';
-import { NumberText } from '../json/number-text';
 
 export interface Read<T> {
   value: T;
   missing: string[];
   warnings: string[];
   raw: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  // A NumberText (an integer past 2^53) is a value, not an object to open.
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText);
-}
-
-/** Collects missing field names once each, in the order met. */
-class Misses {
-  private readonly names = new Set<string>();
-  add(name: string): void {
-    this.names.add(name);
-  }
-  list(): string[] {
-    return [...this.names];
-  }
 }
 
 /** The items of an answer: at the map's path, or (path null) a top-level array or the first array property. */
@@ -48,90 +32,6 @@ export function findItems(body: unknown, path: string | null, field: string, mis
   if (found.found && Array.isArray(found.value)) return found.value;
   misses.add(field);
   return [];
-}
-
-/** Which of an item's keys the map names: top-level keys, and nested parents whose named children are left out. */
-interface NamedKeys {
-  used: Set<string>;
-  parents: Map<string, Set<string>>;
-}
-
-/** Worked out once per map (a download reads millions of items with one map). */
-const namedKeysByMap = new WeakMap<ServiceMap['asset'], NamedKeys>();
-
-function namedKeys(m: ServiceMap['asset']): NamedKeys {
-  let keys = namedKeysByMap.get(m);
-  if (keys) return keys;
-  keys = { used: new Set(), parents: new Map() };
-  for (const path of [m.id, m.title, m.category, m.price, m.currency]) {
-    if (path === null) continue;
-    for (const alternative of path.split('|')) {
-      const parts = alternative.split('.');
-      const top = topKey(alternative);
-      if (top === null) continue;
-      if (parts.length === 1) keys.used.add(top);
-      else {
-        const inner = keys.parents.get(top) ?? new Set<string>();
-        inner.add(parts[1]!.replace(/\[\d*\]$/, ''));
-        keys.parents.set(top, inner);
-      }
-    }
-  }
-  namedKeysByMap.set(m, keys);
-  return keys;
-}
-
-/** The item's fields that the map does not name, with nested parents of named paths opened one level. */
-function otherFields(item: Record<string, unknown>, { used, parents }: NamedKeys): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) {
-    if (used.has(key)) continue;
-    const inner = parents.get(key);
-    if (inner && isRecord(value)) {
-      for (const [k, v] of Object.entries(value)) if (!inner.has(k)) setOwn(out, `${key}.${k}`, v);
-    } else if (!inner) setOwn(out, key, value);
-  }
-  return out;
-}
-
-const ASSET_NAMES = ['id', 'title', 'category', 'price', 'currency'];
-
-/** One asset: the named fields normalised (price in major units), then its other fields beside them. */
-export function readAsset(item: unknown, map: ServiceMap, misses: Misses = new Misses()): ReadAsset | null {
-  if (!isRecord(item)) {
-    misses.add('asset');
-    return null;
-  }
-  const m = map.asset;
-  const id = asId(readPath(item, m.id).value);
-  if (id === null) {
-    misses.add('asset.id');
-    return null;
-  }
-  const asset: ReadAsset = { id };
-  const optional = (field: 'title' | 'category', path: string | null): void => {
-    if (path === null) return;
-    const text = asText(readPath(item, path).value);
-    if (text === null) misses.add(`asset.${field}`);
-    else asset[field] = text;
-  };
-  optional('title', m.title);
-  optional('category', m.category);
-  let currency = m.fixedCurrency;
-  if (m.currency !== null) {
-    const found = asCurrency(readPath(item, m.currency).value);
-    if (found !== null) currency = found;
-    else if (currency === null) misses.add('asset.currency');
-  }
-  if (m.price !== null) {
-    const amount = asDecimal(readPath(item, m.price).value);
-    if (amount === null) misses.add('asset.price');
-    else asset.price = toMajor(amount, m.priceUnit, currency);
-  }
-  if (currency !== null) asset.currency = currency;
-  const others = otherFields(item, namedKeys(m));
-  for (const [key, value] of Object.entries(others)) if (!ASSET_NAMES.includes(key)) setOwn(asset, key, value);
-  return asset;
 }
 
 function readAssets(raw: unknown[], map: ServiceMap, misses: Misses): ReadAsset[] {
@@ -154,7 +54,7 @@ export interface AssetPage {
   total: number | null;
   /** Items in the answer, readable or not (verification compares it with the page size asked). */
   received: number;
-  /** The id of the page's last item, as read (the spec's next last_id); null when there is none. */
+  /** The id of the page's last item whose id could be read (the spec's next last_id); null when there is none. */
   lastItemId: Id | null;
 }
 
@@ -174,9 +74,9 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   const l = map.list;
   const raw = findItems(body, l.items, 'list.items', misses);
   const items = readAssets(raw, map, misses);
-  const warnings: string[] = sharedIds(items, map.asset.id);
-  const lastRaw = raw[raw.length - 1];
-  const lastId = isRecord(lastRaw) ? asId(readPath(lastRaw, map.asset.id).value) : null;
+  const warnings: string[] = [...sharedIds(items, map.asset.id), ...withoutId(raw.length - items.length, map.asset.id), ...misses.warnings()];
+  // The next page starts after the last item whose id could be read: an item without one does not end the catalog.
+  const lastId = items[items.length - 1]?.id ?? null;
   // Cursor, has-more and total are optional in any answer (an empty page ends the catalog):
   // absent is not missing; present but unusable is.
   let more: boolean | null = null;
@@ -217,6 +117,14 @@ export function readAssetPage(body: unknown, map: ServiceMap): Read<AssetPage> {
   return { value: { items, cursor, done, more, total, received: raw.length, lastItemId: lastId }, missing: misses.list(), warnings, raw: body };
 }
 
+function withoutId(count: number, idField: string): string[] {
+  return count === 0
+    ? []
+    : [
+        `${count} item(s) of this page have no readable id (asset.id = \`${idField}\`): they are left out, and the next page starts after the last id that could be read.`,
+      ];
+}
+
 /**
  * Items of one page that share an id: the map's id field is not the assets' id (a price, a category). A purchase
  * and a download key everything on that id, so the page says so rather than buy or skip by it.
@@ -246,7 +154,7 @@ export function readSearch(body: unknown, map: ServiceMap): Read<{ items: ReadAs
     total = asCount(totalFound.value);
     if (total === null && totalFound.value !== null) misses.add('search.total');
   }
-  return { value: { items, total, received: raw.length }, missing: misses.list(), warnings: [], raw: body };
+  return { value: { items, total, received: raw.length }, missing: misses.list(), warnings: misses.warnings(), raw: body };
 }
 
 export function readCategories(body: unknown, map: ServiceMap): Read<Category[]> {
@@ -392,4 +300,4 @@ export function readUrl(body: unknown, map: ServiceMap, nowMs: number): Read<{ u
   return { value: { url, expiresAt }, missing: misses.list(), warnings: [], raw: body };
 }
 
-export { Misses };
+export { Misses, readAsset };

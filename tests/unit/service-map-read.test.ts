@@ -18,7 +18,11 @@ describe('readAssetPage', () => {
         { id: 16, title: 'Elf', price: 3 },
       ],
     };
-    expect(readAssetPage(body, byPrice).warnings).toEqual([expect.stringMatching(/^1 item\(s\) of this page share an id .*asset\.id = `price`/)]);
+    expect(readAssetPage(body, byPrice).warnings).toEqual([
+      expect.stringMatching(/^1 item\(s\) of this page share an id .*asset\.id = `price`/),
+      // The service's own id is not lost: kept under `source`, and said so.
+      expect.stringMatching(/field `id` is kept as sent under `source.id`/),
+    ]);
     expect(readAssetPage(body, D).warnings).toEqual([]);
   });
 
@@ -104,7 +108,13 @@ describe('readAssetPage', () => {
 
   it('tolerant: wrong types and absent fields are named, the rest is read, nothing throws', () => {
     const r = readAssetPage({ items: [{ id: 1, title: { nested: true }, price: 'cheap' }, { title: 'no id' }, 'junk'] }, D);
-    expect(r.value.items).toEqual([{ id: 1 }]);
+    // Nothing of the item is lost: what could not be read is kept as sent, and said so.
+    expect(r.value.items).toEqual([{ id: 1, source: { title: { nested: true }, price: 'cheap' } }]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^2 item\(s\) of this page have no readable id/),
+      expect.stringMatching(/`title` could not be read as asset.title: kept as sent under `source.title`/),
+      expect.stringMatching(/`price` could not be read as asset.price: kept as sent under `source.price`/),
+    ]);
     expect(r.value.received).toBe(3);
     expect(r.missing).toEqual(expect.arrayContaining(['asset.title', 'asset.price', 'asset.id', 'asset']));
     for (const hostile of [null, '<html><body>502</body></html>', 42, { items: 'x' }]) {
