@@ -275,7 +275,7 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
     fetch: recordingFetch,
     recordSample,
     openable,
-    ids: new ExactIds(),
+    ids: new ExactIds(local.idKinds(), undefined, (m) => log('warn', m)),
     settings: () => store.settings(),
     session: (scope) => pool.sessionOf(scope),
     sessionFor: (profileId) => pool.sessionFor(profileId),

@@ -27,6 +27,8 @@ import { PartnerError, isPartnerError } from '../../shared/errors';
 import { readPurchaseOrDetect, readUrlOrDetect } from '../../shared/service-map/fallback';
 import { validateFrom400 } from '../../shared/service-map/learn';
 import { LearnedNames } from '../service-map/learned-names';
+import { checkedAfterConflict } from './conflict-lookup';
+import type { AttemptWatch } from './conflict-lookup';
 import { readPurchaseList } from '../../shared/service-map/read';
 import type { PurchaseRead, Read } from '../../shared/service-map/read';
 import { lookupRequest, purchaseRequest, registerRequest, validateRequest } from '../../shared/service-map/requests';
@@ -51,6 +53,9 @@ export interface PurchaseCallOptions {
   /** A specific token of the vendor. */
   token?: string;
 }
+
+/** A call whose attempts are watched (conflict-lookup.ts). */
+type WatchedOptions = PurchaseCallOptions & { onSample?: AttemptWatch };
 
 export interface RegisterOptions extends PurchaseCallOptions {
   /** The client reference to send (e.g. one a ledger wrote first); default a fresh one. */
@@ -295,12 +300,14 @@ export class PurchaseService {
     };
   }
 
-  /** Validates a purchase before payment; sends the purchase's or the asset's id, as the map says. */
+  /** Validates a purchase before payment; sends the purchase's or the asset's id, as the map says (a 409 is checked, as Cancel's). */
   validate(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id } = {}): Promise<Purchase> {
-    return this.tracked(this.sendValidation(purchaseId, options));
+    const { assetId: _asset, ...callOptions } = options;
+    const lookup = (): Promise<Purchase> => this.info(purchaseId, callOptions);
+    return this.tracked(checkedAfterConflict('validatePurchase', purchaseId, (onSample) => this.sendValidation(purchaseId, { ...options, onSample }), lookup));
   }
 
-  private async sendValidation(purchaseId: string, options: PurchaseCallOptions & { assetId?: Id }): Promise<Purchase> {
+  private async sendValidation(purchaseId: string, options: WatchedOptions & { assetId?: Id }): Promise<Purchase> {
     const id = checkId('validatePurchase', 'purchaseId', purchaseId);
     const { assetId, ...callOptions } = options;
     const send = async (shape: ServiceMap['validate']): Promise<ApiResponse> => {
@@ -346,9 +353,12 @@ export class PurchaseService {
     return this.link('viewUrl', purchaseId, options);
   }
 
-  /** Cancels a purchase. */
+  /** Cancels a purchase (a 409 is checked with a purchase info: a resend's 409 may mean it is done). */
   cancel(purchaseId: string, options: PurchaseCallOptions = {}): Promise<Purchase> {
-    return this.tracked(this.act('cancelPurchase', purchaseId, options));
+    const lookup = (): Promise<Purchase> => this.info(purchaseId, options);
+    return this.tracked(
+      checkedAfterConflict('cancelPurchase', purchaseId, (onSample) => this.act('cancelPurchase', purchaseId, { ...options, onSample }), lookup),
+    );
   }
 
   /**
@@ -371,7 +381,7 @@ export class PurchaseService {
     return [...(this.map.states.find((s) => s.state === word)?.actions ?? [])];
   }
 
-  private async act(endpoint: 'purchaseInfo' | 'cancelPurchase', purchaseId: string, options: PurchaseCallOptions): Promise<Purchase> {
+  private async act(endpoint: 'purchaseInfo' | 'cancelPurchase', purchaseId: string, options: WatchedOptions): Promise<Purchase> {
     const id = checkId(endpoint, 'purchaseId', purchaseId);
     const { res, note } = await this.names.send(this.client, 'purchaseId', endpoint, (m) => purchaseRequest(m, endpoint, id), options);
     return withNote(this.purchaseFrom(res.body, id), note);

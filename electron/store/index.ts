@@ -12,3 +12,5 @@ export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOption
 export type { UsageAggregate } from './usage-aggregate';
 export { AlertStore } from './alert-store';
 export type { AlertStart } from './alert-store';
+export { IdKindStore } from './id-kind-store';
+export type { IdKind, IdService } from './id-kind-store';

@@ -12,6 +12,7 @@ import type { OpenOptions } from './database';
 import { PurchaseLedger } from './ledger';
 import type { LedgerOptions } from './ledger';
 import { AlertStore } from './alert-store';
+import { IdKindStore } from './id-kind-store';
 import { UsageStore } from './usage-store';
 import type { UsageStoreOptions } from './usage-store';
 
@@ -66,6 +67,11 @@ export class LocalStore {
   /** Alert rules and alerts (on the ledger's connection: few, small writes); null when the store cannot be used. */
   alerts(): AlertStore | null {
     return this.db ? new AlertStore(this.db) : null;
+  }
+
+  /** How services wrote the asset ids their purchases name; null when the store cannot be used. */
+  idKinds(): IdKindStore | null {
+    return this.db ? new IdKindStore(this.db) : null;
   }
 
   close(): void {

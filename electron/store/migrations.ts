@@ -140,7 +140,26 @@ const useSeconds: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds];
+/** Migration 6: how a service wrote the asset ids its purchases name (electron/store/id-kind-store.ts). */
+const assetIdKind: Migration = {
+  version: 6,
+  name: 'asset id kind',
+  up(db) {
+    db.exec(`
+      CREATE TABLE asset_id_kind (
+        vendor TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        asset_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('number', 'string')),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (vendor, base_url, asset_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX asset_id_kind_latest ON asset_id_kind (vendor, base_url, updated_at);
+    `);
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds, assetIdKind];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

@@ -182,15 +182,14 @@ describe('a confirmed resend under the same key', () => {
     const { sim, asset } = await setup({ idempotencyKeys: true });
     const { app, dir } = await appOn(sim);
     const lost = await lostRegistration(app, sim, asset);
-    // A record whose first body is not known (written before the ledger kept bodies): the resend is built again, as text.
+    // A record whose kept body is not the one the service holds under the key (the id as text): the resend differs.
     const raw = new Sqlite(join(dir, STORE_FILE_NAME));
-    const columns = (raw.prepare('PRAGMA table_info(purchase_ledger)').all() as { name: string }[]).map((c) => c.name);
-    if (columns.includes('sent_body')) raw.prepare('UPDATE purchase_ledger SET sent_body = NULL').run();
+    raw.prepare(`UPDATE purchase_ledger SET sent_body = replace(sent_body, ?, ?)`).run(`"asset_id":${asset}`, `"asset_id":"${asset}"`);
     raw.close();
 
     const refused = await app.dispatch('registerPurchase', {
       profileId: await shownProfile(app),
-      assetId: String(asset),
+      assetId: asset,
       assetTitle: 'Five',
       confirmDuplicate: { seen: [`${lost.reference} (unresolved)`] },
     });

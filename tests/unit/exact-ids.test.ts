@@ -16,13 +16,21 @@ describe('ExactIds (ids past 2^53 between main and the page)', () => {
     expect(ids.toBridge(plain)).toBe(plain);
   });
 
-  it('sends back as number text only digits that left as NumberText, and forgets the oldest past its bound', () => {
-    const ids = new ExactIds(2);
-    ids.toBridge([new NumberText('9007199254740993'), new NumberText('9007199254740995'), new NumberText('9007199254740997')]);
-    expect(ids.fromBridge('9007199254740993')).toBe('9007199254740993');
-    expect(ids.fromBridge('9007199254740995')).toEqual(new NumberText('9007199254740995'));
-    expect(ids.fromBridge('9007199254740997')).toEqual(new NumberText('9007199254740997'));
-    expect(ids.fromBridge('9007199254740999')).toBe('9007199254740999');
-    expect(ids.fromBridge(42)).toBe(42);
+  it('sends an id back in the kind its own service wrote it, per service, and a non-integer text as a string', () => {
+    const ids = new ExactIds();
+    const a = { vendor: 'v', baseUrl: 'https://a.example' };
+    const b = { vendor: 'v', baseUrl: 'https://b.example' };
+    ids.noteRead(a, [new NumberText('9007199254740993'), 42]);
+    ids.noteRead(b, ['9007199254740993', '42']);
+    expect(ids.fromBridge(a, '9007199254740993')).toEqual(new NumberText('9007199254740993'));
+    expect(ids.fromBridge(a, '42')).toBe(42);
+    expect(ids.fromBridge(b, '9007199254740993')).toBe('9007199254740993');
+    expect(ids.fromBridge(b, '42')).toBe('42');
+    expect(ids.fromBridge(a, '00042')).toBe('00042');
+    expect(ids.fromBridge(a, 7)).toBe(7);
+    // Never seen: the kind its service wrote last.
+    expect(ids.fromBridge(a, '7')).toBe(7);
+    expect(ids.fromBridge(b, '7')).toBe('7');
+    expect(ids.fromBridge({ vendor: 'v', baseUrl: 'https://c.example' }, '7')).toBe('7');
   });
 });

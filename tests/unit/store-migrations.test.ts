@@ -21,8 +21,18 @@ describe('migrations', () => {
     const opened = openDatabase(dir);
     expect(opened.problem).toBeNull();
     const db = opened.db!;
-    expect(tables(db)).toEqual(['alert', 'alert_rule', 'purchase_ledger', 'schema_migrations', 'usage_hour', 'usage_minute', 'usage_rollup', 'usage_second']);
-    expect(schemaVersion(db)).toBe(5);
+    expect(tables(db)).toEqual([
+      'alert',
+      'alert_rule',
+      'asset_id_kind',
+      'purchase_ledger',
+      'schema_migrations',
+      'usage_hour',
+      'usage_minute',
+      'usage_rollup',
+      'usage_second',
+    ]);
+    expect(schemaVersion(db)).toBe(6);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
@@ -56,6 +66,7 @@ describe('migrations', () => {
       { version: 3, name: 'alerts' },
       { version: 4, name: 'ledger sent body' },
       { version: 5, name: 'usage per-second use' },
+      { version: 6, name: 'asset id kind' },
     ]);
     again.close();
   });
@@ -68,7 +79,7 @@ describe('migrations', () => {
     ).run();
     v1.close();
     const broken: Migration = {
-      version: 6,
+      version: 7,
       name: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (id INTEGER)');
@@ -76,13 +87,13 @@ describe('migrations', () => {
       },
     };
     const opened = openDatabase(dir, { migrations: [...MIGRATIONS, broken] });
-    // Migrations 2 to 5 applied; 6 failed: reported, and neither its table nor its record is left behind.
+    // Migrations 2 to 6 applied; 7 failed: reported, and neither its table nor its record is left behind.
     expect(opened.db).toBeNull();
     expect(opened.problem).toContain('boom');
     const raw = new Sqlite(join(dir, STORE_FILE_NAME));
     expect(tables(raw)).toContain('usage_second');
     expect(tables(raw)).not.toContain('half_done');
-    expect(schemaVersion(raw)).toBe(5);
+    expect(schemaVersion(raw)).toBe(6);
     expect(raw.prepare('SELECT reference FROM purchase_ledger').all()).toEqual([{ reference: 'r1' }]);
     raw.close();
     const fixed = openDatabase(dir);

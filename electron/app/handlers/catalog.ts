@@ -10,6 +10,7 @@ import { historyRequest, searchRequest } from '../../../shared/service-map/reque
 import { verifySearch } from '../../../shared/service-map/verify';
 import { readPage } from '../../catalog';
 import type { AppContext } from './context';
+import { ledgerTarget } from './ledger';
 import { maskedAnswer } from './service-map';
 import type { HandlerGroup } from './types';
 
@@ -28,6 +29,10 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
     async listAssets({ lastId, pageSize, ...scope }, call) {
       const session = ctx.session(scope);
       const page = await readPage(session.client, { map: session.map, lastId, pageSize, priority: 'interactive', tolerant: true, signal: call?.signal });
+      ctx.ids.noteRead(
+        ledgerTarget(session),
+        page.items.map((a) => a.id),
+      );
       return maskedAnswer(ctx, { items: page.items, cursor: page.done ? null : page.cursor, done: page.done, total: page.total, ...readInfo(page) });
     },
     async searchAssets({ query, category, limit, ...scope }, call) {
@@ -39,6 +44,10 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
         signal: call?.signal,
       });
       const read = readSearch(res.body, map);
+      ctx.ids.noteRead(
+        ledgerTarget(session),
+        read.value.items.map((a) => a.id),
+      );
       const checks = verifySearch({ category, field: map.search.categoryField, limit, limitField: map.search.limitField, items: read.value.items });
       return maskedAnswer(ctx, { items: read.value.items, total: read.value.total, ...readInfo(read, checks) });
     },
@@ -55,7 +64,7 @@ export function catalogHandlers(ctx: AppContext): HandlerGroup<'listAssets' | 's
         session.client,
         'history.assetIdField',
         'assetHistory',
-        (m) => historyRequest(m, ctx.ids.fromBridge(assetId)),
+        (m) => historyRequest(m, ctx.ids.fromBridge(ledgerTarget(session), assetId)),
         { priority: 'interactive', signal: call?.signal },
       );
       // History is not probed (one per asset): a first answer the map does not fit is detected, and said so.

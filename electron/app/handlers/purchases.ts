@@ -34,7 +34,9 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
     assetTitle?: string | null,
   ): Promise<Digits<ReadPurchase>> => {
     const session = ctx.session(scope);
-    const purchase = maskedAnswer(ctx, await run(session));
+    const read = await run(session);
+    ctx.ids.noteKept(ledgerTarget(session), read.asset_id);
+    const purchase = maskedAnswer(ctx, read);
     const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
     return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
   };
@@ -48,22 +50,30 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
     purchaseInfo: ({ purchaseId, ...scope }) => tracked(scope, (s) => s.purchases.info(purchaseId)),
     registerPurchase: ({ assetId, assetTitle, confirmDuplicate, ...scope }) => {
       const session = ctx.session(scope);
+      const target = ledgerTarget(session);
+      const id = ctx.ids.fromBridge(target, assetId);
       return registerWithLedger(ctx.local.ledger(), {
-        target: ledgerTarget(session),
+        target,
         asset: { id: assetId, title: assetTitle },
         seen: confirmDuplicate?.seen,
-        // Masked before the ledger keeps it or the page shows it: services echo tokens.
-        send: async (reference, body) => maskedAnswer(ctx, await session.purchases.register(ctx.ids.fromBridge(assetId), { reference, body })),
+        send: async (reference, body) => {
+          // Kept before it leaves: the Purchases view sends this asset again as it went now, also after a restart.
+          ctx.ids.noteKept(target, id);
+          // Masked before the ledger keeps it or the page shows it: services echo tokens.
+          return maskedAnswer(ctx, await session.purchases.register(id, { reference, body }));
+        },
       });
     },
     validatePurchase: ({ purchaseId, assetId, ...scope }) =>
-      tracked(scope, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(assetId) })),
+      tracked(scope, (s) => s.purchases.validate(purchaseId, assetId === undefined ? {} : { assetId: ctx.ids.fromBridge(ledgerTarget(s), assetId) })),
     cancelPurchase: ({ purchaseId, ...scope }) => tracked(scope, (s) => s.purchases.cancel(purchaseId)),
     downloadUrl: ({ purchaseId, ...scope }) => remembered(scope, (s) => s.purchases.downloadUrl(purchaseId)),
     viewUrl: ({ purchaseId, ...scope }) => remembered(scope, (s) => s.purchases.viewUrl(purchaseId)),
     async findPurchases({ reference, ...scope }) {
       const session = ctx.session(scope);
-      const found = maskedAnswer(ctx, await session.purchases.findByReference(reference));
+      const read = await session.purchases.findByReference(reference);
+      for (const purchase of read.items) ctx.ids.noteKept(ledgerTarget(session), purchase.asset_id);
+      const found = maskedAnswer(ctx, read);
       for (const purchase of found.items) if (purchase.id !== '') noteSeen(ctx, session, purchase, null);
       return found;
     },

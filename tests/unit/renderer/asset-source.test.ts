@@ -52,12 +52,16 @@ describe('an opened asset keeps the profile it was read from', () => {
 describe('assets opened by the route alone', () => {
   it('take the shown profile, and no profile at all while none is connected', () => {
     expect(assetInDetail(null, '8', demoRows, demo, demo)).toEqual({ asset: demoRows[1], source: demo });
-    expect(assetInDetail(null, '42', demoRows, demo, demo)).toEqual({ asset: { id: 42 }, source: demo });
+    expect(assetInDetail(null, '42', demoRows, demo, demo)).toEqual({ asset: { id: '42' }, source: demo });
     expect(assetInDetail(null, '42', [], null, null)).toBeNull();
   });
 
   it('keep ids past 2^53 as the service wrote them', () => {
     expect(assetInDetail(null, '9007199254740993', [], null, demo)!.asset.id).toBe('9007199254740993');
+  });
+
+  it('keep the id exactly as spelt: "00042" is not asset 42 (main sends it in the kind the service wrote)', () => {
+    expect(assetInDetail(null, '00042', [], demo, demo)!.asset.id).toBe('00042');
   });
 
   it('a bare id becomes its row when rows of the same profile hold it, never a row of another profile', () => {

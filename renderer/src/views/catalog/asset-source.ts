@@ -32,9 +32,12 @@ export function rowsSourceOf(readFrom: AssetSource | undefined, shown: AssetSour
   return sameSource(readFrom, shown) ? shown : null;
 }
 
-/** An asset named by the route alone. Digits past 2^53 stay a string: as a number they would name another asset. */
+/**
+ * An asset named by the route alone: its id exactly as spelt ("00042" is not asset 42). Main sends it
+ * in the kind the service wrote it (number or string): the page cannot tell from the text.
+ */
 export function assetOfParam(param: string): Asset {
-  return { id: /^\d+$/.test(param) && Number.isSafeInteger(Number(param)) ? Number(param) : param };
+  return { id: param };
 }
 
 /**

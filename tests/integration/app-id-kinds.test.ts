@@ -1,0 +1,105 @@
+/**
+ * An asset id goes out as its service wrote it (number or string) whichever view sends it: the
+ * Catalog (its row), the Purchases view (the ledger's text), the route (its text), and after a restart.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createAppServices, memoryVault } from '../../electron/app';
+import type { AppServices } from '../../electron/app';
+import { callApp, shownProfile } from '../helpers/app-calls';
+import { SNOWFLAKE_IDS, startSnowflakeService } from '../helpers/snowflake-service';
+
+let dir: string;
+const vault = memoryVault();
+const make = (): Promise<AppServices> =>
+  createAppServices({
+    shell: 'desktop',
+    dataDir: dir,
+    vault,
+    version: '0.0.0',
+    openExternal: async () => undefined,
+    log: () => undefined,
+    embeddedSimulator: false,
+  });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'app-id-kinds-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+it('a 64-bit id registered from the Catalog goes out as the same number from the Purchases view after a restart', async () => {
+  const service = await startSnowflakeService(SNOWFLAKE_IDS.map((id) => ({ id })));
+  let app = await make();
+  try {
+    const profile = await callApp(app, 'saveProfile', { name: 'Snowflakes', vendor: 'flake', baseUrl: service.url, addTokens: ['flake-token-1'] });
+    await callApp(app, 'selectProfile', { id: profile.id });
+    const row = (await callApp(app, 'listAssets', { profileId: await shownProfile(app), lastId: null, pageSize: 3 })).items[0]!;
+    await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: row.id, assetTitle: null });
+    const fromCatalog = service.registerBodies.at(-1)!;
+    expect(fromCatalog).toMatch(/"asset_id":\d{16,}[,}]/);
+    await app.dispose();
+    app = await make();
+    await callApp(app, 'selectProfile', { id: profile.id });
+    const [record] = (await callApp(app, 'ledgerList', { assetId: String(row.id) })).items;
+    // The Purchases view sends the record's text, confirming the record it showed.
+    await callApp(app, 'registerPurchase', {
+      profileId: await shownProfile(app),
+      assetId: record!.assetId,
+      assetTitle: null,
+      confirmDuplicate: { seen: [record!.reference!] },
+    });
+    expect(service.registerBodies.at(-1)!.match(/"asset_id":[^,}]*/)![0]).toBe(fromCatalog.match(/"asset_id":[^,}]*/)![0]);
+  } finally {
+    await app.dispose();
+    await service.close();
+  }
+});
+
+it('a string id "00042" reopened by its route stays "00042": its Register is held by the guard', async () => {
+  const bodies: string[] = [];
+  let n = 0;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (s: number, t: string): void => {
+      res.writeHead(s, { 'content-type': 'application/json' });
+      res.end(t);
+    };
+    if (url.pathname === '/assets/list') return send(200, '{"items":[{"id":"00042","title":"Sku 42"}],"has_more":false}');
+    if (url.pathname === '/purchase/register') {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        bodies.push(text);
+        const body = JSON.parse(text) as { asset_id: unknown; client_reference: string };
+        send(200, JSON.stringify({ id: `P-${++n}`, asset_id: body.asset_id, state: 'registered', client_reference: body.client_reference }));
+      });
+      return;
+    }
+    send(404, '{"message":"no"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const app = await make();
+  try {
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const p = await callApp(app, 'saveProfile', { name: 'Z', vendor: 'z', baseUrl, addTokens: ['z-token-123456'] });
+    await callApp(app, 'selectProfile', { id: p.id });
+    const profileId = await shownProfile(app);
+    const [row] = (await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 10 })).items;
+    await callApp(app, 'registerPurchase', { profileId, assetId: row!.id, assetTitle: 'Sku 42' });
+    const [record] = (await callApp(app, 'ledgerList', { limit: 10 })).items;
+    // Purchases view -> "Open the asset in the Catalog" (#catalog/00042) -> the route's text, as spelt
+    // (tests/unit/renderer/asset-source.test.ts) -> Register.
+    expect(record!.assetId).toBe('00042');
+    const again = await app.dispatch('registerPurchase', { profileId, assetId: record!.assetId, assetTitle: null });
+    expect(again).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain('"asset_id":"00042"');
+  } finally {
+    await app.dispose();
+    server.close();
+  }
+});
