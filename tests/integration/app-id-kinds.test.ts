@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAppServices, memoryVault } from '../../electron/app';
 import type { AppServices } from '../../electron/app';
+import { confirmationName } from '../../shared/bridge/ledger-schemas';
 import { callApp, shownProfile } from '../helpers/app-calls';
 import { SNOWFLAKE_IDS, startSnowflakeService } from '../helpers/snowflake-service';
 
@@ -50,7 +51,7 @@ it('a 64-bit id registered from the Catalog goes out as the same number from the
       profileId: await shownProfile(app),
       assetId: record!.assetId,
       assetTitle: null,
-      confirmDuplicate: { seen: [record!.reference!] },
+      confirmDuplicate: { seen: [confirmationName(record!)] },
     });
     expect(service.registerBodies.at(-1)!.match(/"asset_id":[^,}]*/)![0]).toBe(fromCatalog.match(/"asset_id":[^,}]*/)![0]);
   } finally {
