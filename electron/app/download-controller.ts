@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { downloadProgressSchema } from '../../shared/bridge/schemas';
 import { PartnerError } from '../../shared/errors';
-import { normalizeBaseUrl } from '../../shared/base-url';
-import { CatalogDownload, checkpointPathFor, readCheckpoint } from '../catalog';
+import { CatalogDownload } from '../catalog';
 import type { CatalogClient, CatalogProgress, ExportFormat } from '../catalog';
+import { catalogFileName, leftOnDisk, othersExport, sameService } from './download-on-disk';
+import type { LeftOnDisk } from './download-on-disk';
 
 export type DownloadProgressView = z.output<typeof downloadProgressSchema>;
 
@@ -74,26 +75,13 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
 }
 
 export type InterruptedDownload = NonNullable<DownloadProgressView['interrupted']>;
-/** An unfinished checkpoint, with the service and vendor it was made for. */
-type LeftOnDisk = InterruptedDownload & { baseUrl: string; vendor: string };
 /** Whose download: a profile and the service and vendor it points at. */
 export type ServiceOf = Pick<DownloadTarget, 'profileId' | 'vendor' | 'baseUrl'>;
 
-/** File names keep only some characters of the vendor ("de mo" and "de/mo" share one): the checkpoint's own names decide. */
-function sameService(left: LeftOnDisk, target: ServiceOf): boolean {
-  return left.vendor === target.vendor && normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
-}
-
-function withoutService({ baseUrl: _baseUrl, vendor: _vendor, ...view }: LeftOnDisk): InterruptedDownload {
-  return view;
+function withoutService({ format, outPath, pages, items }: LeftOnDisk): InterruptedDownload {
+  return { format, outPath, pages, items };
 }
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
-
-/** File names carry the vendor: keep them to characters every file system accepts. */
-export function catalogFileName(vendor: string, format: ExportFormat): string {
-  const safe = vendor.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || 'vendor';
-  return `catalog-${safe}.${format}`;
-}
 
 function conflict(message: string): PartnerError {
   return new PartnerError({ code: 'CONFLICT', message, retryable: false });
@@ -148,6 +136,12 @@ export class DownloadController {
           `An unfinished download of vendor ${target.vendor} from ${left.baseUrl} (another profile) is in ${left.outPath} (${left.items} items): resume it from that profile, or choose another download folder in Settings.`,
         );
       }
+      const others = request.replace ? null : await othersExport(target, downloadDir, request.format);
+      if (others) {
+        throw conflict(
+          `${others.outPath} holds a finished download of vendor ${target.vendor} from ${others.baseUrl} (another profile, ${others.items} items): move or rename that file to keep it, or choose another download folder in Settings.`,
+        );
+      }
       await mkdir(downloadDir, { recursive: true });
       const out = join(downloadDir, catalogFileName(target.vendor, request.format));
       const download = new CatalogDownload({
@@ -158,7 +152,7 @@ export class DownloadController {
         format: request.format,
         ...(target.map ? { map: target.map } : {}),
         resume: request.resume,
-        // A fresh start replaces the previous export of this vendor and format.
+        // A fresh start replaces the previous export of this vendor and format once its first page is written.
         overwrite: !request.resume,
       });
       this.replace({ download, target, format: request.format, run: null, unsubscribe: () => undefined });
@@ -196,13 +190,10 @@ export class DownloadController {
     const c = this.current;
     const own = c && c.target.profileId === target.profileId ? c.download.progress().out : null;
     for (const format of formats) {
-      const outPath = join(downloadDir, catalogFileName(target.vendor, format));
-      if (outPath === own) continue;
+      if (join(downloadDir, catalogFileName(target.vendor, format)) === own) continue;
       // A damaged checkpoint is not offered (resuming would refuse it); a start over replaces it.
-      const saved = await readCheckpoint(checkpointPathFor(outPath)).catch(() => null);
-      if (saved && !saved.done) {
-        return { format, outPath, pages: saved.pages, items: saved.items, baseUrl: saved.settings.baseUrl, vendor: saved.settings.vendor };
-      }
+      const left = await leftOnDisk(target.vendor, downloadDir, format);
+      if (left && !left.done) return left;
     }
     return null;
   }

@@ -262,6 +262,26 @@ export function assertResumable(checkpointPath: string, saved: Checkpoint, wante
   );
 }
 
+/** A finished download's output must be exactly what its checkpoint says was written: missing or changed, it is not "done". */
+export async function assertOutputWhole(outPath: string, bytes: number): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(outPath)).size;
+  } catch (e) {
+    if (!isMissing(e)) throw fileError('read', outPath, e);
+    throw refused(
+      `Cannot resume: the download into ${outPath} had finished, but the file is missing.`,
+      'Start the download over (without --resume) to write it again, or restore the file.',
+    );
+  }
+  if (size !== bytes) {
+    throw refused(
+      `Cannot resume: the download into ${outPath} had finished with ${bytes} bytes, but the file now has ${size} (was it changed?).`,
+      'Start the download over (without --resume) to write it again, or restore the file.',
+    );
+  }
+}
+
 /**
  * Cuts the output back to the checkpoint's length, dropping a page that was half written when the
  * process died. Returns how many bytes were dropped. A file shorter than the checkpoint says was
