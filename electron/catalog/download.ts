@@ -25,6 +25,8 @@ import type { CatalogClient } from './client-port';
 import { unlistedWarning } from './csv';
 import type { UnlistedField } from './csv';
 import { createEncoder } from './encoder';
+import { fingerprintTokens, sharesToken } from './token-fingerprint';
+import type { TokenFingerprint } from './token-fingerprint';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
@@ -51,6 +53,8 @@ export interface CatalogDownloadOptions extends Partial<PageShape> {
   pageSize?: number;
   /** CSV columns; default: the keys of the first page's items. */
   columns?: string[];
+  /** The tokens the client sends: their keyed hashes in the checkpoint refuse a resume with none of them (another vendor's). */
+  tokens?: readonly string[];
   /** Continue from the checkpoint when there is one (default false: an existing output is refused). */
   resume?: boolean;
   /** Replace an existing output and checkpoint when not resuming (default false). */
@@ -393,9 +397,10 @@ export class CatalogDownload {
     if (resume && saved) {
       assertResumable(this.checkpointPath, saved, this.settings, this.shape.map, this.format === 'csv' ? this.options.columns : undefined);
       // A finished download is "done" only while its file is the one it wrote.
+      const tokens = await this.tokensForResume(saved);
       if (saved.done) await assertOutputWhole(this.out, saved.bytes);
       else await truncateToCheckpoint(this.out, saved.bytes);
-      return { checkpoint: { ...saved, settings: { ...this.settings } }, resumed: true, staged: false };
+      return { checkpoint: { ...saved, settings: { ...this.settings }, ...(tokens ? { tokens } : {}) }, resumed: true, staged: false };
     }
     // An empty output whose checkpoint has no page is what a run killed before its first page leaves.
     const emptyLeftover = saved !== null && saved.pages === 0 && outputSize === 0;
@@ -427,6 +432,7 @@ export class CatalogDownload {
       updatedAt: now,
       // So that --resume reads the rest with the same map and names (a detected one is not detected again).
       serviceMap: this.shape.map,
+      ...(this.options.tokens?.length ? { tokens: await fingerprintTokens(this.options.tokens) } : {}),
     };
     // Something is there to replace: it stays as it is until the first page of this run is written.
     if (outputSize !== null || saved !== null) return { checkpoint: fresh, resumed: false, staged: true };
@@ -434,6 +440,21 @@ export class CatalogDownload {
     await OutputFile.open(this.out, 'replace', 0).then((f) => f.close());
     await writeCheckpoint(this.checkpointPath, fresh);
     return { checkpoint: fresh, resumed: false, staged: false };
+  }
+
+  /** The checkpoint's token hashes for the resumed run; refused when the tokens given share none with them. */
+  private async tokensForResume(saved: Checkpoint): Promise<TokenFingerprint | undefined> {
+    const tokens = this.options.tokens;
+    if (!tokens?.length) return saved.tokens;
+    // An older checkpoint without them: accepted, and from now on it carries these tokens'.
+    if (!saved.tokens) return fingerprintTokens(tokens);
+    if (await sharesToken(saved.tokens, tokens)) return saved.tokens;
+    throw new PartnerError({
+      code: 'BAD_REQUEST',
+      retryable: false,
+      message: `Cannot resume ${this.out}: it was begun with other tokens (none of the ones given now), so the rest could be another vendor's catalog appended to this one.`,
+      hint: 'Resume with a token the download began with; if that token was replaced, start over (without --resume, into another file or after deleting this one and its checkpoint).',
+    });
   }
 
   private finish(state: 'done' | 'paused' | 'cancelled' | 'failed', error?: ErrorData): CatalogProgress {

@@ -1,6 +1,6 @@
 /**
  * A small catalog service on loopback whose item titles name the token that asked ("tok-A 3"), so a file
- * shows whose catalog each line came from; `refuse` makes every request a 401 (a start that fails at once).
+ * shows whose catalog each line came from; `refuse` makes every request a 401 (a start that fails at once), `refuseAfter` the later ones.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,17 +11,20 @@ export interface LabelledCatalog {
   requests: number;
   /** While true, every request gets 401. */
   refuse: boolean;
+  /** Requests after this many get 401 (a run that stops after its first pages). */
+  refuseAfter: number;
   close(): Promise<void>;
 }
 
 export async function labelledCatalog(total: number): Promise<LabelledCatalog> {
-  const state = { requests: 0, refuse: false };
+  const state = { requests: 0, refuse: false, refuseAfter: Infinity };
   const server = createServer((req, res) => {
     state.requests += 1;
     const url = new URL(req.url ?? '/', 'http://x');
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (state.refuse || url.pathname !== '/assets/list') {
-      res.writeHead(state.refuse ? 401 : 404, { 'content-type': 'application/json' }).end('{"error":"no"}');
+    const refused = state.refuse || state.requests > state.refuseAfter;
+    if (refused || url.pathname !== '/assets/list') {
+      res.writeHead(refused ? 401 : 404, { 'content-type': 'application/json' }).end('{"error":"no"}');
       return;
     }
     const from = Number(url.searchParams.get('last_id') ?? 0);
