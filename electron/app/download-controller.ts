@@ -18,6 +18,8 @@ export type DownloadProgressView = z.output<typeof downloadProgressSchema>;
 /** What a download needs from the active connection. */
 export interface DownloadTarget {
   profileId: string;
+  /** How another profile's page names this download while it runs (default: the id). */
+  profileName?: string;
   client: CatalogClient;
   baseUrl: string;
   vendor: string;
@@ -50,10 +52,12 @@ function idle(format: ExportFormat = 'jsonl'): DownloadProgressView {
     error: null,
     sharing: null,
     interrupted: null,
+    profileId: null,
+    otherProfile: null,
   };
 }
 
-export function toProgressView(p: CatalogProgress, running = false): DownloadProgressView {
+export function toProgressView(p: CatalogProgress, running = false, profileId: string | null = null): DownloadProgressView {
   return {
     // Between start() and the first checkpoint the tracker still says idle; the run has begun.
     state: running && p.state === 'idle' ? 'running' : p.state,
@@ -71,6 +75,8 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
     error: p.error ?? null,
     sharing: p.sharing,
     interrupted: null,
+    profileId,
+    otherProfile: null,
   };
 }
 
@@ -99,14 +105,22 @@ export class DownloadController {
     return this.current?.target.profileId ?? null;
   }
 
+  /** The current (or last) download, whoever's it is. */
   status(): DownloadProgressView {
     const c = this.current;
-    return c ? toProgressView(c.download.progress(), c.run !== null) : idle();
+    return c ? toProgressView(c.download.progress(), c.run !== null, c.target.profileId) : idle();
   }
 
-  /** The status, and the unfinished download of `vendor`'s catalog left on disk (after a restart or a disconnect), if any. */
+  /** The profile's own download; another profile's running one only as `otherProfile` (its figures and file are not this profile's). */
+  statusOf(profileId: string): DownloadProgressView {
+    const c = this.current;
+    if (c?.target.profileId === profileId) return this.status();
+    return { ...idle(), otherProfile: c?.run ? { id: c.target.profileId, name: c.target.profileName ?? c.target.profileId } : null };
+  }
+
+  /** The profile's status, and the unfinished download of its catalog left on disk (after a restart or a disconnect), if any. */
   async statusFor(target: ServiceOf, downloadDir: string): Promise<DownloadProgressView> {
-    const view = this.status();
+    const view = this.statusOf(target.profileId);
     if (view.state === 'running') return view;
     const left = await this.interrupted(target, downloadDir, FORMATS);
     return { ...view, interrupted: left && sameService(left, target) ? withoutService(left) : null };
@@ -163,8 +177,9 @@ export class DownloadController {
     return this.status();
   }
 
-  pause(): DownloadProgressView {
+  pause(profileId: string): DownloadProgressView {
     if (!this.current?.run) throw conflict('No catalog download is running.');
+    this.assertOwn(profileId, 'pause');
     this.current.download.pause();
     return this.status();
   }
@@ -198,11 +213,19 @@ export class DownloadController {
     return null;
   }
 
-  async cancel(deleteFiles: boolean): Promise<DownloadProgressView> {
+  async cancel(profileId: string, deleteFiles: boolean): Promise<DownloadProgressView> {
     const c = this.current;
-    if (!c) return idle();
+    // Another profile's finished or stopped download is not this profile's to cancel: nothing of its own to cancel.
+    if (!c || (c.target.profileId !== profileId && !c.run)) return idle();
+    this.assertOwn(profileId, 'cancel');
     const final = await c.download.cancel({ deleteFiles });
-    return toProgressView(final);
+    return toProgressView(final, false, profileId);
+  }
+
+  private assertOwn(profileId: string, action: string): void {
+    const c = this.current;
+    if (!c || c.target.profileId === profileId) return;
+    throw conflict(`The catalog download running is another profile's (${c.target.profileName ?? c.target.profileId}): ${action} it from that profile.`);
   }
 
   /** Its profile disconnected, or dispose: cancel a running download (files kept for a resume) and forget it. */
@@ -216,7 +239,9 @@ export class DownloadController {
 
   private replace(next: Current): void {
     this.current?.unsubscribe();
-    next.unsubscribe = next.download.onProgress((p) => this.emit(toProgressView(p, this.current?.download === next.download && next.run !== null)));
+    next.unsubscribe = next.download.onProgress((p) =>
+      this.emit(toProgressView(p, this.current?.download === next.download && next.run !== null, next.target.profileId)),
+    );
     this.current = next;
   }
 
