@@ -5,7 +5,7 @@
  * --resume of a finished download whose file is gone is a clear refusal, never "done".
  * CatalogDownload, the app's DownloadController and a real PartnerClient against a loopback service.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,7 +88,6 @@ describe('a finished export and a new start', () => {
     await finished(s, out);
     await rm(out);
     await new CatalogDownload({ client: client(s, 'tok-A'), baseUrl: s.url, vendor: 'demo', out: join(dir, 'other.jsonl'), pageSize: 10 }).start();
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(out, 'x\n');
     const resumed = await new CatalogDownload({ client: client(s, 'tok-A'), baseUrl: s.url, vendor: 'demo', out, pageSize: 10, resume: true }).start();
     expect(resumed.state).toBe('failed');
