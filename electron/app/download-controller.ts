@@ -8,15 +8,18 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { downloadProgressSchema } from '../../shared/bridge/schemas';
 import { PartnerError } from '../../shared/errors';
-import { normalizeBaseUrl } from '../../shared/base-url';
-import { CatalogDownload, checkpointPathFor, readCheckpoint } from '../catalog';
+import { CatalogDownload } from '../catalog';
 import type { CatalogClient, CatalogProgress, ExportFormat } from '../catalog';
+import { catalogFileName, leftOnDisk, othersExport, sameService } from './download-on-disk';
+import type { LeftOnDisk } from './download-on-disk';
 
 export type DownloadProgressView = z.output<typeof downloadProgressSchema>;
 
 /** What a download needs from the active connection. */
 export interface DownloadTarget {
   profileId: string;
+  /** How another profile's page names this download while it runs (default: the id). */
+  profileName?: string;
   client: CatalogClient;
   baseUrl: string;
   vendor: string;
@@ -49,10 +52,12 @@ function idle(format: ExportFormat = 'jsonl'): DownloadProgressView {
     error: null,
     sharing: null,
     interrupted: null,
+    profileId: null,
+    otherProfile: null,
   };
 }
 
-export function toProgressView(p: CatalogProgress, running = false): DownloadProgressView {
+export function toProgressView(p: CatalogProgress, running = false, profileId: string | null = null): DownloadProgressView {
   return {
     // Between start() and the first checkpoint the tracker still says idle; the run has begun.
     state: running && p.state === 'idle' ? 'running' : p.state,
@@ -70,30 +75,19 @@ export function toProgressView(p: CatalogProgress, running = false): DownloadPro
     error: p.error ?? null,
     sharing: p.sharing,
     interrupted: null,
+    profileId,
+    otherProfile: null,
   };
 }
 
 export type InterruptedDownload = NonNullable<DownloadProgressView['interrupted']>;
-/** An unfinished checkpoint, with the service and vendor it was made for. */
-type LeftOnDisk = InterruptedDownload & { baseUrl: string; vendor: string };
 /** Whose download: a profile and the service and vendor it points at. */
 export type ServiceOf = Pick<DownloadTarget, 'profileId' | 'vendor' | 'baseUrl'>;
 
-/** File names keep only some characters of the vendor ("de mo" and "de/mo" share one): the checkpoint's own names decide. */
-function sameService(left: LeftOnDisk, target: ServiceOf): boolean {
-  return left.vendor === target.vendor && normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
-}
-
-function withoutService({ baseUrl: _baseUrl, vendor: _vendor, ...view }: LeftOnDisk): InterruptedDownload {
-  return view;
+function withoutService({ format, outPath, pages, items }: LeftOnDisk): InterruptedDownload {
+  return { format, outPath, pages, items };
 }
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
-
-/** File names carry the vendor: keep them to characters every file system accepts. */
-export function catalogFileName(vendor: string, format: ExportFormat): string {
-  const safe = vendor.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || 'vendor';
-  return `catalog-${safe}.${format}`;
-}
 
 function conflict(message: string): PartnerError {
   return new PartnerError({ code: 'CONFLICT', message, retryable: false });
@@ -111,14 +105,22 @@ export class DownloadController {
     return this.current?.target.profileId ?? null;
   }
 
+  /** The current (or last) download, whoever's it is. */
   status(): DownloadProgressView {
     const c = this.current;
-    return c ? toProgressView(c.download.progress(), c.run !== null) : idle();
+    return c ? toProgressView(c.download.progress(), c.run !== null, c.target.profileId) : idle();
   }
 
-  /** The status, and the unfinished download of `vendor`'s catalog left on disk (after a restart or a disconnect), if any. */
+  /** The profile's own download; another profile's running one only as `otherProfile` (its figures and file are not this profile's). */
+  statusOf(profileId: string): DownloadProgressView {
+    const c = this.current;
+    if (c?.target.profileId === profileId) return this.status();
+    return { ...idle(), otherProfile: c?.run ? { id: c.target.profileId, name: c.target.profileName ?? c.target.profileId } : null };
+  }
+
+  /** The profile's status, and the unfinished download of its catalog left on disk (after a restart or a disconnect), if any. */
   async statusFor(target: ServiceOf, downloadDir: string): Promise<DownloadProgressView> {
-    const view = this.status();
+    const view = this.statusOf(target.profileId);
     if (view.state === 'running') return view;
     const left = await this.interrupted(target, downloadDir, FORMATS);
     return { ...view, interrupted: left && sameService(left, target) ? withoutService(left) : null };
@@ -148,6 +150,12 @@ export class DownloadController {
           `An unfinished download of vendor ${target.vendor} from ${left.baseUrl} (another profile) is in ${left.outPath} (${left.items} items): resume it from that profile, or choose another download folder in Settings.`,
         );
       }
+      const others = request.replace ? null : await othersExport(target, downloadDir, request.format);
+      if (others) {
+        throw conflict(
+          `${others.outPath} holds a finished download of vendor ${target.vendor} from ${others.baseUrl} (another profile, ${others.items} items): move or rename that file to keep it, or choose another download folder in Settings.`,
+        );
+      }
       await mkdir(downloadDir, { recursive: true });
       const out = join(downloadDir, catalogFileName(target.vendor, request.format));
       const download = new CatalogDownload({
@@ -158,7 +166,7 @@ export class DownloadController {
         format: request.format,
         ...(target.map ? { map: target.map } : {}),
         resume: request.resume,
-        // A fresh start replaces the previous export of this vendor and format.
+        // A fresh start replaces the previous export of this vendor and format once its first page is written.
         overwrite: !request.resume,
       });
       this.replace({ download, target, format: request.format, run: null, unsubscribe: () => undefined });
@@ -169,8 +177,9 @@ export class DownloadController {
     return this.status();
   }
 
-  pause(): DownloadProgressView {
+  pause(profileId: string): DownloadProgressView {
     if (!this.current?.run) throw conflict('No catalog download is running.');
+    this.assertOwn(profileId, 'pause');
     this.current.download.pause();
     return this.status();
   }
@@ -196,22 +205,27 @@ export class DownloadController {
     const c = this.current;
     const own = c && c.target.profileId === target.profileId ? c.download.progress().out : null;
     for (const format of formats) {
-      const outPath = join(downloadDir, catalogFileName(target.vendor, format));
-      if (outPath === own) continue;
+      if (join(downloadDir, catalogFileName(target.vendor, format)) === own) continue;
       // A damaged checkpoint is not offered (resuming would refuse it); a start over replaces it.
-      const saved = await readCheckpoint(checkpointPathFor(outPath)).catch(() => null);
-      if (saved && !saved.done) {
-        return { format, outPath, pages: saved.pages, items: saved.items, baseUrl: saved.settings.baseUrl, vendor: saved.settings.vendor };
-      }
+      const left = await leftOnDisk(target.vendor, downloadDir, format);
+      if (left && !left.done) return left;
     }
     return null;
   }
 
-  async cancel(deleteFiles: boolean): Promise<DownloadProgressView> {
+  async cancel(profileId: string, deleteFiles: boolean): Promise<DownloadProgressView> {
     const c = this.current;
-    if (!c) return idle();
+    // Another profile's finished or stopped download is not this profile's to cancel: nothing of its own to cancel.
+    if (!c || (c.target.profileId !== profileId && !c.run)) return idle();
+    this.assertOwn(profileId, 'cancel');
     const final = await c.download.cancel({ deleteFiles });
-    return toProgressView(final);
+    return toProgressView(final, false, profileId);
+  }
+
+  private assertOwn(profileId: string, action: string): void {
+    const c = this.current;
+    if (!c || c.target.profileId === profileId) return;
+    throw conflict(`The catalog download running is another profile's (${c.target.profileName ?? c.target.profileId}): ${action} it from that profile.`);
   }
 
   /** Its profile disconnected, or dispose: cancel a running download (files kept for a resume) and forget it. */
@@ -225,7 +239,9 @@ export class DownloadController {
 
   private replace(next: Current): void {
     this.current?.unsubscribe();
-    next.unsubscribe = next.download.onProgress((p) => this.emit(toProgressView(p, this.current?.download === next.download && next.run !== null)));
+    next.unsubscribe = next.download.onProgress((p) =>
+      this.emit(toProgressView(p, this.current?.download === next.download && next.run !== null, next.target.profileId)),
+    );
     this.current = next;
   }
 

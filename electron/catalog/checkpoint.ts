@@ -15,6 +15,8 @@ import { NumberText } from '../../shared/json/number-text';
 import { parseJsonExact } from '../../shared/json/parse-exact';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
 import type { ExportFormat } from './settings';
+import { tokenFingerprintSchema } from './token-fingerprint';
+import type { TokenFingerprint } from './token-fingerprint';
 
 /**
  * 2: the cursor is written as the service wrote it (number text past 2^53 stays exact). Version 1
@@ -58,6 +60,8 @@ export interface Checkpoint {
   updatedAt: string;
   /** The service map the pages were read with (carries its own version); absent only where a recorded map could not be read. */
   serviceMap?: ServiceMap;
+  /** Keyed hashes of the tokens the download was made with (absent in older checkpoints, or where none were given). */
+  tokens?: TokenFingerprint;
 }
 
 const cursorSchema = z.union([z.string().min(1), z.number(), z.instanceof(NumberText)]);
@@ -91,6 +95,8 @@ const checkpointSchema = z.object({
   updatedAt: z.string(),
   // A map this version cannot read is dropped (the built-in shapes or a new detection then apply), not fatal.
   serviceMap: serviceMapSchema.optional().catch(undefined),
+  // Unreadable, it is as absent as in an older checkpoint: the resume goes on and records the new tokens' hashes.
+  tokens: tokenFingerprintSchema.optional().catch(undefined),
 });
 
 export function checkpointPathFor(outPath: string): string {
@@ -260,6 +266,26 @@ export function assertResumable(checkpointPath: string, saved: Checkpoint, wante
     `Cannot resume ${saved.output}: its checkpoint was made with other settings (${conflicts.join('; ')}).`,
     `Use the same settings as before, or choose another output file (or ${start}).`,
   );
+}
+
+/** A finished download's output must be exactly what its checkpoint says was written: missing or changed, it is not "done". */
+export async function assertOutputWhole(outPath: string, bytes: number): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(outPath)).size;
+  } catch (e) {
+    if (!isMissing(e)) throw fileError('read', outPath, e);
+    throw refused(
+      `Cannot resume: the download into ${outPath} had finished, but the file is missing.`,
+      'Start the download over (without --resume) to write it again, or restore the file.',
+    );
+  }
+  if (size !== bytes) {
+    throw refused(
+      `Cannot resume: the download into ${outPath} had finished with ${bytes} bytes, but the file now has ${size} (was it changed?).`,
+      'Start the download over (without --resume) to write it again, or restore the file.',
+    );
+  }
 }
 
 /**

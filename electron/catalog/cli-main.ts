@@ -123,6 +123,7 @@ async function detectThenDownload(argv: string[], options: CliOptions, client: P
       client,
       baseUrl: options.baseUrl,
       vendor: options.vendor,
+      tokens: options.tokens,
       out: options.out,
       format: options.format,
       pageSize: options.pageSize,

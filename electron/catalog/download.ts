@@ -5,8 +5,12 @@
  * fsynced, THEN the checkpoint (cursor, counts, output length) is replaced atomically. A resume cuts
  * the output back to the checkpoint's length and asks for the page after the checkpoint's cursor,
  * so an item is never lost and never written twice, whatever moment the process died at.
+ *
+ * A fresh run over an existing output (a start over) writes into `<out>.new` until its first page is
+ * safely there, and only then takes the output's place: until then the previous export and its
+ * checkpoint stay as they were, also when the first request fails.
  */
-import { rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { timerClock } from '../../shared/clock';
 import { systemClock } from '../client/clock';
@@ -15,12 +19,14 @@ import { PartnerError, toErrorData } from '../../shared/errors';
 import type { ErrorData } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { foundAlternative } from '../../shared/service-map/field-path';
-import { CHECKPOINT_VERSION, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
+import { CHECKPOINT_VERSION, assertOutputWhole, assertResumable, checkpointPathFor, readCheckpoint, truncateToCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Checkpoint, CheckpointSettings } from './checkpoint';
 import type { CatalogClient } from './client-port';
 import { unlistedWarning } from './csv';
 import type { UnlistedField } from './csv';
 import { createEncoder } from './encoder';
+import { fingerprintTokens, sharesToken } from './token-fingerprint';
+import type { TokenFingerprint } from './token-fingerprint';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
@@ -47,6 +53,8 @@ export interface CatalogDownloadOptions extends Partial<PageShape> {
   pageSize?: number;
   /** CSV columns; default: the keys of the first page's items. */
   columns?: string[];
+  /** The tokens the client sends: their keyed hashes in the checkpoint refuse a resume with none of them (another vendor's). */
+  tokens?: readonly string[];
   /** Continue from the checkpoint when there is one (default false: an existing output is refused). */
   resume?: boolean;
   /** Replace an existing output and checkpoint when not resuming (default false). */
@@ -70,6 +78,10 @@ export class CatalogDownload {
   readonly checkpointPath: string;
   /** Held by a run, and by cancel while it deletes the files. */
   private readonly lockPath: string;
+  /** Where a start over writes until its first page takes the output's place. */
+  private readonly stagingPath: string;
+  /** A start over that has not written its first page: the output and checkpoint on disk are still the previous export's. */
+  private staged = false;
   readonly format: ExportFormat;
   private readonly settings: CheckpointSettings;
   private readonly shape: PageShape;
@@ -95,6 +107,7 @@ export class CatalogDownload {
     this.out = resolve(options.out);
     this.checkpointPath = checkpointPathFor(this.out);
     this.lockPath = `${this.out}.lock`;
+    this.stagingPath = `${this.out}.new`;
     this.format = formatForPath(this.out, options.format);
     this.shape = pageShape(options);
     this.settings = {
@@ -122,7 +135,8 @@ export class CatalogDownload {
 
   /** Continues a paused, failed or cancelled download from its checkpoint. */
   resume(): Promise<CatalogProgress> {
-    return this.launch(true);
+    // A start over stopped before its first page has no checkpoint of its own: it starts over again.
+    return this.launch(!this.staged);
   }
 
   /** Stops after the page in flight is written and checkpointed. */
@@ -154,8 +168,12 @@ export class CatalogDownload {
       throw new PartnerError({ ...e.data, message: `Not deleting ${this.out} or its checkpoint. ${e.message}` });
     }
     try {
-      await rm(this.out, { force: true });
-      await rm(this.checkpointPath, { force: true });
+      // A start over that wrote no page has no files but its staging file: the previous export is not this run's.
+      if (!this.staged) {
+        await rm(this.out, { force: true });
+        await rm(this.checkpointPath, { force: true });
+      }
+      await rm(this.stagingPath, { force: true });
     } finally {
       await lock.release();
     }
@@ -200,13 +218,14 @@ export class CatalogDownload {
       lock = await FileLock.acquire(this.lockPath, `The download into ${this.out}`);
       const prepared = await this.prepare(resume);
       fresh = !prepared.resumed;
+      this.staged = prepared.staged;
       checkpoint = prepared.checkpoint;
       this.tracker.beginRun(checkpoint, prepared.resumed);
       if (checkpoint.done) return this.finish('done');
       this.tracker.setState('running');
       this.emitter.notify(true);
 
-      output = await OutputFile.open(this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
+      output = await OutputFile.open(this.staged ? this.stagingPath : this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
       const encoder = createEncoder(
         this.format,
         checkpoint.columns ?? this.options.columns ?? null,
@@ -295,8 +314,9 @@ export class CatalogDownload {
       return this.cancelRequested ? this.finish('cancelled') : this.finish('failed', toErrorData(e));
     } finally {
       await output?.close().catch(() => undefined);
-      // A fresh download that stopped before its first page leaves nothing worth resuming: no files either.
-      if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {
+      // A fresh download that stopped before its first page leaves nothing worth resuming: no files of its own either.
+      if (this.staged) await rm(this.stagingPath, { force: true }).catch(() => undefined);
+      else if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {
         await rm(this.out, { force: true }).catch(() => undefined);
         await rm(this.checkpointPath, { force: true }).catch(() => undefined);
       }
@@ -311,6 +331,7 @@ export class CatalogDownload {
     for (const warning of encoder.note(page.items, previous.pages + 1)) this.pageWarnings.add(warning);
     for (const item of page.items) await output.write(encoder.encode(item));
     await output.flush();
+    if (this.staged) await this.takeOutputsPlace();
     const next: Checkpoint = {
       ...previous,
       // An end marker may come with a null cursor: keep the last real one for the record.
@@ -328,6 +349,21 @@ export class CatalogDownload {
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
+  }
+
+  /**
+   * The first page of a start over is on disk: it replaces the previous export. The old checkpoint goes
+   * first, so that a crash between the steps leaves an output without a checkpoint (a resume refuses it),
+   * never the old checkpoint beside the new file.
+   */
+  private async takeOutputsPlace(): Promise<void> {
+    try {
+      await rm(this.checkpointPath, { force: true });
+      await rename(this.stagingPath, this.out);
+    } catch (e) {
+      throw new PartnerError({ code: 'INTERNAL', message: `Cannot replace ${this.out}: ${e instanceof Error ? e.message : String(e)}`, retryable: true });
+    }
+    this.staged = false;
   }
 
   /** More items written than the service counts: said once, at the page that passed its total. */
@@ -350,7 +386,7 @@ export class CatalogDownload {
   }
 
   /** Reads the checkpoint and decides: fresh start, resume, or a clear refusal. */
-  private async prepare(resume: boolean): Promise<{ checkpoint: Checkpoint; resumed: boolean }> {
+  private async prepare(resume: boolean): Promise<{ checkpoint: Checkpoint; resumed: boolean; staged: boolean }> {
     // Told to replace them (start over), a damaged checkpoint or an older one no longer read is replaced too.
     const replacing = !resume && this.options.overwrite === true;
     const saved = await readCheckpoint(this.checkpointPath).catch((e: unknown) => {
@@ -360,8 +396,11 @@ export class CatalogDownload {
     const outputSize = await fileSize(this.out);
     if (resume && saved) {
       assertResumable(this.checkpointPath, saved, this.settings, this.shape.map, this.format === 'csv' ? this.options.columns : undefined);
-      if (!saved.done) await truncateToCheckpoint(this.out, saved.bytes);
-      return { checkpoint: { ...saved, settings: { ...this.settings } }, resumed: true };
+      // A finished download is "done" only while its file is the one it wrote.
+      const tokens = await this.tokensForResume(saved);
+      if (saved.done) await assertOutputWhole(this.out, saved.bytes);
+      else await truncateToCheckpoint(this.out, saved.bytes);
+      return { checkpoint: { ...saved, settings: { ...this.settings }, ...(tokens ? { tokens } : {}) }, resumed: true, staged: false };
     }
     // An empty output whose checkpoint has no page is what a run killed before its first page leaves.
     const emptyLeftover = saved !== null && saved.pages === 0 && outputSize === 0;
@@ -393,11 +432,29 @@ export class CatalogDownload {
       updatedAt: now,
       // So that --resume reads the rest with the same map and names (a detected one is not detected again).
       serviceMap: this.shape.map,
+      ...(this.options.tokens?.length ? { tokens: await fingerprintTokens(this.options.tokens) } : {}),
     };
+    // Something is there to replace: it stays as it is until the first page of this run is written.
+    if (outputSize !== null || saved !== null) return { checkpoint: fresh, resumed: false, staged: true };
     // Written before the first request, so that even a crash on page one leaves a resumable pair.
     await OutputFile.open(this.out, 'replace', 0).then((f) => f.close());
     await writeCheckpoint(this.checkpointPath, fresh);
-    return { checkpoint: fresh, resumed: false };
+    return { checkpoint: fresh, resumed: false, staged: false };
+  }
+
+  /** The checkpoint's token hashes for the resumed run; refused when the tokens given share none with them. */
+  private async tokensForResume(saved: Checkpoint): Promise<TokenFingerprint | undefined> {
+    const tokens = this.options.tokens;
+    if (!tokens?.length) return saved.tokens;
+    // An older checkpoint without them: accepted, and from now on it carries these tokens'.
+    if (!saved.tokens) return fingerprintTokens(tokens);
+    if (await sharesToken(saved.tokens, tokens)) return saved.tokens;
+    throw new PartnerError({
+      code: 'BAD_REQUEST',
+      retryable: false,
+      message: `Cannot resume ${this.out}: it was begun with other tokens (none of the ones given now), so the rest could be another vendor's catalog appended to this one.`,
+      hint: 'Resume with a token the download began with; if that token was replaced, start over (without --resume, into another file or after deleting this one and its checkpoint).',
+    });
   }
 
   private finish(state: 'done' | 'paused' | 'cancelled' | 'failed', error?: ErrorData): CatalogProgress {

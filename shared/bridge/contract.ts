@@ -42,9 +42,10 @@ export const calls = {
     z.object({ format: s.downloadFormatSchema, resume: z.boolean(), replace: z.boolean().optional() }).extend(profileScoped.shape),
     s.downloadProgressSchema,
   ),
-  downloadPause: call(none, s.downloadProgressSchema),
+  // Pause and cancel name the profile whose download the page showed: another profile's is refused (CONFLICT).
+  downloadPause: call(none.extend(profileScoped.shape), s.downloadProgressSchema),
   downloadResume: call(none.extend(profileScoped.shape), s.downloadProgressSchema),
-  downloadCancel: call(z.object({ deleteFiles: z.boolean() }), s.downloadProgressSchema),
+  downloadCancel: call(z.object({ deleteFiles: z.boolean() }).extend(profileScoped.shape), s.downloadProgressSchema),
   // profileId: the shown profile, whose interrupted download (if any) the answer names.
   downloadStatus: call(z.object({ profileId: profileScoped.shape.profileId.optional() }).strict(), s.downloadProgressSchema),
   /** The file the download wrote: shown in the file manager or opened with its app (desktop only). */

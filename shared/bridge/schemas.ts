@@ -69,6 +69,10 @@ export const downloadProgressSchema = z.object({
   sharing: z.object({ endpoint: z.string(), consumers: z.number(), message: z.string() }).nullable().default(null),
   /** An unfinished download of the shown profile's catalog left on disk by a quit or a disconnect: offered to resume. */
   interrupted: z.object({ format: downloadFormatSchema, outPath: z.string(), pages: z.number(), items: z.number() }).nullable().default(null),
+  /** The profile whose download these figures are; null: no download (asked for a profile: none of its own). */
+  profileId: z.string().nullable().default(null),
+  /** Another profile's download is running (one runs at a time): shown as such; only that profile pauses or cancels it. */
+  otherProfile: z.object({ id: z.string(), name: z.string() }).nullable().default(null),
 });
 
 export const tokenPresentationSchema = z.object({

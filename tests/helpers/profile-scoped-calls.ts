@@ -12,6 +12,8 @@ export const PROFILE_SCOPED_EXAMPLES = {
   assetHistory: { assetId: 1 },
   downloadStart: { format: 'jsonl', resume: false },
   downloadResume: {},
+  downloadPause: {},
+  downloadCancel: { deleteFiles: false },
   purchaseInfo: { purchaseId: 'p_1' },
   registerPurchase: { assetId: 1, assetTitle: null },
   validatePurchase: { purchaseId: 'p_1' },

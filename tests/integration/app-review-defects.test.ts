@@ -225,14 +225,14 @@ describe('a catalog download whose profile is disconnected mid-run', () => {
     // Read the figures once the run has paused: a response is counted as a request when it arrives and its page
     // only once written and checkpointed, so a figure read while a page is in flight has one request too many.
     await waitFor(async () => (await call(app, 'downloadStatus', {})).requests >= 2, 15_000);
-    await call(app, 'downloadPause', {});
+    await call(app, 'downloadPause', { profileId: 'demo-acme' });
     await waitFor(async () => (await call(app, 'downloadStatus', {})).state === 'paused', 15_000);
     const resumed = await call(app, 'downloadStatus', {});
     // From the checkpoint: the pages before the disconnect are counted, not asked again; this run's pages are
     // at most its answered requests (a 429 brings no page), so more pages than that came from the checkpoint.
     expect(resumed.items).toBeGreaterThanOrEqual(stopped);
     expect(resumed.pages, JSON.stringify(resumed)).toBeGreaterThan(resumed.requests - resumed.rateLimited);
-    await call(app, 'downloadCancel', { deleteFiles: true });
+    await call(app, 'downloadCancel', { profileId: 'demo-acme', deleteFiles: true });
   }, 30_000);
 });
 

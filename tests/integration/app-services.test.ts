@@ -147,12 +147,12 @@ describe('app services on the embedded simulator', () => {
     expect(started.outPath).toBe(join(dir, 'downloads', 'catalog-demo.jsonl'));
     await until(() => got.some((g) => g.name === 'downloadProgress' && (g.payload as { items: number }).items > 0));
     expect((await app.dispatch('downloadStart', { profileId: 'demo', format: 'csv', resume: false })).ok).toBe(false);
-    await call('downloadPause', {});
+    await call('downloadPause', { profileId: 'demo' });
     await until(async () => (await call('downloadStatus', {})).state === 'paused');
     const paused = await call('downloadStatus', {});
     expect(paused.items).toBeGreaterThan(0);
     expect(readFileSync(paused.outPath!, 'utf8').trim().split('\n')).toHaveLength(paused.items);
-    const cancelled = await call('downloadCancel', { deleteFiles: true });
+    const cancelled = await call('downloadCancel', { profileId: 'demo', deleteFiles: true });
     expect(cancelled.state).toBe('cancelled');
     expect(existsSync(paused.outPath!)).toBe(false);
   });

@@ -51,7 +51,7 @@ describe('two downloads started at once', () => {
 
     await until(() => events.some((e) => e.items > 0), 10_000);
     expect(controller.status().state).toBe('running');
-    expect(controller.pause().state).not.toBe('idle');
+    expect(controller.pause('p1').state).not.toBe('idle');
     await until(() => controller.status().state === 'paused', 10_000);
     // Paused means no more requests: nothing keeps asking for pages behind the app's back.
     const afterPause = listRequests();

@@ -101,7 +101,7 @@ describe('a download interrupted by a restart or a disconnect', () => {
     const one = controller(events);
     await one.start(t, dir, { format: 'jsonl', resume: false });
     await until(() => events.some((e) => e.pages >= 2), 10_000);
-    const cancelled = await one.cancel(false);
+    const cancelled = await one.cancel(t.profileId, false);
     const items = (await lines(cancelled.outPath!)).length;
     const other: DownloadTarget = { ...t, profileId: 'p2', baseUrl: 'http://127.0.0.1:9' };
     await expect(one.start(other, dir, { format: 'jsonl', resume: false })).rejects.toMatchObject({ code: 'CONFLICT' });

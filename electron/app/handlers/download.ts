@@ -8,7 +8,7 @@ import type { HandlerGroup } from './types';
 function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
   const session = ctx.session(scope);
   const p = session.profile;
-  return { profileId: p.id, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
+  return { profileId: p.id, profileName: p.name, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
 }
 
 /** The service of a connected profile; null when it is not connected (nothing to resume from there). */
@@ -24,12 +24,14 @@ export function downloadHandlers(ctx: AppContext): HandlerGroup<'downloadStart' 
   return {
     downloadStart: async ({ format, resume, replace, ...scope }) =>
       ctx.downloads.start(targetOf(ctx, scope), ctx.settings().downloadDir, { format, resume, replace: replace === true }),
-    downloadPause: async () => ctx.downloads.pause(),
+    // The profile must be the one the page showed (connected, not edited since); the download must be its own.
+    downloadPause: async (scope) => ctx.downloads.pause(ctx.session(scope).profile.id),
     downloadResume: async (scope) => ctx.downloads.resume(targetOf(ctx, scope), ctx.settings().downloadDir),
-    downloadCancel: async ({ deleteFiles }) => ctx.downloads.cancel(deleteFiles),
+    downloadCancel: async ({ deleteFiles, ...scope }) => ctx.downloads.cancel(ctx.session(scope).profile.id, deleteFiles),
     downloadStatus: async ({ profileId }) => {
-      const service = profileId === undefined ? null : connectedService(ctx, profileId);
-      return service === null ? ctx.downloads.status() : ctx.downloads.statusFor(service, ctx.settings().downloadDir);
+      if (profileId === undefined) return ctx.downloads.status();
+      const service = connectedService(ctx, profileId);
+      return service === null ? ctx.downloads.statusOf(profileId) : ctx.downloads.statusFor(service, ctx.settings().downloadDir);
     },
   };
 }

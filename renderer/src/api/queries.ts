@@ -21,6 +21,8 @@ export const keys = {
   ledger: ['ledger'] as const,
   categories: (profile: Profile) => [profile, 'categories'] as const,
   download: ['download'] as const,
+  /** A profile's own download (another profile's running one only as `otherProfile`). */
+  downloadOf: (profile: Profile) => ['download', 'status', profile] as const,
   budgetSnapshot: ['budgetSnapshot'] as const,
   assets: (profile: Profile, lastId: string | number | null, pageSize: number) => [profile, 'assets', lastId, pageSize] as const,
   search: (profile: Profile, query: string, category: string | null, limit: number) => [profile, 'search', query, category, limit] as const,
@@ -163,9 +165,16 @@ export function useAssetHistory(assetId: string | number | null, profile: Profil
   });
 }
 
-export function useDownloadStatus() {
+/** The shown profile's download; live progress events keep it current (use-live-wiring). */
+export function useDownloadStatus(profile: Profile) {
   const api = useApi();
-  return useQuery({ queryKey: keys.download, queryFn: () => api.downloadStatus({}) });
+  return useQuery({
+    queryKey: keys.downloadOf(profile),
+    queryFn: () => api.downloadStatus({ profileId: shownProfile(profile) }),
+    enabled: typeof profile === 'string',
+    // Another profile's download sends its events to that profile: read again until it ends.
+    refetchInterval: (q) => (q.state.data?.otherProfile ? 2000 : false),
+  });
 }
 
 /** The shown profile's download left unfinished on disk by a quit or a disconnect (null: none); read again as the download's state moves. */

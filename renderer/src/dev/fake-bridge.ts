@@ -200,6 +200,8 @@ export function createFakeBridge(): PartnerBridge {
       etaSeconds: null,
       bytes: 0,
       error: null,
+      profileId: null,
+      otherProfile: null,
     }),
     downloadStart: () => ({
       state: 'running',
@@ -215,6 +217,8 @@ export function createFakeBridge(): PartnerBridge {
       etaSeconds: 3,
       bytes: 512000,
       error: null,
+      profileId: 'demo',
+      otherProfile: null,
     }),
     budgetSnapshot: () => ({
       vendor: 'demo',

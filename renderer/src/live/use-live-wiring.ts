@@ -27,7 +27,16 @@ export function useLiveWiring({ api, budget }: AppContextValue): void {
   useEffect(() => {
     const offs = [
       api.onBudget((p) => budget.ingest(p.aggregates, p.seq)),
-      api.onDownloadProgress((p) => queryClient.setQueryData(keys.download, p)),
+      api.onDownloadProgress((p) => {
+        if (p.profileId === null) return;
+        const key = keys.downloadOf(p.profileId);
+        const before = queryClient.getQueryData<typeof p>(key);
+        queryClient.setQueryData(key, p);
+        // Other profiles' panels say whether another profile is downloading: read again as it starts or stops.
+        if (before?.state !== p.state) {
+          void queryClient.invalidateQueries({ queryKey: [...keys.download, 'status'], predicate: (q) => q.queryKey[2] !== p.profileId });
+        }
+      }),
       api.onConnection((c) => {
         const before = queryClient.getQueryData(keys.connection) as typeof c | undefined;
         queryClient.setQueryData(keys.connection, c);

@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 import { bridgeCall, numberIn, openApp, screenshot } from './helpers';
 
 test.afterEach(async () => {
-  await bridgeCall('downloadCancel', { deleteFiles: true }).catch(() => undefined);
+  // The download is its profile's: cancelled (and its files deleted) as that profile's.
+  const { profileId } = await bridgeCall('downloadStatus', {}).catch(() => ({ profileId: null }));
+  if (profileId !== null) await bridgeCall('downloadCancel', { deleteFiles: true, profileId }).catch(() => undefined);
   await bridgeCall('simSetFaults', { latencyMs: 0, jitterMs: 0 });
 });
 

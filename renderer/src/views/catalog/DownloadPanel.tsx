@@ -26,9 +26,9 @@ const STATE_LABEL: Record<DownloadProgress['state'], [string, Tone]> = {
 export function DownloadPanel() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const status = useDownloadStatus();
-  const info = useAppInfo();
   const profile = useProfile();
+  const status = useDownloadStatus(profile);
+  const info = useAppInfo();
   // null until chosen here: the last download's format shows (also after leaving the view and coming back).
   const [chosen, setFormat] = useState<Format | null>(null);
   const p = status.data;
@@ -47,14 +47,14 @@ export function DownloadPanel() {
         case 'resume-file':
           return api.downloadStart({ profileId: shownProfile(profileShown), format, resume: true });
         case 'pause':
-          return api.downloadPause({});
+          return api.downloadPause({ profileId: shownProfile(profileShown) });
         case 'resume':
           return api.downloadResume({ profileId: shownProfile(profileShown) });
         case 'cancel':
-          return api.downloadCancel({ deleteFiles: false });
+          return api.downloadCancel({ profileId: shownProfile(profileShown), deleteFiles: false });
       }
     },
-    onSuccess: (progress) => queryClient.setQueryData(keys.download, progress),
+    onSuccess: (progress, { profileShown }) => queryClient.setQueryData(keys.downloadOf(profileShown), progress),
     // Whatever happened, what is left on disk may have changed.
     onSettled: () => void queryClient.invalidateQueries({ queryKey: [...keys.download, 'interrupted'] }),
   });
@@ -66,6 +66,8 @@ export function DownloadPanel() {
   const waiting = !active && interrupted !== null;
   const [label, tone] = waiting && state === 'idle' ? (['Interrupted', 'warn'] as const) : STATE_LABEL[state];
   const busy = act.isPending;
+  // One download runs at a time: another profile's is named here, and only that profile pauses or cancels it.
+  const other = p?.otherProfile ?? null;
 
   return (
     <section className="panel download" aria-label="Download whole catalog">
@@ -88,15 +90,21 @@ export function DownloadPanel() {
           </label>
           {waiting ? (
             <>
-              <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('resume')}>
+              <button type="button" className="btn btn-primary" disabled={busy || other !== null} onClick={() => run('resume')}>
                 Resume
               </button>
-              <button type="button" className="btn" disabled={busy} onClick={() => run('start-over')} title="Replace the interrupted file with a new download">
+              <button
+                type="button"
+                className="btn"
+                disabled={busy || other !== null}
+                onClick={() => run('start-over')}
+                title="Replace the interrupted file with a new download"
+              >
                 Start over
               </button>
             </>
           ) : !active ? (
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run('start')}>
+            <button type="button" className="btn btn-primary" disabled={busy || other !== null} onClick={() => run('start')}>
               Start download
             </button>
           ) : null}
@@ -123,6 +131,11 @@ export function DownloadPanel() {
         </div>
       </div>
 
+      {other ? (
+        <p className="muted small" role="status">
+          Another profile ({other.name}) is downloading its catalog; one download runs at a time. Pause or cancel it from that profile.
+        </p>
+      ) : null}
       {waiting && interrupted ? (
         <p className="muted small" role="status">
           A download of this catalog stopped at page {fmtInt(interrupted.pages)} ({fmtInt(interrupted.items)} items) when the app quit or the profile
