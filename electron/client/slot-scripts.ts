@@ -10,6 +10,20 @@ export const COUNT_KEEP_MS = 310_000;
 /** 2^52 ms (about 140,000 years): a stored time this far from zero, or NaN, is not one; as a reset: the stored value was not a time. */
 export const NOT_A_TIME = 2 ** 52;
 
+/** The most slots one key is counted for in a second: far past any service's limit, and exact as text. */
+const MOST_COUNT = 1e9;
+
+/**
+ * A stored per-second count we can use, or 0: text, NaN, infinities, fractions, negatives and values
+ * past MOST_COUNT are another writer's, never a negative or endless use in the views.
+ */
+const COUNT_LUA = `
+local function count(v)
+  local x = tonumber(v)
+  if x and x >= 0 and x < ${MOST_COUNT} and x == math.floor(x) then return x end
+  return 0
+end`;
+
 /**
  * GCRA without burst: slots (1000 + spread) / limit ms apart on Redis's clock, so that no second
  * (whatever its alignment on the service) holds more than `limit` of the fleet's requests while each
@@ -43,6 +57,7 @@ local function usable(v)
   if x and x == x and math.abs(x) < ${NOT_A_TIME} then return x end
   return nil
 end
+${COUNT_LUA}
 local sk = KEYS[1] .. ':spread'
 local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
 local before = usable(s[2])
@@ -91,11 +106,14 @@ if tat - now > tonumber(ARGV[8]) then
   return { math.max(math.ceil(tat - now), tonumber(ARGV[8]) + 1), math.floor(spread), math.floor(reset), now }
 end
 local after = tat + interval
-redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
 local second = math.floor(tat / 1000)
 local n = KEYS[1] .. ':n:' .. second
-redis.call('INCR', n)
-redis.call('PEXPIRE', n, (second + 1) * 1000 - now + keep)
+-- Read before the TAT is written, through pcall (GET errors on a key of another type): a count that is not
+-- ours restarts at this slot instead of failing the script with the TAT already moved.
+local had = redis.pcall('GET', n)
+if type(had) == 'table' then had = nil end
+redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
+redis.call('SET', n, tostring(count(had) + 1), 'PX', (second + 1) * 1000 - now + keep)
 return { math.floor(tat - now), math.floor(spread), math.floor(reset), now }
 `;
 
@@ -104,6 +122,7 @@ return { math.floor(tat - now), math.floor(spread), math.floor(reset), now }
  * trip: { first second, counts of key 1..., counts of key 2... }.
  */
 export const GRANTED_SCRIPT = `
+${COUNT_LUA}
 local last = tonumber(redis.call('TIME')[1]) - 1
 local n = tonumber(ARGV[1])
 local first = last - n + 1
@@ -112,7 +131,7 @@ for i = 1, #KEYS do
   local names = {}
   for s = first, last do names[#names + 1] = KEYS[i] .. ':n:' .. s end
   local counts = redis.call('MGET', unpack(names))
-  for j = 1, n do out[#out + 1] = tonumber(counts[j] or '0') end
+  for j = 1, n do out[#out + 1] = count(counts[j]) end
 end
 return out
 `;
