@@ -20,7 +20,19 @@ export function baseUrlKey(baseUrl: string): string {
   }
 }
 
+export interface VendorService {
+  vendor: string;
+  baseUrl: string;
+}
+
+/** The one key of a vendor at a service: what the ledger, and what is kept per service beside it, are keyed by. */
+export function vendorServiceKey(service: VendorService): VendorService {
+  return { vendor: vendorKey(service.vendor), baseUrl: baseUrlKey(service.baseUrl) };
+}
+
 /** Whether two (vendor, base URL) pairs name one vendor at one service. */
-export function sameVendorService(a: { vendor: string; baseUrl: string }, b: { vendor: string; baseUrl: string }): boolean {
-  return vendorKey(a.vendor) === vendorKey(b.vendor) && baseUrlKey(a.baseUrl) === baseUrlKey(b.baseUrl);
+export function sameVendorService(a: VendorService, b: VendorService): boolean {
+  const left = vendorServiceKey(a);
+  const right = vendorServiceKey(b);
+  return left.vendor === right.vendor && left.baseUrl === right.baseUrl;
 }

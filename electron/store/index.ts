@@ -13,4 +13,4 @@ export type { UsageAggregate } from './usage-aggregate';
 export { AlertStore } from './alert-store';
 export type { AlertStart } from './alert-store';
 export { IdKindStore } from './id-kind-store';
-export type { IdKind, IdService } from './id-kind-store';
+export type { IdKind, IdService, IdSource, KeptKind } from './id-kind-store';

@@ -13,7 +13,7 @@ import { PartnerError } from '../../shared/errors';
 import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
-import { baseUrlKey, vendorKey } from '../../shared/vendor-key';
+import { baseUrlKey, vendorKey, vendorServiceKey } from '../../shared/vendor-key';
 import { LedgerWriteRetry, isStoreDamage } from './ledger-retry';
 import type { Landing } from './ledger-retry';
 
@@ -121,7 +121,8 @@ export interface RegistrationIntent {
 
 /** What a queued write about an asset's registration is about (PurchaseLedger.settle). */
 export function assetKey(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>, assetId: Id | string): string {
-  return `${vendorKey(target.vendor)}\n${baseUrlKey(target.baseUrl)}\n${String(assetId)}`;
+  const key = vendorServiceKey(target);
+  return `${key.vendor}\n${key.baseUrl}\n${String(assetId)}`;
 }
 
 export interface LedgerOptions {
@@ -138,7 +139,8 @@ export interface LedgerOptions {
 const SAME_SERVICE = 'vendor_key(vendor) = ? AND base_url_key(base_url) = ?';
 
 function serviceArgs(target: Pick<LedgerTarget, 'vendor' | 'baseUrl'>): [string, string] {
-  return [vendorKey(target.vendor), baseUrlKey(target.baseUrl)];
+  const key = vendorServiceKey(target);
+  return [key.vendor, key.baseUrl];
 }
 
 /** A registration's record as the in-flight checks read it. */

@@ -4,6 +4,7 @@
  * exactly once (the second waits on SQLite's lock, then finds it applied).
  */
 import type { Database } from 'better-sqlite3';
+import { vendorServiceKey } from '../../shared/vendor-key';
 
 export interface Migration {
   version: number;
@@ -159,7 +160,37 @@ const assetIdKind: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds, assetIdKind];
+/**
+ * Migration 7: asset id kinds keyed by the ledger's service key (" Demo " at "https://x/" is "demo" at
+ * "https://x"), and where each kind was read: the catalog's reading outranks a purchase answer's.
+ * Rows from migration 6 cannot tell a guess from a service's answer, so they rank as purchase answers.
+ */
+const assetIdKindByService: Migration = {
+  version: 7,
+  name: 'asset id kind by service key and source',
+  up(db) {
+    db.exec(`ALTER TABLE asset_id_kind ADD COLUMN source TEXT NOT NULL DEFAULT 'purchase' CHECK (source IN ('catalog', 'purchase'))`);
+    const rows = db.prepare('SELECT vendor, base_url, asset_id, kind, updated_at FROM asset_id_kind ORDER BY updated_at').all() as {
+      vendor: string;
+      base_url: string;
+      asset_id: string;
+      kind: string;
+      updated_at: number;
+    }[];
+    db.exec('DELETE FROM asset_id_kind');
+    // Oldest first: where spellings of one service meet, the kind noted last stays.
+    const put = db.prepare(
+      `INSERT INTO asset_id_kind (vendor, base_url, asset_id, kind, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (vendor, base_url, asset_id) DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at`,
+    );
+    for (const row of rows) {
+      const key = vendorServiceKey({ vendor: row.vendor, baseUrl: row.base_url });
+      put.run(key.vendor, key.baseUrl, row.asset_id, row.kind, row.updated_at);
+    }
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds, assetIdKind, assetIdKindByService];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

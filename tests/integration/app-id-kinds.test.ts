@@ -104,3 +104,49 @@ it('a string id "00042" reopened by its route stays "00042": its Register is hel
     server.close();
   }
 });
+
+it('a guessed id kind is not kept: after a restart, with the catalog showing numbers, asset 77 goes out as a number like 78', async () => {
+  const bodies: string[] = [];
+  let n = 0;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (s: number, t: string): void => {
+      res.writeHead(s, { 'content-type': 'application/json' });
+      res.end(t);
+    };
+    if (url.pathname === '/assets/list') return send(200, '{"items":[{"id":78,"title":"Sku 78"}],"has_more":false}');
+    if (url.pathname === '/purchase/register') {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        bodies.push(text);
+        const body = JSON.parse(text) as { asset_id: unknown; client_reference: string };
+        send(200, JSON.stringify({ id: `P-${++n}`, asset_id: body.asset_id, state: 'registered', client_reference: body.client_reference }));
+      });
+      return;
+    }
+    send(404, '{"message":"no"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  let app = await make();
+  try {
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const p = await callApp(app, 'saveProfile', { name: 'N', vendor: 'n', baseUrl, addTokens: ['n-token-123456'] });
+    await callApp(app, 'selectProfile', { id: p.id });
+    // Opened by its route before any catalog page: its kind is a guess.
+    await callApp(app, 'registerPurchase', { profileId: await shownProfile(app), assetId: '77', assetTitle: null });
+    expect(bodies[0]).toContain('"asset_id":"77"');
+    await app.dispose();
+    app = await make();
+    await callApp(app, 'selectProfile', { id: p.id });
+    const profileId = await shownProfile(app);
+    await callApp(app, 'listAssets', { profileId, lastId: null, pageSize: 10 });
+    const [record] = (await callApp(app, 'ledgerList', { assetId: '77' })).items;
+    await callApp(app, 'registerPurchase', { profileId, assetId: '77', assetTitle: null, confirmDuplicate: { seen: [confirmationName(record!)] } });
+    await callApp(app, 'registerPurchase', { profileId, assetId: '78', assetTitle: null });
+    expect(bodies.slice(1).map((b) => /"asset_id":[^,}]*/.exec(b)![0])).toEqual(['"asset_id":77', '"asset_id":78']);
+  } finally {
+    await app.dispose();
+    server.close();
+  }
+});

@@ -32,7 +32,7 @@ describe('migrations', () => {
       'usage_rollup',
       'usage_second',
     ]);
-    expect(schemaVersion(db)).toBe(6);
+    expect(schemaVersion(db)).toBe(7);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
@@ -67,6 +67,7 @@ describe('migrations', () => {
       { version: 4, name: 'ledger sent body' },
       { version: 5, name: 'usage per-second use' },
       { version: 6, name: 'asset id kind' },
+      { version: 7, name: 'asset id kind by service key and source' },
     ]);
     again.close();
   });
@@ -79,7 +80,7 @@ describe('migrations', () => {
     ).run();
     v1.close();
     const broken: Migration = {
-      version: 7,
+      version: 8,
       name: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (id INTEGER)');
@@ -87,18 +88,33 @@ describe('migrations', () => {
       },
     };
     const opened = openDatabase(dir, { migrations: [...MIGRATIONS, broken] });
-    // Migrations 2 to 6 applied; 7 failed: reported, and neither its table nor its record is left behind.
+    // Migrations 2 to 7 applied; 8 failed: reported, and neither its table nor its record is left behind.
     expect(opened.db).toBeNull();
     expect(opened.problem).toContain('boom');
     const raw = new Sqlite(join(dir, STORE_FILE_NAME));
     expect(tables(raw)).toContain('usage_second');
     expect(tables(raw)).not.toContain('half_done');
-    expect(schemaVersion(raw)).toBe(6);
+    expect(schemaVersion(raw)).toBe(7);
     expect(raw.prepare('SELECT reference FROM purchase_ledger').all()).toEqual([{ reference: 'r1' }]);
     raw.close();
     const fixed = openDatabase(dir);
     expect(fixed.problem).toBeNull();
     fixed.db!.close();
+  });
+
+  it("moves migration 6's asset id kinds to the ledger's service key, the kind noted last staying", () => {
+    const v6 = openDatabase(dir, { migrations: MIGRATIONS.slice(0, 6) }).db!;
+    const put = v6.prepare('INSERT INTO asset_id_kind (vendor, base_url, asset_id, kind, updated_at) VALUES (?, ?, ?, ?, ?)');
+    put.run(' Demo ', 'https://a.example/', '42', 'string', 1);
+    put.run('demo', 'https://a.example', '42', 'number', 2);
+    put.run('ＤＥＭＯ', 'https://a.example', '43', 'number', 1);
+    v6.close();
+    const db = openDatabase(dir).db!;
+    expect(db.prepare('SELECT vendor, base_url, asset_id, kind, source FROM asset_id_kind ORDER BY asset_id').all()).toEqual([
+      { vendor: 'demo', base_url: 'https://a.example', asset_id: '42', kind: 'number', source: 'purchase' },
+      { vendor: 'demo', base_url: 'https://a.example', asset_id: '43', kind: 'number', source: 'purchase' },
+    ]);
+    db.close();
   });
 
   it('refuses a database written by a newer app instead of guessing', () => {

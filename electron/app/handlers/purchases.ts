@@ -35,7 +35,7 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
   ): Promise<Digits<ReadPurchase>> => {
     const session = ctx.session(scope);
     const read = await run(session);
-    ctx.ids.noteKept(ledgerTarget(session), read.asset_id);
+    ctx.ids.noteAnswered(ledgerTarget(session), read.asset_id);
     const purchase = maskedAnswer(ctx, read);
     const ledgerWarning = noteSeen(ctx, session, purchase, assetTitle);
     return ledgerWarning === null ? purchase : { ...purchase, ledgerWarning };
@@ -57,8 +57,8 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
         asset: { id: assetId, title: assetTitle },
         seen: confirmDuplicate?.seen,
         send: async (reference, body) => {
-          // Kept before it leaves: the Purchases view sends this asset again as it went now, also after a restart.
-          ctx.ids.noteKept(target, id);
+          // Kept before it leaves, if the catalog wrote its kind: the Purchases view sends it again so after a restart.
+          ctx.ids.noteSent(target, id);
           // Masked before the ledger keeps it or the page shows it: services echo tokens.
           return maskedAnswer(ctx, await session.purchases.register(id, { reference, body }));
         },
@@ -72,7 +72,7 @@ export function purchaseHandlers(ctx: AppContext): HandlerGroup<Names> {
     async findPurchases({ reference, ...scope }) {
       const session = ctx.session(scope);
       const read = await session.purchases.findByReference(reference);
-      for (const purchase of read.items) ctx.ids.noteKept(ledgerTarget(session), purchase.asset_id);
+      for (const purchase of read.items) ctx.ids.noteAnswered(ledgerTarget(session), purchase.asset_id);
       const found = maskedAnswer(ctx, read);
       for (const purchase of found.items) if (purchase.id !== '') noteSeen(ctx, session, purchase, null);
       return found;
