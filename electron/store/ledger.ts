@@ -14,7 +14,8 @@ import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
 import { baseUrlKey, vendorKey } from '../../shared/vendor-key';
-import { LedgerWriteRetry, isStoreDamage } from './ledger-retry';
+import { LedgerWriteRetry } from './ledger-retry';
+import { isStoreDamage } from './store-errors';
 import type { Landing } from './ledger-retry';
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
