@@ -11,8 +11,11 @@ import { isPassingStoreFailure } from './store-errors';
 export const RETRY_FIRST_MS = 250;
 export const RETRY_MAX_MS = 4_000;
 
-/** Not landed: kept for later, or `lost` (the write failed for good: a damaged file, a bug), with the reason. */
-export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true };
+/**
+ * Not landed: kept for later, or `lost` (the write failed for good: a damaged file, a bug), with the
+ * reason; `registeringOff` when the ledger now refuses registering (it found its file damaged).
+ */
+export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true; registeringOff?: true };
 
 function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -191,7 +191,7 @@ export class PurchaseLedger {
     } catch (e) {
       const reason = this.failed(e);
       this.log(`Ledger write lost (${what}): ${reason}`);
-      return { landed: false, reason, lost: true };
+      return { landed: false, reason, lost: true, ...(this.damage !== null ? { registeringOff: true as const } : {}) };
     }
   }
 
