@@ -1,27 +1,24 @@
 /**
- * Opens the app's one SQLite database in a data folder (better-sqlite3): WAL, synchronous=FULL (a
- * committed write-ahead is on disk, fsync'd, before the registration leaves), a busy timeout so
- * that two app instances on one folder wait for each other's lock instead of failing, then the
- * migrations. A damaged file is moved aside for a new one holding its readable rows when its purchase
- * ledger reads whole (salvage.ts); otherwise, like a folder where no database can be opened
- * (read-only, full), it gives a problem sentence and no database: the callers refuse what needs it.
+ * Opens the app's one SQLite database in a data folder (sqlite-open.ts). A damaged file is replaced
+ * by a new one holding its readable rows when its purchase ledger reads whole (salvage.ts), the
+ * damaged file kept aside (salvage-files.ts); otherwise, like a folder where no database can be
+ * opened (read-only, full), it gives a problem sentence and no database: the callers refuse what
+ * needs it. Never an empty ledger in place of one that held records: the guard would forget what was bought.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { migrate, schemaVersion } from './migrations';
+import { schemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { MIGRATIONS } from './migrations';
 import { salvageInto } from './salvage';
 import type { Salvaged } from './salvage';
+import { asidePath, finishSalvage, keptAside, removeDatabase, salvagedPath, stagingPath, swapIn } from './salvage-files';
+import type { FileStep } from './salvage-files';
+import { BUSY_TIMEOUT_MS, describe, openAndMigrate, openAndMigrateWaiting, sqlite } from './sqlite-open';
+import { isStoreDamage, isWriteFailure } from './store-errors';
 
 export const STORE_FILE_NAME = 'partner-console.db';
-/** How long a write waits for another instance's lock before it fails (ms). */
-export const BUSY_TIMEOUT_MS = 5_000;
-/** Between two tries of an open that SQLite answered BUSY without waiting. */
-const BUSY_RETRY_MS = 25;
 
 export interface OpenedDatabase {
   db: Database | null;
@@ -33,154 +30,109 @@ export interface OpenedDatabase {
 export interface OpenOptions {
   now?: () => number;
   migrations?: readonly Migration[];
+  /** Called before each step of a salvage that changes the folder (a test stops it there, as a crash would). */
+  beforeFileStep?: FileStep;
 }
 
-const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+const OFF = 'Registering purchases is off';
 
-function errorCode(e: unknown): string {
-  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-type Driver = typeof BetterSqlite3;
-let driver: Driver | null = null;
-
-/**
- * better-sqlite3, loaded when first needed: its compiled binding fails to load where it was built
- * for another runtime (Node's ABI vs Electron's), and that must degrade the store, not stop the app.
- */
-function sqlite(): Driver {
+/** A finished salvage of the damaged file at `path`, in salvagedPath(path); throws when it cannot be written or the ledger cannot be read whole. */
+function salvage(path: string, migrations: readonly Migration[], now: () => number, step: FileStep): Salvaged {
+  const staging = stagingPath(path);
+  removeDatabase(staging);
+  const damaged = new (sqlite())(path, { readonly: true, fileMustExist: true });
   try {
-    driver ??= createRequire(import.meta.url)('better-sqlite3') as Driver;
-    return driver;
-  } catch (e) {
-    const abi = /NODE_MODULE_VERSION/.test(describe(e));
-    throw new Error(
-      abi
-        ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}`
-        : describe(e),
-    );
-  }
-}
-
-function openAndMigrate(path: string, migrations: readonly Migration[], now: () => number): Database {
-  const Sqlite = sqlite();
-  const db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
-  try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw Object.assign(new Error(`integrity check: ${String(check)}`), { code: 'SQLITE_CORRUPT' });
-    migrate(db, migrations, now);
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-}
-
-/**
- * SQLite answers some lock conflicts with BUSY at once instead of waiting out the busy timeout (a
- * write begun on a snapshot another connection has just moved past: two instances opening or
- * migrating a new file at the same instant). The open is tried again for as long as a write would wait.
- */
-function openAndMigrateWaiting(path: string, migrations: readonly Migration[], now: () => number): Database {
-  const waitUntil = Date.now() + BUSY_TIMEOUT_MS;
-  for (;;) {
+    const fresh = openAndMigrate(staging, migrations, now);
+    let salvaged: Salvaged;
     try {
-      return openAndMigrate(path, migrations, now);
-    } catch (e) {
-      if (!errorCode(e).startsWith('SQLITE_BUSY') || Date.now() >= waitUntil) throw e;
-      // Synchronous like the rest of the open (at start, before the store is used).
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_RETRY_MS);
-    }
-  }
-}
-
-function timestampForFileName(ms: number): string {
-  return new Date(ms).toISOString().replace(/[:.]/g, '-');
-}
-
-const JOURNAL_SUFFIXES = ['-wal', '-shm'];
-
-/** Moves a database file and its journal files (they belong to it: another file must not replay them). */
-function moveDatabase(from: string, to: string): void {
-  renameSync(from, to);
-  for (const suffix of JOURNAL_SUFFIXES) if (existsSync(from + suffix)) renameSync(from + suffix, to + suffix);
-}
-
-function removeDatabase(path: string): void {
-  for (const suffix of ['', ...JOURNAL_SUFFIXES]) rmSync(path + suffix, { force: true });
-}
-
-/** A new database file at `to` holding every readable row of the damaged one (salvage.ts); throws when the ledger cannot be read whole. */
-function salvageTo(damagedPath: string, to: string, migrations: readonly Migration[], now: () => number): Salvaged {
-  removeDatabase(to);
-  const damaged = new (sqlite())(damagedPath, { readonly: true, fileMustExist: true });
-  try {
-    const fresh = openAndMigrate(to, migrations, now);
-    try {
-      const salvaged = salvageInto(damaged, fresh);
-      fresh.pragma('wal_checkpoint(TRUNCATE)');
-      return salvaged;
+      salvaged = salvageInto(damaged, fresh);
+      // One file, no journal beside it: what is renamed is the whole salvage.
+      if (fresh.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') throw new Error('the new file keeps its write-ahead log');
     } finally {
       fresh.close();
     }
+    finishSalvage(path, step);
+    return salvaged;
   } catch (e) {
-    removeDatabase(to);
+    removeDatabase(staging);
     throw e;
   } finally {
     damaged.close();
   }
 }
 
+/** The sentence after a damaged file was replaced by its salvage. */
+function salvagedWords(damage: unknown, aside: string, salvaged: Salvaged): string {
+  const lost =
+    salvaged.partial.length > 0
+      ? ` Some rows of ${salvaged.partial.join(', ')} (usage history or alerts, not purchases) could not be read and are missing.`
+      : '';
+  return `The purchase ledger file was damaged (${describe(damage)}). It was kept as ${aside}; all ${salvaged.ledgerRecords} purchase ledger records in it were read and carried over to a new file, so registering still asks about them.${lost}`;
+}
+
+/** The damaged file at `path` replaced by its salvage, or why not (registering off, the file left as it is). */
+function replaceDamaged(path: string, damage: unknown, migrations: readonly Migration[], now: () => number, step: FileStep): OpenedDatabase {
+  let salvaged: Salvaged;
+  try {
+    salvaged = salvage(path, migrations, now, step);
+  } catch (failure) {
+    const problem = isWriteFailure(failure)
+      ? `The purchase ledger ${path} is damaged (${describe(damage)}); its records read, but the new file for them could not be written in its folder (${describe(failure)}). ${OFF}; the file was left as it is. Free space on the disk, or make the folder writable, then restart the app: it carries the records over then.`
+      : `The purchase ledger ${path} is damaged (${describe(damage)}) and its records cannot all be read (${describe(failure)}). ${OFF}, so that nothing is bought twice; the file was left as it is. Check recent purchases with the vendor (or put back a backup of the file), then move the file out of its folder: the app then starts a new, empty ledger.`;
+    return { db: null, path, problem };
+  }
+  return swapAndOpen(path, migrations, now, step, (aside) => salvagedWords(damage, aside, salvaged));
+}
+
+/** The finished salvage swapped in and opened; `words` say what happened, given where the replaced file was kept. */
+function swapAndOpen(path: string, migrations: readonly Migration[], now: () => number, step: FileStep, words: (aside: string) => string): OpenedDatabase {
+  const aside = asidePath(path, now());
+  try {
+    swapIn(path, aside, step);
+    return { db: openAndMigrate(path, migrations, now), path, problem: words(aside) };
+  } catch (failure) {
+    return {
+      db: null,
+      path,
+      problem: `The purchase ledger ${path} could not be replaced by its salvaged copy ${salvagedPath(path)} (${describe(failure)}). ${OFF}; both files were kept, and the next start tries again${isWriteFailure(failure) ? ' (free space on the disk, or make the folder writable, first)' : ''}.`,
+    };
+  }
+}
+
+/** A start that must not open or create the file at `path`: a salvage cut off, or a damaged ledger kept aside with none in its place. */
+function interrupted(path: string, migrations: readonly Migration[], now: () => number, step: FileStep): OpenedDatabase | null {
+  if (existsSync(salvagedPath(path))) {
+    const replaced = existsSync(path);
+    return swapAndOpen(path, migrations, now, step, (aside) =>
+      replaced
+        ? `A salvage of the damaged purchase ledger was cut off; it was finished now: the salvaged ledger is in place, and the file it replaced was kept as ${aside}.`
+        : `A salvage of the damaged purchase ledger was cut off; it was finished now: the salvaged ledger is in place.`,
+    );
+  }
+  const aside = existsSync(path) ? [] : keptAside(path);
+  if (aside.length === 0) return null;
+  return {
+    db: null,
+    path,
+    problem: `The purchase ledger ${path} is missing, but a damaged ledger was kept beside it (${aside.join(', ')}). ${OFF}: the app does not start a new, empty ledger that knows none of the purchases. Put back the ledger (or a backup of it) as ${path}; or, after checking recent purchases with the vendor, move the .corrupt files out of the folder: the app then starts a new, empty ledger.`,
+  };
+}
+
 export function openDatabase(dataDir: string, options: OpenOptions = {}): OpenedDatabase {
   const now = options.now ?? Date.now;
   const migrations = options.migrations ?? MIGRATIONS;
+  const step = options.beforeFileStep ?? (() => undefined);
   const path = join(dataDir, STORE_FILE_NAME);
   try {
     mkdirSync(dataDir, { recursive: true });
+    const resumed = interrupted(path, migrations, now, step);
+    if (resumed) return resumed;
     return { db: openAndMigrateWaiting(path, migrations, now), path, problem: null };
   } catch (e) {
-    if (!CORRUPT_CODES.has(errorCode(e)) || !existsSync(path)) {
-      return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). Registering purchases is off until it can.` };
+    if (!isStoreDamage(e) || !existsSync(path)) {
+      return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). ${OFF} until it can.` };
     }
-    // Never an empty ledger in its place (the guard would forget what was bought): its records carried over whole, or registering stays off.
-    let salvaged: Salvaged;
-    try {
-      salvaged = salvageTo(path, `${path}.salvage`, migrations, now);
-    } catch (unreadable) {
-      return {
-        db: null,
-        path,
-        problem: `The purchase ledger ${path} is damaged (${describe(e)}) and its records cannot all be read (${describe(unreadable)}). Registering purchases is off, so that nothing is bought twice; the file was left as it is. Check recent purchases with the vendor (or put back a backup of the file), then move the file out of its folder: the app then starts a new, empty ledger.`,
-      };
-    }
-    const aside = `${path}.corrupt-${timestampForFileName(now())}`;
-    try {
-      moveDatabase(path, aside);
-      moveDatabase(`${path}.salvage`, path);
-      const lost =
-        salvaged.partial.length > 0
-          ? ` Some rows of ${salvaged.partial.join(', ')} (usage history or alerts, not purchases) could not be read and are missing.`
-          : '';
-      return {
-        db: openAndMigrate(path, migrations, now),
-        path,
-        problem: `The purchase ledger file was damaged (${describe(e)}). It was kept as ${aside}; all ${salvaged.ledgerRecords} purchase ledger records in it were read and carried over to a new file, so registering still asks about them.${lost}`,
-      };
-    } catch (again) {
-      return {
-        db: null,
-        path,
-        problem: `The purchase ledger ${path} is damaged (${describe(e)}) and could not be replaced by its salvaged copy (${describe(again)}). Registering purchases is off until it is fixed or removed.`,
-      };
-    }
+    return replaceDamaged(path, e, migrations, now, step);
   }
 }
 

@@ -1,6 +1,7 @@
 /** The app's local store (SQLite in the data folder): the purchase ledger, with its migrations. */
 export { LocalStore } from './local-store';
-export { openDatabase, openDatabaseReadOnly, STORE_FILE_NAME, BUSY_TIMEOUT_MS } from './database';
+export { openDatabase, openDatabaseReadOnly, STORE_FILE_NAME } from './database';
+export { BUSY_TIMEOUT_MS } from './sqlite-open';
 export { migrate, schemaVersion, MIGRATIONS, USAGE_LEVELS } from './migrations';
 export type { Migration } from './migrations';
 export { PurchaseLedger, assetKey } from './ledger';

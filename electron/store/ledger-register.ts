@@ -25,9 +25,12 @@ export function newClientReference(): string {
 }
 
 /** What the user reads when the service did it and the ledger has yet to be written (or could not be: `lost`). */
-export function ledgerPendingWords(done: string, landing: { reason: string; lost?: boolean }): string {
+export function ledgerPendingWords(done: string, landing: { reason: string; lost?: boolean; registeringOff?: boolean }): string {
+  if (landing.registeringOff) {
+    return `${done}, but the purchase ledger file is damaged and could not record it (${landing.reason}). Do not register it again; registering is off until the app is restarted, which says what the ledger still holds.`;
+  }
   if (landing.lost) {
-    return `${done}, but the purchase ledger file is damaged or failed and could not record it (${landing.reason}). Do not register it again; registering is off until the app is restarted, which says what the ledger still holds.`;
+    return `${done}, but the purchase ledger could not record it (${landing.reason}). Do not register it again: the Purchases view may not show it as it is at the service.`;
   }
   return `${done}, but the purchase ledger could not be written just now (${landing.reason}). It will be updated as soon as it can: nothing to do, and do not register it again.`;
 }

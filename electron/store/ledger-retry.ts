@@ -5,27 +5,17 @@
  * retried with a bounded backoff until it lands, while the process lives. Kept in order so that a
  * later answer (validated) is never overwritten by an earlier one (registered) landing after it.
  */
+import { isPassingStoreFailure } from './store-errors';
 
 /** First retry after this, doubling to RETRY_MAX_MS: a lock held for seconds is caught soon after it goes. */
 export const RETRY_FIRST_MS = 250;
 export const RETRY_MAX_MS = 4_000;
 
-/** Not landed: kept for later, or `lost` (the write failed for good: a damaged file, a bug), with the reason. */
-export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true };
-
-/** Failures that a later attempt may not meet (a lock, a full disk, a read-only file); anything else is a bug, not retried. */
-const PASSING_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL)/;
-
-export function isPassingStoreFailure(e: unknown): boolean {
-  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-  return PASSING_CODES.test(code);
-}
-
-/** The file is damaged: no later attempt lands, and what the ledger holds can no longer be trusted whole. */
-export function isStoreDamage(e: unknown): boolean {
-  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-  return /^SQLITE_(CORRUPT|NOTADB)/.test(code);
-}
+/**
+ * Not landed: kept for later, or `lost` (the write failed for good: a damaged file, a bug), with the
+ * reason; `registeringOff` when the ledger now refuses registering (it found its file damaged).
+ */
+export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true; registeringOff?: true };
 
 function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

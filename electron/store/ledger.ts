@@ -14,7 +14,8 @@ import { processAlive } from '../catalog/file-lock';
 import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
 import { baseUrlKey, vendorKey, vendorServiceKey } from '../../shared/vendor-key';
-import { LedgerWriteRetry, isStoreDamage } from './ledger-retry';
+import { LedgerWriteRetry } from './ledger-retry';
+import { isStoreDamage } from './store-errors';
 import type { Landing } from './ledger-retry';
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
@@ -192,7 +193,7 @@ export class PurchaseLedger {
     } catch (e) {
       const reason = this.failed(e);
       this.log(`Ledger write lost (${what}): ${reason}`);
-      return { landed: false, reason, lost: true };
+      return { landed: false, reason, lost: true, ...(this.damage !== null ? { registeringOff: true as const } : {}) };
     }
   }
 

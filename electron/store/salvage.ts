@@ -5,6 +5,7 @@
  * tables (usage history, alerts) keep what reads, and say what did not.
  */
 import type { Database } from 'better-sqlite3';
+import { isWriteFailure } from './store-errors';
 
 /** The one table that must be read whole. */
 const LEDGER_TABLE = 'purchase_ledger';
@@ -29,7 +30,7 @@ function tables(db: Database): string[] {
   return (rows as { name: string }[]).map((r) => r.name);
 }
 
-/** Copies `table`'s readable rows; whole: every row read and written. */
+/** Copies `table`'s readable rows; whole: every row read and written. Throws when the new file cannot be written (full, read-only): no row is missing then, the salvage is. */
 function copyTable(from: Database, to: Database, table: string): { rows: number; whole: boolean; error: string | null } {
   const wanted = new Set(columns(to, table));
   const cols = columns(from, table).filter((c) => wanted.has(c));
@@ -45,10 +46,12 @@ function copyTable(from: Database, to: Database, table: string): { rows: number;
         insert.run(...row);
         rows += 1;
       } catch (e) {
+        if (isWriteFailure(e)) throw e;
         error ??= describe(e);
       }
     }
   } catch (e) {
+    if (isWriteFailure(e)) throw e;
     error ??= describe(e);
   }
   return { rows, whole: error === null, error };
@@ -56,7 +59,8 @@ function copyTable(from: Database, to: Database, table: string): { rows: number;
 
 /**
  * Copies `damaged`'s rows into `fresh` (migrated, empty), in one transaction. Throws, with nothing
- * written, when the ledger cannot be read whole (or the file's list of tables cannot be read).
+ * written, when the ledger cannot be read whole (or the file's list of tables cannot be read), or
+ * when `fresh` cannot be written (its error's code says so: store-errors.ts isWriteFailure).
  */
 export function salvageInto(damaged: Database, fresh: Database): Salvaged {
   const copy = fresh.transaction((): Salvaged => {

@@ -1,6 +1,7 @@
 /** The ledger's write retry: in order, bounded backoff, passing store failures only. */
 import { describe, expect, it } from 'vitest';
-import { LedgerWriteRetry, RETRY_MAX_MS, isPassingStoreFailure } from '../../electron/store/ledger-retry';
+import { LedgerWriteRetry, RETRY_MAX_MS } from '../../electron/store/ledger-retry';
+import { isPassingStoreFailure } from '../../electron/store/store-errors';
 
 const busy = (): never => {
   throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });

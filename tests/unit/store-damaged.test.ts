@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Sqlite from 'better-sqlite3';
-import { LocalStore, STORE_FILE_NAME, registerWithLedger } from '../../electron/store';
+import { LocalStore, STORE_FILE_NAME, ledgerPendingWords, registerWithLedger } from '../../electron/store';
 import type { SeenPurchase } from '../../electron/store';
 import { errorOf } from '../../electron/client/testing';
 import { PartnerError } from '../../shared/errors';
@@ -124,5 +124,19 @@ describe('damage met while in use', () => {
     store.close();
     // After a restart the ledger cannot be read whole: registering stays off rather than forgetting p_1.
     expect(open().available).toBe(false);
+  });
+
+  it('a write lost for another reason (not damage) does not claim registering is off, and registering goes on', async () => {
+    const store = open();
+    const ledger = store.ledger();
+    const landing = ledger.settle('an answer', () => {
+      throw Object.assign(new Error('CHECK constraint failed'), { code: 'SQLITE_CONSTRAINT_CHECK' });
+    });
+    expect(landing).toMatchObject({ landed: false, lost: true });
+    const words = ledgerPendingWords('Purchase p_1 is registered at the service', landing as { reason: string; lost?: boolean });
+    expect(words).toMatch(/could not record it \(CHECK constraint failed\)\. Do not register it again/);
+    expect(words).not.toMatch(/registering is off/);
+    const purchase = await registerWithLedger(ledger, { target, asset: { id: 6, title: null }, send: async (ref) => bought('p_2', ref) });
+    expect(purchase.id).toBe('p_2');
   });
 });
