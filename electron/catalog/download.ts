@@ -6,11 +6,10 @@
  * the output back to the checkpoint's length and asks for the page after the checkpoint's cursor,
  * so an item is never lost and never written twice, whatever moment the process died at.
  *
- * A fresh run over an existing output (a start over) writes into `<out>.new` until its first page is
- * safely there, and only then takes the output's place: until then the previous export and its
- * checkpoint stay as they were, also when the first request fails.
+ * A fresh run over an existing output is a start over (./start-over): the previous export stays until
+ * the new run's first page is safely written.
  */
-import { rename, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { timerClock } from '../../shared/clock';
 import { systemClock } from '../client/clock';
@@ -31,6 +30,7 @@ import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
 import { sameCursor } from './page';
+import { StartOver } from './start-over';
 import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ProgressEmitter } from './progress';
 import type { CatalogProgress } from './progress';
@@ -79,7 +79,7 @@ export class CatalogDownload {
   /** Held by a run, and by cancel while it deletes the files. */
   private readonly lockPath: string;
   /** Where a start over writes until its first page takes the output's place. */
-  private readonly stagingPath: string;
+  private readonly startOver: StartOver;
   /** A start over that has not written its first page: the output and checkpoint on disk are still the previous export's. */
   private staged = false;
   readonly format: ExportFormat;
@@ -107,7 +107,7 @@ export class CatalogDownload {
     this.out = resolve(options.out);
     this.checkpointPath = checkpointPathFor(this.out);
     this.lockPath = `${this.out}.lock`;
-    this.stagingPath = `${this.out}.new`;
+    this.startOver = new StartOver(this.out, this.checkpointPath);
     this.format = formatForPath(this.out, options.format);
     this.shape = pageShape(options);
     this.settings = {
@@ -173,7 +173,7 @@ export class CatalogDownload {
         await rm(this.out, { force: true });
         await rm(this.checkpointPath, { force: true });
       }
-      await rm(this.stagingPath, { force: true });
+      await this.startOver.discard();
     } finally {
       await lock.release();
     }
@@ -225,7 +225,7 @@ export class CatalogDownload {
       this.tracker.setState('running');
       this.emitter.notify(true);
 
-      output = await OutputFile.open(this.staged ? this.stagingPath : this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
+      output = await OutputFile.open(this.staged ? this.startOver.stagingPath : this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
       const encoder = createEncoder(
         this.format,
         checkpoint.columns ?? this.options.columns ?? null,
@@ -315,7 +315,7 @@ export class CatalogDownload {
     } finally {
       await output?.close().catch(() => undefined);
       // A fresh download that stopped before its first page leaves nothing worth resuming: no files of its own either.
-      if (this.staged) await rm(this.stagingPath, { force: true }).catch(() => undefined);
+      if (this.staged) await this.startOver.discard().catch(() => undefined);
       else if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {
         await rm(this.out, { force: true }).catch(() => undefined);
         await rm(this.checkpointPath, { force: true }).catch(() => undefined);
@@ -331,7 +331,10 @@ export class CatalogDownload {
     for (const warning of encoder.note(page.items, previous.pages + 1)) this.pageWarnings.add(warning);
     for (const item of page.items) await output.write(encoder.encode(item));
     await output.flush();
-    if (this.staged) await this.takeOutputsPlace();
+    if (this.staged) {
+      await this.startOver.commit();
+      this.staged = false;
+    }
     const next: Checkpoint = {
       ...previous,
       // An end marker may come with a null cursor: keep the last real one for the record.
@@ -349,21 +352,6 @@ export class CatalogDownload {
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
-  }
-
-  /**
-   * The first page of a start over is on disk: it replaces the previous export. The old checkpoint goes
-   * first, so that a crash between the steps leaves an output without a checkpoint (a resume refuses it),
-   * never the old checkpoint beside the new file.
-   */
-  private async takeOutputsPlace(): Promise<void> {
-    try {
-      await rm(this.checkpointPath, { force: true });
-      await rename(this.stagingPath, this.out);
-    } catch (e) {
-      throw new PartnerError({ code: 'INTERNAL', message: `Cannot replace ${this.out}: ${e instanceof Error ? e.message : String(e)}`, retryable: true });
-    }
-    this.staged = false;
   }
 
   /** More items written than the service counts: said once, at the page that passed its total. */
@@ -389,6 +377,7 @@ export class CatalogDownload {
   private async prepare(resume: boolean): Promise<{ checkpoint: Checkpoint; resumed: boolean; staged: boolean }> {
     // Told to replace them (start over), a damaged checkpoint or an older one no longer read is replaced too.
     const replacing = !resume && this.options.overwrite === true;
+    await this.startOver.recover();
     const saved = await readCheckpoint(this.checkpointPath).catch((e: unknown) => {
       if (replacing) return null;
       throw e;
