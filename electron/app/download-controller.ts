@@ -23,6 +23,8 @@ export interface DownloadTarget {
   client: CatalogClient;
   baseUrl: string;
   vendor: string;
+  /** The tokens the client sends: the checkpoint keeps their hashes, and a resume with none of them (another vendor's) is refused. */
+  tokens: readonly string[];
   /** How the service's pages are asked for and read (the profile's service map: every name). */
   map?: ServiceMap;
 }
@@ -162,6 +164,7 @@ export class DownloadController {
         client: target.client,
         baseUrl: target.baseUrl,
         vendor: target.vendor,
+        tokens: target.tokens,
         out,
         format: request.format,
         ...(target.map ? { map: target.map } : {}),

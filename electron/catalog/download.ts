@@ -442,7 +442,7 @@ export class CatalogDownload {
       code: 'BAD_REQUEST',
       retryable: false,
       message: `Cannot resume ${this.out}: it was begun with other tokens (none of the ones given now), so the rest could be another vendor's catalog appended to this one.`,
-      hint: 'Resume with a token the download began with; if that token was replaced, start over (without --resume, into another file or after deleting this one and its checkpoint).',
+      hint: 'Resume with a token the download began with; if that token was replaced, start the download over (into another file, or replacing this one).',
     });
   }
 
