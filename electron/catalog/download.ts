@@ -29,7 +29,7 @@ import type { TokenFingerprint } from './token-fingerprint';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
-import { sameCursor } from './page';
+import { endShortOfTotal, sameCursor } from './page';
 import { StartOver } from './start-over';
 import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ProgressEmitter } from './progress';
@@ -290,7 +290,8 @@ export class CatalogDownload {
         }
         // Items of the last pages again (a page that went back) are not written twice, nor counted toward the total.
         const fresh = recent.fresh(page.items);
-        page = agreedEnd(page, checkpoint.items + fresh.length, (w) => this.pageWarnings.add(w));
+        page = endShortOfTotal(page, checkpoint.items + fresh.length);
+        for (const warning of page.warnings) this.pageWarnings.add(warning);
         if (page.items.length > 0 && !page.done && page.cursor !== null) {
           // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
           const key = String(page.cursor);
@@ -459,18 +460,6 @@ const MAX_EMPTY_FOLLOWED = 50;
 /** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
 function saysMoreFollows(page: ParsedPage, saved: number): boolean {
   return !page.done || (page.total !== null && saved < page.total);
-}
-
-/**
- * A non-empty page that ends the catalog short of the total the same answer gives: the signals
- * disagree, so it is not an end. The next page starts after the last item; an empty answer there
- * fails loudly (emptyPageError) rather than report a short catalog as done.
- */
-function agreedEnd(page: ParsedPage, written: number, warn: (warning: string) => void): ParsedPage {
-  const short = page.total !== null && written < page.total;
-  if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
-  warn(`A page ended the catalog at ${written} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
-  return { ...page, done: false, cursor: page.lastItemId };
 }
 
 /** The page shape with the cursor field ignored: the next last_id is the last item's id (the spec's rule). */
