@@ -10,7 +10,8 @@ import type { downloadProgressSchema } from '../../shared/bridge/schemas';
 import { PartnerError } from '../../shared/errors';
 import { CatalogDownload } from '../catalog';
 import type { CatalogClient, CatalogProgress, ExportFormat } from '../catalog';
-import { catalogFileName, leftOnDisk, othersExport, sameService } from './download-on-disk';
+import { sameVendorService } from '../../shared/vendor-key';
+import { catalogFileName, leftOnDisk, othersExport } from './download-on-disk';
 import type { LeftOnDisk } from './download-on-disk';
 
 export type DownloadProgressView = z.output<typeof downloadProgressSchema>;
@@ -23,6 +24,8 @@ export interface DownloadTarget {
   client: CatalogClient;
   baseUrl: string;
   vendor: string;
+  /** The tokens the client sends: the checkpoint keeps their hashes, and a resume with none of them (another vendor's) is refused. */
+  tokens: readonly string[];
   /** How the service's pages are asked for and read (the profile's service map: every name). */
   map?: ServiceMap;
 }
@@ -123,7 +126,7 @@ export class DownloadController {
     const view = this.statusOf(target.profileId);
     if (view.state === 'running') return view;
     const left = await this.interrupted(target, downloadDir, FORMATS);
-    return { ...view, interrupted: left && sameService(left, target) ? withoutService(left) : null };
+    return { ...view, interrupted: left && sameVendorService(left, target) ? withoutService(left) : null };
   }
 
   /**
@@ -139,7 +142,7 @@ export class DownloadController {
     this.starting = true;
     try {
       const left = request.resume || request.replace ? null : await this.interrupted(target, downloadDir, [request.format]);
-      if (left && sameService(left, target)) {
+      if (left && sameVendorService(left, target)) {
         throw conflict(
           `An interrupted download of this catalog is in ${left.outPath} (${left.items} items, ${left.pages} pages): resume it, or start over to replace it.`,
         );
@@ -162,6 +165,7 @@ export class DownloadController {
         client: target.client,
         baseUrl: target.baseUrl,
         vendor: target.vendor,
+        tokens: target.tokens,
         out,
         format: request.format,
         ...(target.map ? { map: target.map } : {}),
@@ -193,7 +197,7 @@ export class DownloadController {
     }
     // After a restart or a profile switch: pick up the checkpoint of this vendor's file, if any.
     const left = await this.interrupted(target, downloadDir, FORMATS);
-    if (left && sameService(left, target)) return this.start(target, downloadDir, { format: left.format, resume: true });
+    if (left && sameVendorService(left, target)) return this.start(target, downloadDir, { format: left.format, resume: true });
     throw new PartnerError({ code: 'NOT_FOUND', message: 'There is no interrupted catalog download to resume.', retryable: false });
   }
 

@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { normalizeBaseUrl } from '../../shared/base-url';
+import { sameVendorService } from '../../shared/vendor-key';
 import { checkpointPathFor, readCheckpoint } from '../catalog';
 import type { ExportFormat } from '../catalog';
 
@@ -25,11 +25,6 @@ export function catalogFileName(vendor: string, format: ExportFormat): string {
   return `catalog-${safe}.${format}`;
 }
 
-/** File names keep only some characters of the vendor ("de mo" and "de/mo" share one): the checkpoint's own names decide. */
-export function sameService(left: Pick<LeftOnDisk, 'vendor' | 'baseUrl'>, target: { vendor: string; baseUrl: string }): boolean {
-  return left.vendor === target.vendor && normalizeBaseUrl(left.baseUrl) === normalizeBaseUrl(target.baseUrl);
-}
-
 /** The checkpoint of `vendor`'s file in `format`; null when there is none (a damaged one too: a start over replaces it). */
 export async function leftOnDisk(vendor: string, downloadDir: string, format: ExportFormat): Promise<LeftOnDisk | null> {
   const outPath = join(downloadDir, catalogFileName(vendor, format));
@@ -42,7 +37,7 @@ export async function leftOnDisk(vendor: string, downloadDir: string, format: Ex
 /** A finished export of another service in the target's file, still there: never replaced without the person's choice. */
 export async function othersExport(target: { vendor: string; baseUrl: string }, downloadDir: string, format: ExportFormat): Promise<LeftOnDisk | null> {
   const left = await leftOnDisk(target.vendor, downloadDir, format);
-  if (!left?.done || sameService(left, target)) return null;
+  if (!left?.done || sameVendorService(left, target)) return null;
   const there = await stat(left.outPath).then(
     () => true,
     () => false,

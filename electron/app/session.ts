@@ -56,6 +56,8 @@ export interface SessionDeps {
 
 export class ProfileSession {
   readonly client: PartnerClient;
+  /** The tokens the client sends: a download's checkpoint keeps their keyed hashes (never the tokens) to check a resume. */
+  readonly tokens: readonly string[];
   readonly purchases: PurchaseService;
   /** The profile's service map: every payload of this session is built and read through it. */
   readonly map: ServiceMap;
@@ -73,6 +75,7 @@ export class ProfileSession {
   /** Throws PartnerError BAD_REQUEST when the profile cannot make a client (a token no header can carry). */
   constructor(profile: SessionProfile, tokens: string[], deps: SessionDeps) {
     this.current = profile;
+    this.tokens = [...tokens];
     this.client = new PartnerClient({
       baseUrl: profile.baseUrl,
       vendor: profile.vendor,

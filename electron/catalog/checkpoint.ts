@@ -14,6 +14,7 @@ import type { UnlistedField } from './csv';
 import { NumberText } from '../../shared/json/number-text';
 import { parseJsonExact } from '../../shared/json/parse-exact';
 import { stringifyJsonExact } from '../../shared/json/stringify-exact';
+import { vendorKey } from '../../shared/vendor-key';
 import type { ExportFormat } from './settings';
 import { tokenFingerprintSchema } from './token-fingerprint';
 import type { TokenFingerprint } from './token-fingerprint';
@@ -207,7 +208,9 @@ export function settingsConflicts(saved: CheckpointSettings, wanted: CheckpointS
   const conflicts: string[] = [];
   const keys = ['baseUrl', 'vendor', 'format'] as const;
   for (const key of keys) {
-    if (saved[key] !== wanted[key]) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
+    // The vendor is a label the person types: one vendor however spelled (its tokens are checked apart).
+    const same = key === 'vendor' ? vendorKey(saved.vendor) === vendorKey(wanted.vendor) : saved[key] === wanted[key];
+    if (!same) conflicts.push(`${key} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`);
   }
   return wantedMap ? [...conflicts, ...mapConflicts(savedMap, wantedMap)] : conflicts;
 }

@@ -6,11 +6,10 @@
  * the output back to the checkpoint's length and asks for the page after the checkpoint's cursor,
  * so an item is never lost and never written twice, whatever moment the process died at.
  *
- * A fresh run over an existing output (a start over) writes into `<out>.new` until its first page is
- * safely there, and only then takes the output's place: until then the previous export and its
- * checkpoint stay as they were, also when the first request fails.
+ * A fresh run over an existing output is a start over (./start-over): the previous export stays until
+ * the new run's first page is safely written.
  */
-import { rename, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { timerClock } from '../../shared/clock';
 import { systemClock } from '../client/clock';
@@ -30,7 +29,8 @@ import type { TokenFingerprint } from './token-fingerprint';
 import type { RecordEncoder } from './encoder';
 import { FileLock } from './file-lock';
 import { OutputFile } from './output-file';
-import { sameCursor } from './page';
+import { endShortOfTotal, sameCursor } from './page';
+import { StartOver } from './start-over';
 import type { Cursor, ParsedPage } from './page';
 import { ProgressTracker, ProgressEmitter } from './progress';
 import type { CatalogProgress } from './progress';
@@ -79,7 +79,7 @@ export class CatalogDownload {
   /** Held by a run, and by cancel while it deletes the files. */
   private readonly lockPath: string;
   /** Where a start over writes until its first page takes the output's place. */
-  private readonly stagingPath: string;
+  private readonly startOver: StartOver;
   /** A start over that has not written its first page: the output and checkpoint on disk are still the previous export's. */
   private staged = false;
   readonly format: ExportFormat;
@@ -107,7 +107,7 @@ export class CatalogDownload {
     this.out = resolve(options.out);
     this.checkpointPath = checkpointPathFor(this.out);
     this.lockPath = `${this.out}.lock`;
-    this.stagingPath = `${this.out}.new`;
+    this.startOver = new StartOver(this.out, this.checkpointPath);
     this.format = formatForPath(this.out, options.format);
     this.shape = pageShape(options);
     this.settings = {
@@ -173,7 +173,7 @@ export class CatalogDownload {
         await rm(this.out, { force: true });
         await rm(this.checkpointPath, { force: true });
       }
-      await rm(this.stagingPath, { force: true });
+      await this.startOver.discard();
     } finally {
       await lock.release();
     }
@@ -225,7 +225,7 @@ export class CatalogDownload {
       this.tracker.setState('running');
       this.emitter.notify(true);
 
-      output = await OutputFile.open(this.staged ? this.stagingPath : this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
+      output = await OutputFile.open(this.staged ? this.startOver.stagingPath : this.out, prepared.resumed ? 'append' : 'replace', checkpoint.bytes);
       const encoder = createEncoder(
         this.format,
         checkpoint.columns ?? this.options.columns ?? null,
@@ -290,7 +290,8 @@ export class CatalogDownload {
         }
         // Items of the last pages again (a page that went back) are not written twice, nor counted toward the total.
         const fresh = recent.fresh(page.items);
-        page = agreedEnd(page, checkpoint.items + fresh.length, (w) => this.pageWarnings.add(w));
+        page = endShortOfTotal(page, checkpoint.items + fresh.length);
+        for (const warning of page.warnings) this.pageWarnings.add(warning);
         if (page.items.length > 0 && !page.done && page.cursor !== null) {
           // Any cursor given before, not only the last: 3 -> 6 -> 3 would loop for ever.
           const key = String(page.cursor);
@@ -315,7 +316,7 @@ export class CatalogDownload {
     } finally {
       await output?.close().catch(() => undefined);
       // A fresh download that stopped before its first page leaves nothing worth resuming: no files of its own either.
-      if (this.staged) await rm(this.stagingPath, { force: true }).catch(() => undefined);
+      if (this.staged) await this.startOver.discard().catch(() => undefined);
       else if (fresh && checkpoint?.pages === 0 && (this.tracker.current === 'failed' || this.tracker.current === 'cancelled')) {
         await rm(this.out, { force: true }).catch(() => undefined);
         await rm(this.checkpointPath, { force: true }).catch(() => undefined);
@@ -331,7 +332,10 @@ export class CatalogDownload {
     for (const warning of encoder.note(page.items, previous.pages + 1)) this.pageWarnings.add(warning);
     for (const item of page.items) await output.write(encoder.encode(item));
     await output.flush();
-    if (this.staged) await this.takeOutputsPlace();
+    if (this.staged) {
+      await this.startOver.commit();
+      this.staged = false;
+    }
     const next: Checkpoint = {
       ...previous,
       // An end marker may come with a null cursor: keep the last real one for the record.
@@ -349,21 +353,6 @@ export class CatalogDownload {
     };
     await writeCheckpoint(this.checkpointPath, next);
     return next;
-  }
-
-  /**
-   * The first page of a start over is on disk: it replaces the previous export. The old checkpoint goes
-   * first, so that a crash between the steps leaves an output without a checkpoint (a resume refuses it),
-   * never the old checkpoint beside the new file.
-   */
-  private async takeOutputsPlace(): Promise<void> {
-    try {
-      await rm(this.checkpointPath, { force: true });
-      await rename(this.stagingPath, this.out);
-    } catch (e) {
-      throw new PartnerError({ code: 'INTERNAL', message: `Cannot replace ${this.out}: ${e instanceof Error ? e.message : String(e)}`, retryable: true });
-    }
-    this.staged = false;
   }
 
   /** More items written than the service counts: said once, at the page that passed its total. */
@@ -389,6 +378,7 @@ export class CatalogDownload {
   private async prepare(resume: boolean): Promise<{ checkpoint: Checkpoint; resumed: boolean; staged: boolean }> {
     // Told to replace them (start over), a damaged checkpoint or an older one no longer read is replaced too.
     const replacing = !resume && this.options.overwrite === true;
+    await this.startOver.recover();
     const saved = await readCheckpoint(this.checkpointPath).catch((e: unknown) => {
       if (replacing) return null;
       throw e;
@@ -453,7 +443,7 @@ export class CatalogDownload {
       code: 'BAD_REQUEST',
       retryable: false,
       message: `Cannot resume ${this.out}: it was begun with other tokens (none of the ones given now), so the rest could be another vendor's catalog appended to this one.`,
-      hint: 'Resume with a token the download began with; if that token was replaced, start over (without --resume, into another file or after deleting this one and its checkpoint).',
+      hint: 'Resume with a token the download began with; if that token was replaced, start the download over (into another file, or replacing this one).',
     });
   }
 
@@ -470,18 +460,6 @@ const MAX_EMPTY_FOLLOWED = 50;
 /** An empty page whose body says another follows, or that leaves the catalog short of its stated total. */
 function saysMoreFollows(page: ParsedPage, saved: number): boolean {
   return !page.done || (page.total !== null && saved < page.total);
-}
-
-/**
- * A non-empty page that ends the catalog short of the total the same answer gives: the signals
- * disagree, so it is not an end. The next page starts after the last item; an empty answer there
- * fails loudly (emptyPageError) rather than report a short catalog as done.
- */
-function agreedEnd(page: ParsedPage, written: number, warn: (warning: string) => void): ParsedPage {
-  const short = page.total !== null && written < page.total;
-  if (!page.done || page.items.length === 0 || !short || page.lastItemId === null) return page;
-  warn(`A page ended the catalog at ${written} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`);
-  return { ...page, done: false, cursor: page.lastItemId };
 }
 
 /** The page shape with the cursor field ignored: the next last_id is the last item's id (the spec's rule). */

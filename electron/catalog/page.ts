@@ -92,3 +92,14 @@ export function assertPageUsable(page: ParsedPage, shape: Pick<PageShape, 'map'>
 export function sameCursor(a: Cursor | null, b: Cursor | null): boolean {
   return a !== null && b !== null && String(a) === String(b);
 }
+
+/**
+ * A page that ends the catalog with `written` items, short of the total the same answer gives: the signals
+ * disagree, so it is not an end; the next page starts after its last item (an empty answer there fails
+ * loudly rather than report a short catalog as done).
+ */
+export function endShortOfTotal(page: ParsedPage, written: number): ParsedPage {
+  if (!page.done || page.items.length === 0 || page.total === null || written >= page.total || page.lastItemId === null) return page;
+  const warning = `A page ended the catalog at ${written} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`;
+  return { ...page, done: false, cursor: page.lastItemId, warnings: [...page.warnings, warning] };
+}

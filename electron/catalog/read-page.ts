@@ -2,7 +2,7 @@
 import { foundAlternative } from '../../shared/service-map/field-path';
 import { listRequest } from '../../shared/service-map/requests';
 import { verifyPage } from '../../shared/service-map/verify';
-import { assertPageUsable, parsePage, sameCursor } from './page';
+import { assertPageUsable, endShortOfTotal, parsePage, sameCursor } from './page';
 import type { Cursor, ParsedPage } from './page';
 import type { BudgetSample } from '../../shared/rate-limit';
 import type { CatalogClient } from './client-port';
@@ -40,7 +40,9 @@ export async function readPage(client: CatalogClient, options: ReadPageOptions =
   const parsed = parsePage(response.body, { map });
   if (!options.tolerant) assertPageUsable(parsed, { map });
   const asked = Math.min(pageSize, map.list.pageSizeMax);
-  const page = shortOfTotal(echoRead(parsed, lastId, map), lastId);
+  const read = echoRead(parsed, lastId, map);
+  // Only a first page is known to hold all items read so far; the download checks every page against what it wrote.
+  const page = lastId === null ? endShortOfTotal(read, read.received) : read;
   return { ...page, warnings: [...page.warnings, ...verifyPage({ asked, param: map.list.pageSizeParam, received: page.received, done: page.done })] };
 }
 
@@ -69,14 +71,4 @@ function echoRead(page: ParsedPage, sent: Cursor | null, map: ServiceMap): Parse
     return { ...page, cursor: page.lastItemId, done: false, warnings: [...page.warnings, warning] };
   }
   return page;
-}
-
-/**
- * A first page that ends the catalog short of the total the same answer gives: the signals disagree, so it is not
- * an end (as the download's own check for any page, which knows how many it wrote; a page browsed later does not).
- */
-function shortOfTotal(page: ParsedPage, sent: Cursor | null): ParsedPage {
-  if (sent !== null || !page.done || page.total === null || page.received >= page.total || page.lastItemId === null) return page;
-  const warning = `A page ended the catalog at ${page.received} items while the same answer gives a total of ${page.total}: continuing from the last item's id.`;
-  return { ...page, done: false, cursor: page.lastItemId, warnings: [...page.warnings, warning] };
 }

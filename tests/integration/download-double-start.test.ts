@@ -40,7 +40,7 @@ describe('two downloads started at once', () => {
     const events: DownloadProgressView[] = [];
     const controller = new DownloadController((v) => events.push(v));
     downloads = controller;
-    const target: DownloadTarget = { profileId: 'p1', client, baseUrl: sim.url, vendor: 'demo' };
+    const target: DownloadTarget = { profileId: 'p1', client, baseUrl: sim.url, vendor: 'demo', tokens: ['demo-token-1', 'demo-token-2'] };
     const starts = await Promise.allSettled([
       controller.start(target, dir, { format: 'jsonl', resume: false }),
       controller.start(target, dir, { format: 'jsonl', resume: false }),

@@ -33,7 +33,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const target: DownloadTarget = { profileId: 'p1', client: null as never, baseUrl: '', vendor: 'demo' };
+const target: DownloadTarget = { profileId: 'p1', client: null as never, baseUrl: '', vendor: 'demo', tokens: ['demo-token-1'] };
 const controller = (events: DownloadProgressView[] = []): DownloadController => {
   const c = new DownloadController((v) => events.push(v));
   controllers.push(c);

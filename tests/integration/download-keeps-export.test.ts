@@ -5,7 +5,7 @@
  * --resume of a finished download whose file is gone is a clear refusal, never "done".
  * CatalogDownload, the app's DownloadController and a real PartnerClient against a loopback service.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,8 +112,8 @@ describe("the app's Start beside a finished export", () => {
   it("another profile's service (the same vendor name) is refused with CONFLICT, the file untouched; replace is the person's choice", async () => {
     const x = await service();
     const y = await service(3);
-    const a: DownloadTarget = { profileId: 'a', client: client(x, 'tok-A'), baseUrl: x.url, vendor: 'demo' };
-    const b: DownloadTarget = { profileId: 'b', client: client(y, 'tok-B'), baseUrl: y.url, vendor: 'demo' };
+    const a: DownloadTarget = { profileId: 'a', client: client(x, 'tok-A'), baseUrl: x.url, vendor: 'demo', tokens: ['tok-A'] };
+    const b: DownloadTarget = { profileId: 'b', client: client(y, 'tok-B'), baseUrl: y.url, vendor: 'demo', tokens: ['tok-B'] };
     const outPath = await finishedInApp(a);
     const before = await snapshot(outPath);
     const next = controller();
@@ -131,7 +131,7 @@ describe("the app's Start beside a finished export", () => {
 
   it('the same profile pressing Start while its service refuses keeps its finished export', async () => {
     const x = await service();
-    const a: DownloadTarget = { profileId: 'a', client: client(x, 'tok-A'), baseUrl: x.url, vendor: 'demo' };
+    const a: DownloadTarget = { profileId: 'a', client: client(x, 'tok-A'), baseUrl: x.url, vendor: 'demo', tokens: ['tok-A'] };
     const outPath = await finishedInApp(a);
     const before = await snapshot(outPath);
     x.refuse = true;
@@ -140,5 +140,25 @@ describe("the app's Start beside a finished export", () => {
     await next.start(a, dir, { format: 'jsonl', resume: false });
     await until(() => events.some((e) => e.state === 'failed'), 10_000);
     expect(await snapshot(outPath)).toEqual(before);
+  });
+});
+
+describe('a start over whose output cannot be replaced', () => {
+  it('keeps the previous download resumable: its checkpoint is put back, nothing is left beside it', async () => {
+    const s = await service();
+    const out = join(dir, 'cat.jsonl');
+    s.refuseAfter = 1;
+    const stopped = await new CatalogDownload({ client: client(s, 'tok-A'), baseUrl: s.url, vendor: 'demo', out, pageSize: 10 }).start();
+    expect(stopped).toMatchObject({ state: 'failed', pages: 1 });
+    s.refuseAfter = Infinity;
+    const checkpoint = await readFile(checkpointPathFor(out), 'utf8');
+    // A file in the way of the rename that a start over cannot replace (as a CSV open in Excel on Windows).
+    await rm(out);
+    await mkdir(join(out, 'in-use'), { recursive: true });
+    const again = await new CatalogDownload({ client: client(s, 'tok-B'), baseUrl: s.url, vendor: 'demo', out, pageSize: 10, overwrite: true }).start();
+    expect(again.state).toBe('failed');
+    expect(again.error?.message).toContain(out);
+    expect(await readFile(checkpointPathFor(out), 'utf8')).toBe(checkpoint);
+    expect((await readdir(dir)).sort()).toEqual(['cat.jsonl', 'cat.jsonl.checkpoint.json']);
   });
 });

@@ -36,7 +36,7 @@ afterEach(async () => {
 
 describe("another profile's download", () => {
   it("is not shown as B's own, is named as another profile's, and B's Pause and Cancel are refused", async () => {
-    const a: DownloadTarget = { profileId: 'a', profileName: 'Alpha shop', client, baseUrl: sim.url, vendor: 'alpha' };
+    const a: DownloadTarget = { profileId: 'a', profileName: 'Alpha shop', client, baseUrl: sim.url, vendor: 'alpha', tokens: ['demo-token-1'] };
     const b = { profileId: 'b', baseUrl: sim.url, vendor: 'beta' };
     await downloads.start(a, dir, { format: 'jsonl', resume: false });
     await until(() => events.some((e) => e.pages >= 1), 10_000);

@@ -8,7 +8,7 @@ import type { HandlerGroup } from './types';
 function targetOf(ctx: AppContext, scope: ProfileScoped): DownloadTarget {
   const session = ctx.session(scope);
   const p = session.profile;
-  return { profileId: p.id, profileName: p.name, client: session.client, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
+  return { profileId: p.id, profileName: p.name, client: session.client, tokens: session.tokens, baseUrl: p.baseUrl, vendor: p.vendor, map: session.map };
 }
 
 /** The service of a connected profile; null when it is not connected (nothing to resume from there). */
