@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { UsageHistory, UsagePoint } from './bridge/usage-schemas';
 import { compareEndpoints } from './endpoints';
-import { meanUseOf, weightedQuantile } from './usage-report';
+import { budgetUseOf, budgetUseSeconds, documentedLimit, weightedQuantile } from './usage-report';
 import type { UseSums } from './usage-report';
 
 export const HISTORY_RANGES = [
@@ -128,10 +128,13 @@ export interface EndpointSummary {
   meanRate: number;
   peakRate: number;
   /**
-   * Mean use of the limit over the seconds with requests (usage-report.ts meanUseOf), and the highest
-   * 1 - Remaining/Limit seen (0..1); null when unknown. Use over the whole range: meanUse x activeSeconds / its length.
+   * Mean use of the whole budget (this app's and the others') over the seconds with requests (usage-report.ts
+   * budgetUseOf, as the live table and the Overview read it), and the highest 1 - Remaining/Limit seen (0..1);
+   * null when unknown. Use over the whole range: meanUse x activeSeconds / its length.
    */
   meanUse: number | null;
+  /** This app's part of meanUse; null for the older measure. */
+  meanUseOurs: number | null;
   /** The range holds points stored before the per-second measure: alone, meanUse is the older per-answer one; beside newer points, they are left out of it. */
   meanUseOlder: boolean;
   /** Seconds with requests in the range. */
@@ -151,7 +154,7 @@ export interface EndpointSummary {
 export function summarize(history: UsageHistory): EndpointSummary[] {
   const spanS = (history.toMs - history.fromMs) / 1000;
   const bucketS = history.bucketMs / 1000;
-  const rows = new Map<string, EndpointSummary & { use: UseSums; requestsWithoutSeconds: number; waits: [number, number][] }>();
+  const rows = new Map<string, EndpointSummary & { use: PointUse; requestsWithoutSeconds: number; waits: [number, number][] }>();
   for (const p of history.points) {
     const row = rows.get(p.endpoint) ?? {
       endpoint: p.endpoint,
@@ -159,6 +162,7 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       meanRate: 0,
       peakRate: 0,
       meanUse: null,
+      meanUseOurs: null,
       meanUseOlder: false,
       activeSeconds: 0,
       peakUse: null,
@@ -168,7 +172,7 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
       waitedMs: 0,
       waitMeanMs: null,
       waitP95Ms: null,
-      use: { activeSeconds: 0, useSeconds: 0, olderUseSum: 0, olderUseCount: 0 },
+      use: { activeSeconds: 0, useSeconds: 0, olderUseSum: 0, olderUseCount: 0, budgetSeconds: 0 },
       requestsWithoutSeconds: 0,
       waits: [],
     };
@@ -186,28 +190,37 @@ export function summarize(history: UsageHistory): EndpointSummary[] {
   }
   return [...rows.values()]
     .sort((a, b) => compareEndpoints(a.endpoint, b.endpoint))
-    .map(({ use, waits, requestsWithoutSeconds, ...row }) => ({
-      ...row,
-      // Over the seconds with requests only where every request's point counts them (not in rows stored before).
-      meanRate: use.activeSeconds > 0 && requestsWithoutSeconds === 0 ? row.requests / use.activeSeconds : spanS > 0 ? row.requests / spanS : 0,
-      meanUse: meanUseOf(use).value,
-      // Marked wherever older rows are in the range: alone they give the older measure, beside newer ones they are left out.
-      meanUseOlder: use.olderUseCount > 0,
-      activeSeconds: use.activeSeconds,
-      waitMeanMs: row.requests > 0 ? row.waitedMs / row.requests : null,
-      waitP95Ms: weightedQuantile(waits, 0.95),
-    }));
+    .map(({ use, waits, requestsWithoutSeconds, ...row }) => {
+      const budgetUse = budgetUseOf(use);
+      return {
+        ...row,
+        // Over the seconds with requests only where every request's point counts them (not in rows stored before).
+        meanRate: use.activeSeconds > 0 && requestsWithoutSeconds === 0 ? row.requests / use.activeSeconds : spanS > 0 ? row.requests / spanS : 0,
+        meanUse: budgetUse.value,
+        meanUseOurs: budgetUse.ours,
+        // Marked wherever older rows are in the range: alone they give the older measure, beside newer ones they are left out.
+        meanUseOlder: use.olderUseCount > 0,
+        activeSeconds: use.activeSeconds,
+        waitMeanMs: row.requests > 0 ? row.waitedMs / row.requests : null,
+        waitP95Ms: weightedQuantile(waits, 0.95),
+      };
+    });
 }
 
+/** Use sums, with the whole budget's use of the points that have the per-second measure (budgetUseOf). */
+type PointUse = UseSums & { budgetSeconds: number };
+
 /** A point's use back into sums: per-second means weigh by their seconds, older per-answer ones by requests. */
-function addPointUse(into: UseSums, p: UsagePoint): void {
+function addPointUse(into: PointUse, p: UsagePoint): void {
   if (p.meanUse === null) return;
   if (p.meanUseOlder) {
     into.olderUseSum += p.meanUse * p.requests;
     into.olderUseCount += p.requests;
   } else {
-    into.useSeconds += p.meanUse * p.activeSeconds;
+    const useSeconds = p.meanUse * p.activeSeconds;
+    into.useSeconds += useSeconds;
     into.activeSeconds += p.activeSeconds;
+    into.budgetSeconds += budgetUseSeconds({ ...p, useSeconds }, documentedLimit(p.endpoint));
   }
 }
 

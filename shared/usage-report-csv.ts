@@ -17,6 +17,8 @@ export const USAGE_REPORT_CSV_HEADER = [
   'held_back_pct',
   // Which mean use: per second (served / limit), or the older per-answer one of days stored before it.
   'mean_use_measure',
+  // This app's part of mean_use_pct (which counts the other consumers too); empty for the older measure.
+  'mean_use_ours_pct',
 ] as const;
 
 const pct = (share: number | null): string => (share === null ? '' : (share * 100).toFixed(1));
@@ -41,6 +43,7 @@ export function usageReportCsv(report: Pick<UsageReport, 'days'>): string {
           ms(d.waitP95Ms),
           pct(d.heldBackShare),
           d.meanUse === null ? '' : d.meanUseOlder ? 'older_per_answer' : 'per_second',
+          pct(d.meanUseOurs),
         ]),
       )
       .join('')

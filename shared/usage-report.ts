@@ -6,7 +6,7 @@
  * minutes. Days and hours are those of `timeZone`.
  */
 import type { BusyMinute, ReportDay, ReportHeatCell, UsageReport } from './bridge/report-schemas';
-import { ENDPOINT_IDS } from './endpoints';
+import { ENDPOINT_IDS, ENDPOINTS, isEndpointId } from './endpoints';
 import { zonedTime } from './time-zone';
 
 /** One stored bucket of one endpoint (the fields of the store's UsageRow the report reads). */
@@ -31,15 +31,42 @@ export interface ReportRow {
 export type UseSums = Pick<ReportRow, 'activeSeconds' | 'useSeconds' | 'olderUseSum' | 'olderUseCount'>;
 
 /**
- * Mean use of the limit: per second with requests, the share of the limit the server served in it
- * (answered, not 429; as the Budget view's utilisation), averaged over those seconds. Rows stored before
- * that measure have only the older one, the mean of 1 - Remaining/Limit per answer (about half the use
- * of a budget drained every second): it is given for them, with `older` set, never mixed with the new one.
+ * Mean use of the limit by this app: per second with requests, the share of the limit the server served
+ * in it (answered, not 429), averaged over those seconds. Rows stored before that measure have only the
+ * older one, the mean of 1 - Remaining/Limit per answer (about half the use of a budget drained every
+ * second): it is given for them, with `older` set, never mixed with the new one.
  */
 export function meanUseOf(s: UseSums): { value: number | null; older: boolean } {
   if (s.activeSeconds > 0) return { value: s.useSeconds / s.activeSeconds, older: false };
   if (s.olderUseCount > 0) return { value: s.olderUseSum / s.olderUseCount, older: true };
   return { value: null, older: false };
+}
+
+/** The endpoint's documented limit (what usage-aggregate.ts counts use against where an answer gave none); null if unknown. */
+export function documentedLimit(endpoint: string): number | null {
+  return isEndpointId(endpoint) ? ENDPOINTS[endpoint].limit : null;
+}
+
+/**
+ * Seconds' worth of the WHOLE budget one stored bucket used, as the Budget view's utilisation and the
+ * Overview read it: this app's use (useSeconds) plus the other consumers' requests the headers showed,
+ * at most one per second with requests. Where we were idle, others' requests are put down to our next
+ * busy second, so a sparse bucket can read high; the cap keeps it within the limit.
+ */
+export function budgetUseSeconds(b: { activeSeconds: number; useSeconds: number; foreignRequests: number }, limit: number | null): number {
+  const others = limit !== null && limit > 0 ? b.foreignRequests / limit : 0;
+  return Math.min(b.activeSeconds, b.useSeconds + others);
+}
+
+/**
+ * Mean use of the whole budget over the seconds with requests (`value`, from the buckets' budgetUseSeconds
+ * summed into `budgetSeconds`) and this app's part (`ours`, meanUseOf). The older measure already counted
+ * others (it read Remaining), so it is the whole use there, and ours is unknown.
+ */
+export function budgetUseOf(s: UseSums & { budgetSeconds: number }): { value: number | null; ours: number | null; older: boolean } {
+  const own = meanUseOf(s);
+  if (own.value === null || own.older) return { value: own.value, ours: null, older: own.older };
+  return { value: Math.min(1, s.budgetSeconds / s.activeSeconds), ours: own.value, older: false };
 }
 
 export interface ReportPeriod {
@@ -57,6 +84,8 @@ const MINUTE = 60_000;
 
 interface Sums extends UseSums {
   requests: number;
+  /** Summed budgetUseSeconds of the buckets. */
+  budgetSeconds: number;
   peak: number | null;
   throttled: number;
   throttledByOthers: number;
@@ -72,6 +101,7 @@ interface Sums extends UseSums {
 
 const emptySums = (): Sums => ({
   requests: 0,
+  budgetSeconds: 0,
   activeSeconds: 0,
   useSeconds: 0,
   olderUseSum: 0,
@@ -93,6 +123,7 @@ function add(s: Sums, r: ReportRow): void {
   s.requests += r.requests;
   s.activeSeconds += r.activeSeconds;
   s.useSeconds += r.useSeconds;
+  s.budgetSeconds += budgetUseSeconds(r, documentedLimit(r.endpoint));
   s.olderUseSum += r.olderUseSum;
   s.olderUseCount += r.olderUseCount;
   s.peak = maxOf(s.peak, r.usePeak);
@@ -123,9 +154,9 @@ export function weightedQuantile(values: readonly (readonly [number, number])[],
   return sorted[sorted.length - 1]![0];
 }
 
-function meanUseFields(s: UseSums): { meanUse: number | null; meanUseOlder: boolean } {
-  const { value, older } = meanUseOf(s);
-  return { meanUse: value, meanUseOlder: older };
+function meanUseFields(s: Sums): { meanUse: number | null; meanUseOurs: number | null; meanUseOlder: boolean } {
+  const { value, ours, older } = budgetUseOf(s);
+  return { meanUse: value, meanUseOurs: ours, meanUseOlder: older };
 }
 
 function endpointOrder(a: string, b: string): number {

@@ -429,6 +429,16 @@ export class UsageStore {
     return statement;
   }
 
+  /**
+   * Where a level's minutes and hours stop growing at `now`: where the roll-up has reached (a later bucket is
+   * still running or not rolled up yet). Seconds are written every flush, so they count to the end.
+   */
+  completeUntil(level: UsageLevel, now = this.clock.now()): number {
+    if (level === 'second') return Infinity;
+    const settled = now - 2 * this.flushEveryMs;
+    return Math.min(settled, this.doneUntil(level) ?? settled);
+  }
+
   private doneUntil(level: 'minute' | 'hour'): number | null {
     const row = this.stmt('SELECT done_until_ms AS t FROM usage_rollup WHERE level = ?').get(level) as { t: number } | undefined;
     return row?.t ?? null;

@@ -59,9 +59,11 @@ export function readHistory(
   retention: UsageRetention,
 ): Pick<UsageHistory, 'level' | 'bucketMs' | 'fromMs' | 'toMs' | 'points'> {
   const { level, bucketMs } = chooseLevel(query, now, retention);
-  // Whole points only: the range is widened to the points it touches.
+  // Whole points only: the range is widened to the points it touches, and ends at the last complete one (a
+  // point still running, or not rolled up yet, would read as a drop to 0 at the end of every chart).
   const fromMs = Math.floor(query.fromMs / bucketMs) * bucketMs;
-  const toMs = Math.ceil(query.toMs / bucketMs) * bucketMs;
+  const complete = Math.floor(store.completeUntil(level, now) / bucketMs) * bucketMs;
+  const toMs = Math.max(fromMs + bucketMs, Math.min(Math.ceil(query.toMs / bucketMs) * bucketMs, complete));
   // One read per endpoint: each is a range of the primary key (profile, vendor, endpoint, time), so
   // a day costs a day's rows whatever else the table holds; SQLite merges the rows into points.
   const groups = (query.endpoints ?? ENDPOINT_IDS).flatMap((endpoint) =>

@@ -20,8 +20,8 @@ export const usageReportRequestSchema = z
   .refine((r) => r.toMs - r.fromMs <= 400 * 86_400_000, { message: 'A report covers at most 400 days', path: ['toMs'] });
 
 /**
- * One endpoint on one day. Use is a share of the limit (0..1). Mean use: per second with requests, the
- * share of the limit the server served (shared/usage-report.ts meanUseOf); peak use: the highest
+ * One endpoint on one day. Use is a share of the limit (0..1). Mean use: of the whole budget, this app's
+ * and the other consumers' (shared/usage-report.ts budgetUseOf), as the Budget view reads it; peak use: the highest
  * 1 - Remaining/Limit of an answer, null when no answer carried the headers.
  */
 export const reportDaySchema = z.object({
@@ -29,6 +29,8 @@ export const reportDaySchema = z.object({
   endpoint: z.string(),
   requests: z.number(),
   meanUse: z.number().nullable(),
+  /** This app's part of meanUse (per second with requests, the share of the limit the server served it); null for the older measure. */
+  meanUseOurs: z.number().nullable(),
   /** The mean use is the older per-answer measure (mean of 1 - Remaining/Limit): the day was stored before the per-second one. */
   meanUseOlder: z.boolean(),
   peakUse: z.number().nullable(),
@@ -54,6 +56,7 @@ export const reportHeatCellSchema = z.object({
   hour: z.number().int().min(0).max(23),
   requests: z.number(),
   meanUse: z.number().nullable(),
+  meanUseOurs: z.number().nullable(),
   /** As in a day: the older per-answer measure. */
   meanUseOlder: z.boolean(),
   peakUse: z.number().nullable(),

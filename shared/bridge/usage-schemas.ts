@@ -60,7 +60,7 @@ export const usagePointSchema = z.object({
   lowestRemaining: z.number().nullable(),
   /**
    * Mean use of the limit (0..1): per second with requests, the share of the limit served (answered, not
-   * 429), averaged over those seconds (shared/usage-report.ts meanUseOf); null without requests.
+   * 429), averaged over those seconds (shared/usage-report.ts meanUseOf): this app's use only (summaries add the others', budgetUseOf); null without requests.
    */
   meanUse: z.number().nullable(),
   /** meanUse is the older per-answer measure (mean of 1 - Remaining/Limit): the point was stored before the per-second one. */

@@ -48,7 +48,8 @@ describe('usageReport', () => {
         day: new Date(DAY_START).toISOString().slice(0, 10),
         endpoint: 'searchAssets',
         requests: 120,
-        meanUse: 0.8,
+        meanUse: 0.8075, // the whole budget: ours 0.8 and others' 9 requests
+        meanUseOurs: 0.8,
         meanUseOlder: false,
         peakUse: 1,
         throttled: 4,
@@ -60,7 +61,9 @@ describe('usageReport', () => {
         heldBackShare: 0.04,
       },
     ]);
-    expect(report.heatMap).toEqual([{ endpoint: 'searchAssets', hour: 10, requests: 120, meanUse: 0.8, meanUseOlder: false, peakUse: 1, throttled: 4 }]);
+    expect(report.heatMap).toEqual([
+      { endpoint: 'searchAssets', hour: 10, requests: 120, meanUse: 0.8075, meanUseOurs: 0.8, meanUseOlder: false, peakUse: 1, throttled: 4 },
+    ]);
     expect(report.busiestMinutes).toEqual([{ startMs: MINUTE_AT, requests: 120, throttled: 4, peakUse: 1, topEndpoint: 'searchAssets' }]);
   });
 

@@ -103,11 +103,11 @@ describe('npm run report', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout.split('\r\n')).toEqual([
-      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct,mean_use_measure',
-      '2026-11-01,listAssets,3,10.0,10.0,0,0,0,0,0.0,0.0,0.0,per_second',
+      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct,mean_use_measure,mean_use_ours_pct',
+      '2026-11-01,listAssets,3,10.0,10.0,0,0,0,0,0.0,0.0,0.0,per_second,10.0',
       // 09:00:05 served 3 of its 10 (the 429 took none): 30%, not the mean of 1 - Remaining/Limit over the 4 answers (67.5%).
-      '2026-11-20,listAssets,4,30.0,100.0,1,1,1,0,100.0,100.0,0.7,per_second',
-      '2026-11-20,searchAssets,2,20.0,20.0,0,0,0,0,0.0,0.0,0.0,per_second',
+      '2026-11-20,listAssets,4,35.0,100.0,1,1,1,0,100.0,100.0,0.7,per_second,30.0',
+      '2026-11-20,searchAssets,2,20.0,20.0,0,0,0,0,0.0,0.0,0.0,per_second,20.0',
       '',
     ]);
   });
@@ -168,7 +168,7 @@ describe('npm run report', () => {
       encoding: 'utf8',
     });
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toContain('2026-11-20,listAssets,4,30.0,100.0,1,1,1,0,100.0,100.0,0.7,per_second');
+    expect(ok.stdout).toContain('2026-11-20,listAssets,4,35.0,100.0,1,1,1,0,100.0,100.0,0.7,per_second,30.0');
     const bad = spawnSync(process.execPath, [REPORT_CLI_BUNDLE, '--profile', 'x', '--from', 'yesterday'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
   }, 30_000);

@@ -66,7 +66,8 @@ describe('usage report', () => {
   it('per endpoint and day: requests, mean and peak use, 429s ours and explained by others, waits per request', () => {
     const list = report.days.find((d) => d.endpoint === 'listAssets')!;
     expect(list.requests).toBe(960);
-    expect(list.meanUse).toBeCloseTo((3 + 54 + 15) / (6 + 60 + 30), 10); // per second with requests
+    expect(list.meanUseOurs).toBeCloseTo((3 + 54 + 15) / (6 + 60 + 30), 10); // per second with requests
+    expect(list.meanUse).toBeCloseTo((3 + 54 + 15 + 2 / 20) / (6 + 60 + 30), 10); // the whole budget: others' 2 requests too
     expect(list.peakUse).toBe(1);
     expect(list.throttled).toBe(3);
     expect(list.throttledByOthers).toBe(2); // 3 refused, 2 others' requests that minute
@@ -80,13 +81,15 @@ describe('usage report', () => {
     const search = report.days.find((d) => d.endpoint === 'searchAssets')!;
     expect(search).toMatchObject({ requests: 100, throttled: 0, throttledByOthers: 0, othersRequests: 5, failures: 1, waitMeanMs: 200, waitP95Ms: 200 });
     expect(search.heldBackShare).toBeCloseTo(20 / 60, 10);
-    expect(search.meanUse).toBeCloseTo(0.2, 10);
+    expect(search.meanUseOurs).toBeCloseTo(0.2, 10);
+    expect(search.meanUse).toBeCloseTo(0.225, 10); // with the others' 5 requests
   });
 
   it('heat map by local hour of day x endpoint', () => {
     const cell = (endpoint: string, hour: number) => report.heatMap.find((c) => c.endpoint === endpoint && c.hour === hour);
     expect(cell('listAssets', 9)).toMatchObject({ requests: 900, peakUse: 1, throttled: 3 });
-    expect(cell('listAssets', 9)!.meanUse).toBeCloseTo((54 + 15) / (60 + 30), 10);
+    expect(cell('listAssets', 9)!.meanUseOurs).toBeCloseTo((54 + 15) / (60 + 30), 10);
+    expect(cell('listAssets', 9)!.meanUse).toBeCloseTo((54 + 15 + 2 / 20) / (60 + 30), 10);
     expect(cell('listAssets', 0)).toMatchObject({ requests: 60, peakUse: 0.6 });
     expect(cell('categories', 10)).toMatchObject({ requests: 10_000, peakUse: 0.2 });
     expect(report.heatMap).toHaveLength(4);
@@ -117,9 +120,9 @@ describe('usage report', () => {
   it('CSV: one row per endpoint and day, percentages and ms, formula-safe', () => {
     const csv = usageReportCsv(report).split('\r\n');
     expect(csv[0]).toBe(
-      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct,mean_use_measure',
+      'day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,our_429s_explained_by_others,others_requests_inferred,other_failures,wait_mean_ms,wait_p95_ms,held_back_pct,mean_use_measure,mean_use_ours_pct',
     );
-    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.0,100.0,3,2,2,0,6.3,10.0,3.3,per_second');
+    expect(csv[1]).toBe('2026-11-20,listAssets,960,75.1,100.0,3,2,2,0,6.3,10.0,3.3,per_second,75.0');
     const evil = usageReportCsv({ days: [{ ...report.days[0]!, endpoint: '=HYPERLINK("x")' }] }).split('\r\n')[1];
     expect(evil).toContain('"\'=HYPERLINK(""x"")"');
   });

@@ -97,3 +97,8 @@ export function fmtPrice(price: unknown, currency: unknown): string {
 export function fmtPercent(share: number | null | undefined): string {
   return share === null || share === undefined || !Number.isFinite(share) ? DASH : `${Math.round(share * 100)}%`;
 }
+
+/** "96% (ours 54%)": the whole budget's use and this app's part, as the live Budget table writes it; one figure where they are the same. */
+export function fmtUseWithOurs(use: number | null, ours: number | null): string {
+  return ours === null || use === null || Math.round(ours * 100) === Math.round(use * 100) ? fmtPercent(use) : `${fmtPercent(use)} (ours ${fmtPercent(ours)})`;
+}

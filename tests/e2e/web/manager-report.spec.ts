@@ -14,6 +14,7 @@ import { syntheticAggregate } from '../../../electron/usage/synthetic-usage';
 import { timerClock } from '../../../shared/clock';
 import { ENDPOINTS } from '../../../shared/endpoints';
 import { nextDay, startOfDay, zonedTime } from '../../../shared/time-zone';
+import { budgetUseSeconds } from '../../../shared/usage-report';
 import { startBrowserMode } from '../browser-mode';
 import type { BrowserMode } from '../browser-mode';
 import { WEB_BRIDGE_PATH } from '../../../shared/bridge/websocket-protocol';
@@ -45,18 +46,28 @@ function seed() {
   const spikeStartMs = fromMs + 14 * 60 * MINUTE;
   const local = new LocalStore(dataDir);
   const usage = local.openUsage({ clock: timerClock })!;
-  // Mean use is per second with requests: the seconds' use summed over the seconds (the seed spreads each minute over all 60).
-  const expected = { listRequests: 0, listUseSeconds: 0, listActiveSeconds: 0, spikeHourUseSeconds: 0, spikeHourActiveSeconds: 0, spikeMinuteRequests: 0 };
+  // Mean use is of the whole budget (ours and the others') per second with requests: the seconds' use summed over the seconds
+  // (the seed spreads each minute over all 60); ours beside it.
+  const expected = {
+    listRequests: 0,
+    listUseSeconds: 0,
+    listOursSeconds: 0,
+    listActiveSeconds: 0,
+    spikeHourUseSeconds: 0,
+    spikeHourActiveSeconds: 0,
+    spikeMinuteRequests: 0,
+  };
   for (let t = fromMs; t < toMs; t += MINUTE) {
     const spike = t >= spikeStartMs && t < spikeStartMs + 10 * MINUTE;
     const share = spike ? 0.95 : 0.1;
     const list = syntheticAggregate(ENDPOINTS.listAssets, 60, spike ? { share, throttled: t === spikeStartMs ? 7 : 0, foreign: 40 } : { share });
     usage.recordAggregate({ profileId: 'demo', vendor: 'demo', endpoint: 'listAssets' }, t, list);
     expected.listRequests += list.requests;
-    expected.listUseSeconds += list.useSeconds;
+    expected.listUseSeconds += budgetUseSeconds(list, ENDPOINTS.listAssets.limit);
+    expected.listOursSeconds += list.useSeconds;
     expected.listActiveSeconds += list.activeSeconds;
     if (zonedTime(t, TZ).hour === 14) {
-      expected.spikeHourUseSeconds += list.useSeconds;
+      expected.spikeHourUseSeconds += budgetUseSeconds(list, ENDPOINTS.listAssets.limit);
       expected.spikeHourActiveSeconds += list.activeSeconds;
     }
     const hour = zonedTime(t, TZ).hour;
@@ -105,8 +116,9 @@ test("an account manager opens yesterday's usage report, reads it and exports CS
   await expect(cell(page, 'listAssets', 'requests')).toHaveText(fmt(seeded.listRequests));
   await expect(cell(page, 'listAssets', 'throttled')).toHaveText('7');
   await expect(cell(page, 'listAssets', 'peakUse')).toHaveText('100%');
-  const listMeanUse = seeded.listUseSeconds / seeded.listActiveSeconds;
-  await expect(cell(page, 'listAssets', 'meanUse')).toHaveText(`${Math.round(listMeanUse * 100)}%`);
+  const listMeanUse = Math.round((seeded.listUseSeconds / seeded.listActiveSeconds) * 100);
+  const listOurs = Math.round((seeded.listOursSeconds / seeded.listActiveSeconds) * 100);
+  await expect(cell(page, 'listAssets', 'meanUse')).toHaveText(listMeanUse === listOurs ? `${listMeanUse}%` : `${listMeanUse}% (ours ${listOurs}%)`);
   await expect(cell(page, 'purchaseInfo', 'peakUse')).toHaveText('15%');
 
   // Heat map: the spike's hour is the hot cell of GET /assets/list.

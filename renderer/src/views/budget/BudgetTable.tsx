@@ -78,11 +78,11 @@ function StateCell({ row }: { row: EndpointRow }) {
   return <Pill tone="neutral">Idle</Pill>;
 }
 
-/** A wait: "0" below half a millisecond, "over 30 s" for the open last class. */
+/** A wait in ms like the rest of its column: "0 ms" for none, "<1 ms" below half a millisecond, "over 30 s" for the open last class. */
 function fmtWait(ms: number | null): string {
   if (ms === null) return DASH;
   if (!Number.isFinite(ms)) return 'over 30 s';
-  return ms >= 0.5 ? fmtMs(ms) : '0';
+  return ms >= 0.5 ? fmtMs(ms) : ms > 0 ? '<1 ms' : '0 ms';
 }
 
 /** The wait cell's tooltip: mean and p95, then why the requests were held back, in words. */

@@ -12,7 +12,7 @@ import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { ENDPOINTS } from '../../../../shared/endpoints';
 import { useApi } from '../../api/context';
 import { ErrorCallout, Loading } from '../../components/states';
-import { fmtClockMinutes, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate } from '../../lib/format';
+import { fmtClockMinutes, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate, fmtUseWithOurs } from '../../lib/format';
 import { chartMoment, chartTick } from '../../lib/chart-time';
 import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
 import type { ChartPoint } from '../../../../shared/usage-history-model';
@@ -85,7 +85,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
               </th>
               <th
                 className="num"
-                title="Per second with requests, the share of the limit the service served (the live table's utilisation), averaged; * the older per-answer measure"
+                title="Use of the whole budget, as the live table's utilisation: per second with requests, the share of the limit served to this app plus the other consumers' requests, averaged; this app's part beside it (ours); * the older per-answer measure"
               >
                 Mean use
               </th>
@@ -116,7 +116,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
                 <td className="num">{fmtRate(r.meanRate)}</td>
                 <td className="num">{fmtRate(r.peakRate)}</td>
                 <td className="num">
-                  {fmtPercent(r.meanUse)}
+                  {fmtUseWithOurs(r.meanUse, r.meanUseOurs)}
                   {r.meanUseOlder ? (
                     <span title="The range holds rows stored before the per-second measure: alone they give the older per-answer mean, beside newer rows they are left out">
                       *

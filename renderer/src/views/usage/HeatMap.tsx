@@ -6,7 +6,7 @@
 import type { ReportHeatCell } from '../../../../shared/bridge/report-schemas';
 import { ENDPOINTS, isEndpointId } from '../../../../shared/endpoints';
 import { useMemo } from 'react';
-import { fmtInt, fmtPercent } from '../../lib/format';
+import { fmtInt, fmtPercent, fmtUseWithOurs } from '../../lib/format';
 import { USE_STEPS, useStep } from './usage-model';
 
 /** Row labels: 11 px text ending LABEL_GAP before the first cell, in a column as wide as the longest. */
@@ -19,9 +19,9 @@ const HEAD_H = 20;
 
 export const endpointLabel = (id: string): string => (isEndpointId(id) ? ENDPOINTS[id].label : id);
 
-/** What "mean use" is (shared/usage-report.ts meanUseOf), in words for a header's title. */
+/** What "mean use" is (shared/usage-report.ts budgetUseOf), in words for a header's title. */
 export const MEAN_USE_MEANS =
-  'Mean use of the limit: in each second with requests, the share of the limit the service served (answered, not 429), averaged over those seconds (as the Budget view\u2019s utilisation)';
+  'Mean use of the whole budget: in each second with requests, the share of the limit the service served to this app (answered, not 429) plus the other consumers\u2019 requests seen in the headers, averaged over those seconds, as the Budget view\u2019s utilisation and the Overview read it; this app\u2019s part ("ours") beside it';
 
 /** Why a figure is marked *. */
 export const OLDER_MEASURE_NOTE =
@@ -87,7 +87,7 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
               const older = cell.meanUseOlder ? ' (older measure)' : '';
               return (
                 <g key={hour} data-hour={hour} data-use={cell.meanUse.toFixed(3)} data-older={cell.meanUseOlder || undefined}>
-                  <title>{`${endpointLabel(endpoint)}, ${String(hour).padStart(2, '0')}:00–${String(hour + 1).padStart(2, '0')}:00 — mean use ${fmtPercent(cell.meanUse)}${older}, peak ${fmtPercent(cell.peakUse)}, ${fmtInt(cell.requests)} requests, ${fmtInt(cell.throttled)} × 429`}</title>
+                  <title>{`${endpointLabel(endpoint)}, ${String(hour).padStart(2, '0')}:00–${String(hour + 1).padStart(2, '0')}:00 — mean use ${fmtUseWithOurs(cell.meanUse, cell.meanUseOurs)}${older}, peak ${fmtPercent(cell.peakUse)}, ${fmtInt(cell.requests)} requests, ${fmtInt(cell.throttled)} × 429`}</title>
                   <rect x={x + 1} y={y + 1} width={CELL_W - 2} height={CELL_H - 2} rx={3} fill={step.fill} />
                   <text x={x + CELL_W / 2} y={y + CELL_H / 2 + 4} fontSize={9.5} textAnchor="middle" fill={step.text}>
                     {`${Math.round(cell.meanUse * 100)}${cell.meanUseOlder ? '*' : ''}`}
@@ -112,8 +112,8 @@ export function HeatMap({ endpoints, cells }: { endpoints: readonly string[]; ce
           <span className="swatch-dot" /> some 429s
         </li>
         <li className="heatmap-legend-note">
-          Numbers: mean use of the limit in % over the seconds with requests{cells.some((c) => c.meanUseOlder) ? ' (* the older measure)' : ''}; hours of day in
-          your time zone.
+          Numbers: mean use of the whole budget (this app and other consumers) in % over the seconds with requests
+          {cells.some((c) => c.meanUseOlder) ? ' (* the older measure)' : ''}; hours of day in your time zone.
         </li>
       </ul>
     </div>

@@ -14,7 +14,7 @@ import { useConnection, useProfiles } from '../../api/queries';
 import { DataTable } from '../../components/DataTable';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { downloadBlob, downloadText } from '../../lib/csv';
-import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent } from '../../lib/format';
+import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtUseWithOurs } from '../../lib/format';
 import { routeHref } from '../../lib/hash-route';
 import { HeatMap, MEAN_USE_MEANS, OLDER_MEASURE_NOTE, endpointLabel } from './HeatMap';
 import { elementToPng } from './png-export';
@@ -117,7 +117,7 @@ const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
 
 /** The day's mean use; a figure of the older measure is marked, and the note above the table says what it is. */
 function MeanUse({ day }: { day: ReportDay }) {
-  if (!day.meanUseOlder) return <>{fmtPercent(day.meanUse)}</>;
+  if (!day.meanUseOlder) return <>{fmtUseWithOurs(day.meanUse, day.meanUseOurs)}</>;
   return (
     <span className="older-measure" title={OLDER_MEASURE_NOTE}>
       {fmtPercent(day.meanUse)}*
