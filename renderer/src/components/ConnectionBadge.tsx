@@ -32,13 +32,23 @@ export function ConnectionBadge() {
       : state === 'sharing'
         ? `Another consumer of ${c?.vendor ?? 'the vendor'} uses its budget too; the 429s come from sharing it, not from a fault of the service.`
         : (c?.message ?? (c?.baseUrl ? `Partner service at ${c.baseUrl}` : 'Connecting'));
+  const vendor = link.state === 'open' ? (c?.vendor ?? null) : null;
   const retryIn = link.retryAt ? Math.max(0, Math.ceil((link.retryAt - now) / 1000)) : null;
   return (
-    <div className={`conn conn-${state}`} title={title} role="status" aria-label={`Connection: ${BADGE_LABEL[state]}${store ? `; ${store.text}` : ''}`}>
+    <div
+      className={`conn conn-${state}`}
+      title={title}
+      role="status"
+      aria-label={`Connection: ${BADGE_LABEL[state]}${vendor ? `, ${vendor}` : ''}${store ? `; ${store.text}` : ''}`}
+    >
       <span className="conn-dot" aria-hidden="true" />
       <span className="conn-state">{BADGE_LABEL[state]}</span>
       {link.state === 'offline' && retryIn !== null ? <span className="conn-detail">retry in {retryIn}s</span> : null}
-      {link.state === 'open' && c?.vendor ? <span className="conn-detail">{c.vendor}</span> : null}
+      {vendor ? (
+        <span className="conn-detail" dir="auto" title={vendor}>
+          {vendor}
+        </span>
+      ) : null}
       {link.state === 'open' && c?.demo ? (
         <span className="demo-tag" title="Connected to the built-in simulator">
           DEMO

@@ -77,9 +77,11 @@ async function watchTwoVendors(page: Page, url: string): Promise<void> {
   expect(await useOf(page, ACME, 'listAssets')).toBeLessThan(0.5);
   await expect(cell(page, ACME, 'listAssets')).toHaveAttribute('data-band', 'low');
   await expect(cell(page, 'demo', 'cancelPurchase')).toHaveAttribute('data-band', 'idle');
-  await expect(page.getByRole('button', { name: 'idle: demo, /purchase/cancel: no requests in the last minute' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'idle: Built-in demo service (demo), /purchase/cancel: no requests in the last minute' })).toBeVisible();
   await expect(
-    page.getByRole('button', { name: /^<?\d+%( ours \S+)?( fleet \S+)?: acme, \/assets\/list: <?\d+% of limit used, this app <?\d+%/ }),
+    page.getByRole('button', {
+      name: /^<?\d+%( ours \S+)?( fleet \S+)?: Built-in demo service: acme \(acme\), \/assets\/list: <?\d+% of limit used, this app <?\d+%/,
+    }),
   ).toBeVisible();
 
   // Keyboard: arrows move between cells, Enter opens demo's Budget at that endpoint.
@@ -164,7 +166,7 @@ test('a connected profile whose service does not answer is greyed with the reaso
     await expect(row.locator('th')).toContainText(/Connecting|Offline/);
     await expect(row.locator('.ov-reason')).not.toBeEmpty();
     await expect(grid(page).locator('tr[data-profile="demo"]')).not.toHaveClass(/ov-row-away/);
-    await expect(row.getByRole('button', { name: 'idle: nowhere, /assets/list: no requests in the last minute' })).toBeVisible();
+    await expect(row.getByRole('button', { name: 'idle: Unreachable vendor (nowhere), /assets/list: no requests in the last minute' })).toBeVisible();
     await screenshot(page, 'overview-offline-row');
     await row.getByRole('button', { name: 'Disconnect Unreachable vendor' }).click();
     await expect(row).toHaveCount(0);
@@ -198,7 +200,7 @@ async function squeezedCell(page: Page, url: string): Promise<void> {
   const busy = cell(page, 'demo', 'listAssets');
   await expect(busy.locator('.ov-429')).toHaveText(/^\d+×429$/, { timeout: 45_000 });
   await expect(busy.locator('.ov-alert')).toBeVisible({ timeout: 20_000 });
-  await expect(busy).toHaveAccessibleName(/^[^:]*×429: demo, \/assets\/list: .* x 429.* in the last minute; \d+ alerts? firing$/);
+  await expect(busy).toHaveAccessibleName(/^[^:]*×429: Built-in demo service \(demo\), \/assets\/list: .* x 429.* in the last minute; \d+ alerts? firing$/);
   // A 429 in the minute: at the limit, whatever the mean.
   await expect(busy).toHaveAttribute('data-band', 'limit');
   // The figure is the whole budget's use (ours + the competitor's), the colour's measure, with ours beside it:
@@ -225,7 +227,7 @@ async function squeezedCell(page: Page, url: string): Promise<void> {
   await page.setViewportSize({ width: 1024, height: 700 });
   const spills = `(() => {
     const vendor = document.querySelector('tr.ov-row[data-profile="demo"] th.ov-vendor').getBoundingClientRect();
-    return [...document.querySelectorAll('tr.ov-row[data-profile="demo"] .ov-state, tr.ov-row[data-profile="demo"] .ov-profile-name')]
+    return [...document.querySelectorAll('tr.ov-row[data-profile="demo"] .ov-state, tr.ov-row[data-profile="demo"] .ov-vendor-id')]
       .filter((el) => el.getBoundingClientRect().right > vendor.right + 0.5 || el.scrollWidth > el.clientWidth + 1)
       .map((el) => el.textContent);
   })()`;

@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../../shared/endpoints';
 import { BudgetSeconds } from '../../../renderer/src/live/budget-seconds';
 import type { BudgetAggregate } from '../../../renderer/src/live/budget-seconds';
 import type { FleetUse } from '../../../renderer/src/views/overview/overview-model';
-import { bandOf, cellName, cellText, fleetFigures, overviewCell, shareLabel, totalOf } from '../../../renderer/src/views/overview/overview-model';
+import { bandOf, cellName, cellText, fleetFigures, overviewCell, profileLabel, shareLabel, totalOf } from '../../../renderer/src/views/overview/overview-model';
 
 const S = 1_700_000_040_000; // a whole minute
 /** A moment at which the 60 seconds S .. S+59 s are complete (settled), and the second under way is not. */
@@ -128,6 +128,12 @@ describe('Overview cell: use of the limit over the last minute', () => {
     expect(idle.use).toBe(0);
     expect(idle.spark.every((p) => p.share === 0)).toBe(true); // the app had data: zero, not unknown
     expect(cellName('acme', idle)).toBe('idle: acme, /purchase/info: no requests in the last minute');
+    // Two profiles on vendor acme: their cells are told apart by the profile's name (one aria-label each).
+    expect(cellName(profileLabel('Built-in demo service: acme', 'acme'), idle)).toBe(
+      'idle: Built-in demo service: acme (acme), /purchase/info: no requests in the last minute',
+    );
+    expect(cellName(profileLabel('אקמה בדיקות', 'acme'), idle)).toBe('idle: אקמה בדיקות (acme), /purchase/info: no requests in the last minute');
+    expect(profileLabel('acme', 'acme')).toBe('acme');
     // A vendor the store has never seen.
     const none = overviewCell({ store, vendor: 'other', spec: ENDPOINTS.listAssets, now: NOW, alerts: [], fleet: null });
     expect(none.band).toBe('idle');

@@ -6,7 +6,9 @@ import { useConnection } from '../../api/queries';
 import { DataTable } from '../../components/DataTable';
 import { Pill } from '../../components/Pill';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
-import { DASH, fmtDateTime, fmtDuration } from '../../lib/format';
+import { fmtDateTime } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
+import { lastedText } from './alert-lasted';
 import { useAcknowledge, useAlerts } from './alert-queries';
 import { AlertRulesPanel } from './AlertRulesPanel';
 import { NotificationControls } from './NotificationControls';
@@ -15,6 +17,12 @@ import './alerts.css';
 function endpointLabel(endpoint: string | null): string {
   if (endpoint === null) return 'All';
   return isEndpointId(endpoint) ? ENDPOINTS[endpoint].label : endpoint;
+}
+
+/** Ticks each second while the alert fires, so its time so far keeps up. */
+function LastedCell({ alert }: { alert: AlertView }) {
+  const now = useNow(1000, alert.endedAt === null);
+  return <>{lastedText(alert, now)}</>;
 }
 
 function AcknowledgeCell({ alert }: { alert: AlertView }) {
@@ -58,10 +66,10 @@ const columns: ColumnDef<AlertView, unknown>[] = [
     id: 'duration',
     header: 'Lasted',
     accessorFn: (a) => (a.endedAt ?? Date.now()) - a.startedAt,
-    size: 80,
-    minSize: 70,
+    size: 150,
+    minSize: 90,
     meta: { numeric: true, dropOrder: 1, cellTitle: (a) => (a.endedAt === null ? 'Still firing' : `Ended ${fmtDateTime(a.endedAt)}`) },
-    cell: ({ row: { original: a } }) => (a.endedAt === null ? DASH : fmtDuration(Math.max(1, Math.round((a.endedAt - a.startedAt) / 1000)))),
+    cell: ({ row: { original: a } }) => <LastedCell alert={a} />,
   },
   {
     id: 'ack',

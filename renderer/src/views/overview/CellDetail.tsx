@@ -1,8 +1,10 @@
 /** The hover / focus card of one Overview cell: the last minute as a sparkline, and the figures behind the colour. */
+import { useLayoutEffect, useRef, useState } from 'react';
 import { fmtInt, fmtPercent, fmtRate } from '../../lib/format';
 import { WARN_SHARE } from '../budget/budget-model';
 import type { OverviewCell, SparkPoint } from './overview-model';
 import { HELD_WARN_SHARE, heldLiftsBand, WINDOW_S } from './overview-model';
+import { opensAbove } from './tip-placement';
 
 const W = 228;
 const H = 44;
@@ -59,12 +61,27 @@ function Sparkline({ points }: { points: readonly SparkPoint[] }) {
   );
 }
 
-export function CellDetail({ id, vendor, cell, alignEnd }: { id: string; vendor: string; cell: OverviewCell; alignEnd: boolean }) {
+/** The card, placed above its cell (the previous sibling) when the window has no room for it below. */
+function usePlacedAbove() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [above, setAbove] = useState(false);
+  useLayoutEffect(() => {
+    const card = ref.current;
+    const cell = card?.previousElementSibling;
+    if (!card || !cell) return;
+    setAbove(opensAbove(cell.getBoundingClientRect(), card.offsetHeight, window.innerHeight));
+  });
+  return { ref, above };
+}
+
+/** `who`: the row's profile, as profileLabel names it. */
+export function CellDetail({ id, who, cell, alignEnd }: { id: string; who: string; cell: OverviewCell; alignEnd: boolean }) {
   const rps = cell.seconds > 0 ? cell.requests / cell.seconds : 0;
+  const { ref, above } = usePlacedAbove();
   return (
-    <div id={id} role="tooltip" className={alignEnd ? 'ov-tip ov-tip-end' : 'ov-tip'}>
+    <div ref={ref} id={id} role="tooltip" className={`ov-tip${alignEnd ? ' ov-tip-end' : ''}${above ? ' ov-tip-above' : ''}`}>
       <div className="ov-tip-head">
-        <strong>{vendor}</strong> <span className="method">{cell.spec.method}</span> <span className="mono">{cell.spec.path}</span>
+        <strong dir="auto">{who}</strong> <span className="method">{cell.spec.method}</span> <span className="mono">{cell.spec.path}</span>
       </div>
       <Sparkline points={cell.spark} />
       <div className="ov-tip-axis muted">

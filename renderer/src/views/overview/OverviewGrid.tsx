@@ -12,7 +12,7 @@ import { useAppContext, useLink } from '../../api/context';
 import { Pill } from '../../components/Pill';
 import { CellDetail } from './CellDetail';
 import type { OverviewCell } from './overview-model';
-import { cellName, fleetLabel, heldLabel, limitedLabel, overviewCell, overviewRowState, ownLabel, shareLabel } from './overview-model';
+import { cellName, fleetLabel, heldLabel, limitedLabel, overviewCell, overviewRowState, ownLabel, profileLabel, shareLabel } from './overview-model';
 import type { ConnectedProfile } from './session-queries';
 import { useFleetUse } from '../../api/fleet-use';
 import { useDisconnectProfile } from './session-queries';
@@ -132,7 +132,9 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
       <th scope="row" className="ov-vendor">
         <div className="ov-vendor-name">
           <span className={`conn-dot ov-dot-${state}`} title={label} aria-hidden="true" />
-          <strong title={profile.name}>{profile.vendor}</strong>
+          <strong className="ov-profile-name" dir="auto" title={profile.name}>
+            {profile.name}
+          </strong>
           {profile.demo ? <span className="demo-tag">DEMO</span> : null}
           {profile.active ? (
             <Pill tone="info" title="The detailed views (Budget, Catalog, Purchases, Requests) show this profile">
@@ -141,8 +143,8 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           ) : null}
         </div>
         <div className="ov-vendor-meta small muted">
-          <span className="ov-profile-name" title={profile.baseUrl}>
-            {profile.name}
+          <span className="ov-vendor-id" dir="auto" title={`Vendor ${profile.vendor} at ${profile.baseUrl}`}>
+            {profile.vendor}
           </span>
           <span className={`ov-state ov-state-${state}`}>{label}</span>
         </div>
@@ -169,7 +171,7 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
           <td key={cell.spec.id} className="ov-td">
             <Cell
               cell={cell}
-              vendor={profile.vendor}
+              who={profileLabel(profile.name, profile.vendor)}
               position={`${row},${col}`}
               busy={opening}
               shown={hover === key}
@@ -187,7 +189,8 @@ function ProfileRow({ row, profile, alerts, now, opening, hover, setHover, onOpe
 
 interface CellProps {
   cell: OverviewCell;
-  vendor: string;
+  /** The row's profile, as profileLabel names it. */
+  who: string;
   position: string;
   busy: boolean;
   shown: boolean;
@@ -197,7 +200,7 @@ interface CellProps {
   onOpen: () => void;
 }
 
-function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, onOpen }: CellProps) {
+function Cell({ cell, who, position, busy, shown, alignEnd, tipId, onShow, onOpen }: CellProps) {
   const idle = cell.band === 'idle';
   const fleet = fleetLabel(cell);
   const limited = limitedLabel(cell);
@@ -213,7 +216,7 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
         data-band={cell.band}
         data-use={idle ? undefined : cell.total.toFixed(3)}
         data-own={idle ? undefined : cell.use.toFixed(3)}
-        aria-label={cellName(vendor, cell)}
+        aria-label={cellName(who, cell)}
         aria-describedby={shown ? tipId : undefined}
         aria-busy={busy || undefined}
         onClick={onOpen}
@@ -231,7 +234,7 @@ function Cell({ cell, vendor, position, busy, shown, alignEnd, tipId, onShow, on
           {cell.alerts.length > 0 ? <span className="ov-alert">!</span> : null}
         </span>
       </button>
-      {shown ? <CellDetail id={tipId} vendor={vendor} cell={cell} alignEnd={alignEnd} /> : null}
+      {shown ? <CellDetail id={tipId} who={who} cell={cell} alignEnd={alignEnd} /> : null}
     </>
   );
 }

@@ -204,12 +204,18 @@ export function cellText(cell: OverviewCell): string {
 }
 
 /** The cell's accessible name: "94% ours 6% 2×429: acme, /assets/list: 94% of limit used, this app 6%, 2 x 429 in the last minute". */
-export function cellName(vendor: string, cell: OverviewCell): string {
+/** A connected profile as people tell rows apart: its name, and its vendor where the name does not say it. */
+export function profileLabel(name: string, vendor: string): string {
+  return name === vendor ? name : `${name} (${vendor})`;
+}
+
+/** The cell's accessible name; `who` is profileLabel's (two profiles on one vendor get different names). */
+export function cellName(who: string, cell: OverviewCell): string {
   const what = cell.band === 'idle' ? 'no requests' : `${shareLabel(cell)} of limit used, this app ${percentLabel(cell.use)}`;
   const limited = cell.n429 > 0 ? `, ${cell.n429} x 429` : '';
   const held = heldLabel(cell) ? `, held back ${percentOf(cell.heldShare)}% of the time` : '';
   const alerts = cell.alerts.length > 0 ? `; ${cell.alerts.length} alert${cell.alerts.length > 1 ? 's' : ''} firing` : '';
-  return `${cellText(cell)}: ${vendor}, ${cell.spec.path}: ${what}${limited}${held} in the last minute${alerts}`;
+  return `${cellText(cell)}: ${who}, ${cell.spec.path}: ${what}${limited}${held} in the last minute${alerts}`;
 }
 
 /**

@@ -7,33 +7,24 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LEDGER_STATES, UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
-import type { LedgerState } from '../../../../shared/bridge/ledger-schemas';
+import { UNRESOLVED_STATES } from '../../../../shared/bridge/ledger-schemas';
 import { sameVendorService } from '../../../../shared/vendor-key';
 import { useApi } from '../../api/context';
 import { keys, useConnection } from '../../api/queries';
 import { sourceOf } from '../catalog/asset-source';
 import { DataTable } from '../../components/DataTable';
 import { Pill, purchaseTone } from '../../components/Pill';
-import type { Tone } from '../../components/Pill';
 import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { DASH, fmtDateTime } from '../../lib/format';
 import { navigate, routeHref } from '../../lib/hash-route';
 import { FindPurchase } from './FindPurchase';
-import type { LedgerFilter, LedgerRecord } from './ledger-queries';
+import type { LedgerRecord } from './ledger-queries';
 import { useLedger } from './ledger-queries';
+import { ledgerStateOf, matchingState, STATE_TONES, STATE_WORDS, stateChoices } from './ledger-state-filter';
+import type { StateFilter } from './ledger-state-filter';
 import { PurchaseActions } from './PurchaseActions';
 import { UnresolvedRecord } from './UnresolvedRecord';
 import './purchases.css';
-
-const STATE_WORDS: Record<LedgerState, string> = {
-  sending: 'sending',
-  unknown: 'outcome unknown',
-  registered: 'registered',
-  failed: 'failed',
-  checked: 'checked',
-};
-const STATE_TONES: Record<LedgerState, Tone> = { sending: 'warn', unknown: 'warn', registered: 'info', failed: 'neutral', checked: 'neutral' };
 
 /** The route's param: a purchase id, or `#<ledger id>` for a record without one. */
 const paramOf = (r: LedgerRecord): string => r.purchaseId ?? `#${r.id}`;
@@ -101,11 +92,13 @@ function useDemoTrafficRunning(asking: boolean): boolean {
 }
 
 export default function PurchasesView({ purchaseParam }: { purchaseParam: string | null }) {
-  const [filter, setFilter] = useState<LedgerFilter>({ vendor: null, state: null });
+  const [filter, setFilter] = useState<{ vendor: string | null; state: StateFilter }>({ vendor: null, state: null });
   const [resolved, setResolved] = useState<string | null>(null);
-  const ledger = useLedger(filter);
+  const ledger = useLedger({ vendor: filter.vendor, state: ledgerStateOf(filter.state) });
+  // The vendor's every record: which state words the filter offers.
+  const allStates = useLedger({ vendor: filter.vendor, state: null });
   const connection = useConnection();
-  const items = ledger.data?.items ?? [];
+  const items = matchingState(ledger.data?.items ?? [], filter.state);
   const demoTraffic = useDemoTrafficRunning(ledger.isSuccess && items.length === 0);
   const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
   const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
@@ -162,17 +155,12 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
                 </option>
               ))}
             </select>
-            <select
-              className="input"
-              aria-label="State"
-              value={filter.state ?? ''}
-              onChange={(e) => setFilter({ ...filter, state: (e.target.value || null) as LedgerFilter['state'] })}
-            >
+            <select className="input" aria-label="State" value={filter.state ?? ''} onChange={(e) => setFilter({ ...filter, state: e.target.value || null })}>
               <option value="">All states</option>
               <option value="unresolved">Unresolved</option>
-              {LEDGER_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {STATE_WORDS[s]}
+              {stateChoices(allStates.data?.items ?? [], filter.state).map((word) => (
+                <option key={word} value={word}>
+                  {word}
                 </option>
               ))}
             </select>
