@@ -14,7 +14,12 @@ import type { ShellLog } from '../shell/log';
 import { errorMessage, eventMessage, parseClientMessage, resultMessage } from './protocol';
 import type { ServerMessage } from './protocol';
 
-/** A page that stops reading (a frozen tab) is cut off once this much is queued for it. */
+/**
+ * A page that stops reading (a frozen tab) is cut off once this much is queued for it on top of the
+ * answers it asked for. Answers do not count: one alone may be bigger than this (a whole-log HAR),
+ * and a page that reads drains it while events keep coming; a page that does not read still piles
+ * up events until it passes this.
+ */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export interface WsBridge {
@@ -28,9 +33,12 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
   const clients = new Set<WebSocket>();
   const calls = new WeakMap<WebSocket, CallsInFlight>();
 
+  /** Bytes of answers (results, errors) handed to each socket and not yet written out. */
+  const answerBytesQueued = new WeakMap<WebSocket, number>();
+
   const send = (socket: WebSocket, message: ServerMessage) => {
     if (socket.readyState !== WebSocket.OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    if (socket.bufferedAmount - (answerBytesQueued.get(socket) ?? 0) > MAX_BUFFERED_BYTES) {
       log('a page stopped reading its socket; closing it');
       socket.terminate();
       return;
@@ -42,7 +50,10 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
       log('could not serialise a message', error);
       return;
     }
+    const answerBytes = message.t === 'event' ? 0 : Buffer.byteLength(text);
+    answerBytesQueued.set(socket, (answerBytesQueued.get(socket) ?? 0) + answerBytes);
     socket.send(text, (error) => {
+      answerBytesQueued.set(socket, (answerBytesQueued.get(socket) ?? 0) - answerBytes);
       if (error) log('send failed', error.message);
     });
   };

@@ -196,6 +196,52 @@ describe('browser mode server', () => {
     }
   });
 
+  it('delivers an answer over 8 MiB to a page that reads while events flow, and keeps its socket open', async () => {
+    const har = 'x'.repeat(12 * 1024 * 1024);
+    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
+    await server.stop();
+    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: () => {} });
+    const client = await open();
+    const ticker = setInterval(() => services.emit('budget', { aggregates: [], seq: 1 }), 20);
+    try {
+      client.send({ t: 'call', id: 1, name: 'requestLogHar', request: { endpoint: 'all', status: 'all', rangeS: 0, text: '' } });
+      const closed = new Promise<Message>((resolve) => client.socket.once('close', (code) => resolve({ t: `closed ${code}` })));
+      const answer = await Promise.race([client.next((m) => m.t === 'result' && m.id === 1, 10_000), closed]);
+      expect(answer.t).toBe('result');
+      expect((answer.result?.value as { har: string }).har.length).toBe(har.length);
+      const eventsSoFar = client.messages.length;
+      await client.next(() => client.messages.length > eventsSoFar + 5);
+      expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('cuts off a page that stops reading once events pile up, even behind a large answer', async () => {
+    const lines: string[] = [];
+    const har = 'x'.repeat(12 * 1024 * 1024);
+    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
+    await server.stop();
+    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: (...args) => lines.push(args.join(' ')) });
+    const client = await open();
+    client.socket.pause();
+    client.send({ t: 'call', id: 1, name: 'requestLogHar', request: { endpoint: 'all', status: 'all', rangeS: 0, text: '' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    const bulky = { aggregates: [], seq: 1, padding: 'y'.repeat(256 * 1024) };
+    let sent = 0;
+    while (!lines.some((line) => /stopped reading/.test(line))) {
+      if (sent > 400) throw new Error('a page that stopped reading was never cut off');
+      services.emit('budget', bulky);
+      sent += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(sent * bulky.padding.length).toBeGreaterThan(8 * 1024 * 1024); // the answer itself did not count
+    client.socket.resume();
+    expect(await closed).toBe(1006);
+    expect(client.messages.some((m) => m.t === 'result')).toBe(false);
+  });
+
   it('closes pages with 1001 on stop and stops listening', async () => {
     const client = await open();
     const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
