@@ -10,6 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { reachedService } from '../../shared/rate-limit';
 import { secondOf } from '../telemetry/aggregate';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
@@ -164,9 +165,12 @@ export class UsageStore {
     this.scheduleDownsample();
   }
 
-  /** The hot path: adds the sample to its second in memory; a flush follows within flushEveryMs. */
+  /**
+   * The hot path: adds the sample to its second in memory; a flush follows within flushEveryMs. The
+   * history is the service's count: a request that never reached it (refused) adds nothing.
+   */
   record(profileId: string, sample: BudgetSample, foreign = 0): void {
-    if (this.closed) return;
+    if (this.closed || !reachedService(sample)) return;
     const key = { profileId, vendor: sample.vendor, endpoint: sample.endpoint };
     // The live figures' rule: the server's second where its Date is believable, else the arrival's
     // (a service clock years off would file the traffic years away, out of every report and roll-up).
