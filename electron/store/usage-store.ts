@@ -27,9 +27,6 @@ export interface UsageRetention {
   hourMs: number;
 }
 
-/** A row this far ahead of our clock was filed under a skewed Date (samples now use the live figures' rule). */
-export const FUTURE_ROW_MS = 86_400_000;
-
 /**
  * Per-second buckets (one per profile, endpoint and second) kept in memory while writes fail, as on a
  * disk full for hours: about 13 MB, near an hour of three busy endpoints. Past it the oldest go.
@@ -297,9 +294,8 @@ export class UsageStore {
       this.stmt(`DELETE FROM ${LEVEL.second.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.secondMs, minuteDone));
       this.stmt(`DELETE FROM ${LEVEL.minute.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.minuteMs, hourDone));
       this.stmt(`DELETE FROM ${LEVEL.hour.table} WHERE start_ms < ?`).run(now - this.retention.hourMs);
-      // Rows no believable Date can file (an earlier version took a service clock years off at its
-      // word): never rolled up nor expired otherwise.
-      for (const level of USAGE_LEVELS) this.stmt(`DELETE FROM ${level.table} WHERE start_ms >= ?`).run(now + FUTURE_ROW_MS);
+      // Rows ahead of the clock (filed while it ran ahead) stay: they are requests the service counted,
+      // and they expire once the clock passes them, as any row.
     })();
   }
 
