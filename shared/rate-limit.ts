@@ -140,6 +140,13 @@ export const budgetSampleSchema = z.object({
   consumers: z.number().int().min(1).optional(),
   /** Why the attempt waited (ms per cause, adding up to waitedMs); absent when the client did not say. */
   waitCauses: waitCausesSchema.optional(),
+  /** false: the request never reached the service (connection refused, certificate refused); absent: it did, or may have. */
+  reachedService: z.literal(false).optional(),
 });
 
 export type BudgetSample = z.infer<typeof budgetSampleSchema>;
+
+/** Whether the service may have counted the sample's request: all but those that never reached it. */
+export function reachedService(sample: BudgetSample): boolean {
+  return sample.reachedService !== false;
+}

@@ -14,6 +14,7 @@ import type { WaitCauses } from '../../shared/wait-causes';
 import { retryAfterMs } from './backoff';
 import type { Ticket } from './header-model';
 import type { AttemptOutcome, FailureKind } from './http';
+import { NOTHING_SENT } from './http';
 import type { Priority } from './queue';
 import { redactText } from './redact';
 
@@ -118,6 +119,7 @@ export function budgetSample(attempt: Attempt, clock: Clock, consumers?: number)
     headerProblems: rate ? rate.problems.map((p) => redactText(p, attempt.tokens)) : [],
   };
   if (consumers !== undefined) sample.consumers = Math.max(1, Math.round(consumers));
+  if (!isAnswered(attempt) && NOTHING_SENT.includes(attempt.result.failure)) sample.reachedService = false;
   sample.waitCauses = attempt.wait.causes;
   return sample;
 }

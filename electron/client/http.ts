@@ -36,6 +36,9 @@ export type FailureKind =
 /** Answers that came back unusable: retrying would spend another slot for the same. */
 export const NEVER_RETRIED: readonly FailureKind[] = ['too-large', 'odd-status', 'redirect', 'untrusted'];
 
+/** Failed before the request was written: the service never saw it, so never counted it. */
+export const NOTHING_SENT: readonly FailureKind[] = ['refused', 'untrusted'];
+
 /** A fetch rejection sorted; `status`: the answer's, when one came back unusable (too large). */
 export interface FetchFailure {
   failure: 'refused' | 'untrusted' | 'network' | 'too-large' | 'odd-status' | 'redirect';

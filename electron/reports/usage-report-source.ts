@@ -6,6 +6,7 @@
 import type { UsageReport } from '../../shared/bridge/report-schemas';
 import { buildUsageReport } from '../../shared/usage-report';
 import type { ReportRow } from '../../shared/usage-report';
+import { zonedTime } from '../../shared/time-zone';
 import type { UsageQuery, UsageRow } from '../store';
 
 const MINUTE = 60_000;
@@ -32,6 +33,15 @@ const withBucket =
   (bucketMs: number) =>
   (r: UsageRow): ReportRow => ({ ...r, bucketMs });
 
+/**
+ * The local minute at which the per-hour rows (whole UTC hours) start, where it is not 0: those rows
+ * cannot be split at local midnight, so each counts once, in the day its hour starts (the report says so).
+ */
+function hourEdgeMinute(fromMs: number, timeZone: string): number | null {
+  const { minute } = zonedTime(Math.ceil(fromMs / HOUR) * HOUR, timeZone);
+  return minute === 0 ? null : minute;
+}
+
 export function usageReportFrom(source: ReportSource, subject: ReportSubject): UsageReport {
   const { profileId, vendor, fromMs, toMs } = subject;
   // Whole hours before this are read from per-hour rows: their minutes may be gone.
@@ -48,6 +58,7 @@ export function usageReportFrom(source: ReportSource, subject: ReportSubject): U
     profileName: subject.profileName,
     vendor,
     hourlyBeforeMs: fromMs < minutesFrom ? Math.min(toMs, minutesFrom) : null,
+    hourlyEdgeMinute: fromMs < minutesFrom ? hourEdgeMinute(fromMs, subject.timeZone) : null,
     problem: null,
     ...buildUsageReport(rows, subject),
   };

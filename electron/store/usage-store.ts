@@ -10,6 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { reachedService } from '../../shared/rate-limit';
 import { secondOf } from '../telemetry/aggregate';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
@@ -25,9 +26,6 @@ export interface UsageRetention {
   minuteMs: number;
   hourMs: number;
 }
-
-/** A row this far ahead of our clock was filed under a skewed Date (samples now use the live figures' rule). */
-export const FUTURE_ROW_MS = 86_400_000;
 
 /**
  * Per-second buckets (one per profile, endpoint and second) kept in memory while writes fail, as on a
@@ -164,9 +162,12 @@ export class UsageStore {
     this.scheduleDownsample();
   }
 
-  /** The hot path: adds the sample to its second in memory; a flush follows within flushEveryMs. */
+  /**
+   * The hot path: adds the sample to its second in memory; a flush follows within flushEveryMs. The
+   * history is the service's count: a request that never reached it (refused) adds nothing.
+   */
   record(profileId: string, sample: BudgetSample, foreign = 0): void {
-    if (this.closed) return;
+    if (this.closed || !reachedService(sample)) return;
     const key = { profileId, vendor: sample.vendor, endpoint: sample.endpoint };
     // The live figures' rule: the server's second where its Date is believable, else the arrival's
     // (a service clock years off would file the traffic years away, out of every report and roll-up).
@@ -293,9 +294,8 @@ export class UsageStore {
       this.stmt(`DELETE FROM ${LEVEL.second.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.secondMs, minuteDone));
       this.stmt(`DELETE FROM ${LEVEL.minute.table} WHERE start_ms < ?`).run(Math.min(now - this.retention.minuteMs, hourDone));
       this.stmt(`DELETE FROM ${LEVEL.hour.table} WHERE start_ms < ?`).run(now - this.retention.hourMs);
-      // Rows no believable Date can file (an earlier version took a service clock years off at its
-      // word): never rolled up nor expired otherwise.
-      for (const level of USAGE_LEVELS) this.stmt(`DELETE FROM ${level.table} WHERE start_ms >= ?`).run(now + FUTURE_ROW_MS);
+      // Rows ahead of the clock (filed while it ran ahead) stay: they are requests the service counted,
+      // and they expire once the clock passes them, as any row.
     })();
   }
 

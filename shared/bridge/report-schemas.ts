@@ -87,6 +87,13 @@ export const usageReportSchema = z.object({
   busiestMinutes: z.array(busyMinuteSchema),
   /** Start of the part read from per-hour rows (older than the per-minute retention), else null. */
   hourlyBeforeMs: z.number().nullable(),
+  /**
+   * In a zone whose offset is not whole hours (Asia/Kolkata: 30), the minute past the local hour at
+   * which the per-hour rows start: the history keeps whole UTC hours, so before hourlyBeforeMs each
+   * row counts in the day and hour of day its hour starts in, and days run from that minute to that
+   * minute. null when the per-hour rows align with local hours, or none are read.
+   */
+  hourlyEdgeMinute: z.number().int().nullable().default(null),
   /** Why there is nothing to read (no store), else null. */
   problem: z.string().nullable(),
 });

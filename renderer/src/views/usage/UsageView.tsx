@@ -274,11 +274,21 @@ export default function UsageView() {
   );
 }
 
+/** Hourly figures are whole UTC hours: in a half-hour zone they cannot be split at local midnight (the report counts each in the day it starts). */
+function hourlyEdgeNote(minute: number | null): string | null {
+  if (minute === null) return null;
+  const mm = `:${String(minute).padStart(2, '0')}`;
+  return ` They are whole hours of UTC, so in this time zone those days and hours of day run from ${mm} to ${mm}.`;
+}
+
 function ReportBody({ report, heatRef, onHeatPng }: { report: UsageReport; heatRef: RefObject<HTMLElement | null>; onHeatPng: () => void }) {
   return (
     <>
       {report.hourlyBeforeMs !== null ? (
-        <p className="muted">Before {fmtDateTime(report.hourlyBeforeMs)} only hourly figures are kept: the busiest minutes cover the time after it.</p>
+        <p className="muted">
+          Before {fmtDateTime(report.hourlyBeforeMs)} only hourly figures are kept: the busiest minutes cover the time after it.
+          {hourlyEdgeNote(report.hourlyEdgeMinute)}
+        </p>
       ) : null}
       {hasOlderMeasure(report) ? (
         <p className="muted usage-older-note" role="note">
