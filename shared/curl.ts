@@ -58,8 +58,8 @@ export interface CurlRequest {
   method: string;
   /** Origin the request went to (scheme, host, port), or null when not known (the command then carries the path only). */
   origin: string | null;
-  /** Path and query as logged. */
-  path: string;
+  /** Path and query exactly as sent (the log's `target`): used verbatim, never re-encoded. */
+  target: string;
   /** As logged (masked). */
   headers: Record<string, string>;
   body: string | null;
@@ -74,8 +74,9 @@ function tokenHeaderArg(at: TokenHeader, token: CurlToken): string {
 }
 
 export function toCurl(r: CurlRequest, token: CurlToken = { kind: 'variable' }): string {
-  const url = r.origin ? `${r.origin.replace(/\/+$/, '')}${r.path.startsWith('/') ? '' : '/'}${r.path}` : r.path;
-  const parts = ['curl', ...(r.method === 'GET' ? [] : ['-X', r.method]), shellQuote(url)];
+  const url = r.origin ? `${r.origin.replace(/\/+$/, '')}${r.target.startsWith('/') ? '' : '/'}${r.target}` : r.target;
+  // --globoff: brackets and braces are the URL's, not curl's ranges; --path-as-is: dot segments go as sent.
+  const parts = ['curl', ...(r.method === 'GET' ? [] : ['-X', r.method]), '--globoff', '--path-as-is', shellQuote(url)];
   const tokenName = r.tokenHeader?.header.toLowerCase() ?? null;
   const names = Object.keys(r.headers).sort((a, b) => a.localeCompare(b));
   for (const name of names) {

@@ -9,6 +9,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../client';
 import type { StoreLease } from '../client';
 import { createTransport } from '../client/transport';
+import { appUserAgent } from '../client/user-agent';
 import { DEFAULT_MAX_RESPONSE_MIB, ProfileStore, redactText } from '../profiles';
 import { timerClock } from '../../shared/clock';
 import { LocalStore } from '../store';
@@ -104,12 +105,13 @@ export async function createAppServices(env: AppEnvironment): Promise<AppService
   const openable = new Set<string>();
   const profiles: ProfileSource = new ProfileSource(store, demo, () => pool.demoConnected());
   // The shell's fetch only for what is safe to resend; a fresh undici connection for the rest (transport.ts).
-  const baseFetch = createTransport({
+  const recordingFetch = createTransport({
     pooled: env.fetch,
     ...(env.networkRoute ? { route: env.networkRoute } : {}),
     maxResponseBytes: () => (store.settings().maxResponseMiB ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024,
+    userAgent: appUserAgent(env.version),
+    observe: (inner) => telemetry.wrapFetch(inner),
   });
-  const recordingFetch = telemetry.wrapFetch(baseFetch);
 
   // Names a 400 taught on a profile with no saved map (the built-in shapes): kept here, not saved as a map (that
   // would stop detection for good), and applied on top of the map its next connection detects.

@@ -14,10 +14,12 @@
  *   reached the server, so it is not taken for a broken connection and retried.
  * - A redirect is never followed (redirect: 'manual'). Electron's net.fetch rejects it instead of
  *   returning the 3xx: that rejection becomes REDIRECTED, an answer, not a broken connection.
+ * - Every request names the app as its User-Agent (user-agent.ts), set before `observe` sees it.
  */
 import { ENDPOINT_LIST } from '../../shared/endpoints';
 import { fetchOnFreshConnection } from './fresh-connection';
 import type { NetworkRoute } from './fresh-connection';
+import { appUserAgent, withUserAgent } from './user-agent';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -78,6 +80,10 @@ export interface TransportOptions {
   route?: NetworkRoute;
   /** Read per response, so a changed setting applies at once (default 64 MiB). */
   maxResponseBytes?: number | (() => number);
+  /** Sent when a request names none; default appUserAgent() ("PartnerConsole"). */
+  userAgent?: string;
+  /** Wraps the stack's fetch (the request log's recording): it sees the request with the transport's own headers. */
+  observe?: (inner: typeof fetch) => typeof fetch;
 }
 
 function formatBytes(n: number): string {
@@ -160,5 +166,6 @@ export function createTransport(options: TransportOptions = {}): typeof fetch {
     const res = mayReuseConnection(method, url) ? await fetchPooled(pooled, input, init) : await fetchOnFreshConnection(url, init, options.route);
     return capped(res, limit());
   };
-  return transport as typeof fetch;
+  const observed = options.observe ? options.observe(transport as typeof fetch) : (transport as typeof fetch);
+  return withUserAgent(observed, options.userAgent ?? appUserAgent());
 }

@@ -63,7 +63,46 @@ export function maskHeaders(headers: Record<string, string>, ctx: MaskContext): 
   return out;
 }
 
-/** Path and query of a URL, with any query value (or path part) that is a known token masked. */
+/**
+ * The request target (path and query) exactly as sent: the URL as fetch serializes it onto the
+ * request line, its percent-encoding kept byte for byte (Copy as curl sends it again verbatim). Only a
+ * path segment or query name or value that carries a known token is replaced, by its masked form.
+ */
+export function maskedTarget(url: string, ctx: MaskContext): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactText(url, ctx.tokens);
+  }
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => maskedPart(segment, ctx, decodeSafe))
+    .join('/');
+  // "…?" goes out with its empty query; search is '' for it as for no query.
+  const query = parsed.search !== '' ? parsed.search.slice(1) : parsed.href.replace(/#.*$/, '').endsWith('?') ? '' : null;
+  if (query === null) return path;
+  const pairs = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return maskedPart(pair, ctx, decodeForm);
+    return `${maskedPart(pair.slice(0, eq), ctx, decodeForm)}=${maskedPart(pair.slice(eq + 1), ctx, decodeForm)}`;
+  });
+  return `${path}?${pairs.join('&')}`;
+}
+
+/** The raw part itself unless its decoded text carries a token; then the masked text, encoded. */
+function maskedPart(raw: string, ctx: MaskContext, decode: (raw: string) => string): string {
+  const plain = decode(raw);
+  const shown = plain !== '' && ctx.tokens.includes(plain) ? maskToken(plain) : redactText(plain, ctx.tokens);
+  return shown === plain ? raw : encodeURIComponent(shown);
+}
+
+/** A query part as a form decodes it ("+" is a space). */
+function decodeForm(raw: string): string {
+  return decodeSafe(raw.replace(/\+/g, ' '));
+}
+
+/** Path and query of a URL for reading (the log's list and search), with any query value (or path part) that is a known token masked. */
 export function maskedPathAndQuery(url: string, ctx: MaskContext): string {
   let parsed: URL;
   try {

@@ -13,7 +13,7 @@ import type { BudgetSample } from '../../shared/rate-limit';
 import { codeOfStatus } from '../client/classify';
 import { redactText } from '../profiles/mask-token';
 import type { BodyExcerpt, MaskContext, RecordedExchange } from './exchange';
-import { maskHeaders, maskedPathAndQuery } from './exchange';
+import { maskHeaders, maskedPathAndQuery, maskedTarget } from './exchange';
 import { RingBuffer } from '../../shared/ring-buffer';
 import { LOG_BODIES_KEPT, LONG_KEPT_BODY_ENDPOINTS, LONG_KEPT_DETAIL_CHARS } from '../../shared/request-log-filter';
 
@@ -55,12 +55,15 @@ interface StoredEntry {
   headerProblems: string[];
   /** scheme://host:port the request went to (no credentials): a HAR needs whole URLs. */
   origin: string | null;
+  /** Path and query exactly as sent (maskedTarget); the endpoint's path when nothing was sent. */
+  target: string;
 }
 
 /** An entry with what is left of its detail, for an export (HAR). */
 export interface ExportedEntry {
   entry: LogEntry;
   origin: string | null;
+  target: string;
   detail: (Omit<StoredDetail, 'responseBody' | 'searchable'> & { responseBody: string | null }) | null;
 }
 
@@ -120,7 +123,13 @@ export class RequestLog {
             tokenHeader: findTokenHeader(exchange.requestHeaders, mask.tokens),
           }
         : null;
-    this.entries.push({ entry, detail, headerProblems: sample.headerProblems, origin: exchange ? originOf(exchange.url) : null });
+    this.entries.push({
+      entry,
+      detail,
+      headerProblems: sample.headerProblems,
+      origin: exchange ? originOf(exchange.url) : null,
+      target: exchange ? maskedTarget(exchange.url, mask) : spec.path,
+    });
     // Let the detail of the entry that just left the detail window go: memory stays bounded.
     // (Only once the window is full: a negative index would count from the newest and drop a fresh detail.)
     const leaving = this.entries.size - 1 - this.detailCapacity;
@@ -170,6 +179,7 @@ export class RequestLog {
       headerProblems: problems,
       // Kept with the entry: where it went is known after its headers and bodies are let go.
       origin: found.origin,
+      target: found.target,
       tokenHeader: d?.tokenHeader ? { ...d.tokenHeader } : null,
     };
   }
@@ -184,6 +194,7 @@ export class RequestLog {
       out.push({
         entry: { ...stored.entry },
         origin: stored.origin,
+        target: stored.target,
         detail: d
           ? {
               requestHeaders: { ...d.requestHeaders },

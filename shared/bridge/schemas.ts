@@ -214,6 +214,8 @@ export const logDetailSchema = logEntrySchema.extend({
   headerProblems: z.array(z.string()),
   /** Where the request went (scheme, host, port; never credentials); null when it was never sent. */
   origin: z.string().nullable(),
+  /** Path and query exactly as sent, percent-encoding kept (Copy as curl sends it verbatim); `path` is for reading. */
+  target: z.string(),
   /** False once the bounded log let this entry's headers and bodies go (or none were recorded): no command can be rebuilt. */
   detailKept: z.boolean(),
   /** The header that carried the token and its scheme word (names only), for Copy as curl; null: none the app knows. */

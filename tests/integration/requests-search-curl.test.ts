@@ -113,7 +113,14 @@ describe('copy as curl gives a command that runs', () => {
     for (const endpoint of ['listAssets', 'searchAssets']) {
       const d = await newest(endpoint);
       expect(d.tokenHeader).toEqual({ header: 'authorization', scheme: 'Bearer' });
-      const command = toCurl({ method: d.method, origin: d.origin, path: d.path, headers: d.requestHeaders, body: d.requestBody, tokenHeader: d.tokenHeader });
+      const command = toCurl({
+        method: d.method,
+        origin: d.origin,
+        target: d.target,
+        headers: d.requestHeaders,
+        body: d.requestBody,
+        tokenHeader: d.tokenHeader,
+      });
       expect(command).toContain(`'authorization: Bearer '"$PARTNER_TOKEN"`);
       expect(command).not.toContain('…');
       expect(await runInShell(command, { PARTNER_TOKEN: DEMO_TOKEN })).toBe('200');

@@ -71,7 +71,7 @@ describe('Copy as curl on an older entry', () => {
     const newest = log.detail(2, mask.tokens)!;
     expect(curlRefusal(newest)).toBeNull();
     const command = toCurl({ ...newest, headers: newest.requestHeaders, body: newest.requestBody });
-    expect(command).toBe(`curl 'https://partner.example.com/api/v1/assets/list?page=3' -H 'authorization: Bearer '"$PARTNER_TOKEN"`);
+    expect(command).toBe(`curl --globoff --path-as-is 'https://partner.example.com/api/v1/assets/list?page=3' -H 'authorization: Bearer '"$PARTNER_TOKEN"`);
   });
 
   it('refuses a request that was never sent', () => {
@@ -89,6 +89,6 @@ describe('Copy as curl on an older entry', () => {
     });
     expect(clipboard).toEqual([]);
     await expect(copy({ requestId: 2 })).resolves.toEqual({ ok: true, tokenHeader: 'authorization' });
-    expect(clipboard).toEqual([`curl 'https://partner.example.com/api/v1/assets/list?page=3' -H 'authorization: Bearer ${TOKEN}'`]);
+    expect(clipboard).toEqual([`curl --globoff --path-as-is 'https://partner.example.com/api/v1/assets/list?page=3' -H 'authorization: Bearer ${TOKEN}'`]);
   });
 });

@@ -146,6 +146,7 @@ describe('copyCurlWithToken', () => {
     endpoint: 'listAssets',
     method: 'GET',
     path: '/assets/list',
+    target: '/assets/list',
     status: 200,
     latencyMs: 1,
     waitedMs: 0,
@@ -184,7 +185,7 @@ describe('copyCurlWithToken', () => {
     const written: string[] = [];
     const answer = await curlHandlers(context((t) => written.push(t))).copyCurlWithToken({ requestId: 5 });
     expect(JSON.stringify(answer)).not.toContain(TOKEN);
-    expect(written).toEqual([`curl 'http://127.0.0.1:9/assets/list' -H 'authorization: Bearer ${TOKEN}'`]);
+    expect(written).toEqual([`curl --globoff --path-as-is 'http://127.0.0.1:9/assets/list' -H 'authorization: Bearer ${TOKEN}'`]);
   });
 
   it('refuses when the token is no longer known, or two known tokens mask alike', async () => {

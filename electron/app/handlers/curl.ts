@@ -42,7 +42,7 @@ export function curlHandlers(ctx: AppContext): HandlerGroup<'searchRequestLog' |
         );
       }
       const command = toCurl(
-        { method: detail.method, origin: detail.origin, path: detail.path, headers: detail.requestHeaders, body: detail.requestBody, tokenHeader: at },
+        { method: detail.method, origin: detail.origin, target: detail.target, headers: detail.requestHeaders, body: detail.requestBody, tokenHeader: at },
         { kind: 'plain', token: matches[0]! },
       );
       write(command);

@@ -256,6 +256,7 @@ export function createFakeBridge(): PartnerBridge {
       responseBody: '{"items":[],"last_id":null}',
       headerProblems: [],
       origin: 'http://127.0.0.1:4010',
+      target: '/assets/list?per-page=20',
       detailKept: true,
       tokenHeader: { header: 'authorization', scheme: 'Bearer' },
     }),

@@ -71,7 +71,7 @@ describe('copy as curl', () => {
   const register = {
     method: 'POST',
     origin: 'http://127.0.0.1:8700',
-    path: '/purchase/register',
+    target: '/purchase/register',
     headers: { authorization: 'Bearer demo…-2', 'content-length': '40', 'content-type': 'application/json' },
     body: `{"title":"it's"}`,
     tokenHeader: { header: 'authorization', scheme: 'Bearer' },
@@ -80,7 +80,7 @@ describe('copy as curl', () => {
   it('quotes for the shell and writes the token as "$PARTNER_TOKEN", never the masked text', () => {
     const command = toCurl(register);
     expect(command).toBe(
-      `curl -X POST 'http://127.0.0.1:8700/purchase/register' -H 'content-type: application/json' -H 'authorization: Bearer '"$PARTNER_TOKEN" --data-raw '{"title":"it'\\''s"}'`,
+      `curl -X POST --globoff --path-as-is 'http://127.0.0.1:8700/purchase/register' -H 'content-type: application/json' -H 'authorization: Bearer '"$PARTNER_TOKEN" --data-raw '{"title":"it'\\''s"}'`,
     );
     expect(command).not.toContain('demo…');
   });
@@ -92,8 +92,8 @@ describe('copy as curl', () => {
   });
 
   it('leaves GET implicit, and headers as logged when no token was sent', () => {
-    expect(toCurl({ method: 'GET', origin: null, path: '/assets/list?page=2', headers: { accept: 'application/json' }, body: null, tokenHeader: null })).toBe(
-      `curl '/assets/list?page=2' -H 'accept: application/json'`,
+    expect(toCurl({ method: 'GET', origin: null, target: '/assets/list?page=2', headers: { accept: 'application/json' }, body: null, tokenHeader: null })).toBe(
+      `curl --globoff --path-as-is '/assets/list?page=2' -H 'accept: application/json'`,
     );
   });
 });

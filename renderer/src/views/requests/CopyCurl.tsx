@@ -28,7 +28,7 @@ export function CopyCurl({ detail }: { detail: LogDetail }) {
     const command = toCurl({
       method: detail.method,
       origin: detail.origin,
-      path: detail.path,
+      target: detail.target,
       headers: detail.requestHeaders,
       body: detail.requestBody,
       tokenHeader: detail.tokenHeader,
