@@ -4,19 +4,26 @@
  * stored (AlertStore) and announced as an `alert` event; a firing that passes the notify gate
  * (quiet mode, one per rule per 10 min) also goes to the desktop notifier where the shell has one
  * (browser mode: the renderer shows it). A one-second tick ends what time ends (quiet periods,
- * outages). Never throws into the sample path. A fire or clear the store cannot take is undone in
- * its engine, so the next evaluation tries it again (the engine never holds what the store lacks).
+ * outages) and writes what the store could not take before (alert-writes.ts: a locked store never
+ * holds the main thread for long, and nothing is lost). Never throws into the sample path. Ended alerts
+ * older than ALERT_RETENTION_MS are pruned.
  */
 import type { AlertEvent, AlertRule, AlertRuleInput, AlertView } from '../../shared/bridge/alert-schemas';
 import { ENDPOINT_KINDS } from '../../shared/bridge/alert-schemas';
 import type { Clock } from '../../shared/clock';
 import { PartnerError } from '../../shared/errors';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { ALERT_PRUNE_BATCH, ALERT_RETENTION_MS, isPassingStoreFailure } from '../store';
 import type { AlertStore, LocalStore } from '../store';
+import { AlertWrites } from './alert-writes';
+import type { WriteOutcome } from './alert-writes';
 import { defaultRules } from './defaults';
 import { NotifyGate } from './notify-gate';
 import { RuleEngine } from './rule-engine';
 import type { ConnectionState, DownloadState, FireTransition, Transition } from './rule-engine';
+
+/** Ended alerts past the retention are pruned this often (and a batch each tick while a backlog lasts). */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface DesktopNotice {
   title: string;
@@ -52,16 +59,10 @@ export class AlertService {
   /** The watched profiles, by id. */
   private readonly watched = new Map<string, Watched>();
   private readonly gate: NotifyGate;
-  /** Stored alert id per (profile, firing engine key). */
-  private readonly open = new Map<string, number>();
+  private readonly writes: AlertWrites | null;
   private timer: unknown = null;
-  /** A store write failed and none succeeded since (reported once). */
-  private storeFailing = false;
-  /**
-   * Stored alerts of profiles no longer watched whose end the store could not take: their engines are gone,
-   * so each tick tries the end again by id (a key may fire anew for the same profile meanwhile).
-   */
-  private readonly unended: Array<{ id: number; at: number }> = [];
+  /** When the next prune is due (epoch ms). */
+  private pruneAt = 0;
 
   constructor(
     local: LocalStore,
@@ -70,6 +71,7 @@ export class AlertService {
     this.store = local.alerts();
     this.problem = this.store ? null : `Alerts are unavailable: ${local.problem ?? 'the local store could not be opened'}.`;
     this.gate = new NotifyGate(options.quiet);
+    this.writes = this.store ? new AlertWrites(this.store, { onError: (e) => options.onError?.(e) }) : null;
     this.guard(() => this.store?.endOrphans(options.clock.now()));
     this.schedule();
   }
@@ -83,7 +85,6 @@ export class AlertService {
         if (JSON.stringify(next.get(id)) === JSON.stringify(w.target)) continue;
         this.apply(w, w.engine.reset(now));
         this.watched.delete(id);
-        this.keepUnended(w, now);
       }
       for (const target of targets) {
         if (this.watched.has(target.profileId)) continue;
@@ -147,6 +148,11 @@ export class AlertService {
     return saved;
   }
 
+  /** Fires and clears waiting for the store (another process holds its lock, the disk is full). */
+  get pendingWrites(): number {
+    return this.writes?.pending ?? 0;
+  }
+
   dispose(): void {
     if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
     this.timer = null;
@@ -154,8 +160,9 @@ export class AlertService {
 
   private schedule(): void {
     this.timer = this.options.clock.setTimeout(() => {
+      this.guard(() => this.writes?.drain());
       for (const w of this.watched.values()) this.guard(() => this.apply(w, w.engine.tick(this.options.clock.now())));
-      this.endUnended();
+      this.prune();
       this.schedule();
     }, this.options.tickMs ?? 1000);
   }
@@ -165,31 +172,20 @@ export class AlertService {
     throw new PartnerError({ code: 'NOT_FOUND', message: this.problem ?? 'Alerts are unavailable.', retryable: false });
   }
 
-  /**
-   * Stores and announces each transition on its own: one that cannot be stored is undone in the
-   * engine (the next evaluation tries again) and the others of the batch still go through.
-   */
-  private apply(watched: Watched, transitions: Transition[]): void {
-    const store = this.store;
-    if (!store) return;
+  /** Stores and announces each transition, in order; what the store cannot take now waits in memory (pending). */
+  private apply(watched: Watched, transitions: Transition[]): WriteOutcome {
+    let outcome: WriteOutcome = 'stored';
     for (const t of transitions) {
       const key = `${watched.target.profileId}\u0000${t.key}`;
-      let announce: () => void;
-      try {
-        announce = t.type === 'fire' ? this.storeFiring(store, key, watched.target, t) : this.storeEnd(store, key, t);
-      } catch (e) {
-        watched.engine.undo(t);
-        this.storeFailed(t, e);
-        continue;
-      }
-      this.storeFailing = false;
-      this.guard(announce);
+      const written = t.type === 'fire' ? this.storeFiring(key, watched.target, t) : this.storeEnd(key, t);
+      if (written === 'pending') outcome = 'pending';
     }
+    return outcome;
   }
 
-  /** Stores a firing; returns its announcement. */
-  private storeFiring(store: AlertStore, key: string, target: AlertTarget, t: FireTransition): () => void {
-    const alert = store.start({
+  /** Stores a firing; it is announced once stored. */
+  private storeFiring(key: string, target: AlertTarget, t: FireTransition): WriteOutcome {
+    const start = {
       ruleId: t.rule.id,
       profileId: target.profileId,
       vendor: target.vendor,
@@ -197,63 +193,35 @@ export class AlertService {
       endpoint: t.endpoint,
       message: t.message,
       startedAt: t.at,
-    });
-    this.open.set(key, alert.id);
-    return () => {
-      const notify = this.gate.allow(t.rule.id, this.options.clock.now());
-      if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
-      this.options.emit({ change: 'fired', alert, notify });
     };
-  }
-
-  /** Ends a stored alert (its id is forgotten only once the end is stored); returns its announcement. */
-  private storeEnd(store: AlertStore, key: string, t: Transition): () => void {
-    const id = this.open.get(key);
-    const alert = id === undefined ? null : store.end(id, t.at);
-    this.open.delete(key);
-    return () => {
-      if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
-    };
-  }
-
-  /** Reported once until a store write succeeds again: a full disk would otherwise log at every tick. */
-  /** What the reset of a profile no longer watched could not end (its clears undone in its engine): ended later, by id. */
-  private keepUnended(w: Watched, at: number): void {
-    for (const key of w.engine.firingKeys()) {
-      const openKey = `${w.target.profileId}\u0000${key}`;
-      const id = this.open.get(openKey);
-      this.open.delete(openKey);
-      if (id !== undefined) this.unended.push({ id, at });
-    }
-  }
-
-  private endUnended(): void {
-    const store = this.store;
-    if (!store) return;
-    for (const pending of this.unended.splice(0)) {
-      try {
-        const alert = store.end(pending.id, pending.at);
-        this.storeFailing = false;
-        if (alert) this.guard(() => this.options.emit({ change: 'cleared', alert, notify: false }));
-      } catch {
-        this.unended.push(pending);
-      }
-    }
-  }
-
-  private storeFailed(t: Transition, e: unknown): void {
-    if (this.storeFailing) return;
-    this.storeFailing = true;
-    const what = t.type === 'fire' ? `the alert "${t.message}"` : 'the end of an alert';
-    const cause = e instanceof Error ? e.message : String(e);
-    this.options.onError?.(
-      new Error(
-        `Could not store ${what} (${cause}); it is tried again when its rule is next evaluated. Further failures are not logged until a write succeeds.`,
-        {
-          cause: e,
-        },
-      ),
+    return (
+      this.writes?.fire(key, start, (alert) => {
+        const notify = this.gate.allow(t.rule.id, this.options.clock.now());
+        if (notify) this.options.notify?.({ title: `Partner Console: ${alert.vendor}`, body: alert.message });
+        this.options.emit({ change: 'fired', alert, notify });
+      }) ?? 'stored'
     );
+  }
+
+  private storeEnd(key: string, t: Transition): WriteOutcome {
+    return (
+      this.writes?.end(key, t.at, (alert) => {
+        if (alert) this.options.emit({ change: 'cleared', alert, notify: false });
+      }) ?? 'stored'
+    );
+  }
+
+  /** Ended alerts past the retention, a batch a tick while a backlog lasts, then once an hour. */
+  private prune(): void {
+    const now = this.options.clock.now();
+    if (!this.store || now < this.pruneAt) return;
+    this.pruneAt = now + PRUNE_EVERY_MS;
+    try {
+      if (this.store.prune(now - ALERT_RETENTION_MS) === ALERT_PRUNE_BATCH) this.pruneAt = now;
+    } catch (e) {
+      // A locked or full store: the next prune deletes what this one could not.
+      if (!isPassingStoreFailure(e)) this.options.onError?.(e);
+    }
   }
 
   private guard(fn: () => void): void {

@@ -95,26 +95,8 @@ export class RuleEngine {
     return out;
   }
 
-  /**
-   * The store could not record `t`: back to the state before it, so the next evaluation fires (or
-   * clears) it again rather than taking it as done.
-   */
-  undo(t: Transition): void {
-    if (t.type === 'clear') {
-      this.firing.add(t.key);
-      return;
-    }
-    this.firing.delete(t.key);
-    if (t.rule.kind === 'download-failed') this.downloadFailed = false;
-  }
-
   isFiring(key: string): boolean {
     return this.firing.has(key);
-  }
-
-  /** The keys firing now. */
-  firingKeys(): string[] {
-    return [...this.firing];
   }
 
   sample(sample: BudgetSample, foreignUse: number): Transition[] {

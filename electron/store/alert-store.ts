@@ -7,6 +7,22 @@ import type { Database } from 'better-sqlite3';
 import type { AlertKind, AlertRule, AlertRuleInput, AlertView } from '../../shared/bridge/alert-schemas';
 import { alertKindSchema } from '../../shared/bridge/alert-schemas';
 import type { EndpointId } from '../../shared/endpoints';
+import { BRIEF_WAIT_MS, waitingAtMost } from './sqlite-open';
+import { DEFAULT_USAGE_RETENTION } from './usage-store';
+
+/**
+ * The list's query: firing first, then ended, newest first; served in that order by migration 8's
+ * indexes (alert_list, alert_list_profile) rather than a sort of the whole table.
+ */
+export function alertListSql(byProfile: boolean): string {
+  const where = byProfile ? 'WHERE profile_id = ?' : '';
+  return `SELECT * FROM alert ${where} ORDER BY (ended_at IS NULL) DESC, started_at DESC, id DESC LIMIT ?`;
+}
+
+/** Ended alerts are pruned once they ended this long ago: as long as the usage history's hour rows that explain them are kept. */
+export const ALERT_RETENTION_MS = DEFAULT_USAGE_RETENTION.hourMs;
+/** Rows one prune deletes at most, so that a year's backlog never holds the main thread for long. */
+export const ALERT_PRUNE_BATCH = 1_000;
 
 interface RuleRow {
   id: number;
@@ -103,16 +119,33 @@ export class AlertStore {
       .immediate();
   }
 
+  /*
+   * start, end and prune are the alert service's background writes: each waits for another process's
+   * lock BRIEF_WAIT_MS at most and throws SQLITE_BUSY past it (the service keeps the write for later).
+   * Each is one statement: a write that throws did nothing, so writing it again never doubles it.
+   */
+
   start(alert: AlertStart): AlertView {
-    const info = this.db
-      .prepare('INSERT INTO alert (rule_id, profile_id, vendor, kind, endpoint, message, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(alert.ruleId, alert.profileId, alert.vendor, alert.kind, alert.endpoint, alert.message, alert.startedAt);
-    return this.get(Number(info.lastInsertRowid))!;
+    const info = waitingAtMost(this.db, BRIEF_WAIT_MS, () =>
+      this.db
+        .prepare('INSERT INTO alert (rule_id, profile_id, vendor, kind, endpoint, message, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(alert.ruleId, alert.profileId, alert.vendor, alert.kind, alert.endpoint, alert.message, alert.startedAt),
+    );
+    return { ...alert, id: Number(info.lastInsertRowid), endedAt: null, acknowledgedAt: null };
   }
 
   end(id: number, at: number): AlertView | null {
-    this.db.prepare('UPDATE alert SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(at, id);
+    waitingAtMost(this.db, BRIEF_WAIT_MS, () => this.db.prepare('UPDATE alert SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(at, id));
     return this.get(id);
+  }
+
+  /** Deletes up to ALERT_PRUNE_BATCH alerts that ended before `before` (never a firing one); returns how many. */
+  prune(before: number): number {
+    return waitingAtMost(this.db, BRIEF_WAIT_MS, () =>
+      this.db
+        .prepare('DELETE FROM alert WHERE id IN (SELECT id FROM alert WHERE ended_at IS NOT NULL AND ended_at < ? LIMIT ?)')
+        .run(before, ALERT_PRUNE_BATCH),
+    ).changes;
   }
 
   acknowledge(id: number, at: number): AlertView | null {
@@ -127,11 +160,8 @@ export class AlertStore {
 
   /** Firing first (newest first), then ended ones, newest first. */
   list(options: { profileId?: string; limit?: number } = {}): AlertView[] {
-    const where = options.profileId === undefined ? '' : 'WHERE profile_id = ?';
     const args = options.profileId === undefined ? [] : [options.profileId];
-    const rows = this.db
-      .prepare(`SELECT * FROM alert ${where} ORDER BY (ended_at IS NULL) DESC, started_at DESC, id DESC LIMIT ?`)
-      .all(...args, options.limit ?? 500) as AlertRow[];
+    const rows = this.db.prepare(alertListSql(options.profileId !== undefined)).all(...args, options.limit ?? 500) as AlertRow[];
     return rows.map(toAlert);
   }
 

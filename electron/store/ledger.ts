@@ -16,12 +16,13 @@ import { confirmationRequired } from './ledger-guard';
 import { baseUrlKey, vendorKey, vendorServiceKey } from '../../shared/vendor-key';
 import { LedgerWriteRetry } from './ledger-retry';
 import { isStoreDamage } from './store-errors';
+import { BRIEF_WAIT_MS, waitingAtMost } from './sqlite-open';
 import type { Landing } from './ledger-retry';
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
 export const SETTLE_WAIT_MS = 1_000;
-/** A background retry's wait for the lock: short, since better-sqlite3 waits on the main thread. */
-export const RETRY_WAIT_MS = 50;
+/** A background retry's wait for the lock (sqlite-open.ts BRIEF_WAIT_MS). */
+export const RETRY_WAIT_MS = BRIEF_WAIT_MS;
 
 /** The service a record belongs to: purchases are per vendor and base URL (matched as shared/vendor-key.ts folds them). */
 export interface LedgerTarget {
@@ -178,7 +179,7 @@ export class PurchaseLedger {
     db.function('vendor_key', { deterministic: true }, (v) => vendorKey(String(v)));
     db.function('base_url_key', { deterministic: true }, (v) => baseUrlKey(String(v)));
     this.log = options.log ?? (() => undefined);
-    this.retry = new LedgerWriteRetry({ briefly: (write) => this.waitingAtMost(RETRY_WAIT_MS, write), log: this.log, dropped: (e) => this.failed(e) });
+    this.retry = new LedgerWriteRetry({ briefly: (write) => waitingAtMost(this.db, RETRY_WAIT_MS, write), log: this.log, dropped: (e) => this.failed(e) });
   }
 
   /**
@@ -189,7 +190,7 @@ export class PurchaseLedger {
    */
   settle<T>(what: string, write: () => T, about?: string): Landing<T> {
     try {
-      return this.waitingAtMost(SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
+      return waitingAtMost(this.db, SETTLE_WAIT_MS, () => this.retry.write(what, write, about));
     } catch (e) {
       const reason = this.failed(e);
       this.log(`Ledger write lost (${what}): ${reason}`);
@@ -223,18 +224,6 @@ export class PurchaseLedger {
   /** Stops the background retries (the store closes). */
   close(): void {
     this.retry.close();
-  }
-
-  /** Runs with the lock wait at most `ms` (never longer than the connection's own). */
-  private waitingAtMost<T>(ms: number, run: () => T): T {
-    const before = Number(this.db.pragma('busy_timeout', { simple: true }));
-    if (before <= ms) return run();
-    this.db.pragma(`busy_timeout = ${ms}`);
-    try {
-      return run();
-    } finally {
-      this.db.pragma(`busy_timeout = ${before}`);
-    }
   }
 
   get(id: number): LedgerRecord | null {
@@ -285,6 +274,9 @@ export class PurchaseLedger {
       });
     }
     let resend = false;
+    // Waits out the whole BUSY_TIMEOUT_MS for another instance's lock, on the main thread, on purpose:
+    // nothing is sent before the write-ahead is durable, and a registration that fails for a lock held
+    // a moment is worse than a click answered seconds late (the background writes wait BRIEF_WAIT_MS).
     const begin = this.db.transaction((): LedgerRecord => {
       const blocking = this.blockers(target, asset.id);
       const ask = confirmationRequired(blocking, seen);

@@ -190,7 +190,22 @@ const assetIdKindByService: Migration = {
   },
 };
 
-export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds, assetIdKind, assetIdKindByService];
+/**
+ * Migration 8: indexes in the order the alert list reads (firing first, newest first), for all profiles
+ * and for one: the list reads its page off the index instead of sorting the whole table.
+ */
+const alertListOrder: Migration = {
+  version: 8,
+  name: 'alert list order',
+  up(db) {
+    db.exec(`
+      CREATE INDEX alert_list ON alert ((ended_at IS NULL), started_at);
+      CREATE INDEX alert_list_profile ON alert (profile_id, (ended_at IS NULL), started_at);
+    `);
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [ledger, usage, alerts, sentBody, useSeconds, assetIdKind, assetIdKindByService, alertListOrder];
 
 function appliedVersions(db: Database): Set<number> {
   const rows = db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];

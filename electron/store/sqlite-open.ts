@@ -12,6 +12,12 @@ import { errorCode } from './store-errors';
 
 /** How long a write waits for another instance's lock before it fails (ms). */
 export const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * How long a background write (one the user is not waiting on: an alert, a ledger retry) waits for the
+ * lock: short, since better-sqlite3 waits on the main thread (pacing, IPC, the socket stop meanwhile).
+ * What cannot land in it is kept and written later by its caller.
+ */
+export const BRIEF_WAIT_MS = 50;
 /** Between two tries of an open that SQLite answered BUSY without waiting. */
 const BUSY_RETRY_MS = 25;
 
@@ -37,6 +43,21 @@ export function sqlite(): Driver {
         ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}`
         : describe(e),
     );
+  }
+}
+
+/**
+ * Runs `run` with the connection's lock wait at most `ms` (never longer than its own), then puts it back.
+ * The one way a write on the main thread is kept from waiting out BUSY_TIMEOUT_MS.
+ */
+export function waitingAtMost<T>(db: Database, ms: number, run: () => T): T {
+  const before = Number(db.pragma('busy_timeout', { simple: true }));
+  if (before <= ms) return run();
+  db.pragma(`busy_timeout = ${ms}`);
+  try {
+    return run();
+  } finally {
+    db.pragma(`busy_timeout = ${before}`);
   }
 }
 

@@ -21,3 +21,8 @@ export function isPassingStoreFailure(e: unknown): boolean {
 export function isWriteFailure(e: unknown): boolean {
   return /^(SQLITE_(FULL|READONLY|CANTOPEN|IOERR_(WRITE|FSYNC|TRUNCATE|DIR_FSYNC))|ENOSPC|EDQUOT|EROFS|EACCES|EPERM|EBUSY)/.test(errorCode(e));
 }
+
+/** Another connection holds the lock past our wait: every write would fail alike until it goes. */
+export function isLockedOut(e: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test(errorCode(e));
+}

@@ -32,7 +32,7 @@ describe('migrations', () => {
       'usage_rollup',
       'usage_second',
     ]);
-    expect(schemaVersion(db)).toBe(7);
+    expect(schemaVersion(db)).toBe(8);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
@@ -68,6 +68,7 @@ describe('migrations', () => {
       { version: 5, name: 'usage per-second use' },
       { version: 6, name: 'asset id kind' },
       { version: 7, name: 'asset id kind by service key and source' },
+      { version: 8, name: 'alert list order' },
     ]);
     again.close();
   });
@@ -80,7 +81,7 @@ describe('migrations', () => {
     ).run();
     v1.close();
     const broken: Migration = {
-      version: 8,
+      version: 9,
       name: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (id INTEGER)');
@@ -88,13 +89,13 @@ describe('migrations', () => {
       },
     };
     const opened = openDatabase(dir, { migrations: [...MIGRATIONS, broken] });
-    // Migrations 2 to 7 applied; 8 failed: reported, and neither its table nor its record is left behind.
+    // Migrations 2 to 8 applied; 9 failed: reported, and neither its table nor its record is left behind.
     expect(opened.db).toBeNull();
     expect(opened.problem).toContain('boom');
     const raw = new Sqlite(join(dir, STORE_FILE_NAME));
     expect(tables(raw)).toContain('usage_second');
     expect(tables(raw)).not.toContain('half_done');
-    expect(schemaVersion(raw)).toBe(7);
+    expect(schemaVersion(raw)).toBe(8);
     expect(raw.prepare('SELECT reference FROM purchase_ledger').all()).toEqual([{ reference: 'r1' }]);
     raw.close();
     const fixed = openDatabase(dir);

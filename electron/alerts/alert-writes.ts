@@ -1,0 +1,117 @@
+/**
+ * The alert service's writes, in order. A fire or clear the store cannot take now (another process
+ * holds the lock past the store's brief wait, a full disk) is kept in memory and written at a later
+ * try (each tick of the service), then announced: never lost while the process lives, never written
+ * twice. In order, so that a clear lands after its fire, and a key firing anew after that clear.
+ */
+import type { AlertView } from '../../shared/bridge/alert-schemas';
+import type { AlertStart, AlertStore } from '../store';
+import { isLockedOut } from '../store';
+
+/** Every write landed (`stored`), or some wait in memory for the store (`pending`). */
+export type WriteOutcome = 'stored' | 'pending';
+
+type Write =
+  | { type: 'fire'; key: string; start: AlertStart; landed: (alert: AlertView) => void }
+  | { type: 'end'; key: string; at: number; landed: (alert: AlertView | null) => void };
+
+export interface AlertWritesOptions {
+  /** A write that cannot land now: said once, until one lands again. */
+  onError: (e: unknown) => void;
+}
+
+export class AlertWrites {
+  private readonly queue: Write[] = [];
+  /** Stored alert id per firing key (a key's fire landed, its end not yet). */
+  private readonly open = new Map<string, number>();
+  /** A write could not land and none landed since (reported once: a full disk would otherwise log at every tick). */
+  private failing = false;
+
+  constructor(
+    private readonly store: AlertStore,
+    private readonly options: AlertWritesOptions,
+  ) {}
+
+  /** Writes waiting for the store. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  fire(key: string, start: AlertStart, landed: (alert: AlertView) => void): WriteOutcome {
+    this.queue.push({ type: 'fire', key, start, landed });
+    return this.drain();
+  }
+
+  /** Ends the alert `key` fired (nothing when its fire was never stored). */
+  end(key: string, at: number, landed: (alert: AlertView | null) => void): WriteOutcome {
+    this.queue.push({ type: 'end', key, at, landed });
+    return this.drain();
+  }
+
+  /**
+   * Writes what waits, in order per key, and announces each as it lands. A lock held elsewhere stops the
+   * try (every write would wait for it); another failure (a full disk, a bug) holds back only its key.
+   */
+  drain(): WriteOutcome {
+    const held = new Set<string>();
+    for (let i = 0; i < this.queue.length;) {
+      const next = this.queue[i]!;
+      if (held.has(next.key)) {
+        i += 1;
+        continue;
+      }
+      let announce: () => void;
+      try {
+        announce = this.write(next);
+      } catch (e) {
+        this.failedNow(next, e);
+        if (isLockedOut(e)) return 'pending';
+        held.add(next.key);
+        i += 1;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.failing = false;
+      try {
+        announce();
+      } catch (e) {
+        this.options.onError(e);
+      }
+    }
+    return this.queue.length === 0 ? 'stored' : 'pending';
+  }
+
+  /** Writes one; returns its announcement. */
+  private write(w: Write): () => void {
+    if (w.type === 'fire') {
+      const alert = this.store.start(w.start);
+      this.open.set(w.key, alert.id);
+      return () => w.landed(alert);
+    }
+    const id = this.open.get(w.key);
+    const alert = id === undefined ? null : this.store.end(id, w.at);
+    this.open.delete(w.key);
+    return () => w.landed(alert);
+  }
+
+  private failedNow(w: Write, e: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.options.onError(
+      new Error(
+        `Could not store ${what(w)} (${reasonOf(e)}); it is kept and written when the store allows. Further failures are not logged until a write succeeds.`,
+        {
+          cause: e,
+        },
+      ),
+    );
+  }
+}
+
+function what(w: Write): string {
+  return w.type === 'fire' ? `the alert "${w.start.message}"` : 'the end of an alert';
+}
+
+function reasonOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
