@@ -42,6 +42,11 @@ export class RequestLogStore {
     return this.ring.size;
   }
 
+  /** The oldest entry kept: how far back the log reaches. */
+  get oldest(): LogEntry | undefined {
+    return this.ring.at(0);
+  }
+
   /** Forgets everything (before a fresh backfill). */
   clear(): void {
     this.ring.clear();

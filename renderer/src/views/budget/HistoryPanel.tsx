@@ -5,19 +5,15 @@
  * starts well into the range, the axes start with it (read again at the finer points that span gets).
  */
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { UsageHistory } from '../../../../shared/bridge/usage-schemas';
 import type { EndpointId, EndpointSpec } from '../../../../shared/endpoints';
 import { ENDPOINTS } from '../../../../shared/endpoints';
 import { useApi } from '../../api/context';
 import { ErrorCallout, Loading } from '../../components/states';
 import { fmtClockMinutes, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtRate, fmtUseWithOurs } from '../../lib/format';
-import { chartMoment, chartTick } from '../../lib/chart-time';
 import { ENDPOINT_COLORS, WARN_SHARE } from './budget-model';
-import type { ChartPoint } from '../../../../shared/usage-history-model';
-import { bucketLabel, chartSeries, MIN_ZOOM_MS, readFitted, summarize } from '../../../../shared/usage-history-model';
+import { bucketLabel, readFitted, summarize } from '../../../../shared/usage-history-model';
 import { EndpointPath } from './EndpointPath';
+import { HistoryChart, HistoryKey } from './HistoryChart';
 import './history.css';
 
 export interface HistoryPanelProps {
@@ -143,6 +139,7 @@ export default function HistoryPanel({ profileId, vendor, endpoints, fromMs, toM
         {span}, {bucketLabel(history.bucketMs)} ({history.level === 'second' ? 'per-second' : history.level === 'minute' ? 'per-minute' : 'per-hour'} records).
         Drag across a chart to zoom in; double-click to go back.
       </p>
+      <HistoryKey others={rows.some((r) => r.foreignRequests > 0)} />
       <div className="chart-grid history-grid">
         {endpoints.map((spec) => (
           <HistoryChart key={spec.id} spec={spec} history={history} onZoom={onZoom} onReset={onReset} />
@@ -161,157 +158,4 @@ function EndpointName({ endpoint }: { endpoint: string }) {
       <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
     </>
   );
-}
-
-function HistoryChart({ spec, history, onZoom, onReset }: { spec: EndpointSpec; history: UsageHistory; onZoom: HistoryPanelProps['onZoom']; onReset(): void }) {
-  const data = chartSeries(history, spec.id);
-  const color = ENDPOINT_COLORS[spec.id];
-  const total429 = data.reduce((n, p) => n + p.throttled, 0);
-  const peak = data.reduce((m, p) => Math.max(m, p.peakPct ?? 0), 0);
-  const othersTotal = data.reduce((n, p) => n + p.othersRate, 0);
-  const rateTop = Math.ceil(Math.max(spec.limit, ...data.map((p) => p.rate + p.othersRate)));
-  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
-  const spanMs = history.toMs - history.fromMs;
-  const tickLabel = (t: number) => chartTick(t, spanMs);
-  const endDrag = () => {
-    if (drag) {
-      const from = Math.min(drag.from, drag.to);
-      const to = Math.max(drag.from, drag.to) + history.bucketMs;
-      if (to - from >= MIN_ZOOM_MS && Math.abs(drag.to - drag.from) > 0) onZoom({ fromMs: from, toMs: to });
-    }
-    setDrag(null);
-  };
-  return (
-    <section className="panel chart-panel" id={`history-${spec.id}`} aria-label={`${spec.label} history`} onDoubleClick={onReset}>
-      <header className="chart-head">
-        <span className="swatch" style={{ background: color }} aria-hidden="true" />
-        <span className="chart-title">
-          <span className="method">{spec.method}</span> <EndpointPath path={spec.path} />
-        </span>
-        <span className="chart-meta">
-          peak use {peak > 0 ? `${Math.round(peak)}%` : '—'}
-          {total429 > 0 ? <span className="text-danger strong"> · {fmtInt(total429)} × 429</span> : null}
-          {othersTotal > 0 ? <span className="history-others"> · others (about)</span> : null}
-        </span>
-      </header>
-      {/* The axis's ends (ms), for the specs that drag across it. */}
-      <div className="history-chart" data-testid={`history-chart-${spec.id}`} data-axis-from={history.fromMs} data-axis-to={history.toMs - history.bucketMs}>
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart
-            data={data}
-            margin={{ top: 6, right: 4, bottom: 0, left: 0 }}
-            onMouseDown={(e) => {
-              const t = Number(e?.activeLabel);
-              if (Number.isFinite(t)) setDrag({ from: t, to: t });
-            }}
-            onMouseMove={(e) => {
-              const t = Number(e?.activeLabel);
-              if (drag && Number.isFinite(t)) setDrag({ ...drag, to: t });
-            }}
-            onMouseUp={endDrag}
-            onMouseLeave={() => setDrag(null)}
-          >
-            <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-            <XAxis
-              dataKey="t"
-              type="number"
-              scale="time"
-              domain={[history.fromMs, history.toMs - history.bucketMs]}
-              tickFormatter={tickLabel}
-              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
-              stroke="var(--border)"
-              minTickGap={28}
-            />
-            {/* The rate axis runs to the limit (or past it, where the estimate says the vendor went over), and its
-                right-hand twin reads the same height as a share of it: 100% is the limit line. */}
-            <YAxis
-              yAxisId="rate"
-              domain={[0, rateTop]}
-              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
-              stroke="var(--border)"
-              width={34}
-              allowDecimals={false}
-            />
-            <YAxis
-              yAxisId="pct"
-              orientation="right"
-              domain={[0, (rateTop / spec.limit) * 100]}
-              ticks={[0, 50, 100]}
-              tickFormatter={(v: number) => `${v}%`}
-              tick={{ fontSize: 10, fill: 'var(--text-muted)' }}
-              stroke="var(--border)"
-              width={34}
-            />
-            <ReferenceLine
-              yAxisId="rate"
-              y={spec.limit}
-              stroke="var(--text-muted)"
-              strokeDasharray="4 3"
-              label={{ value: `limit ${spec.limit}/s`, position: 'insideTopLeft', fontSize: 10, fill: 'var(--text-muted)' }}
-            />
-            {/* Areas, not a bar per point: hundreds of one-pixel bars read as a barcode. Others' use stacks on ours, so the
-                height of the two is the vendor's whole use against the limit. */}
-            <Area
-              yAxisId="rate"
-              stackId="use"
-              type="linear"
-              dataKey="rate"
-              name="this app, req/s"
-              stroke={color}
-              strokeWidth={1}
-              fill={color}
-              fillOpacity={0.45}
-              isAnimationActive={false}
-            />
-            <Area
-              yAxisId="rate"
-              stackId="use"
-              type="linear"
-              dataKey="othersRate"
-              name="others (about), req/s"
-              stroke="var(--chart-others)"
-              strokeWidth={1}
-              strokeDasharray="3 2"
-              fill="var(--chart-others)"
-              fillOpacity={0.3}
-              isAnimationActive={false}
-            />
-            <Line
-              yAxisId="pct"
-              dataKey="peakPct"
-              name="peak use"
-              stroke="var(--text)"
-              strokeWidth={1.2}
-              dot={false}
-              connectNulls={false}
-              isAnimationActive={false}
-            />
-            <Bar yAxisId="rate" dataKey="throttled" name="429s" fill="var(--danger)" isAnimationActive={false} />
-            {drag ? (
-              <ReferenceArea yAxisId="rate" x1={Math.min(drag.from, drag.to)} x2={Math.max(drag.from, drag.to)} fill="var(--accent)" fillOpacity={0.15} />
-            ) : null}
-            <Tooltip
-              isAnimationActive={false}
-              labelFormatter={(t) => chartMoment(Number(t), spanMs)}
-              formatter={tooltipValue}
-              contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', fontSize: 12 }}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
-    </section>
-  );
-}
-
-function tooltipValue(value: unknown, name: unknown, item: { payload?: ChartPoint }): [string, string] {
-  const label = String(name);
-  const p = item.payload;
-  if (label === 'others (about), req/s') return [`about ${fmtRate(Number(value))}`, label];
-  if (label === 'this app, req/s')
-    return [
-      `${fmtRate(Number(value))}${p && p.lowestRemaining !== null ? ` (lowest Remaining ${fmtInt(p.lowestRemaining)}, mean wait ${fmtMs(p.waitMeanMs)})` : ''}`,
-      label,
-    ];
-  if (label === '429s') return [fmtInt(Number(value)), label];
-  return [value === null || value === undefined ? '—' : `${Math.round(Number(value))}%`, label];
 }

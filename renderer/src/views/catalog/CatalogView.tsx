@@ -19,6 +19,7 @@ import type { SourcedAsset } from './asset-source';
 import { assetInDetail, rowsSourceOf, sourceOf } from './asset-source';
 import { AssetsTable } from './AssetsTable';
 import { DownloadPanel } from './DownloadPanel';
+import { catalogProblem } from './catalog-problem';
 import { cursorsOf, FIRST_PAGE } from './cursor-stack';
 import type { CursorStack, PageCursor } from './cursor-stack';
 import { pageStatus } from './page-status';
@@ -58,6 +59,7 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
   // New words or another category: back to the first page of matches.
   useEffect(() => setSearchPage(0), [debouncedQuery, category]);
   const current = searching ? search : page;
+  const problem = catalogProblem(current, categories);
 
   const savePageSize = useMutation({
     mutationFn: (size: number) => api.saveSettings({ pageSize: size }),
@@ -153,14 +155,14 @@ export default function CatalogView({ assetParam }: { assetParam: string | null 
             </label>
             {current.isFetching || typing ? <span className="spinner" role="status" aria-label="Loading" /> : null}
           </div>
-          {categories.isError ? <ErrorCallout error={categories.error} onRetry={() => void categories.refetch()} /> : null}
+          {problem?.place === 'categories' ? <ErrorCallout error={problem.error} onRetry={problem.retry} /> : null}
           <ReadNotice info={categories.data} what="the categories" />
           {current.data && !current.isPlaceholderData ? <ReadNotice info={current.data} what={searching ? 'the search results' : 'this page'} /> : null}
 
           {current.isPending && current.fetchStatus !== 'idle' ? (
             <Loading label="Loading assets…" />
-          ) : current.isError ? (
-            <ErrorCallout error={current.error} onRetry={() => void current.refetch()} />
+          ) : problem?.place === 'list' ? (
+            <ErrorCallout error={problem.error} onRetry={problem.retry} />
           ) : items.length === 0 ? (
             <Empty title={typing ? 'Searching…' : searching ? 'No asset matches.' : 'The catalog is empty.'}>
               {searching && !typing ? 'Try other words or another category.' : null}

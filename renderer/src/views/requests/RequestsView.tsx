@@ -17,6 +17,8 @@ import { followsNewest, toggledFollow } from './live-state';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
 import { LOG_BODIES_KEPT, LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
+import { holdsMinute, noMatchDetail, spanText } from './log-span';
+import type { LogSpan } from './log-span';
 import { RequestDetail } from './RequestDetail';
 import { ExportHarButton } from './ExportHarButton';
 import { useBodySearch } from './use-body-search';
@@ -154,19 +156,21 @@ export default function RequestsView() {
   };
 
   // `now`: the moment the table's time range counted back from; the HAR export uses the same (the table may be paused).
-  const { rows, matching, minute, now, agedOut } = useMemo(() => {
-    // Held when the log reaches back before the minute's start, or into the minute with nothing let go (the app started in it).
+  const { rows, matching, minute, now, agedOut, span } = useMemo(() => {
+    const span: LogSpan = {
+      count: log.size,
+      oldestAt: log.oldest?.at ?? null,
+      complete: log.droppedHere === 0 && log.droppedByMain === 0 && log.size < LOG_ENTRIES_KEPT,
+    };
     // An empty log is still loading: no warning until it has arrived.
-    const reaches = (t: number) => log.newest(1, (e) => e.at < t).length > 0;
-    const nothingLetGo = log.droppedHere === 0 && log.droppedByMain === 0;
-    const held = linkedMinute !== null && (log.size === 0 || reaches(linkedMinute) || (nothingLetGo && reaches(linkedMinute + 60_000)));
+    const held = linkedMinute !== null && (log.size === 0 || holdsMinute(span, linkedMinute));
     const minute = held ? linkedMinute : null;
     const now = Date.now();
     const keep = logFilter({ endpoint, status, rangeS, text, found, minute }, now);
     const rows = log.newest(LOG_ENTRIES_KEPT, keep);
     // Hits that left the answer while their entry is still here: their bodies aged out in main.
     const agedOut = search.lost.size === 0 ? 0 : log.countMatching((e) => search.lost.has(e.id));
-    return { rows, matching: rows.length, minute, now, agedOut };
+    return { rows, matching: rows.length, minute, now, agedOut, span };
   }, [log, version, endpoint, status, rangeS, text, found, search.lost, linkedMinute]); // version: the log changed
 
   return (
@@ -240,14 +244,14 @@ export default function RequestsView() {
           </div>
         ) : (
           <div className="banner banner-warn" role="status">
-            <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It keeps the newest {fmtInt(LOG_ENTRIES_KEPT)} requests
-            since the app started; the <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
+            <strong>The request log no longer holds the minute of {fmtDateTime(linkedMinute)}.</strong> It {spanText(span, now)}; the{' '}
+            <a href={routeHref('budget', `at=${linkedMinute}`)}>Budget view</a> shows that minute from the stored history.
           </div>
         )
       ) : null}
 
       <div className="log-meta muted small" role="status">
-        {fmtInt(matching)} matching · {fmtInt(log.size)} kept here (at most {fmtInt(LOG_ENTRIES_KEPT)})
+        {fmtInt(matching)} matching · the log {spanText(span, now)} (it keeps at most {fmtInt(LOG_ENTRIES_KEPT)})
         {log.droppedHere > 0 ? ` · ${fmtInt(log.droppedHere)} older entries let go by this page` : ''}
         {log.droppedByMain > 0 ? ` · ${fmtInt(log.droppedByMain)} let go by the service's bounded log` : ''}
       </div>
@@ -270,7 +274,7 @@ export default function RequestsView() {
               rowProps={(e) => ({ 'data-status': e.status })}
               virtual={{ rowHeight: ROW_HEIGHT }}
               maxHeight="calc(100vh - 190px)"
-              empty={<Empty title="No request matches the filters." />}
+              empty={<Empty title="No request matches the filters.">{noMatchDetail(span, now)}</Empty>}
             />
           )}
         </section>

@@ -16,15 +16,14 @@ import { Empty, ErrorCallout, Loading } from '../../components/states';
 import { downloadBlob, downloadText } from '../../lib/csv';
 import { fmtDate, fmtDateTime, fmtInt, fmtMs, fmtPercent, fmtUseWithOurs } from '../../lib/format';
 import { routeHref } from '../../lib/hash-route';
+import { holdsMinute, spanText } from '../requests/log-span';
+import { useLogSpan } from '../requests/use-log-span';
 import { HeatMap, MEAN_USE_MEANS, OLDER_MEASURE_NOTE, endpointLabel } from './HeatMap';
 import { elementToPng } from './png-export';
 import { openingPeriod } from './opening-period';
 import type { Period, PeriodId } from './usage-model';
 import { localTimeZone, PERIODS, periodRange, presetPeriod } from './usage-model';
 import './usage.css';
-
-/** The request log keeps about this much in memory: older minutes are not in the Requests view. */
-const REQUEST_LOG_SPAN_MS = 60 * 60_000;
 
 const COLUMNS: ColumnDef<ReportDay, unknown>[] = [
   { id: 'day', header: 'Day', accessorFn: (r) => r.day, cell: ({ row }) => fmtDay(row.original.day), size: 110, minSize: 100, meta: { rowHeader: true } },
@@ -328,8 +327,9 @@ function hasOlderMeasure(report: UsageReport): boolean {
 }
 
 function BusiestMinutes({ minutes }: { minutes: readonly BusyMinute[] }) {
+  // The log is bounded by count (under heavy traffic it spans seconds): link only minutes it still holds.
+  const span = useLogSpan(minutes.length > 0);
   if (minutes.length === 0) return <p className="muted">No per-minute figures for this period.</p>;
-  const now = Date.now();
   return (
     <>
       <table className="table usage-busiest" aria-label="Busiest minutes">
@@ -359,13 +359,15 @@ function BusiestMinutes({ minutes }: { minutes: readonly BusyMinute[] }) {
               <td>{endpointLabel(m.topEndpoint)}</td>
               <td className="usage-links">
                 <a href={routeHref('budget', `at=${m.startMs}`)}>Budget</a>
-                {now - m.startMs < REQUEST_LOG_SPAN_MS ? <a href={routeHref('requests', `at=${m.startMs}`)}>Requests</a> : null}
+                {span !== null && holdsMinute(span, m.startMs) ? <a href={routeHref('requests', `at=${m.startMs}`)}>Requests</a> : null}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="muted usage-note">Requests links appear for minutes the request log still holds (about the last hour).</p>
+      <p className="muted usage-note">
+        Requests links appear for minutes the request log still holds{span !== null ? `: it ${spanText(span, Date.now())}` : ''}.
+      </p>
     </>
   );
 }
