@@ -149,8 +149,9 @@ test("an account manager opens yesterday's usage report, reads it and exports CS
   const csv = readFileSync((await csvDownload.path())!, 'utf8').split('\r\n');
   expect(csv[0]).toMatch(/^day,endpoint,requests,mean_use_pct,peak_use_pct,our_429s,/);
   const listLine = csv.find((l) => l.startsWith(`${seeded.yesterday},listAssets,`))!.split(',');
-  expect(listLine.slice(2, 8)).toEqual([String(seeded.listRequests), (listMeanUse * 100).toFixed(1), '100.0', '7', '7', '400']);
-  expect(listLine.at(-1)).toBe('per_second');
+  const pct = (useSeconds: number) => ((useSeconds / seeded.listActiveSeconds) * 100).toFixed(1);
+  expect(listLine.slice(2, 8)).toEqual([String(seeded.listRequests), pct(seeded.listUseSeconds), '100.0', '7', '7', '400']);
+  expect(listLine.slice(-2)).toEqual(['per_second', pct(seeded.listOursSeconds)]);
   expect(csv.filter((l) => l.startsWith(seeded.yesterday))).toHaveLength(2);
 
   // PNG export of the whole report: a real PNG.
