@@ -430,12 +430,12 @@ export class UsageStore {
   }
 
   /**
-   * Where a level's minutes and hours stop growing at `now`: where the roll-up has reached (a later bucket is
-   * still running or not rolled up yet). Seconds are written every flush, so they count to the end.
+   * Where a level stops growing at `now`: samples of the last flushEveryMs or so may still be in memory
+   * only (record writes nothing), and minutes and hours also end where the roll-up has reached.
    */
   completeUntil(level: UsageLevel, now = this.clock.now()): number {
-    if (level === 'second') return Infinity;
     const settled = now - 2 * this.flushEveryMs;
+    if (level === 'second') return settled;
     return Math.min(settled, this.doneUntil(level) ?? settled);
   }
 

@@ -62,3 +62,31 @@ it('ends where the minutes are rolled up to: a minute whose seconds are not roll
   expect(history.toMs).toBe(NOW - MIN);
   expect(chartSeries({ ...history, profileId: 'p', vendor: 'demo', problem: null }, 'listAssets').at(-1)!.rate).toBeCloseTo(20, 0);
 });
+
+it('a seconds chart ends before the seconds still in memory: the last ones are not drawn low or as 0', () => {
+  const clock = new ManualClock(NOW);
+  const usage = local.openUsage({ clock })!;
+  const sample = (at: number) => ({
+    vendor: 'demo',
+    endpoint: 'listAssets' as const,
+    at,
+    status: 200,
+    limit: 20,
+    remaining: 10,
+    reset: 1,
+    latencyMs: 10,
+    waitedMs: 0,
+    attempt: 1,
+    headerProblems: [],
+  });
+  // 10 requests a second; the flush of the newest samples (at most a second after them) has not run yet.
+  for (let t = NOW - 60_000; t < NOW; t += 100) usage.record('p', sample(t));
+  usage.flush(); // everything up to here is written...
+  for (let t = NOW; t < NOW + 1_500; t += 100) usage.record('p', sample(t)); // ...these 1.5 s are still in memory
+  const now = NOW + 1_500;
+  const history = readHistory(usage, { profileId: 'p', vendor: 'demo', fromMs: now - 60_000, toMs: now }, now, DEFAULT_USAGE_RETENTION);
+  expect(history.level).toBe('second');
+  const series = chartSeries({ ...history, profileId: 'p', vendor: 'demo', problem: null }, 'listAssets');
+  expect(series.at(-1)!.rate).toBeCloseTo(10, 5);
+  expect(history.toMs).toBeLessThanOrEqual(NOW);
+});
