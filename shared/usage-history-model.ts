@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { UsageHistory, UsagePoint } from './bridge/usage-schemas';
 import { compareEndpoints } from './endpoints';
-import { budgetUseOf, budgetUseSeconds, documentedLimit, weightedQuantile } from './usage-report';
+import { budgetUseOf, weightedQuantile } from './usage-report';
 import type { UseSums } from './usage-report';
 
 export const HISTORY_RANGES = [
@@ -217,10 +217,10 @@ function addPointUse(into: PointUse, p: UsagePoint): void {
     into.olderUseSum += p.meanUse * p.requests;
     into.olderUseCount += p.requests;
   } else {
-    const useSeconds = p.meanUse * p.activeSeconds;
-    into.useSeconds += useSeconds;
+    into.useSeconds += p.meanUse * p.activeSeconds;
     into.activeSeconds += p.activeSeconds;
-    into.budgetSeconds += budgetUseSeconds({ ...p, useSeconds }, documentedLimit(p.endpoint));
+    // Capped per stored row already: capping the point's sums again would read higher for longer points.
+    into.budgetSeconds += p.budgetSeconds;
   }
 }
 

@@ -59,6 +59,15 @@ export function budgetUseSeconds(b: { activeSeconds: number; useSeconds: number;
 }
 
 /**
+ * budgetUseSeconds of one STORED row (a second, minute or hour), at its endpoint's documented limit: the one
+ * figure both the report and the history sum (the store's SQL calls it per row, as budget_use_seconds). The
+ * cap is per row, so sums of it do not depend on how rows are grouped into points.
+ */
+export function rowBudgetSeconds(r: { endpoint: string; activeSeconds: number; useSeconds: number; foreignRequests: number }): number {
+  return budgetUseSeconds(r, documentedLimit(r.endpoint));
+}
+
+/**
  * Mean use of the whole budget over the seconds with requests (`value`, from the buckets' budgetUseSeconds
  * summed into `budgetSeconds`) and this app's part (`ours`, meanUseOf). The older measure already counted
  * others (it read Remaining), so it is the whole use there, and ours is unknown.
@@ -123,7 +132,7 @@ function add(s: Sums, r: ReportRow): void {
   s.requests += r.requests;
   s.activeSeconds += r.activeSeconds;
   s.useSeconds += r.useSeconds;
-  s.budgetSeconds += budgetUseSeconds(r, documentedLimit(r.endpoint));
+  s.budgetSeconds += rowBudgetSeconds(r);
   s.olderUseSum += r.olderUseSum;
   s.olderUseCount += r.olderUseCount;
   s.peak = maxOf(s.peak, r.usePeak);

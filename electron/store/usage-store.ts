@@ -14,7 +14,7 @@ import { reachedService } from '../../shared/rate-limit';
 import { secondOf } from '../telemetry/aggregate';
 import { USAGE_LEVELS } from './migrations';
 import type { UsageAggregate } from './usage-aggregate';
-import { meanUseOf } from '../../shared/usage-report';
+import { meanUseOf, rowBudgetSeconds } from '../../shared/usage-report';
 import { LATENCY_BOUNDS_MS, addSample, emptyAggregate, latencyQuantile, mergeAggregate, mergeSameSecond } from './usage-aggregate';
 
 const LATENCY_BINS = LATENCY_BOUNDS_MS.length + 1;
@@ -79,6 +79,8 @@ export interface UsagePointAggregate {
   endpoint: string;
   startMs: number;
   agg: UsageAggregate;
+  /** rowBudgetSeconds summed over the point's rows. */
+  budgetSeconds: number;
 }
 
 export interface UsageQuery {
@@ -159,6 +161,10 @@ export class UsageStore {
     this.downsampleEveryMs = options.downsampleEveryMs ?? 60_000;
     this.onError = options.onError ?? (() => undefined);
     this.maxPendingBuckets = options.maxPendingBuckets ?? MAX_PENDING_BUCKETS;
+    // The report's per-row figure, for readPoints to sum per row (one definition; NULL: rows stored before the measure).
+    db.function('budget_use_seconds', { deterministic: true }, (endpoint, active, use, foreign) =>
+      rowBudgetSeconds({ endpoint: String(endpoint), activeSeconds: Number(active ?? 0), useSeconds: Number(use ?? 0), foreignRequests: Number(foreign ?? 0) }),
+    );
     this.scheduleDownsample();
   }
 
@@ -340,14 +346,15 @@ export class UsageStore {
       `SELECT start_ms - start_ms % CAST(? AS INTEGER) AS point_ms, SUM(requests) AS requests, SUM(throttled) AS throttled, SUM(failures) AS failures,
               MIN(lowest_remaining) AS lowest_remaining, SUM(active_seconds) AS active_seconds, SUM(use_seconds) AS use_seconds,
               SUM(use_sum) AS use_sum, SUM(use_count) AS use_count, MAX(use_peak) AS use_peak,
-              SUM(waited_ms) AS waited_ms, SUM(foreign_requests) AS foreign_requests, '[' || group_concat(latency) || ']' AS latency
+              SUM(waited_ms) AS waited_ms, SUM(foreign_requests) AS foreign_requests, '[' || group_concat(latency) || ']' AS latency,
+              SUM(budget_use_seconds(endpoint, active_seconds, use_seconds, foreign_requests)) AS budget_seconds
          FROM ${LEVEL[query.level].table}
         WHERE profile_id = ? AND vendor = ? AND endpoint = ? AND start_ms >= ? AND start_ms < ?
         GROUP BY point_ms ORDER BY point_ms`,
     ).all(query.pointMs, query.profileId, query.vendor, query.endpoint, query.fromMs, query.toMs) as (Omit<
       DbRow,
       'profile_id' | 'vendor' | 'endpoint' | 'start_ms'
-    > & { point_ms: number })[];
+    > & { point_ms: number; budget_seconds: number })[];
     return rows.map((r) => {
       const latency = new Array<number>(LATENCY_BINS).fill(0);
       for (const histogram of JSON.parse(r.latency) as number[][]) histogram.forEach((n, i) => (latency[i] = (latency[i] ?? 0) + n));
@@ -355,6 +362,7 @@ export class UsageStore {
       return {
         endpoint: query.endpoint,
         startMs: r.point_ms,
+        budgetSeconds: r.budget_seconds,
         agg: {
           requests,
           throttled,

@@ -7,7 +7,7 @@
 import type { UsageHistory, UsagePoint } from '../../shared/bridge/usage-schemas';
 import { ENDPOINT_IDS } from '../../shared/endpoints';
 import type { UsageLevel, UsageRetention, UsageStore } from '../store';
-import type { UsageAggregate } from '../store';
+import type { UsagePointAggregate } from '../store';
 import { meanUseOf } from '../../shared/usage-report';
 import { latencyQuantile } from '../store/usage-aggregate';
 
@@ -73,7 +73,7 @@ export function readHistory(
   return { level, bucketMs, fromMs, toMs, points };
 }
 
-function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number; agg: UsageAggregate }): UsagePoint {
+function toPoint({ endpoint, startMs, agg, budgetSeconds }: UsagePointAggregate): UsagePoint {
   const p95 = latencyQuantile(agg, 0.95);
   const p50 = latencyQuantile(agg, 0.5);
   const use = meanUseOf(agg);
@@ -87,6 +87,7 @@ function toPoint({ endpoint, startMs, agg }: { endpoint: string; startMs: number
     meanUse: use.value,
     meanUseOlder: use.older,
     activeSeconds: agg.activeSeconds,
+    budgetSeconds,
     peakUse: agg.usePeak,
     waitedMs: agg.waitedMs,
     foreignRequests: agg.foreignRequests,

@@ -67,6 +67,8 @@ export const usagePointSchema = z.object({
   meanUseOlder: z.boolean(),
   /** Seconds with requests in the point: what meanUse is averaged over (use over the whole point: meanUse x activeSeconds / its length). */
   activeSeconds: z.number(),
+  /** Seconds' worth of the whole budget used (ours and others'), summed over the point's stored rows, each capped at its own seconds (shared/usage-report.ts rowBudgetSeconds). */
+  budgetSeconds: z.number(),
   /** Highest 1 - Remaining/Limit of an answer (0..1); null when no answer carried the headers. */
   peakUse: z.number().nullable(),
   waitedMs: z.number(),

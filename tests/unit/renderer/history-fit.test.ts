@@ -17,6 +17,7 @@ const point = (startMs: number): UsagePoint => ({
   meanUse: 0.5,
   meanUseOlder: false,
   activeSeconds: 10,
+  budgetSeconds: 5,
   peakUse: 0.5,
   waitedMs: 0,
   foreignRequests: 0,

@@ -20,6 +20,7 @@ function point(endpoint: string, startMs: number, requests: number, waitedMs: nu
     meanUse: 0.5,
     meanUseOlder: false,
     activeSeconds: 60,
+    budgetSeconds: 30,
     peakUse: 0.9,
     waitedMs,
     foreignRequests: 0,
@@ -56,7 +57,7 @@ describe('history summary', () => {
 
   it('reads the mean rate over the whole range where rows stored before the per-second measure are in it, and marks its mean use', () => {
     const older = { ...point('listAssets', T, 3000, 0), meanUseOlder: true, activeSeconds: 0 };
-    const newer = { ...point('listAssets', T + MIN, 10, 0), activeSeconds: 10, meanUse: 0.1 };
+    const newer = { ...point('listAssets', T + MIN, 10, 0), activeSeconds: 10, meanUse: 0.1, budgetSeconds: 1 };
     const [row] = summarize(history([older, newer]));
     expect(row!.meanRate).toBeCloseTo(3010 / (6 * 60 * 60));
     expect(row!.meanRate).toBeLessThanOrEqual(row!.peakRate);

@@ -26,6 +26,8 @@ function point(startMs: number): UsagePoint {
     meanUse: ours,
     meanUseOlder: false,
     activeSeconds: 60,
+    // Each stored row capped at its own seconds (none is capped here).
+    budgetSeconds: whole * 60,
     peakUse: 1,
     waitedMs: 0,
     foreignRequests: 8 * 60,
