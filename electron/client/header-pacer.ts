@@ -10,6 +10,7 @@ import type { Attempt } from './attempt';
 import { cancelledError, queueTimeoutError } from './errors';
 import type { HeaderModel, Ticket } from './header-model';
 import type { FailureKind } from './http';
+import { NOTHING_SENT } from './http';
 import type { Pacer, PaceRequest } from './pacer';
 import type { Queued } from './queue';
 import { WaitQueue } from './queue';
@@ -32,7 +33,7 @@ export function nextQueueOrder(): number {
 
 /** Whether a failed attempt may have used a slot, and by when. */
 export function reachOf(failure: FailureKind): 'no' | 'before-now' | 'maybe-later' {
-  if (failure === 'refused' || failure === 'untrusted') return 'no';
+  if (NOTHING_SENT.includes(failure)) return 'no';
   if (failure === 'network' || failure === 'odd-status' || failure === 'redirect') return 'before-now'; // an odd status or a redirect was answered already
   return 'maybe-later';
 }
