@@ -125,13 +125,14 @@ export class AlertStore {
    * Each is one statement: a write that throws did nothing, so writing it again never doubles it.
    */
 
-  start(alert: AlertStart): AlertView {
+  /** Stores a firing alert, or (`endedAt`: it ended before the store took it) one already over. */
+  start(alert: AlertStart, endedAt: number | null = null): AlertView {
     const info = waitingAtMost(this.db, BRIEF_WAIT_MS, () =>
       this.db
-        .prepare('INSERT INTO alert (rule_id, profile_id, vendor, kind, endpoint, message, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(alert.ruleId, alert.profileId, alert.vendor, alert.kind, alert.endpoint, alert.message, alert.startedAt),
+        .prepare('INSERT INTO alert (rule_id, profile_id, vendor, kind, endpoint, message, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(alert.ruleId, alert.profileId, alert.vendor, alert.kind, alert.endpoint, alert.message, alert.startedAt, endedAt),
     );
-    return { ...alert, id: Number(info.lastInsertRowid), endedAt: null, acknowledgedAt: null };
+    return { ...alert, id: Number(info.lastInsertRowid), endedAt, acknowledgedAt: null };
   }
 
   end(id: number, at: number): AlertView | null {

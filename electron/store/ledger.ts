@@ -18,6 +18,10 @@ import { LedgerWriteRetry } from './ledger-retry';
 import { isStoreDamage } from './store-errors';
 import { BRIEF_WAIT_MS, waitingAtMost } from './sqlite-open';
 import type { Landing } from './ledger-retry';
+import { ledgerStates, listLedger, toRecord } from './ledger-queries';
+import type { LedgerQuery, Row } from './ledger-queries';
+
+export type { LedgerQuery };
 
 /** How long a write after a service's answer waits for the lock before the answer is shown and the write retried later. */
 export const SETTLE_WAIT_MS = 1_000;
@@ -46,14 +50,6 @@ export interface SeenPurchase {
   raw?: unknown;
 }
 
-export interface LedgerQuery {
-  vendor?: string | null;
-  baseUrl?: string | null;
-  assetId?: string | number | null;
-  state?: LedgerState | 'unresolved' | null;
-  limit: number;
-}
-
 /** Why an outcome is unknown, in words for the Purchases view (the technical message is kept in `raw`). */
 const UNKNOWN_BECAUSE: Partial<Record<ErrorCode, string>> = {
   UNKNOWN_OUTCOME: 'The registration was sent, but no answer that says what happened came back.',
@@ -70,42 +66,6 @@ const UNKNOWN_BECAUSE: Partial<Record<ErrorCode, string>> = {
  * refused: classify.ts); a failure once it was on the wire is UNKNOWN_OUTCOME.
  */
 const DEFINITE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'CANCELLED', 'NETWORK']);
-
-interface Row {
-  id: number;
-  vendor: string;
-  base_url: string;
-  profile_id: string;
-  asset_id: string;
-  asset_title: string | null;
-  reference: string | null;
-  purchase_id: string | null;
-  state: LedgerState;
-  purchase_state: string | null;
-  purchase_state_kind: string | null;
-  note: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-function toRecord(r: Row): LedgerRecord {
-  return {
-    id: r.id,
-    vendor: r.vendor,
-    baseUrl: r.base_url,
-    profileId: r.profile_id,
-    assetId: r.asset_id,
-    assetTitle: r.asset_title,
-    reference: r.reference,
-    purchaseId: r.purchase_id,
-    state: r.state,
-    purchaseState: r.purchase_state,
-    purchaseStateKind: r.purchase_state_kind,
-    note: r.note,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
 
 /** A purchase's canonical kind: the map's, else the default dialect's word. */
 function kindOf(p: SeenPurchase): string | null {
@@ -521,34 +481,19 @@ export class PurchaseLedger {
     return n;
   }
 
-  /** Unresolved records first, then the newest. */
+  /** Unresolved records first, then the newest (ledger-queries.ts). */
   list(query: LedgerQuery): LedgerRecord[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (query.vendor) {
-      where.push('vendor_key(vendor) = ?');
-      args.push(vendorKey(query.vendor));
-    }
-    if (query.baseUrl) {
-      where.push('base_url_key(base_url) = ?');
-      args.push(baseUrlKey(query.baseUrl));
-    }
-    if (query.assetId !== null && query.assetId !== undefined) {
-      where.push('asset_id = ?');
-      args.push(String(query.assetId));
-    }
-    if (query.state === 'unresolved') where.push(`state IN ('sending', 'unknown')`);
-    else if (query.state) {
-      where.push('state = ?');
-      args.push(query.state);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM purchase_ledger ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY CASE WHEN state IN ('sending', 'unknown') THEN 0 ELSE 1 END, updated_at DESC, id DESC LIMIT ?`,
-      )
-      .all(...args, query.limit) as Row[];
-    return rows.map(toRecord);
+    return listLedger(this.db, query).items;
+  }
+
+  /** list, saying whether more records match than it holds. */
+  page(query: LedgerQuery): { items: LedgerRecord[]; more: boolean } {
+    return listLedger(this.db, query);
+  }
+
+  /** Every state the records of this vendor, service and asset are in (the State filter's choices). */
+  states(query: Omit<LedgerQuery, 'limit'>): Pick<LedgerRecord, 'state' | 'purchaseState'>[] {
+    return ledgerStates(this.db, query);
   }
 
   unresolvedCount(): number {

@@ -76,10 +76,16 @@ export const ledgerCalls = {
       assetId: z.union([z.number(), z.string().max(200)]).nullish(),
       /** A state, or 'unresolved' (sending or unknown). */
       state: z.union([z.enum(LEDGER_STATES), z.literal('unresolved')]).nullish(),
+      /** A registered purchase's state word at the service ("cancelled"; "registered" also for one without a word). */
+      purchaseState: z.string().max(200).nullish(),
       limit: z.number().int().min(1).max(1000).default(200),
     }),
     response: z.object({
       items: z.array(ledgerRecordSchema),
+      /** More records match than `items` holds (it stops at the limit). */
+      more: z.boolean(),
+      /** Every state the records of this vendor, service and asset are in, whatever the state filters (the filter's choices). */
+      states: z.array(ledgerRecordSchema.pick({ state: true, purchaseState: true })),
       /** Unresolved records in the whole ledger (not only those listed). */
       unresolved: z.number().int(),
       vendors: z.array(z.string()),

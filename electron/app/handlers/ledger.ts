@@ -54,11 +54,12 @@ function sessionFor(ctx: AppContext, scope: ProfileScoped, record: LedgerRecord)
 
 export function ledgerHandlers(ctx: AppContext): HandlerGroup<Names> {
   return {
-    async ledgerList({ vendor, baseUrl, assetId, state, limit }) {
-      if (!ctx.local.available) return { items: [], unresolved: 0, vendors: [], problem: ctx.local.problem };
+    async ledgerList({ vendor, baseUrl, assetId, state, purchaseState, limit }) {
+      if (!ctx.local.available) return { items: [], more: false, states: [], unresolved: 0, vendors: [], problem: ctx.local.problem };
       const ledger = ctx.local.ledger();
       return {
-        items: ledger.list({ vendor, baseUrl, assetId, state, limit }),
+        ...ledger.page({ vendor, baseUrl, assetId, state, purchaseState, limit }),
+        states: ledger.states({ vendor, baseUrl, assetId }),
         unresolved: ledger.unresolvedCount(),
         vendors: ledger.vendors(),
         problem: ctx.local.problem,

@@ -161,6 +161,8 @@ export function createFakeBridge(): PartnerBridge {
         createdAt: p.updatedAt,
         updatedAt: p.updatedAt,
       })),
+      more: false,
+      states: [...new Set(purchases.map((p) => p.purchase.state))].map((purchaseState) => ({ state: 'registered' as const, purchaseState })),
       unresolved: 0,
       vendors: ['demo'],
       problem: null,

@@ -20,7 +20,7 @@ import { navigate, routeHref } from '../../lib/hash-route';
 import { FindPurchase } from './FindPurchase';
 import type { LedgerRecord } from './ledger-queries';
 import { useLedger } from './ledger-queries';
-import { ledgerStateOf, matchingState, STATE_TONES, STATE_WORDS, stateChoices } from './ledger-state-filter';
+import { ledgerFilterOf, STATE_TONES, STATE_WORDS, stateChoices } from './ledger-state-filter';
 import type { StateFilter } from './ledger-state-filter';
 import { PurchaseActions } from './PurchaseActions';
 import { UnresolvedRecord } from './UnresolvedRecord';
@@ -94,11 +94,9 @@ function useDemoTrafficRunning(asking: boolean): boolean {
 export default function PurchasesView({ purchaseParam }: { purchaseParam: string | null }) {
   const [filter, setFilter] = useState<{ vendor: string | null; state: StateFilter }>({ vendor: null, state: null });
   const [resolved, setResolved] = useState<string | null>(null);
-  const ledger = useLedger({ vendor: filter.vendor, state: ledgerStateOf(filter.state) });
-  // The vendor's every record: which state words the filter offers.
-  const allStates = useLedger({ vendor: filter.vendor, state: null });
+  const ledger = useLedger({ vendor: filter.vendor, ...ledgerFilterOf(filter.state) });
   const connection = useConnection();
-  const items = matchingState(ledger.data?.items ?? [], filter.state);
+  const items = ledger.data?.items ?? [];
   const demoTraffic = useDemoTrafficRunning(ledger.isSuccess && items.length === 0);
   const unresolved = items.filter((r) => UNRESOLVED_STATES.includes(r.state));
   const selected = items.find((r) => paramOf(r) === purchaseParam) ?? null;
@@ -158,7 +156,7 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
             <select className="input" aria-label="State" value={filter.state ?? ''} onChange={(e) => setFilter({ ...filter, state: e.target.value || null })}>
               <option value="">All states</option>
               <option value="unresolved">Unresolved</option>
-              {stateChoices(allStates.data?.items ?? [], filter.state).map((word) => (
+              {stateChoices(ledger.data?.states ?? [], filter.state).map((word) => (
                 <option key={word} value={word}>
                   {word}
                 </option>
@@ -191,6 +189,11 @@ export default function PurchasesView({ purchaseParam }: { purchaseParam: string
               empty="No record matches these filters."
             />
           )}
+          {ledger.data?.more ? (
+            <p className="muted small" role="note">
+              Showing the newest {items.length} matching records (unresolved first); older ones are not listed. Filter by vendor or state to see them.
+            </p>
+          ) : null}
         </section>
         {selected ? (
           <aside

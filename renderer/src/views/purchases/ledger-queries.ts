@@ -12,7 +12,7 @@ import type { AssetSource } from '../catalog/asset-source';
 
 export type { LedgerRecord };
 export type LedgerList = CallResponse<'ledgerList'>;
-export type LedgerFilter = { vendor: string | null; state: LedgerState | 'unresolved' | null };
+export type LedgerFilter = { vendor: string | null; state: LedgerState | 'unresolved' | null; purchaseState?: string | null };
 
 const LEDGER_KEY = keys.ledger;
 
@@ -23,7 +23,7 @@ export function invalidateLedger(queryClient: QueryClient): Promise<void> {
 /** The ledger of every session, filtered; unresolved records first. */
 export function useLedger(filter: LedgerFilter, limit = 500) {
   const api = useApi();
-  const request: CallRequest<'ledgerList'> = { vendor: filter.vendor, state: filter.state, limit };
+  const request: CallRequest<'ledgerList'> = { vendor: filter.vendor, state: filter.state, purchaseState: filter.purchaseState ?? null, limit };
   return useQuery({ queryKey: [...LEDGER_KEY, 'list', request], queryFn: () => api.ledgerList(request), staleTime: 5_000 });
 }
 

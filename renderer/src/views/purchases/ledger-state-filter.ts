@@ -1,7 +1,7 @@
 /**
  * The Purchases view's State filter speaks the State column's words: the service's state of a registered
  * purchase ("validated", "cancelled"), else the ledger's ("outcome unknown", "failed"). Main filters by
- * ledger state; the service's words are matched here on what main returns.
+ * both, over the whole ledger (a filter here, on a list main cut at its limit, would miss older matches).
  */
 import { LEDGER_STATES } from '../../../../shared/bridge/ledger-schemas';
 import type { LedgerRecord, LedgerState } from '../../../../shared/bridge/ledger-schemas';
@@ -24,18 +24,14 @@ export function shownState(r: Pick<LedgerRecord, 'state' | 'purchaseState'>): st
   return r.state === 'registered' && r.purchaseState ? r.purchaseState : STATE_WORDS[r.state];
 }
 
-/** The ledger state main is asked for: a word no ledger state has is a service state, held by registered records. */
-export function ledgerStateOf(filter: StateFilter): LedgerState | 'unresolved' | null {
-  if (filter === null || filter === 'unresolved') return filter;
-  return LEDGER_STATES.find((s) => s !== 'registered' && STATE_WORDS[s] === filter) ?? 'registered';
+/** What main is asked for: a word no ledger state has is a service state, held by registered records. */
+export function ledgerFilterOf(filter: StateFilter): { state: LedgerState | 'unresolved' | null; purchaseState: string | null } {
+  if (filter === null || filter === 'unresolved') return { state: filter, purchaseState: null };
+  const ledgerState = LEDGER_STATES.find((s) => s !== 'registered' && STATE_WORDS[s] === filter);
+  return ledgerState ? { state: ledgerState, purchaseState: null } : { state: 'registered', purchaseState: filter };
 }
 
-/** The records main returned that the State column shows under the filter's word. */
-export function matchingState<R extends Pick<LedgerRecord, 'state' | 'purchaseState'>>(records: readonly R[], filter: StateFilter): R[] {
-  return filter === null || filter === 'unresolved' ? [...records] : records.filter((r) => shownState(r) === filter);
-}
-
-/** The filter's choices: every word the column shows for these records (the service's first), and the one chosen. */
+/** The filter's choices: every word the column shows for these states (the service's first), and the one chosen. */
 export function stateChoices(records: readonly Pick<LedgerRecord, 'state' | 'purchaseState'>[], chosen: StateFilter): string[] {
   const words = new Set(records.map(shownState));
   if (chosen !== null && chosen !== 'unresolved') words.add(chosen);
