@@ -14,7 +14,7 @@ import type { Entry, Har, Header, QueryString } from 'har-format';
 import { MASK_ELLIPSIS, maskToken, redactText } from '../profiles/mask-token';
 import { BODY_EXCERPT_BYTES } from './exchange';
 import type { MaskContext } from './exchange';
-import { maskHeaderValue, maskedPathAndQuery } from './exchange';
+import { maskHeaderValue, maskedTarget } from './exchange';
 import type { ExportedEntry } from './request-log';
 
 /** Where a request whose exchange was never recorded went: no real host is named. */
@@ -60,10 +60,17 @@ function postDataOf(d: ExportedEntry['detail']): Pick<Entry['request'], 'postDat
   return { postData: { mimeType, text: d.requestBody, comment: CUT_BODY_COMMENT }, bodySize: -1 };
 }
 
-function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskContext): Entry {
+/** The URL as sent (the logged target, byte for byte, as Copy as curl shows it); masked as stored, and again with the tokens known now. */
+function sentUrl(origin: string | null, target: string, mask: MaskContext): string {
   const base = origin ?? UNKNOWN_ORIGIN;
-  // Masked as stored; masked again with the tokens known now (a profile added since).
-  const url = new URL(maskedPathAndQuery(new URL(e.path, base).href, mask), base);
+  // Joined as text: a target such as "//x" is a path here, not a host.
+  const whole = target.startsWith('/') ? base + target : new URL(target, base).href;
+  return base + maskedTarget(whole, mask);
+}
+
+function harEntry({ entry: e, origin, target, detail: d }: ExportedEntry, mask: MaskContext): Entry {
+  const href = sentUrl(origin, target, mask);
+  const url = new URL(href);
   const requestHeaders = d?.requestHeaders ?? {};
   const responseHeaders = d?.responseHeaders ?? {};
   const answered = e.status > 0;
@@ -76,7 +83,7 @@ function harEntry({ entry: e, origin, detail: d }: ExportedEntry, mask: MaskCont
     time: e.waitedMs + e.latencyMs,
     request: {
       method: e.method,
-      url: url.href,
+      url: href,
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: headerList(requestHeaders, mask),

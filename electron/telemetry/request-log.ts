@@ -5,7 +5,7 @@
  * Everything is masked when stored, so the log never holds a plain token.
  */
 import type { z } from 'zod';
-import type { logDetailSchema, logEntrySchema, logSearchSchema } from '../../shared/bridge/schemas';
+import type { logDetailSchema, logEntrySchema, logSearchSchema, logSpanSchema } from '../../shared/bridge/schemas';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointId } from '../../shared/endpoints';
 import type { ErrorCode } from '../../shared/errors';
@@ -20,6 +20,7 @@ import { LOG_BODIES_KEPT, LONG_KEPT_BODY_ENDPOINTS, LONG_KEPT_DETAIL_CHARS } fro
 export type LogEntry = z.output<typeof logEntrySchema>;
 export type LogDetail = z.output<typeof logDetailSchema>;
 export type LogSearch = z.output<typeof logSearchSchema>;
+export type LogSpan = z.output<typeof logSpanSchema>;
 type TokenHeader = LogDetail['tokenHeader'];
 
 export interface RequestLogOptions {
@@ -150,6 +151,13 @@ export class RequestLog {
       return true;
     });
     return { entries: out.reverse(), dropped: this.dropped };
+  }
+
+  /** How far back the newest `limit` entries reach: the oldest of them, read without copying any. */
+  span(limit: number): LogSpan {
+    const count = Math.min(this.entries.size, limit);
+    const oldest = this.entries.at(this.entries.size - count); // none when count is 0
+    return { oldestAt: oldest?.entry.at ?? null, count, capacity: this.capacity, dropped: this.dropped };
   }
 
   /** The entry with its detail; null when the log no longer has it. `tokens`: masked in the late body excerpt. */

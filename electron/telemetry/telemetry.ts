@@ -18,7 +18,7 @@ import { HeldTime } from './held-time';
 import type { ForeignUseOptions } from './foreign-use';
 import { createRecordingFetch } from './recording-fetch';
 import { RequestLog } from './request-log';
-import type { ExportedEntry, LogDetail, LogEntry, LogFilter, LogSearch, RequestLogOptions } from './request-log';
+import type { ExportedEntry, LogDetail, LogEntry, LogFilter, LogSearch, LogSpan, RequestLogOptions } from './request-log';
 import { ThrottledEmitter } from './throttled-emitter';
 import { timerClock } from '../../shared/clock';
 import type { Clock } from '../../shared/clock';
@@ -59,6 +59,8 @@ export interface Telemetry {
   budgetHistory(sinceMs: number): BudgetHistoryPayload;
   recentSamples(): BudgetSample[];
   requestLog(filter: LogFilter): RequestLogEventPayload;
+  /** How far back the newest `limit` entries reach, without them. */
+  requestLogSpan(limit: number): LogSpan;
   requestDetail(id: number): LogDetail | null;
   /** The log's entries that pass `keep`, oldest first, with their details: what a HAR export holds. */
   exportedEntries(keep: (e: LogEntry) => boolean): ExportedEntry[];
@@ -159,6 +161,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     },
     recentSamples: () => history.recentSamples(),
     requestLog: (filter) => log.list(filter),
+    requestLogSpan: (limit) => log.span(limit),
     requestDetail: (id) => log.detail(id, maskContext().tokens),
     exportedEntries: (keep) => log.exported(keep, maskContext().tokens),
     maskContext: () => maskContext(),

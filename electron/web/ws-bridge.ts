@@ -16,11 +16,14 @@ import type { ServerMessage } from './protocol';
 
 /**
  * A page that stops reading (a frozen tab) is cut off once this much is queued for it on top of the
- * answers it asked for. Answers do not count: one alone may be bigger than this (a whole-log HAR),
- * and a page that reads drains it while events keep coming; a page that does not read still piles
- * up events until it passes this.
+ * answers it asked for. Answers count only past MAX_EXEMPT_ANSWER_BYTES: one alone may be bigger
+ * than this (a whole-log HAR), and a page that reads drains it while events keep coming; a page that
+ * does not read still piles up events, or answers to calls it keeps making, until it passes this.
  */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** Queued answer bytes not held against a page: well above the largest answer (a whole-log HAR: some 20 MiB at most). */
+const MAX_EXEMPT_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface WsBridge {
   accept(socket: WebSocket): void;
@@ -38,7 +41,8 @@ export function createWsBridge(services: Pick<AppServices, 'dispatch' | 'onEvent
 
   const send = (socket: WebSocket, message: ServerMessage) => {
     if (socket.readyState !== WebSocket.OPEN) return;
-    if (socket.bufferedAmount - (answerBytesQueued.get(socket) ?? 0) > MAX_BUFFERED_BYTES) {
+    const exempt = Math.min(answerBytesQueued.get(socket) ?? 0, MAX_EXEMPT_ANSWER_BYTES);
+    if (socket.bufferedAmount - exempt > MAX_BUFFERED_BYTES) {
       log('a page stopped reading its socket; closing it');
       socket.terminate();
       return;

@@ -98,6 +98,8 @@ export const calls = {
     z.object({ endpoint: s.endpointIdSchema.nullable(), status: z.number().int().nullable(), limit: z.number().int().min(1).max(5000) }),
     z.object({ entries: z.array(s.logEntrySchema), dropped: z.number() }),
   ),
+  /** The span of the newest `limit` entries (what a requestLog read of that limit would hold), without the entries. */
+  requestLogSpan: call(z.object({ limit: z.number().int().min(1).max(5000) }), s.logSpanSchema),
   requestDetail: call(z.object({ id: z.number().int() }), s.logDetailSchema),
   /** The Requests view's text search, run where the bodies are: ids of the entries whose metadata or masked bodies contain it. */
   searchRequestLog: call(z.object({ text: z.string().trim().min(1).max(200) }), s.logSearchSchema),

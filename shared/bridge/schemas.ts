@@ -222,6 +222,18 @@ export const logDetailSchema = logEntrySchema.extend({
   tokenHeader: z.object({ header: z.string(), scheme: z.string().nullable() }).nullable(),
 });
 
+/** How far back the newest `limit` entries of main's log reach (the Requests view's span), without sending them. */
+export const logSpanSchema = z.object({
+  /** The oldest of them; null when the log is empty. */
+  oldestAt: z.number().nullable(),
+  /** How many there are (at most `limit`). */
+  count: z.number().int(),
+  /** Entries main's log keeps. */
+  capacity: z.number().int(),
+  /** Entries main's log let go so far. */
+  dropped: z.number(),
+});
+
 /** Entries whose method, path, status, error code or bodies (masked) contain the text: their ids, newest first. */
 export const logSearchSchema = z.object({
   ids: z.array(z.number()),

@@ -242,6 +242,27 @@ describe('browser mode server', () => {
     expect(client.messages.some((m) => m.t === 'result')).toBe(false);
   });
 
+  it('cuts off a page that keeps calling but never reads once its unread answers pass the exempt cap', async () => {
+    const lines: string[] = [];
+    const har = 'x'.repeat(12 * 1024 * 1024);
+    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
+    await server.stop();
+    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: (...args) => lines.push(args.join(' ')) });
+    const client = await open();
+    client.socket.pause();
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    let calls = 0;
+    while (!lines.some((line) => /stopped reading/.test(line))) {
+      if (calls > 12) throw new Error('a page that never read its answers was never cut off');
+      calls += 1;
+      client.send({ t: 'call', id: calls, name: 'requestLogHar', request: { endpoint: 'all', status: 'all', rangeS: 0, text: '' } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(calls * har.length).toBeGreaterThan(64 * 1024 * 1024); // answers up to the cap did not count
+    client.socket.resume();
+    expect(await closed).toBe(1006);
+  });
+
   it('closes pages with 1001 on stop and stops listening', async () => {
     const client = await open();
     const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));

@@ -114,4 +114,16 @@ describe('HAR export', () => {
     expect(har.log.entries[0]!.comment).toContain('newest requests only');
     expect(har.log.entries[0]!.request.url).toBe('http://127.0.0.1:9/assets/categories');
   });
+
+  it('writes the request URL with its target exactly as sent, as Copy as curl does, masking a token learnt since', () => {
+    const log = new RequestLog();
+    const sent = `https://partner.example/api/assets/list?q=a+b&name=%7Eme&flag&sig=${TOKEN}`;
+    log.add(sample({ endpoint: 'listAssets' }), exchange({ url: sent }), { tokens: [], tokenHeaders: new Set() });
+    const mask = { tokens: [TOKEN], tokenHeaders: new Set<string>() };
+    const [exported] = log.exported(() => true, mask.tokens);
+    const har = buildHar([exported!], { name: 'Partner Console', version: '1.0.0' }, mask, 'test').har;
+    const masked = `secr%E2%80%A6${TOKEN.slice(-2)}`;
+    expect(har.log.entries[0]!.request.url).toBe(`https://partner.example/api/assets/list?q=a+b&name=%7Eme&flag&sig=${masked}`);
+    expect(har.log.entries[0]!.request.url).toBe(`${exported!.origin}${exported!.target.replace(TOKEN, masked)}`);
+  });
 });

@@ -1,9 +1,9 @@
-/** budgetSnapshot (the client's model now), budgetHistory, requestLog, requestDetail. */
+/** budgetSnapshot (the client's model now), budgetHistory, requestLog, requestLogSpan, requestDetail. */
 import { PartnerError } from '../../../shared/errors';
 import type { AppContext } from './context';
 import type { HandlerGroup } from './types';
 
-export function telemetryHandlers(ctx: AppContext): HandlerGroup<'budgetSnapshot' | 'budgetHistory' | 'requestLog' | 'requestDetail'> {
+export function telemetryHandlers(ctx: AppContext): HandlerGroup<'budgetSnapshot' | 'budgetHistory' | 'requestLog' | 'requestLogSpan' | 'requestDetail'> {
   return {
     async budgetSnapshot() {
       const session = ctx.currentSession();
@@ -21,6 +21,7 @@ export function telemetryHandlers(ctx: AppContext): HandlerGroup<'budgetSnapshot
     },
     budgetHistory: async ({ sinceMs }) => ctx.telemetry.budgetHistory(sinceMs),
     requestLog: async (filter) => ctx.telemetry.requestLog(filter),
+    requestLogSpan: async ({ limit }) => ctx.telemetry.requestLogSpan(limit),
     async requestDetail({ id }) {
       const detail = ctx.telemetry.requestDetail(id);
       if (!detail) throw new PartnerError({ code: 'NOT_FOUND', message: `The request log no longer holds entry ${id}.`, retryable: false });

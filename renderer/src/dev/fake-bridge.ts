@@ -236,6 +236,7 @@ export function createFakeBridge(): PartnerBridge {
     }),
     budgetHistory: () => ({ aggregates: [] }),
     requestLog: () => ({ entries: [], dropped: 0 }),
+    requestLogSpan: () => ({ oldestAt: null, count: 0, capacity: 5000, dropped: 0 }),
     requestDetail: (r: { id: number }) => ({
       id: r.id,
       at: Date.now(),

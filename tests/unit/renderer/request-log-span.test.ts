@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fmtClock } from '../../../renderer/src/lib/format';
-import { holdsMinute, noMatchDetail, spanOfBackfill, spanText } from '../../../renderer/src/views/requests/log-span';
+import { holdsMinute, noMatchDetail, spanOfMain, spanText } from '../../../renderer/src/views/requests/log-span';
+
+/** The span main answers (requestLogSpan) for a log holding `entries` (oldest first) of which it returns the newest `limit`. */
+const spanOfBackfill = (entries: readonly { at: number }[], dropped: number, limit: number) => {
+  const held = entries.slice(-limit);
+  return spanOfMain({ oldestAt: held[0]?.at ?? null, count: held.length, dropped }, limit);
+};
 
 const NOW = Date.UTC(2026, 10, 27, 19, 0, 0);
 const LIMIT = 5000;

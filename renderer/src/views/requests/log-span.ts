@@ -15,11 +15,11 @@ export interface LogSpan {
 }
 
 /**
- * The span the Requests view would hold, from main's answer to the same backfill it reads (oldest
- * first, at most `limit`): complete when main let nothing go and the answer did not stop at the limit.
+ * The span the Requests view would hold, from main's requestLogSpan answer for the backfill's `limit`:
+ * complete when main let nothing go and holds fewer than `limit` entries (the view would hold every one).
  */
-export function spanOfBackfill(entries: readonly { at: number }[], dropped: number, limit: number): LogSpan {
-  return { count: entries.length, oldestAt: entries[0]?.at ?? null, complete: dropped === 0 && entries.length < limit };
+export function spanOfMain(answer: { oldestAt: number | null; count: number; dropped: number }, limit: number): LogSpan {
+  return { count: answer.count, oldestAt: answer.oldestAt, complete: answer.dropped === 0 && answer.count < limit };
 }
 
 /**
