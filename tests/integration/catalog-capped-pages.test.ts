@@ -3,7 +3,7 @@
  * last_id (null on page 1), with no has-more and no total. A short first page under a null `last_id` is
  * no proof of the end: the catalog must come whole (or fail), never "done" with the first page only.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogDownload } from '../../electron/catalog';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo, fileIds } from '../helpers/catalog-cli-io';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 
 const CAP = 50;
@@ -39,25 +39,6 @@ async function cappingService(): Promise<{ url: string; lists: string[]; close: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lists, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-function io(cwd: string): CliIo & { err: () => string; out: () => string } {
-  let err = '';
-  let out = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
-    cwd,
-    onInterrupt: () => () => undefined,
-    err: () => err,
-    out: () => out,
-  };
-}
-
-const fileIds = async (path: string): Promise<number[]> =>
-  (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { id: number }).id);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
 let dir: string;
@@ -73,7 +54,7 @@ afterEach(async () => {
 
 describe('a short first page under a null last_id is not the end', () => {
   it('the CLI with its default detection: all 120 ids, once each', async () => {
-    const run = io(dir);
+    const run = capturedIo(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--out', 'cat.jsonl'], run);
     expect(run.err()).not.toMatch(/done, 50 items/);
     expect(code).toBe(0);

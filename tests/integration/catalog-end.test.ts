@@ -5,7 +5,7 @@
  * empty page that says more follow, the last one through the real CLI process (its exit, summary, error).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { CatalogDownload, readCheckpoint } from '../../electron/catalog';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo, fileIds } from '../helpers/catalog-cli-io';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 
 /**
@@ -57,25 +57,6 @@ async function hostileService(mode: Mode, total: number): Promise<{ url: string;
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lists, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-function io(cwd: string): CliIo & { err: () => string; out: () => string } {
-  let err = '';
-  let out = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
-    cwd,
-    onInterrupt: () => () => undefined,
-    err: () => err,
-    out: () => out,
-  };
-}
-
-const fileIds = async (path: string): Promise<number[]> =>
-  (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { id: number }).id);
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
 /** The catalog CLI as its own process (the bundle of the file `npm run catalog` runs), as a user runs it. */
@@ -106,7 +87,7 @@ afterEach(async () => {
 describe('a catalog ends only when the service agrees', () => {
   it("(a) a cursor that echoes the request (null on page 1) beside has_more true: all 50 items from the last item's id, exit 0, done", async () => {
     service = await hostileService('echo', 50);
-    const run = io(dir);
+    const run = capturedIo(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '10', '--out', 'cat.jsonl'], run);
     expect(run.err()).toMatch(/done, 50 items/);
     expect(code).toBe(0);
@@ -118,7 +99,7 @@ describe('a catalog ends only when the service agrees', () => {
 
   it('a null cursor while the total says more follow is not an end: all 50 items, then the signals agree', async () => {
     service = await hostileService('null-cursor-total', 50);
-    const run = io(dir);
+    const run = capturedIo(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--page-size', '10', '--out', 'cat.jsonl', '--no-detect'], run);
     expect(code).toBe(0);
     expect(await fileIds(join(dir, 'cat.jsonl'))).toEqual(range(50));

@@ -7,23 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo } from '../helpers/catalog-cli-io';
+import type { CapturedIo } from '../helpers/catalog-cli-io';
 import { SNOWFLAKE_IDS, startSnowflakeService } from '../helpers/snowflake-service';
 import type { SnowflakeService } from '../helpers/snowflake-service';
-
-function io(cwd: string): CliIo & { err: () => string; out: () => string } {
-  let err = '';
-  let out = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
-    cwd,
-    onInterrupt: () => () => undefined,
-    err: () => err,
-    out: () => out,
-  };
-}
 
 const lines = async (path: string): Promise<string[]> => (await readFile(path, 'utf8')).split(/\r?\n/).filter(Boolean);
 /** The id of a JSON Lines record as its bytes (the number text, or a quoted string). */
@@ -40,8 +27,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function download(format: 'jsonl' | 'csv', pageSize: number, flags: string[] = []): Promise<{ code: number; run: ReturnType<typeof io>; out: string }> {
-  const run = io(dir);
+async function download(format: 'jsonl' | 'csv', pageSize: number, flags: string[] = []): Promise<{ code: number; run: CapturedIo; out: string }> {
+  const run = capturedIo(dir);
   const out = join(dir, `cat.${format}`);
   const code = await runCatalogCli(['--base-url', service!.url, '--token', 'tok-1', '--page-size', String(pageSize), '--out', `cat.${format}`, ...flags], run);
   return { code, run, out };

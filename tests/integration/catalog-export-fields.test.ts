@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo } from '../helpers/catalog-cli-io';
 import { DEFAULT_SERVICE_MAP } from '../../shared/service-map/schema';
 
 type Item = Record<string, unknown>;
@@ -32,20 +32,6 @@ async function itemService(items: Item[], idOf: (item: Item) => unknown): Promis
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-function io(cwd: string): CliIo & { err: () => string; out: () => string } {
-  let err = '';
-  let out = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
-    cwd,
-    onInterrupt: () => () => undefined,
-    err: () => err,
-    out: () => out,
-  };
 }
 
 const lines = async (path: string): Promise<Item[]> =>
@@ -80,7 +66,7 @@ describe('the export keeps every field of the items', () => {
     const items = [1, 2, 3].map((id) => ({ id, title: { en: `Lamp ${id}`, de: `Lampe ${id}` }, category: 'fonts', price: '12,50' }));
     service = await itemService(items, (i) => i['id']);
     for (const detect of [[], ['--no-detect']]) {
-      const run = io(dir);
+      const run = capturedIo(dir);
       const out = `cat${detect.length}.jsonl`;
       const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--out', out, ...detect], run);
       expect(code).toBe(0);
@@ -104,7 +90,7 @@ describe('the export keeps every field of the items', () => {
     service = await itemService(items, (i) => i['sku']);
     const map = { ...DEFAULT_SERVICE_MAP, asset: { ...DEFAULT_SERVICE_MAP.asset, id: 'sku', title: null } };
     await writeFile(join(dir, 'map.json'), JSON.stringify(map));
-    const run = io(dir);
+    const run = capturedIo(dir);
     const code = await runCatalogCli(['--base-url', service.url, '--token', 'tok-1', '--out', 'cat.jsonl', '--service-map', 'map.json'], run);
     expect(code).toBe(0);
     const [line] = await lines(join(dir, 'cat.jsonl'));
