@@ -3,6 +3,7 @@
  * Catalog (its row), the Purchases view (the ledger's text), the route (its text), and after a restart.
  */
 import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,33 @@ const make = (): Promise<AppServices> =>
     log: () => undefined,
     embeddedSimulator: false,
   });
+
+/** A service whose catalog page is `listBody` and which registers anything, keeping the bodies it was sent. */
+async function registerService(listBody: string): Promise<{ server: Server; bodies: string[] }> {
+  const bodies: string[] = [];
+  let n = 0;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (s: number, t: string): void => {
+      res.writeHead(s, { 'content-type': 'application/json' });
+      res.end(t);
+    };
+    if (url.pathname === '/assets/list') return send(200, listBody);
+    if (url.pathname === '/purchase/register') {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        bodies.push(text);
+        const body = JSON.parse(text) as { asset_id: unknown; client_reference: string };
+        send(200, JSON.stringify({ id: `P-${++n}`, asset_id: body.asset_id, state: 'registered', client_reference: body.client_reference }));
+      });
+      return;
+    }
+    send(404, '{"message":"no"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { server, bodies };
+}
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'app-id-kinds-'));
@@ -61,28 +89,7 @@ it('a 64-bit id registered from the Catalog goes out as the same number from the
 });
 
 it('a string id "00042" reopened by its route stays "00042": its Register is held by the guard', async () => {
-  const bodies: string[] = [];
-  let n = 0;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (s: number, t: string): void => {
-      res.writeHead(s, { 'content-type': 'application/json' });
-      res.end(t);
-    };
-    if (url.pathname === '/assets/list') return send(200, '{"items":[{"id":"00042","title":"Sku 42"}],"has_more":false}');
-    if (url.pathname === '/purchase/register') {
-      let text = '';
-      req.on('data', (c: Buffer) => (text += c.toString()));
-      req.on('end', () => {
-        bodies.push(text);
-        const body = JSON.parse(text) as { asset_id: unknown; client_reference: string };
-        send(200, JSON.stringify({ id: `P-${++n}`, asset_id: body.asset_id, state: 'registered', client_reference: body.client_reference }));
-      });
-      return;
-    }
-    send(404, '{"message":"no"}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { server, bodies } = await registerService('{"items":[{"id":"00042","title":"Sku 42"}],"has_more":false}');
   const app = await make();
   try {
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -106,28 +113,7 @@ it('a string id "00042" reopened by its route stays "00042": its Register is hel
 });
 
 it('a guessed id kind is not kept: after a restart, with the catalog showing numbers, asset 77 goes out as a number like 78', async () => {
-  const bodies: string[] = [];
-  let n = 0;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (s: number, t: string): void => {
-      res.writeHead(s, { 'content-type': 'application/json' });
-      res.end(t);
-    };
-    if (url.pathname === '/assets/list') return send(200, '{"items":[{"id":78,"title":"Sku 78"}],"has_more":false}');
-    if (url.pathname === '/purchase/register') {
-      let text = '';
-      req.on('data', (c: Buffer) => (text += c.toString()));
-      req.on('end', () => {
-        bodies.push(text);
-        const body = JSON.parse(text) as { asset_id: unknown; client_reference: string };
-        send(200, JSON.stringify({ id: `P-${++n}`, asset_id: body.asset_id, state: 'registered', client_reference: body.client_reference }));
-      });
-      return;
-    }
-    send(404, '{"message":"no"}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { server, bodies } = await registerService('{"items":[{"id":78,"title":"Sku 78"}],"has_more":false}');
   let app = await make();
   try {
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
