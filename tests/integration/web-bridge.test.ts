@@ -196,11 +196,19 @@ describe('browser mode server', () => {
     }
   });
 
-  it('delivers an answer over 8 MiB to a page that reads while events flow, and keeps its socket open', async () => {
-    const har = 'x'.repeat(12 * 1024 * 1024);
-    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
+  /** A HAR export past the 8 MiB a page may leave unread. */
+  const BIG_HAR = 'x'.repeat(12 * 1024 * 1024);
+  /** Restarts the server on services whose HAR export is BIG_HAR; the lines it logs. */
+  async function serveBigHar(): Promise<string[]> {
+    const lines: string[] = [];
+    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har: BIG_HAR } : { echo: name } }));
     await server.stop();
-    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: () => {} });
+    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: (...args) => lines.push(args.join(' ')) });
+    return lines;
+  }
+
+  it('delivers an answer over 8 MiB to a page that reads while events flow, and keeps its socket open', async () => {
+    await serveBigHar();
     const client = await open();
     const ticker = setInterval(() => services.emit('budget', { aggregates: [], seq: 1 }), 20);
     try {
@@ -208,7 +216,7 @@ describe('browser mode server', () => {
       const closed = new Promise<Message>((resolve) => client.socket.once('close', (code) => resolve({ t: `closed ${code}` })));
       const answer = await Promise.race([client.next((m) => m.t === 'result' && m.id === 1, 10_000), closed]);
       expect(answer.t).toBe('result');
-      expect((answer.result?.value as { har: string }).har.length).toBe(har.length);
+      expect((answer.result?.value as { har: string }).har.length).toBe(BIG_HAR.length);
       const eventsSoFar = client.messages.length;
       await client.next(() => client.messages.length > eventsSoFar + 5);
       expect(client.socket.readyState).toBe(WebSocket.OPEN);
@@ -218,11 +226,7 @@ describe('browser mode server', () => {
   });
 
   it('cuts off a page that stops reading once events pile up, even behind a large answer', async () => {
-    const lines: string[] = [];
-    const har = 'x'.repeat(12 * 1024 * 1024);
-    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
-    await server.stop();
-    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: (...args) => lines.push(args.join(' ')) });
+    const lines = await serveBigHar();
     const client = await open();
     client.socket.pause();
     client.send({ t: 'call', id: 1, name: 'requestLogHar', request: { endpoint: 'all', status: 'all', rangeS: 0, text: '' } });
@@ -243,11 +247,7 @@ describe('browser mode server', () => {
   });
 
   it('cuts off a page that keeps calling but never reads once its unread answers pass the exempt cap', async () => {
-    const lines: string[] = [];
-    const har = 'x'.repeat(12 * 1024 * 1024);
-    services = createFakeServices((name) => ({ ok: true, value: name === 'requestLogHar' ? { har } : { echo: name } }));
-    await server.stop();
-    server = await startWebServer({ services, rendererDir: path.join(base, 'renderer'), log: (...args) => lines.push(args.join(' ')) });
+    const lines = await serveBigHar();
     const client = await open();
     client.socket.pause();
     const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
@@ -258,7 +258,7 @@ describe('browser mode server', () => {
       client.send({ t: 'call', id: calls, name: 'requestLogHar', request: { endpoint: 'all', status: 'all', rangeS: 0, text: '' } });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(calls * har.length).toBeGreaterThan(64 * 1024 * 1024); // answers up to the cap did not count
+    expect(calls * BIG_HAR.length).toBeGreaterThan(64 * 1024 * 1024); // answers up to the cap did not count
     client.socket.resume();
     expect(await closed).toBe(1006);
   });
