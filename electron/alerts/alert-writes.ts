@@ -9,7 +9,7 @@
  */
 import type { AlertView } from '../../shared/bridge/alert-schemas';
 import type { AlertStart, AlertStore } from '../store';
-import { isLockedOut } from '../store';
+import { errorMessage, isLockedOut } from '../store';
 
 /** Every write landed (`stored`), or some wait in memory for the store (`pending`). */
 export type WriteOutcome = 'stored' | 'pending';
@@ -133,7 +133,7 @@ export class AlertWrites {
     this.failing = true;
     this.options.onError(
       new Error(
-        `Could not store ${what(w)} (${reasonOf(e)}); it is kept and written when the store allows. Further failures are not logged until every waiting write is stored.`,
+        `Could not store ${what(w)} (${errorMessage(e)}); it is kept and written when the store allows. Further failures are not logged until every waiting write is stored.`,
         {
           cause: e,
         },
@@ -144,8 +144,4 @@ export class AlertWrites {
 
 function what(w: Write): string {
   return w.type === 'fire' ? `the alert "${w.start.message}"` : 'the end of an alert';
-}
-
-function reasonOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -15,8 +15,8 @@ import { salvageInto } from './salvage';
 import type { Salvaged } from './salvage';
 import { asidePath, finishSalvage, keptAside, removeDatabase, salvagedPath, stagingPath, swapIn } from './salvage-files';
 import type { FileStep } from './salvage-files';
-import { BUSY_TIMEOUT_MS, describe, openAndMigrate, openAndMigrateWaiting, sqlite } from './sqlite-open';
-import { isStoreDamage, isWriteFailure } from './store-errors';
+import { BUSY_TIMEOUT_MS, openAndMigrate, openAndMigrateWaiting, sqlite } from './sqlite-open';
+import { errorMessage, isStoreDamage, isWriteFailure } from './store-errors';
 
 export const STORE_FILE_NAME = 'partner-console.db';
 
@@ -67,7 +67,7 @@ function salvagedWords(damage: unknown, aside: string, salvaged: Salvaged): stri
     salvaged.partial.length > 0
       ? ` Some rows of ${salvaged.partial.join(', ')} (usage history or alerts, not purchases) could not be read and are missing.`
       : '';
-  return `The purchase ledger file was damaged (${describe(damage)}). It was kept as ${aside}; all ${salvaged.ledgerRecords} purchase ledger records in it were read and carried over to a new file, so registering still asks about them.${lost}`;
+  return `The purchase ledger file was damaged (${errorMessage(damage)}). It was kept as ${aside}; all ${salvaged.ledgerRecords} purchase ledger records in it were read and carried over to a new file, so registering still asks about them.${lost}`;
 }
 
 /** The damaged file at `path` replaced by its salvage, or why not (registering off, the file left as it is). */
@@ -77,8 +77,8 @@ function replaceDamaged(path: string, damage: unknown, migrations: readonly Migr
     salvaged = salvage(path, migrations, now, step);
   } catch (failure) {
     const problem = isWriteFailure(failure)
-      ? `The purchase ledger ${path} is damaged (${describe(damage)}); its records read, but the new file for them could not be written in its folder (${describe(failure)}). ${OFF}; the file was left as it is. Free space on the disk, or make the folder writable, then restart the app: it carries the records over then.`
-      : `The purchase ledger ${path} is damaged (${describe(damage)}) and its records cannot all be read (${describe(failure)}). ${OFF}, so that nothing is bought twice; the file was left as it is. Check recent purchases with the vendor (or put back a backup of the file), then move the file out of its folder: the app then starts a new, empty ledger.`;
+      ? `The purchase ledger ${path} is damaged (${errorMessage(damage)}); its records read, but the new file for them could not be written in its folder (${errorMessage(failure)}). ${OFF}; the file was left as it is. Free space on the disk, or make the folder writable, then restart the app: it carries the records over then.`
+      : `The purchase ledger ${path} is damaged (${errorMessage(damage)}) and its records cannot all be read (${errorMessage(failure)}). ${OFF}, so that nothing is bought twice; the file was left as it is. Check recent purchases with the vendor (or put back a backup of the file), then move the file out of its folder: the app then starts a new, empty ledger.`;
     return { db: null, path, problem };
   }
   return swapAndOpen(path, migrations, now, step, (aside) => salvagedWords(damage, aside, salvaged));
@@ -94,7 +94,7 @@ function swapAndOpen(path: string, migrations: readonly Migration[], now: () => 
     return {
       db: null,
       path,
-      problem: `The purchase ledger ${path} could not be replaced by its salvaged copy ${salvagedPath(path)} (${describe(failure)}). ${OFF}; both files were kept, and the next start tries again${isWriteFailure(failure) ? ' (free space on the disk, or make the folder writable, first)' : ''}.`,
+      problem: `The purchase ledger ${path} could not be replaced by its salvaged copy ${salvagedPath(path)} (${errorMessage(failure)}). ${OFF}; both files were kept, and the next start tries again${isWriteFailure(failure) ? ' (free space on the disk, or make the folder writable, first)' : ''}.`,
     };
   }
 }
@@ -130,7 +130,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     return { db: openAndMigrateWaiting(path, migrations, now), path, problem: null };
   } catch (e) {
     if (!isStoreDamage(e) || !existsSync(path)) {
-      return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${describe(e)}). ${OFF} until it can.` };
+      return { db: null, path, problem: `The purchase ledger ${path} cannot be opened (${errorMessage(e)}). ${OFF} until it can.` };
     }
     return replaceDamaged(path, e, migrations, now, step);
   }
@@ -154,13 +154,13 @@ export function openDatabaseReadOnly(dataDir: string, options: ReadOnlyOptions =
   try {
     db = new (sqlite())(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
-    return { db: null, path, problem: `Cannot open ${path} (${describe(e)}).` };
+    return { db: null, path, problem: `Cannot open ${path} (${errorMessage(e)}).` };
   }
   let problem: string | null;
   try {
     problem = readOnlyProblem(db, options);
   } catch (e) {
-    problem = `${path} is damaged or not a Partner Console database (${describe(e)}). It was left as it is.`;
+    problem = `${path} is damaged or not a Partner Console database (${errorMessage(e)}). It was left as it is.`;
   }
   if (problem === null) return { db, path, problem: null };
   db.close();

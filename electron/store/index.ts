@@ -12,7 +12,7 @@ export { UsageStore, DEFAULT_USAGE_RETENTION, MAX_PENDING_BUCKETS } from './usag
 export type { UsageLevel, UsageQuery, UsageRetention, UsageRow, UsageStoreOptions, UsagePointAggregate } from './usage-store';
 export type { UsageAggregate } from './usage-aggregate';
 export { AlertStore, ALERT_PRUNE_BATCH, ALERT_RETENTION_MS } from './alert-store';
-export { isLockedOut, isPassingStoreFailure } from './store-errors';
+export { errorMessage, isLockedOut, isPassingStoreFailure } from './store-errors';
 export type { AlertStart } from './alert-store';
 export { IdKindStore } from './id-kind-store';
 export type { IdKind, IdService, IdSource, KeptKind } from './id-kind-store';

@@ -5,7 +5,7 @@
  * retried with a bounded backoff until it lands, while the process lives. Kept in order so that a
  * later answer (validated) is never overwritten by an earlier one (registered) landing after it.
  */
-import { isPassingStoreFailure } from './store-errors';
+import { errorMessage, isPassingStoreFailure } from './store-errors';
 
 /** First retry after this, doubling to RETRY_MAX_MS: a lock held for seconds is caught soon after it goes. */
 export const RETRY_FIRST_MS = 250;
@@ -16,10 +16,6 @@ export const RETRY_MAX_MS = 4_000;
  * reason; `registeringOff` when the ledger now refuses registering (it found its file damaged).
  */
 export type Landing<T> = { landed: true; value: T } | { landed: false; reason: string; lost?: true; registeringOff?: true };
-
-function reasonOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 interface Pending {
   what: string;
@@ -79,7 +75,7 @@ export class LedgerWriteRetry {
           throw e;
         }
         this.schedule();
-        return { landed: false, reason: reasonOf(e) };
+        return { landed: false, reason: errorMessage(e) };
       }
     } else this.drain();
     const landed = value as { v: T } | null;
@@ -102,7 +98,7 @@ export class LedgerWriteRetry {
           this.schedule();
           return;
         }
-        this.log(`Ledger write dropped (${next.what}): ${reasonOf(e)}`);
+        this.log(`Ledger write dropped (${next.what}): ${errorMessage(e)}`);
         this.dropped(e);
       }
       this.queue.shift();

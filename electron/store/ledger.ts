@@ -15,7 +15,7 @@ import type { Id } from '../../shared/service-map/values';
 import { confirmationRequired } from './ledger-guard';
 import { baseUrlKey, vendorKey, vendorServiceKey } from '../../shared/vendor-key';
 import { LedgerWriteRetry } from './ledger-retry';
-import { isStoreDamage } from './store-errors';
+import { errorMessage, isStoreDamage } from './store-errors';
 import { BRIEF_WAIT_MS, waitingAtMost } from './sqlite-open';
 import type { Landing } from './ledger-retry';
 import { ledgerStates, listLedger, toRecord } from './ledger-queries';
@@ -160,7 +160,7 @@ export class PurchaseLedger {
 
   /** Notes a write that failed for good (a damaged file stops registering); its reason. */
   private failed(e: unknown): string {
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorMessage(e);
     if (isStoreDamage(e)) this.damage ??= reason;
     return reason;
   }

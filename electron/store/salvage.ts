@@ -5,7 +5,7 @@
  * tables (usage history, alerts) keep what reads, and say what did not.
  */
 import type { Database } from 'better-sqlite3';
-import { isWriteFailure } from './store-errors';
+import { errorMessage, isWriteFailure } from './store-errors';
 
 /** The one table that must be read whole. */
 const LEDGER_TABLE = 'purchase_ledger';
@@ -15,10 +15,6 @@ export interface Salvaged {
   ledgerRecords: number;
   /** Other tables some of whose rows could not be read or written (now missing). */
   partial: string[];
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 function columns(db: Database, table: string): string[] {
@@ -47,12 +43,12 @@ function copyTable(from: Database, to: Database, table: string): { rows: number;
         rows += 1;
       } catch (e) {
         if (isWriteFailure(e)) throw e;
-        error ??= describe(e);
+        error ??= errorMessage(e);
       }
     }
   } catch (e) {
     if (isWriteFailure(e)) throw e;
-    error ??= describe(e);
+    error ??= errorMessage(e);
   }
   return { rows, whole: error === null, error };
 }

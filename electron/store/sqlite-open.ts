@@ -8,7 +8,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrations';
 import type { Migration } from './migrations';
-import { errorCode } from './store-errors';
+import { errorCode, errorMessage } from './store-errors';
 
 /** How long a write waits for another instance's lock before it fails (ms). */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -20,10 +20,6 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export const BRIEF_WAIT_MS = 50;
 /** Between two tries of an open that SQLite answered BUSY without waiting. */
 const BUSY_RETRY_MS = 25;
-
-export function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 type Driver = typeof BetterSqlite3;
 let driver: Driver | null = null;
@@ -37,11 +33,11 @@ export function sqlite(): Driver {
     driver ??= createRequire(import.meta.url)('better-sqlite3') as Driver;
     return driver;
   } catch (e) {
-    const abi = /NODE_MODULE_VERSION/.test(describe(e));
+    const abi = /NODE_MODULE_VERSION/.test(errorMessage(e));
     throw new Error(
       abi
-        ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${describe(e)}`
-        : describe(e),
+        ? `better-sqlite3 was built for another runtime; rebuild it for this one (desktop: npx electron-builder install-app-deps; Node: npm rebuild better-sqlite3): ${errorMessage(e)}`
+        : errorMessage(e),
     );
   }
 }

@@ -1,5 +1,10 @@
 /** What a SQLite or file-system failure of the store means, by its code (better-sqlite3 and Node both set `code`). */
 
+/** A failure's own words, whatever was thrown. */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 export function errorCode(e: unknown): string {
   return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
 }

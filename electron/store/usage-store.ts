@@ -8,6 +8,7 @@
  * then survives a crash of the app, and a flush costs no fsync (the ledger's connection keeps FULL).
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { errorMessage } from './store-errors';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
 import { reachedService } from '../../shared/rate-limit';
@@ -240,7 +241,7 @@ export class UsageStore {
     this.outage = { since: this.clock.now(), failedFlushes: 1, droppedBuckets: 0 };
     const kept = `at most ${this.maxPendingBuckets} per-second buckets, the oldest dropped first`;
     this.onError(
-      new Error(`Usage history could not be written (${messageOf(e)}); the samples are kept in memory (${kept}) until a write succeeds.`, { cause: e }),
+      new Error(`Usage history could not be written (${errorMessage(e)}); the samples are kept in memory (${kept}) until a write succeeds.`, { cause: e }),
     );
     return this.outage;
   }
@@ -512,10 +513,6 @@ export class UsageStore {
     );
     return { ...agg, activeSeconds: merged.activeSeconds - activeSeconds, useSeconds: merged.useSeconds - useSeconds };
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 function floorTo(ms: number, size: number): number {
