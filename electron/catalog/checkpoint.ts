@@ -113,7 +113,7 @@ function refused(message: string, hint?: string): PartnerError {
   return new PartnerError({ code: 'BAD_REQUEST', message, retryable: false, ...(hint ? { hint } : {}) });
 }
 
-function isMissing(e: unknown): boolean {
+export function isMissing(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ENOENT';
 }
 

@@ -5,6 +5,7 @@
  */
 import { rename as renameFile, rm, stat } from 'node:fs/promises';
 import { PartnerError } from '../../shared/errors';
+import { isMissing } from './checkpoint';
 
 /** The file moves a start over makes; a test passes one that fails as Windows does on a file open elsewhere. */
 export type Rename = (from: string, to: string) => Promise<void>;
@@ -67,10 +68,6 @@ export class StartOver {
   async discard(): Promise<void> {
     await rm(this.stagingPath, { force: true });
   }
-}
-
-function isMissing(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ENOENT';
 }
 
 /** Windows refuses to replace a file another program has open (a CSV in Excel): say so, and which file. */
