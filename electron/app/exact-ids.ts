@@ -28,7 +28,7 @@ function serviceKeyOf(service: IdService): string {
   const key = vendorServiceKey(service);
   return JSON.stringify([key.vendor, key.baseUrl]);
 }
-const keyOf = (service: IdService, text: string): string => JSON.stringify([serviceKeyOf(service), text]);
+const keyOf = (serviceKey: string, text: string): string => JSON.stringify([serviceKey, text]);
 
 function kindOfId(id: Id): { text: string; kind: IdKind } | null {
   if (id instanceof NumberText) return { text: id.text, kind: 'number' };
@@ -54,11 +54,12 @@ export class ExactIds {
 
   /** Asset ids the catalog wrote (its rows): remembered for this session. */
   noteRead(service: IdService, ids: Iterable<Id>): void {
+    const serviceKey = serviceKeyOf(service);
     for (const id of ids) {
       const seen = kindOfId(id);
       if (seen === null) continue;
-      this.remember(keyOf(service, seen.text), seen.kind, 'catalog');
-      this.latest.set(serviceKeyOf(service), seen.kind);
+      this.remember(keyOf(serviceKey, seen.text), seen.kind, 'catalog');
+      this.latest.set(serviceKey, seen.kind);
     }
   }
 
@@ -66,7 +67,7 @@ export class ExactIds {
   noteAnswered(service: IdService, id: Id): void {
     const seen = kindOfId(id);
     if (seen === null) return;
-    const key = keyOf(service, seen.text);
+    const key = keyOf(serviceKeyOf(service), seen.text);
     if (this.seen.get(key)?.source !== 'catalog') this.remember(key, seen.kind, 'purchase');
     this.keep(service, seen.text, seen.kind, 'purchase');
   }
@@ -74,7 +75,7 @@ export class ExactIds {
   /** An asset id about to be registered: the catalog's reading of it is kept for after a restart; a guessed kind is not. */
   noteSent(service: IdService, id: Id): void {
     const sent = kindOfId(id);
-    const read = sent === null ? undefined : this.seen.get(keyOf(service, sent.text));
+    const read = sent === null ? undefined : this.seen.get(keyOf(serviceKeyOf(service), sent.text));
     if (sent !== null && read?.source === 'catalog') this.keep(service, sent.text, read.kind, 'catalog');
   }
 
@@ -87,7 +88,7 @@ export class ExactIds {
 
   /** The catalog's reading of this id, then of this service, then a purchase answer's, then the kind the service named last. */
   private kindOf(service: IdService, text: string): IdKind | null {
-    const seen = this.seen.get(keyOf(service, text));
+    const seen = this.seen.get(keyOf(serviceKeyOf(service), text));
     if (seen?.source === 'catalog') return seen.kind;
     const kept = this.keptKind(service, text);
     if (kept?.exact && kept.source === 'catalog') return kept.kind;
