@@ -17,8 +17,7 @@ import { followsNewest, toggledFollow } from './live-state';
 import { useRequestLogFeed } from '../../live/use-request-log-feed';
 import { LOG_BODIES_KEPT, LOG_RANGES_S, logFilter, minuteOf, STATUS_FILTER_IDS, STATUS_FILTERS } from './log-filter';
 import type { LogRange, StatusFilterId } from './log-filter';
-import { holdsMinute, noMatchDetail, spanText } from './log-span';
-import type { LogSpan } from './log-span';
+import { holdsMinute, noMatchDetail, spanOfMain, spanText } from './log-span';
 import { RequestDetail } from './RequestDetail';
 import { ExportHarButton } from './ExportHarButton';
 import { useBodySearch } from './use-body-search';
@@ -157,11 +156,7 @@ export default function RequestsView() {
 
   // `now`: the moment the table's time range counted back from; the HAR export uses the same (the table may be paused).
   const { rows, matching, minute, now, agedOut, span } = useMemo(() => {
-    const span: LogSpan = {
-      count: log.size,
-      oldestAt: log.oldest?.at ?? null,
-      complete: log.droppedHere === 0 && log.droppedByMain === 0 && log.size < LOG_ENTRIES_KEPT,
-    };
+    const span = spanOfMain({ count: log.size, oldestAt: log.oldest?.at ?? null, dropped: log.droppedHere + log.droppedByMain }, LOG_ENTRIES_KEPT);
     // An empty log is still loading: no warning until it has arrived.
     const held = linkedMinute !== null && (log.size === 0 || holdsMinute(span, linkedMinute));
     const minute = held ? linkedMinute : null;
