@@ -5,13 +5,13 @@ import type { CliIo } from '../../electron/catalog/cli-main';
 export type CapturedIo = CliIo & { err: () => string; out: () => string };
 
 /** A non-interactive terminal in `cwd` (stderr is no TTY, so no progress line) whose output the test reads. */
-export function capturedIo(cwd: string): CapturedIo {
+export function capturedIo(cwd: string, env: NodeJS.ProcessEnv = {}): CapturedIo {
   let err = '';
   let out = '';
   return {
     stdout: { write: (t: string) => (out += t) },
     stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: {},
+    env,
     cwd,
     onInterrupt: () => () => undefined,
     err: () => err,

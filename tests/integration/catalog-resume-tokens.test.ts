@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo } from '../helpers/catalog-cli-io';
 import { checkpointPathFor } from '../../electron/catalog';
 import { labelledCatalog } from '../helpers/labelled-catalog';
 import type { LabelledCatalog } from '../helpers/labelled-catalog';
@@ -26,16 +26,9 @@ afterEach(async () => {
 });
 
 async function cli(token: string, ...extra: string[]): Promise<{ code: number; err: string }> {
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: () => true },
-    stderr: { write: (t: string) => (err += t), isTTY: false } as CliIo['stderr'],
-    env: { PARTNER_RETRY_BASE_MS: '1' },
-    cwd: dir,
-    onInterrupt: () => () => undefined,
-  };
+  const io = capturedIo(dir, { PARTNER_RETRY_BASE_MS: '1' });
   const args = ['--base-url', s.url, '--token', token, '--out', 'cat.jsonl', '--page-size', '10', '--no-detect', ...extra];
-  return { code: await runCatalogCli(args, io), err };
+  return { code: await runCatalogCli(args, io), err: io.err() };
 }
 const out = (): string => join(dir, 'cat.jsonl');
 const lines = async (): Promise<string[]> => (await readFile(out(), 'utf8')).trim().split('\n');

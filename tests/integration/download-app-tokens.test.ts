@@ -13,7 +13,7 @@ import { DownloadController } from '../../electron/app/download-controller';
 import type { DownloadProgressView, DownloadTarget } from '../../electron/app/download-controller';
 import { checkpointPathFor } from '../../electron/catalog';
 import { runCatalogCli } from '../../electron/catalog/cli-main';
-import type { CliIo } from '../../electron/catalog/cli-main';
+import { capturedIo } from '../helpers/catalog-cli-io';
 import { BudgetRegistry, PartnerClient } from '../../electron/client';
 import { until } from '../helpers/app-calls';
 import { labelledCatalog } from '../helpers/labelled-catalog';
@@ -83,13 +83,7 @@ describe("the app's download and its tokens", () => {
     const outPath = await stoppedInApp();
     const saved = JSON.parse(await readFile(checkpointPathFor(outPath), 'utf8')) as { tokens?: { hashes: string[] } };
     expect(saved.tokens?.hashes).toHaveLength(1);
-    const io: CliIo = {
-      stdout: { write: () => true },
-      stderr: { write: () => true, isTTY: false } as CliIo['stderr'],
-      env: { PARTNER_RETRY_BASE_MS: '1' },
-      cwd: dir,
-      onInterrupt: () => () => undefined,
-    };
+    const io = capturedIo(dir, { PARTNER_RETRY_BASE_MS: '1' });
     const args = ['--base-url', s.url, '--token', 'tok-B', '--vendor', 'demo', '--out', outPath, '--no-detect', '--resume'];
     expect(await runCatalogCli(args, io)).toBe(1);
     expect(await lines(outPath)).toHaveLength(100);
