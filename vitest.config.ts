@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -58,6 +60,9 @@ export default defineConfig({
     globalSetup: ['tests/helpers/cli-bundles-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Catalog exports share this machine's budget store by default: the tests' processes share one of their
+    // own, never the user's (every process the tests start inherits it).
+    env: { PARTNER_CONSOLE_STORE_DIR: join(tmpdir(), `partner-console-tests-${process.pid}`) },
     // Integration tests own loopback ports and real clocks: tests in order within a file.
     pool: 'forks',
     // Two files at a time in all (the default, cores - 1, is one on the 2-core CI machine).

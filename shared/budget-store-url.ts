@@ -1,5 +1,6 @@
 /**
- * The budget store's address (issue 10 §2): redis://host:port/db, or rediss:// for TLS. Checked the
+ * The budget store's address (issue 10 §2): redis://host:port/db, or rediss:// for TLS, or `machine` for
+ * the store every process of this user on this machine shares (a file; issue 23). Checked the
  * same way by the CLI, browser mode, the profile schema and the profile form; shown masked, since
  * the URL may carry a password (redis://:secret@host).
  */
@@ -30,15 +31,24 @@ function queryProblem(query: URLSearchParams): string | null {
   return null;
 }
 
+/** The word that names the machine store where a URL may stand. */
+export const MACHINE_STORE = 'machine';
+
+/** Whether the store named is the machine store (any case, spaces around it). */
+export function isMachineStore(url: string): boolean {
+  return url.trim().toLowerCase() === MACHINE_STORE;
+}
+
 /** What is wrong with a budget store URL, or null when it is fine. Never repeats the URL (it may hold a password). */
 export function budgetStoreProblem(url: string): string | null {
+  if (isMachineStore(url)) return null;
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    return 'must be a redis://host:port/db URL';
+    return `must be a redis://host:port/db URL or "${MACHINE_STORE}"`;
   }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must be a redis://host:port/db URL, not ${parsed.protocol}`;
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must be a redis://host:port/db URL or "${MACHINE_STORE}", not ${parsed.protocol}`;
   if (parsed.hostname === '') return 'needs a host';
   // The base URL's rule for hosts: never a link-local or cloud-metadata address (only an attacker points there).
   const hostProblem = baseUrlProblem(`http://${parsed.host}/`);
@@ -50,6 +60,7 @@ export function budgetStoreProblem(url: string): string | null {
 
 /** The URL as views and logs show it: any user name or password replaced by *** (as hideUrlCredentials does in free text), default port spelt out. */
 export function maskStoreUrl(url: string): string {
+  if (isMachineStore(url)) return MACHINE_STORE;
   let parsed: URL;
   try {
     parsed = new URL(url.trim());

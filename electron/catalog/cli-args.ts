@@ -9,6 +9,9 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
+
+/** `--budget-store none`: pacing from the headers alone. */
+export const NO_STORE = 'none';
 import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
@@ -33,8 +36,10 @@ JSON Lines or CSV file. Resumable: a checkpoint file is kept beside the output.
                           (default: the map's; next_last_id, next_cursor, last_id, cursor)
   --columns A,B,C         CSV columns (default: the first page's keys)
   --resume                continue a stopped download from its checkpoint
-  --budget-store URL      share the vendor's budget with other workers through Redis
-                          (redis://host:port/db; default: none, pacing from the headers alone)
+  --budget-store STORE    share the vendor's budget with other workers: redis://host:port/db
+                          (workers on many machines), machine (this machine's processes, through
+                          a file in the user's cache folder; the default), or none (pacing from
+                          the headers alone)
   --max-response-mib N    largest answer accepted, in MiB (default 64); a bigger one fails the run
   --give-up-after MIN     wait through a shared budget's 429s until nothing of the vendor went
                           through for this many minutes (default ${DEFAULT_GIVE_UP_AFTER_MINUTES})
@@ -70,7 +75,7 @@ export interface CliOptions {
    * --detect was given); the name flags, if given, still win.
    */
   detect?: { explicit: boolean };
-  /** --budget-store redis://host:port/db: the fleet's shared budget (default: headers only). */
+  /** --budget-store redis://host:port/db, machine or none: the fleet's shared budget (default: machine). */
   budgetStore?: string;
   /** --max-response-mib: the response-size cap (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseMiB?: number;
@@ -159,7 +164,8 @@ function toOptions(values: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   if (values['page-size-param'] !== undefined) options.pageSizeParam = validatePageSizeParam(values['page-size-param'], serviceMap?.list.cursorParam);
   if (serviceMap) options.serviceMap = serviceMap;
   if (!serviceMap && !values['no-detect']) options.detect = { explicit: values.detect === true };
-  if (values['budget-store'] !== undefined) {
+  if (values['budget-store'] !== undefined && values['budget-store'].trim().toLowerCase() === NO_STORE) options.budgetStore = NO_STORE;
+  else if (values['budget-store'] !== undefined) {
     const problem = budgetStoreProblem(values['budget-store']);
     if (problem) throw new Error(`--budget-store ${problem}, got ${JSON.stringify(hideUrlCredentials(values['budget-store']))}.`);
     options.budgetStore = values['budget-store'].trim();

@@ -8,7 +8,8 @@ import type { ClientOptions, StoreLease } from '../client';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { toErrorData } from '../../shared/errors';
-import { parseCliArgs, resumeCommand, USAGE } from './cli-args';
+import { MACHINE_STORE } from '../../shared/budget-store-url';
+import { NO_STORE, parseCliArgs, resumeCommand, USAGE } from './cli-args';
 import type { CliOptions } from './cli-args';
 import { failureMessage, ProgressReporter, summaryJson } from './cli-output';
 import type { ProgressStream } from './cli-output';
@@ -68,10 +69,13 @@ export async function runCatalogCli(argv: string[], io: CliIo): Promise<number> 
   const stores = new ScopeStores();
   let store: StoreLease | null = null;
   try {
-    // --budget-store: workers of a fleet reserve their slots in Redis (headers only without it, or while it is down).
-    store = options.budgetStore
-      ? stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, options.budgetStore, (line) => io.stderr.write(`catalog: ${line}\n`))
-      : null;
+    // --budget-store: workers of a fleet reserve their slots in Redis, or by default in this machine's store
+    // (headers only with none, or while the store cannot answer).
+    const storeUrl = options.budgetStore ?? MACHINE_STORE;
+    store =
+      storeUrl === NO_STORE
+        ? null
+        : stores.take({ baseUrl: options.baseUrl, vendor: options.vendor }, storeUrl, (line) => io.stderr.write(`catalog: ${line}\n`));
     client = new PartnerClient(clientOptionsFor(options, store ? stores : null));
   } catch (e) {
     store?.release();

@@ -1,7 +1,7 @@
 /**
  * The fleet slot store: where the workers of a fleet reserve their slots before sending (DESIGN.md "The
- * budget store"). The default is local: no store, each process paces from the headers alone. The
- * Redis store (redis-slot-store.ts) reserves each request's slot atomically with GCRA (slot-scripts.ts):
+ * budget store"). Without a store each process paces from the headers alone; the machine store
+ * (machine-slot-store.ts) spaces the processes of one machine through a file. The Redis store (redis-slot-store.ts) reserves each request's slot atomically with GCRA (slot-scripts.ts):
  * the key holds only the theoretical arrival time (TAT) on Redis's own clock, so workers on many
  * machines never exceed the limit together, whatever their clocks say. The same script counts the slot
  * it grants per second, so the fleet's use can be read back (fleet-use.ts). The header model still runs
@@ -15,7 +15,9 @@ export type SlotStoreState = 'connecting' | 'connected' | 'fallback';
 
 export interface SlotStoreStatus {
   state: SlotStoreState;
-  /** Where (redis://host:port/db), any credentials masked. */
+  /** Redis (a fleet on many machines) or the machine store (machine-slot-store.ts: the processes of one machine). */
+  kind: 'redis' | 'machine';
+  /** Where (redis://host:port/db, any credentials masked; "this machine"). */
   where: string;
   /** Why it is in fallback, in words. */
   detail?: string;

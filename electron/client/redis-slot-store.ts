@@ -64,7 +64,7 @@ export class RedisSlotStore implements FleetSlotStore {
     const problem = budgetStoreProblem(url);
     if (problem) throw new Error(`budget store: the URL ${problem}`);
     this.where = maskStoreUrl(url);
-    this.current = { state: 'connecting', where: this.where };
+    this.current = { state: 'connecting', where: this.where, kind: 'redis' };
     // The scheme as written may be upper case (the check above reads it as URL does): ioredis turns TLS on
     // only for a lower-case `rediss://`, and a password must never cross in clear behind a `rediss` shown.
     const clientUrl = url.trim().replace(/^rediss?:/i, (scheme) => scheme.toLowerCase());
@@ -167,7 +167,7 @@ export class RedisSlotStore implements FleetSlotStore {
     if (this.recent.length > ANSWERS_KEPT) this.recent.shift();
     if ('value' in got) {
       const timely = this.recent.slice(-BACK_AFTER);
-      if (this.current.state !== 'fallback') this.set({ state: 'connected', where: this.where });
+      if (this.current.state !== 'fallback') this.set({ state: 'connected', where: this.where, kind: 'redis' });
       else if (timely.length === BACK_AFTER && timely.every((o) => o === 'timely')) this.back();
       return;
     }
@@ -179,7 +179,7 @@ export class RedisSlotStore implements FleetSlotStore {
   /** Connected again: earlier slow answers no longer count. */
   private back(): void {
     this.recent = [];
-    this.set({ state: 'connected', where: this.where });
+    this.set({ state: 'connected', where: this.where, kind: 'redis' });
   }
 
   /** Resolves true once the connection is ready, false after `ms` or when it fails first. */
@@ -260,7 +260,7 @@ export class RedisSlotStore implements FleetSlotStore {
   /** `slowness`: only slow answers put it there (readsBringBack), unless it already was for another reason. */
   private fallback(detail: string, slowness = false): void {
     this.readsBringBack = slowness && (this.current.state !== 'fallback' || this.readsBringBack);
-    this.set({ state: 'fallback', where: this.where, detail });
+    this.set({ state: 'fallback', where: this.where, kind: 'redis', detail });
   }
 
   private set(next: SlotStoreStatus): void {
@@ -290,10 +290,4 @@ function formatAhead(ms: number): string {
   if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
   if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
   return ms < 172_800_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 86_400_000)} days`;
-}
-
-/** `--budget-store` / the profile's budgetStore: undefined or '' means local (headers only). */
-export function createFleetSlotStore(url: string | undefined, log?: (line: string) => void): FleetSlotStore | null {
-  if (url === undefined || url.trim() === '') return null;
-  return new RedisSlotStore(url.trim(), log);
 }

@@ -7,10 +7,11 @@
  * store: a profile without one connected beside it does not take the fleet's traffic off the store
  * the other still holds; released, the one before it is again.
  */
-import { budgetStoreProblem } from '../../shared/budget-store-url';
+import { budgetStoreProblem, isMachineStore, MACHINE_STORE } from '../../shared/budget-store-url';
 import { normalizeBaseUrl } from '../../shared/base-url';
 import type { FleetSlotStore, SlotStoreStatus } from './fleet-slot-store';
-import { createFleetSlotStore } from './redis-slot-store';
+import { machineStoreFile, MachineSlotStore } from './machine-slot-store';
+import { RedisSlotStore } from './redis-slot-store';
 
 /** Whose budget: one vendor at one service. Several connected profiles are several scopes. */
 export interface BudgetScope {
@@ -37,7 +38,7 @@ export class ScopeStores {
   private readonly byScope = new Map<string, Held[]>();
 
   /**
-   * The store at `url` (redis://host:port/db, rediss://) for `scope`, or none (headers only) when it is
+   * The store at `url` (redis://host:port/db, rediss://, or `machine`) for `scope`, or none (headers only) when it is
    * undefined or empty. `log` gets the store's state lines (falls back, is back) and why a URL is refused.
    */
   take(scope: BudgetScope, url: string | undefined, log?: (line: string) => void): StoreLease {
@@ -88,9 +89,11 @@ export class ScopeStores {
       (log ?? console.error)(`budget store: the URL ${problem}; pacing from the headers alone`);
       return { url: undefined, store: null };
     }
+    if (isMachineStore(url)) url = MACHINE_STORE;
     let entry = this.byUrl.get(url);
     if (!entry) {
-      entry = { store: createFleetSlotStore(url, log)!, users: 0 };
+      const store = url === MACHINE_STORE ? new MachineSlotStore(machineStoreFile(), log) : new RedisSlotStore(url, log);
+      entry = { store, users: 0 };
       this.byUrl.set(url, entry);
     }
     entry.users += 1;

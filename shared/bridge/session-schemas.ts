@@ -25,7 +25,8 @@ export const connectedProfilesSchema = z.object({ items: z.array(connectedProfil
 
 /** How a fleet's shared budget store (issue 10 §2, Redis) is doing for one profile. */
 export const budgetStoreStateSchema = z.object({
-  kind: z.enum(['none', 'redis']),
+  /** 'machine': the store this machine's processes share (a file); 'redis': a fleet's on many machines. */
+  kind: z.enum(['none', 'redis', 'machine']),
   /** The store's address with any password masked; null for 'none'. */
   url: z.string().nullable(),
   /** 'fallback': unreachable or slow, so pacing is from headers only until it answers again. */

@@ -26,7 +26,7 @@ export async function fleetBench(refills: RefillModel[]): Promise<void> {
     .map((p) => p.trim())
     .filter(Boolean);
   for (const s of fleetScenarios(refills).filter((f) => !pick || pick.some((p) => `${f.name} ${f.client}`.includes(p)))) {
-    const needsRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
+    const needsRedis = (s.store !== 'headers' && s.store !== 'machine') || s.client === 'bottleneck-redis';
     if (needsRedis && !redisPresent) continue;
     const redis = needsRedis ? await startRedis() : null;
     try {

@@ -4,9 +4,13 @@
  * budget store, one copy alone, a competing consumer, Redis killed mid-run; and two baselines
  * (the naive client, Bottleneck clustered through Redis). Vendor-wide 429s are counted by the server.
  * The page size and the catalog are scenario settings: issue 23's short workload (a catalog of 2,500
- * items in pages of 25 per process) with 8 processes on headers, 16 with Redis, 16 with Redis killed.
+ * items in pages of 25 per process) with 8 processes on headers, 8 and 16 with this machine's store (the
+ * catalog CLI's default), 16 with Redis, 16 with Redis killed.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { evenStarts, jainIndex } from '../../electron/client/testing/fleet-model';
 import { startRedisServer } from '../helpers/redis-server';
 import type { RefillModel } from './client-scenarios';
@@ -20,7 +24,8 @@ export interface FleetScenario {
   refill: RefillModel;
   client: FleetClient;
   processes: number;
-  store: 'headers' | 'redis' | 'redis killed';
+  /** 'machine': this machine's store (the catalog CLI's default), in a folder of the run's own. */
+  store: 'headers' | 'redis' | 'redis killed' | 'machine';
   /** Competing consumer's requests per second (0: none). */
   competitorRps: number;
   /** Items per page (default 10). */
@@ -93,6 +98,7 @@ const READY_TIMEOUT_MS = 120_000;
 function startWorker(args: FleetWorkerArgs): Worker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/fleet-worker.ts', JSON.stringify(args)], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, ...(args.storeDir ? { PARTNER_CONSOLE_STORE_DIR: args.storeDir } : {}) },
   });
   // Sending to a worker that just died emits 'error': its exit already fails the run.
   child.on('error', () => undefined);
@@ -153,12 +159,16 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`]),
   ]);
   let workers: Worker[] = [];
+  let storeDir: string | undefined;
   try {
     await sim.control('PUT', '/_sim/competitors', {
       competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [],
     });
-    const useRedis = s.store !== 'headers' || s.client === 'bottleneck-redis';
-    workers = tokens.map((token) => startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: useRedis ? redis?.url : undefined }));
+    const useRedis = (s.store !== 'headers' && s.store !== 'machine') || s.client === 'bottleneck-redis';
+    // A machine store of the run's own: no schedule left by an earlier run or by the user's exports.
+    storeDir = s.store === 'machine' ? mkdtempSync(join(tmpdir(), 'fleet-machine-store-')) : undefined;
+    const store = storeDir ? 'machine' : useRedis ? redis?.url : undefined;
+    workers = tokens.map((token) => startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: store, storeDir }));
     // Start every process together once all have loaded (16 processes on 2 cores take seconds to, unevenly),
     // at the same phase of a second; the kill is timed from that start, so that it falls mid-run.
     await Promise.all(workers.map((w) => w.ready));
@@ -188,6 +198,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     };
   } finally {
     for (const w of workers) w.kill();
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
     await sim.control('PUT', '/_sim/competitors', { competitors: [] }).catch(() => undefined);
     await sim.stop();
   }
@@ -249,6 +260,8 @@ export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
     // Issue 23's short workload: each process a catalog of 2,500 items in pages of 25 (about 40 s).
     const short = { refill, client: 'partner-console' as const, competitorRps: 0, pageSize: 25, catalogItems: 2_500 };
     list.push({ ...short, name: 'N=8, short, headers only', processes: 8, store: 'headers' });
+    list.push({ ...short, name: 'N=8, short, machine store', processes: 8, store: 'machine' });
+    list.push({ ...short, name: 'N=16, short, machine store', processes: 16, store: 'machine' });
     list.push({ ...short, name: 'N=16, short, Redis store', processes: 16, store: 'redis' });
     list.push({ ...short, name: 'N=16, short, Redis killed after 8 s', processes: 16, store: 'redis killed', killAfterS: 8 });
   }

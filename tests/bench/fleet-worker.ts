@@ -2,7 +2,7 @@
  * One process of a fleet scenario: downloads the whole catalog (pages of `pageSize`) with its own
  * token of the vendor, like the catalog CLI, and prints one JSON line. A call that fails for good
  * ends the download (the CLI would exit): that is "gave up". Kinds: partner-console (headers only,
- * or with a Redis budget store), naive, bottleneck-redis (Bottleneck clustered through Redis).
+ * or with a Redis or the machine budget store), naive, bottleneck-redis (Bottleneck clustered through Redis).
  */
 import { BudgetRegistry, PartnerClient, ScopeStores } from '../../electron/client';
 import { bottleneckRedisClient, naiveClient } from './baselines';
@@ -15,8 +15,10 @@ export interface FleetWorkerArgs {
   vendor: string;
   token: string;
   pageSize: number;
-  /** redis://host:port/db for the budget store (partner-console) or Bottleneck's datastore. */
+  /** redis://host:port/db or machine for the budget store (partner-console), or Bottleneck's datastore. */
   redis?: string;
+  /** The machine store's folder (PARTNER_CONSOLE_STORE_DIR of the worker). */
+  storeDir?: string;
 }
 
 /**

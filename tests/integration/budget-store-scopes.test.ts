@@ -260,7 +260,7 @@ describe('no budget store', () => {
     const lines: string[] = [];
     expect(() => r.take(ACME, 'http://ops:s3cret@cache:6379', (l) => lines.push(l))).not.toThrow();
     expect(storeState(r, ACME).kind).toBe('none');
-    expect(lines).toEqual(['budget store: the URL must be a redis://host:port/db URL, not http:; pacing from the headers alone']);
+    expect(lines).toEqual(['budget store: the URL must be a redis://host:port/db URL or "machine", not http:; pacing from the headers alone']);
     r.closeAll();
   });
 

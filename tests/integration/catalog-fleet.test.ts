@@ -1,7 +1,8 @@
 /**
  * Eight catalog CLI processes of one vendor, each with its own token, download the catalog at once
  * from the real simulator (whole-second limiter): none gives up (issue 10). Each exits 0 with exactly
- * the catalog's ids, in order, once.
+ * the catalog's ids, in order, once. They share this machine's budget store (the CLI's default, in the
+ * tests' own folder: vitest.config.ts): every request the service saw took a slot there.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { CATALOG_CLI_BUNDLE } from '../helpers/cli-bundles';
 import { startSimulator } from '../../electron/simulator';
 import type { RunningSimulator } from '../../electron/simulator';
 import { AssetCatalog } from '../../electron/simulator/asset-catalog';
+import { MachineSlotStore, machineStoreFile, storeKey } from '../../electron/client';
+import { normalizeBaseUrl } from '../../shared/base-url';
 
 const N = 8;
 const SIZE = 300; // 30 pages of 10 each: 240 requests at 20/s, about 12 s shared by all eight
@@ -59,5 +62,22 @@ describe('a fleet of catalog CLI processes sharing one vendor budget', () => {
         .map((l) => (JSON.parse(l) as { id: number }).id);
       expect(ids).toEqual(expected);
     }
+    // The counts of complete seconds only: wait for the run's last second to end.
+    await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1000) + 50));
+    const served = sim.control.counters().filter((c) => c.vendor === 'fleet' && c.endpoint === 'listAssets');
+    const requests = served.reduce((n, c) => n + c.count, 0);
+    const refused = served.filter((c) => c.status === 429).reduce((n, c) => n + c.count, 0);
+    const machine = new MachineSlotStore(machineStoreFile());
+    try {
+      const granted = await machine.granted([storeKey(normalizeBaseUrl(sim.url), 'fleet', 'listAssets')], 120);
+      // A slot read too late is given up for another; a lock held too long sends that one request on the headers.
+      const slots = granted!.counts[0]!.reduce((a, b) => a + b, 0);
+      expect(slots).toBeGreaterThanOrEqual(requests * 0.95);
+      expect(slots).toBeLessThanOrEqual(requests * 1.05);
+    } finally {
+      await machine.close();
+    }
+    // Spaced by the store, not found by each process from the headers: 429s are rare.
+    expect(refused / requests).toBeLessThanOrEqual(0.02);
   });
 });

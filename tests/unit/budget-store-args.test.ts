@@ -10,13 +10,23 @@ describe('--budget-store', () => {
     expect(parsed.kind === 'run' && parsed.options.budgetStore).toBe('redis://10.0.0.5:6379/2');
   });
 
-  it('none given: headers only', () => {
+  it("none given: left to the run, whose default is this machine's store", () => {
     const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't'], {}, '/tmp');
     expect(parsed.kind === 'run' && parsed.options.budgetStore).toBeUndefined();
   });
 
   it.each([
-    ['http://x:6379', /must be a redis:\/\/host:port\/db URL, not http:/],
+    ['machine', 'machine'],
+    [' Machine ', 'Machine'],
+    ['none', 'none'],
+    ['NONE', 'none'],
+  ])('takes %j (the machine store; none: headers only)', (given, kept) => {
+    const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', given], {}, '/tmp');
+    expect(parsed.kind === 'run' && parsed.options.budgetStore).toBe(kept);
+  });
+
+  it.each([
+    ['http://x:6379', /must be a redis:\/\/host:port\/db URL or "machine", not http:/],
     ['not a url', /must be a redis:\/\/host:port\/db URL/],
     ['redis://x:6379/abc', /database "abc" that is not a number/],
   ])('refuses %s clearly, never printing a password', (url, words) => {
@@ -45,5 +55,6 @@ describe('--budget-store', () => {
   it('budgetStoreProblem is null for a good URL', () => {
     expect(budgetStoreProblem('redis://127.0.0.1:6379/0')).toBeNull();
     expect(budgetStoreProblem('redis://127.0.0.1:6379')).toBeNull();
+    expect(budgetStoreProblem('machine')).toBeNull();
   });
 });

@@ -29,7 +29,7 @@ describe('profile budget store field', () => {
   });
 
   it.each([
-    ['http://10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL, not http:/],
+    ['http://10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL or "machine", not http:/],
     ['10.0.0.5:6379', /must be a redis:\/\/host:port\/db URL/],
     [`redis://ops:${SECRET}@10.0.0.5:6379/cache`, /database "cache" that is not a number/],
     ['redis://169.254.169.254:6379/0', /link-local address \(169\.254\.169\.254\)/],

@@ -15,11 +15,13 @@ export function storeStateView(status: SlotStoreStatus | null): BudgetStoreState
   if (!status) return { kind: 'none', url: null, state: 'off', message: null };
   const message =
     status.state === 'connected'
-      ? 'Every worker using this store shares the budget through it.'
+      ? status.kind === 'machine'
+        ? 'Every process on this machine that uses this store shares the budget through it.'
+        : 'Every worker using this store shares the budget through it.'
       : status.state === 'connecting'
         ? 'Connecting to the store; pacing from the headers until it answers.'
-        : `Unreachable (${status.detail ?? 'no answer'}): pacing from the headers alone until it is back.`;
-  return { kind: 'redis', url: status.where, state: status.state, message };
+        : `${status.kind === 'machine' ? 'Cannot be used' : 'Unreachable'} (${status.detail ?? 'no answer'}): pacing from the headers alone until it is back.`;
+  return { kind: status.kind, url: status.where, state: status.state, message };
 }
 
 export function fleetHandlers(ctx: AppContext): HandlerGroup<'fleetUse'> {

@@ -25,7 +25,7 @@ export function useFleetUse(profileId: string | null) {
     queryFn: () => api.fleetUse({ profileId: profileId!, seconds: FLEET_SECONDS }),
     enabled: profileId !== null,
     // Often while a store counts; seldom while none is set (one may be configured meanwhile).
-    refetchInterval: (q) => (q.state.data?.store.kind === 'redis' ? FLEET_POLL_MS : NO_STORE_POLL_MS),
+    refetchInterval: (q) => (q.state.data && q.state.data.store.kind !== 'none' ? FLEET_POLL_MS : NO_STORE_POLL_MS),
   });
 }
 

@@ -10,8 +10,12 @@ import { BADGE_LABEL, badgeState, SHARED_BUDGET_WINDOW_MS } from './connection-b
 /** The fleet budget store's state in a few words (and fewer for narrow windows), or null when the profile has none. */
 function storeLabel(store: FleetUse['store']): { text: string; short: string; tone: 'ok' | 'warn' | 'muted' } | null {
   if (store.kind === 'none') return null;
-  if (store.state === 'connected') return { text: 'Fleet budget: Redis', short: 'Fleet: Redis', tone: 'ok' };
-  if (store.state === 'fallback') return { text: 'Redis unreachable: headers only', short: 'Redis down', tone: 'warn' };
+  const name = store.kind === 'machine' ? 'this machine' : 'Redis';
+  if (store.state === 'connected') return { text: `Fleet budget: ${name}`, short: store.kind === 'machine' ? 'Fleet: machine' : 'Fleet: Redis', tone: 'ok' };
+  if (store.state === 'fallback')
+    return store.kind === 'machine'
+      ? { text: 'Machine store unusable: headers only', short: 'Store down', tone: 'warn' }
+      : { text: 'Redis unreachable: headers only', short: 'Redis down', tone: 'warn' };
   return { text: 'Fleet budget: connecting…', short: 'Fleet: …', tone: 'muted' };
 }
 

@@ -80,7 +80,7 @@ test('the profile form takes a budget store URL, refuses a wrong one in words, a
   await expect(store).toHaveAccessibleDescription(/shares its budget/);
   await store.fill('http://redis.internal:6379');
   await form.getByRole('button', { name: 'Save profile' }).click();
-  await expect(form.getByText(/The budget store must be a redis:\/\/host:port\/db URL, not http:/)).toBeVisible();
+  await expect(form.getByText(/The budget store must be a redis:\/\/host:port\/db URL or "machine", not http:/)).toBeVisible();
   await expect(store).toHaveAttribute('aria-invalid', 'true');
 
   await store.fill('redis://ops:s3cret-pw@redis.internal:6379/2');

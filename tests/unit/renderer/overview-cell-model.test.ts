@@ -314,7 +314,12 @@ describe('Overview fleet figures', () => {
     expect(cell(store, { fleet: fleet() }).fleet).toMatchObject({ use: 0.75, seconds: 2 });
   });
 
-  it('are absent without a Redis store', () => {
+  it("are drawn from this machine's store as from Redis", () => {
+    const store = { kind: 'machine' as const, url: 'machine', state: 'connected' as const, message: null };
+    expect(fleetFigures(fleet({ store }), 'listAssets')).toMatchObject({ use: 60 / 80, peak: 1, seconds: 4 });
+  });
+
+  it('are absent without a store', () => {
     expect(fleetFigures(null, 'listAssets')).toBeNull();
     expect(fleetFigures(fleet({ store: { kind: 'none', url: null, state: 'off', message: null }, endpoints: [] }), 'listAssets')).toBeNull();
   });

@@ -231,8 +231,8 @@ function budgetColumns(rangeLabel: string, store: FleetUse['store'] | null): Col
       cell: ({ row }) => <StateCell row={row.original} />,
     },
   ];
-  // Only where the profile has a Redis store: beside this app's own Req/s.
-  if (store?.kind === 'redis') columns.splice(columns.findIndex((c) => c.id === 'rps') + 1, 0, fleetColumn(store));
+  // Only where the profile has a budget store: beside this app's own Req/s.
+  if (store && store.kind !== 'none') columns.splice(columns.findIndex((c) => c.id === 'rps') + 1, 0, fleetColumn(store));
   return columns;
 }
 
@@ -246,7 +246,7 @@ function fleetColumn(store: FleetUse['store']): ColumnDef<BudgetRow, unknown> {
     minSize: 92,
     meta: {
       numeric: true,
-      headerTitle: `Slots the Redis budget store (${store.url ?? ''}) granted per second, every worker of the fleet counted (this app too), over the last ${RATE_WINDOW_S} complete seconds of the store's clock. Req/s beside it is this app's own.`,
+      headerTitle: `Slots the ${store.kind === 'machine' ? "machine's" : 'Redis'} budget store (${store.url ?? ''}) granted per second, every worker of the fleet counted (this app too), over the last ${RATE_WINDOW_S} complete seconds of the store's clock. Req/s beside it is this app's own.`,
       cellTitle: () => down,
     },
     cell: ({ row: { original: r } }) =>

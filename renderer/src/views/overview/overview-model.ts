@@ -108,11 +108,11 @@ export function bandOf(requests: number, total: number, n429 = 0, heldShare = 0)
 }
 
 /**
- * The fleet's figures for one endpoint where a Redis store is set (use null while it has no counts); null
+ * The fleet's figures for one endpoint where a budget store (Redis, this machine's) is set (use null while it has no counts); null
  * without a store. `seconds`: the span this app's own figures cover, so both are over the same last seconds.
  */
 export function fleetFigures(fleet: FleetUse | null | undefined, endpoint: EndpointId, seconds = WINDOW_S): FleetFigures | null {
-  if (!fleet || fleet.store.kind !== 'redis') return null;
+  if (!fleet || fleet.store.kind === 'none') return null;
   const { state, message } = fleet.store;
   const row = fleet.endpoints.find((e) => e.endpoint === endpoint);
   const granted = row && seconds > 0 ? row.granted.slice(-seconds) : [];

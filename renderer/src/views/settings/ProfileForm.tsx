@@ -207,8 +207,9 @@ export function ProfileForm({
         />
         {problemOf('budgetStore').note}
         <span id={`${id}-budgetStore-hint`} className="muted small">
-          Every copy and worker of this vendor that names the same Redis shares its budget: each request reserves its slot there first. Empty: pace from the
-          rate-limit headers alone. A password in the URL is kept and shown masked.
+          Every copy and worker of this vendor that names the same Redis shares its budget: each request reserves its slot there first. <code>machine</code>:
+          the same through a file, for the processes on this computer (catalog exports use it unless told otherwise). Empty: pace from the rate-limit headers
+          alone. A password in the URL is kept and shown masked.
         </span>
       </div>
       {Object.keys(problems).length > 0 ? (
