@@ -80,8 +80,9 @@ export class BudgetBucket {
       () => this.model.limit,
       clock,
       (at, rate) => this.model.resumeShare(at, rate),
+      (now) => this.model.pace(now),
     );
-    this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs, coordinated: () => this.slots.coordinated });
+    this.model = new HeaderModel({ limit, now: clock.now(), serverClock, guardMs, coordination: () => this.slots.coordination });
     this.headers = new HeaderPacer(this.model, endpoint, clock);
   }
 

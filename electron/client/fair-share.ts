@@ -97,7 +97,21 @@ export class FairShare {
   earliest(now: number): number {
     this.allowedFill = null;
     if (!this.active(now)) return now;
-    const paced = Math.max(now, this.lastSendAt + 1000 / this.rate(now));
+    return this.inSecondWithBudget(Math.max(now, this.lastSendAt + 1000 / this.rate(now)), now, true);
+  }
+
+  /**
+   * A request a budget store spaced (its slot is now) beside consumers outside the store: only the deferral
+   * to the next server second applies, since the store's schedule is the pace and fills its seconds.
+   */
+  deferral(now: number): number {
+    this.allowedFill = null;
+    if (!this.active(now)) return now;
+    return this.inSecondWithBudget(now, now, false);
+  }
+
+  /** `paced`, or later where the server second it would land in has no budget left for it (or, with `fill`, sooner to use a leftover). */
+  private inSecondWithBudget(paced: number, now: number, fill: boolean): number {
     const r = this.others.latestReading();
     if (r === null) return paced;
     // Reckoned where the server sees it. The reading's phase is at its request's midpoint, half its round
@@ -111,7 +125,7 @@ export class FairShare {
     const turn = r.at - r.roundTripMs / 2 + (1 - r.phase) * 1000;
     const wayOut = Math.min(r.roundTripMs, r.quickTripMs + this.p.slowTripMs) / 2;
     const sendBy = turn - wayOut;
-    if (paced >= sendBy) return this.fillOrPaced(r, paced, { turn, sendBy }, now);
+    if (paced >= sendBy) return fill ? this.fillOrPaced(r, paced, { turn, sendBy }, now) : paced;
     const limit = this.limit();
     // Whole-second budget (a continuous one never shows half the limit while shared): what the
     // others spend until ours lands leaves none. Between our reading and our next request only

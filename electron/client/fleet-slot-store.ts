@@ -36,9 +36,11 @@ export interface FleetSlotStore {
    * Reserves one slot of `limit` per second under `key`: resolves with the ms to wait before
    * sending (0: now) and the grace for sending late, or null when the store is unavailable (go on
    * with headers only). `refused`: the caller's last request under this key was answered 429 (the
-   * fleet's slots were too close).
+   * fleet's slots were too close). `pace`: the caller's own fair-share pace from the headers (requests per
+   * second); the machine store spaces its slots by the sum of its workers' paces where that is under the
+   * limit (consumers outside the store take the rest); Redis does not read it.
    */
-  reserve(key: string, limit: number, refused?: boolean): Promise<Slot | null>;
+  reserve(key: string, limit: number, refused?: boolean, pace?: number): Promise<Slot | null>;
   /** The slots granted under each key in the last `seconds` complete seconds, or null when unavailable. */
   granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null>;
   status(): SlotStoreStatus;
@@ -55,6 +57,8 @@ export interface Slot {
   graceMs: number;
   /** How late its answer was read (answer-lag.ts): the slot was due that much before `waitMs` from now. */
   lateMs?: number;
+  /** The schedule ran at the sum of the workers' paces, under the limit: the store sees consumers outside it. */
+  paced?: boolean;
 }
 
 /**

@@ -51,11 +51,19 @@ export interface HeaderModelOptions {
   /** Added after the server's second surely changed, for latency and clock quirks. */
   guardMs?: number;
   /**
-   * Whether a budget store (Redis) spaces the fleet's requests now: the fair-share pacing stands aside
-   * while it answers (the four bounds still follow the headers, for consumers outside the store).
+   * Whether a budget store spaces the fleet's requests now (Coordination): the fair-share pacing stands
+   * aside while it answers, all but its deferral to the next second where the store sees consumers outside
+   * it (the four bounds still follow the headers).
    */
-  coordinated?: () => boolean;
+  coordination?: () => Coordination;
 }
+
+/**
+ * Who spaces our requests: the headers alone (the fair share paces); a store (it does, the fair share stands
+ * aside); a store beside consumers outside it (it does, and the fair share still keeps a request out of a
+ * server second whose budget those consumers are forecast to spend: the store's schedule cannot know them).
+ */
+export type Coordination = 'headers' | 'store' | 'storeBesideOthers';
 
 /**
  * No budget bound ever asks for a longer wait than this (a per-second budget comes back within a
@@ -80,7 +88,7 @@ export class HeaderModel {
   /** Pacing at a fair share while others use this budget too (fair-share.ts). */
   private readonly share: FairShare;
   private lastProgressAt: number;
-  private readonly coordinated: () => boolean;
+  private readonly coordination: () => Coordination;
   /** The latest send: where the fair-share pacing's spacing starts from (to tell its deferrals apart, wait causes only). */
   private lastSentAt = -Infinity;
 
@@ -92,7 +100,7 @@ export class HeaderModel {
     this.ownCont = new RefillBound(this.limits.documented, options.now);
     this.share = new FairShare(() => this.limit, options.now);
     this.lastProgressAt = options.now;
-    this.coordinated = options.coordinated ?? (() => false);
+    this.coordination = options.coordination ?? (() => 'headers');
     this.recent = new RecentSends((second, at) => {
       const reached = this.serverClock.surelyReached(second + 1000, at);
       return reached === null ? null : reached + this.guardMs;
@@ -220,7 +228,8 @@ export class HeaderModel {
     const limit = this.limit;
     const own = this.ownCont.earliest(1, now, limit);
     const recent = this.recent.earliest(1, now, limit);
-    const share = this.coordinated() ? now : this.share.earliest(now);
+    const coordination = this.coordination();
+    const share = coordination === 'headers' ? this.share.earliest(now) : coordination === 'store' ? now : this.share.deferral(now);
     let t = Math.max(now, own, recent, share);
     let cause: WaitCause = recent > own ? 'window' : 'budget';
     // The pacing's own spacing, or (later than that) its deferral to the next server second.

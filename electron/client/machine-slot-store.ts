@@ -8,6 +8,7 @@
  * worth a wait, so a lock held too long, a damaged file or a folder we cannot write sends that request
  * on the headers alone (null), as a slow Redis does.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,10 +25,14 @@ import { COUNT_KEEP_MS } from './slot-scripts';
  * transaction takes well under a millisecond, so a longer hold is a stuck process, not a queue.
  */
 export const LOCK_WAIT_MS = 20;
+/** How long opening the file waits for the lock of the others opening it. */
+const OPEN_WAIT_MS = 2_000;
 /** After a failure to open, the next reservation tries again this much later (each try is a file system call). */
 const REOPEN_AFTER_MS = 5_000;
 /** How often old schedules and counts are deleted. */
 const PRUNE_EVERY_MS = 30_000;
+/** A worker that reserved nothing for this long is gone: its pace no longer counts. */
+export const PACE_KEPT_MS = 2_000;
 
 /** Where the machine store lives: PARTNER_CONSOLE_STORE_DIR, else the user's cache folder. */
 export function machineStoreFile(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -44,6 +49,8 @@ export function machineStoreFile(env: NodeJS.ProcessEnv = process.env, platform 
 }
 
 interface Statements {
+  pace: Statement<[string, string, number, number]>;
+  paces: Statement<[string, number]>;
   get: Statement<[string]>;
   put: Statement<[string, number, number, number, number]>;
   count: Statement<[string, number]>;
@@ -56,6 +63,8 @@ export class MachineSlotStore implements FleetSlotStore {
   private current: SlotStoreStatus;
   private readonly listeners = new Set<(status: SlotStoreStatus) => void>();
   private retryOpenAt = 0;
+  /** This process's store, among the workers whose paces are summed. */
+  private readonly worker = `${process.pid}:${randomUUID()}`;
   private prunedAt = 0;
   private closed = false;
 
@@ -69,12 +78,13 @@ export class MachineSlotStore implements FleetSlotStore {
     this.open();
   }
 
-  reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
+  reserve(key: string, limit: number, refused = false, pace?: number): Promise<Slot | null> {
     return Promise.resolve(
       this.run((s, db) =>
         db
           .transaction((): Slot | null => {
             const now = this.now();
+            const rate = this.fleetRate(s, key, limit, pace, now);
             const row = s.get.get(key) as Record<string, unknown> | undefined;
             const stored: Partial<Schedule> | undefined = row && {
               tat: usableTime(row.tat),
@@ -82,15 +92,30 @@ export class MachineSlotStore implements FleetSlotStore {
               spreadMs: usableTime(row.spread_ms),
               widenedAt: usableTime(row.widened_at),
             };
-            const r = reserveSlot(stored, now, limit, refused, this.spacing, MAX_SLOT_WAIT_MS);
+            const r = reserveSlot(stored, now, rate, refused, this.spacing, MAX_SLOT_WAIT_MS);
             s.put.run(key, r.next.tat, r.next.at, r.next.spreadMs, r.next.widenedAt);
             if (r.slotAt === null) return null;
             s.count.run(key, Math.floor(r.slotAt / 1000));
-            return { waitMs: r.waitMs, graceMs: Math.floor(r.spreadMs), lateMs: 0 };
+            return { waitMs: r.waitMs, graceMs: Math.floor(r.spreadMs), lateMs: 0, ...(rate < limit ? { paced: true } : {}) };
           })
           .immediate(),
       ) ?? null,
     );
+  }
+
+  /**
+   * The rate the schedule runs at: the limit, or the sum of the workers' own paces where that is lower.
+   * The store spaces its workers evenly, so their fair-share pacing (which would keep whatever split each
+   * copy found at its start) stands aside; but it still reads the headers, and where consumers outside
+   * the store (the vendor's other systems, copies on another machine) spend the budget, every worker's
+   * pace falls, and so does their sum: the store leaves those consumers their part instead of running the
+   * fleet at the whole limit into their requests. A pace not renewed within PACE_KEPT_MS is a worker gone.
+   */
+  private fleetRate(s: Statements, key: string, limit: number, pace: number | undefined, now: number): number {
+    if (pace === undefined || !Number.isFinite(pace)) return limit;
+    s.pace.run(key, this.worker, Math.min(limit, Math.max(0, pace)), now);
+    const sum = Number((s.paces.get(key, now - PACE_KEPT_MS) as { sum: unknown } | undefined)?.sum);
+    return Number.isFinite(sum) && sum > 0 ? Math.min(limit, Math.max(1, sum)) : limit;
   }
 
   granted(keys: readonly string[], seconds: number): Promise<GrantedCounts | null> {
@@ -153,7 +178,9 @@ export class MachineSlotStore implements FleetSlotStore {
   private open(): void {
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      const db = new (sqlite())(this.file, { timeout: LOCK_WAIT_MS });
+      // Opening waits longer than a reservation: a fleet's processes start together and each opens the file
+      // (the first makes it WAL and its tables), once, before its first request.
+      const db = new (sqlite())(this.file, { timeout: OPEN_WAIT_MS });
       try {
         db.pragma('journal_mode = WAL');
         // A lost schedule costs one second of pacing from the headers: not worth an fsync per request.
@@ -164,8 +191,14 @@ export class MachineSlotStore implements FleetSlotStore {
           ) WITHOUT ROWID;
           CREATE TABLE IF NOT EXISTS slot_count (
             key TEXT NOT NULL, second INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (key, second)
+          ) WITHOUT ROWID;
+          CREATE TABLE IF NOT EXISTS slot_pace (
+            key TEXT NOT NULL, worker TEXT NOT NULL, pace REAL, at REAL, PRIMARY KEY (key, worker)
           ) WITHOUT ROWID;`);
         this.statements = {
+          pace: db.prepare('INSERT OR REPLACE INTO slot_pace (key, worker, pace, at) VALUES (?, ?, ?, ?)'),
+          // Only numbers a worker could have written count (another writer's text or NaN is none).
+          paces: db.prepare("SELECT SUM(pace) AS sum FROM slot_pace WHERE key = ? AND at > ? AND typeof(pace) IN ('real', 'integer') AND pace >= 0"),
           get: db.prepare('SELECT tat, at, spread_ms, widened_at FROM slot_schedule WHERE key = ?'),
           put: db.prepare('INSERT OR REPLACE INTO slot_schedule (key, tat, at, spread_ms, widened_at) VALUES (?, ?, ?, ?, ?)'),
           count: db.prepare(
@@ -175,6 +208,7 @@ export class MachineSlotStore implements FleetSlotStore {
           ),
           granted: db.prepare('SELECT second, n FROM slot_count WHERE key = ? AND second BETWEEN ? AND ?'),
         };
+        db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
         this.db = db;
       } catch (e) {
         db.close();
@@ -193,6 +227,7 @@ export class MachineSlotStore implements FleetSlotStore {
     this.prunedAt = now;
     db.prepare('DELETE FROM slot_schedule WHERE NOT (at > ?)').run(now - COUNT_KEEP_MS);
     db.prepare('DELETE FROM slot_count WHERE NOT (second > ?)').run(Math.floor((now - COUNT_KEEP_MS) / 1000));
+    db.prepare('DELETE FROM slot_pace WHERE NOT (at > ?)').run(now - PACE_KEPT_MS);
   }
 
   /** Headers only until the next try; a damaged file (it holds minutes of schedule, nothing else) is started afresh. */

@@ -10,6 +10,7 @@ import { MAX_RETRY_AFTER_MS } from './backoff';
 import type { Clock } from '../../shared/clock';
 import { GrantedShare } from './granted-share';
 import type { Pacer, PaceRequest } from './pacer';
+import type { Coordination } from './header-model';
 
 /** A slot of the fleet: send from `at` (local time); sent more than `graceMs` later, it may land in a second the fleet has filled. */
 export interface SlotGo {
@@ -22,6 +23,8 @@ export type OnStoreLost = (at: number, rate: number) => void;
 
 export class SlotPacer implements Pacer<SlotGo> {
   private storeAnswered = false;
+  /** The latest slot came from a schedule run at the workers' paces, under the limit (Slot.paced). */
+  private paced = false;
   /** A 429 answered to a request sent on a store's slot, not yet reported to the store. */
   private refusalUntold = false;
   private readonly share = new GrantedShare();
@@ -38,15 +41,17 @@ export class SlotPacer implements Pacer<SlotGo> {
      * starting alone at the whole limit and finding the others again through 429s.
      */
     private readonly onLost: OnStoreLost = () => undefined,
+    /** Our fair-share pace from the headers (told to the store: consumers outside it show there). */
+    private readonly pace: (now: number) => number | undefined = () => undefined,
   ) {}
 
   /**
    * Whether the store answered the latest reservation: it then spaces the fleet's requests, and the
    * fair-share pacing stands aside (the header model's four bounds still follow the headers, for
-   * consumers outside the store).
+   * consumers outside the store); all but its deferral while the store's schedule ran under the limit.
    */
-  get coordinated(): boolean {
-    return this.storeAnswered;
+  get coordination(): Coordination {
+    return !this.storeAnswered ? 'headers' : this.paced ? 'storeBesideOthers' : 'store';
   }
 
   /** Waits for this request's slot; the time spent asking and waiting is the wait's `store` part. */
@@ -58,8 +63,9 @@ export class SlotPacer implements Pacer<SlotGo> {
     }
     const askedAt = this.clock.now();
     try {
-      const slot = await store.reserve(this.key, this.limit(), this.takeRefusal());
+      const slot = await store.reserve(this.key, this.limit(), this.takeRefusal(), this.pace(askedAt));
       this.storeAnswered = slot !== null;
+      this.paced = slot?.paced === true;
       if (slot === null) {
         // One slow answer sends only this request on the headers; the store is gone once it says fallback.
         if (store.status().state === 'fallback') this.storeGone();

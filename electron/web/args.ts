@@ -26,7 +26,7 @@ export interface WebCliOptions {
   detect: boolean;
   /** Keep the built-in shapes: no detection at a profile's first connection (default: detected when no map is saved). */
   noDetect: boolean;
-  /** --budget-store redis://host:port/db: share each vendor's budget with other workers through Redis. */
+  /** --budget-store redis://host:port/db or machine: share each vendor's budget with other workers (Redis) or processes (machine). */
   budgetStore: string | null;
   help: boolean;
 }
@@ -47,7 +47,8 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
   --detect              detect that service's map at start (at most 3 requests), instead of a file;
                         without --service-map this happens anyway when the profile first connects
   --no-detect           no detection: read the service with the built-in shapes
-  --budget-store URL    share each vendor's budget with other workers through Redis (redis://host:port/db)
+  --budget-store URL    share each vendor's budget with other workers through Redis (redis://host:port/db),
+                        or with this machine's other processes (machine)
   --help                this text
 
 Tokens can also be given as PARTNER_CONSOLE_TOKENS="vendor:token,vendor:token".`;

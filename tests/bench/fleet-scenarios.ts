@@ -34,6 +34,8 @@ export interface FleetScenario {
   catalogItems?: number;
   /** Redis killed this long after the start (default: half of FLEET_RUN_SECONDS). */
   killAfterS?: number;
+  /** With the machine store: the processes split evenly over this many machines (stores of their own; default 1). */
+  machines?: number;
 }
 
 export interface FleetResult extends FleetScenario {
@@ -159,16 +161,18 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     ...tokens.flatMap((t) => ['--token', `${VENDOR}:${t}`]),
   ]);
   let workers: Worker[] = [];
-  let storeDir: string | undefined;
+  let storeDirs: string[] = [];
   try {
     await sim.control('PUT', '/_sim/competitors', {
       competitors: s.competitorRps > 0 ? [{ vendor: VENDOR, endpoint: 'listAssets', rps: s.competitorRps }] : [],
     });
     const useRedis = (s.store !== 'headers' && s.store !== 'machine') || s.client === 'bottleneck-redis';
-    // A machine store of the run's own: no schedule left by an earlier run or by the user's exports.
-    storeDir = s.store === 'machine' ? mkdtempSync(join(tmpdir(), 'fleet-machine-store-')) : undefined;
-    const store = storeDir ? 'machine' : useRedis ? redis?.url : undefined;
-    workers = tokens.map((token) => startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: store, storeDir }));
+    // Machine stores of the run's own (one per machine): no schedule left by an earlier run or by the user's exports.
+    storeDirs = s.store === 'machine' ? Array.from({ length: s.machines ?? 1 }, () => mkdtempSync(join(tmpdir(), 'fleet-machine-store-'))) : [];
+    const store = storeDirs.length > 0 ? 'machine' : useRedis ? redis?.url : undefined;
+    workers = tokens.map((token, i) =>
+      startWorker({ kind: s.client, url: sim.url, vendor: VENDOR, token, pageSize, redis: store, storeDir: storeDirs[i % Math.max(1, storeDirs.length)] }),
+    );
     // Start every process together once all have loaded (16 processes on 2 cores take seconds to, unevenly),
     // at the same phase of a second; the kill is timed from that start, so that it falls mid-run.
     await Promise.all(workers.map((w) => w.ready));
@@ -198,7 +202,7 @@ export async function runFleet(s: FleetScenario, redis: RedisProcess | null): Pr
     };
   } finally {
     for (const w of workers) w.kill();
-    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+    for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
     await sim.control('PUT', '/_sim/competitors', { competitors: [] }).catch(() => undefined);
     await sim.stop();
   }
@@ -262,6 +266,9 @@ export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
     list.push({ ...short, name: 'N=8, short, headers only', processes: 8, store: 'headers' });
     list.push({ ...short, name: 'N=8, short, machine store', processes: 8, store: 'machine' });
     list.push({ ...short, name: 'N=16, short, machine store', processes: 16, store: 'machine' });
+    // Without Redis, exports on two machines share the budget through two machine stores and the headers.
+    list.push({ ...short, name: 'N=8, short, machine stores on 2 machines', processes: 8, store: 'machine', machines: 2 });
+    list.push({ ...short, name: 'download + competitor 8/20, machine store', processes: 1, store: 'machine', competitorRps: 8 });
     list.push({ ...short, name: 'N=16, short, Redis store', processes: 16, store: 'redis' });
     list.push({ ...short, name: 'N=16, short, Redis killed after 8 s', processes: 16, store: 'redis killed', killAfterS: 8 });
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MachineSlotStore, machineStoreFile } from '../../electron/client/machine-slot-store';
+import { MachineSlotStore, machineStoreFile, PACE_KEPT_MS } from '../../electron/client/machine-slot-store';
 import { DEFAULT_SPACING } from '../../electron/client/fleet-slot-store';
 import { ScopeStores } from '../../electron/client/scope-stores';
 import { storeStateView } from '../../electron/app/handlers/fleet';
@@ -51,6 +51,38 @@ describe('the machine store', () => {
     expect(a.status()).toMatchObject({ state: 'connected', kind: 'machine', where: 'this machine' });
     // Another key (another endpoint or vendor) has its own schedule.
     expect((await b.reserve(`${KEY}-other`, 20))!.waitMs).toBe(0);
+  });
+
+  it("runs at the sum of its workers' own paces where that is under the limit (consumers outside the store), else at the limit", async () => {
+    let t = T0;
+    const a = store(() => t);
+    const b = store(() => t);
+    // Paces of 3 and 5 per second: 8 of 20 left by consumers outside the store.
+    expect(await a.reserve(KEY, 20, false, 3)).toMatchObject({ waitMs: 0, paced: true });
+    expect(await b.reserve(KEY, 20, false, 5)).toMatchObject({ waitMs: Math.floor(1025 / 3), paced: true });
+    expect(await a.reserve(KEY, 20, false, 3)).toMatchObject({ waitMs: Math.floor(1025 / 3 + 1025 / 8) });
+    // Alone again at the limit: the schedule runs at the limit, and says nothing of others.
+    t = T0 + 60_000;
+    const alone = await a.reserve(KEY, 20, false, 20);
+    expect(alone).toEqual({ waitMs: 0, graceMs: expect.any(Number), lateMs: 0 });
+    expect(await b.reserve(KEY, 20, false, 12)).not.toHaveProperty('paced');
+    // A worker silent for longer than PACE_KEPT_MS is gone: only the live one's pace counts.
+    t += PACE_KEPT_MS + 1;
+    expect(await a.reserve(KEY, 20, false, 4)).toMatchObject({ paced: true });
+    // (The spread has narrowed to its floor over the minute.)
+    expect((await a.reserve(KEY, 20, false, 4))!.waitMs).toBe(Math.floor((1000 + DEFAULT_SPACING.floorMs) / 4));
+  });
+
+  it("ignores another writer's paces that are not numbers, and never runs slower than one a second", async () => {
+    const a = store(() => T0);
+    await a.reserve(KEY, 20, false, 20);
+    const db = new Sqlite(file);
+    db.prepare("INSERT OR REPLACE INTO slot_pace (key, worker, pace, at) VALUES (?, 'x', 'fast', ?)").run(KEY, T0);
+    db.close();
+    expect(await a.reserve(KEY, 20, false, 20)).not.toHaveProperty('paced');
+    const b = store(() => T0);
+    await b.reserve(`${KEY}-slow`, 20, false, 0.01);
+    expect((await b.reserve(`${KEY}-slow`, 20, false, 0.01))!.waitMs).toBe(Math.floor(1025 / 1));
   });
 
   it('counts the slots it granted per second, every process together', async () => {

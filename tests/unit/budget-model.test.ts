@@ -271,10 +271,10 @@ describe('SlotPacer', () => {
     const p = new SlotPacer('key', 'listAssets', () => 20, new ManualClock(second));
     const request = { priority: 'interactive' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
     p.settle(answer(1, 429));
-    expect(p.coordinated).toBe(false);
+    expect(p.coordination).toBe('headers');
     await p.reserve(request);
     expect(told.pop()).toBe(false);
-    expect(p.coordinated).toBe(true);
+    expect(p.coordination).toBe('store');
     p.settle(answer(2, 200));
     await p.reserve(request);
     expect(told.pop()).toBe(false);
@@ -284,6 +284,32 @@ describe('SlotPacer', () => {
     expect(told.pop()).toBe(true);
     await p.reserve(request);
     expect(told.pop()).toBe(false);
+  });
+
+  it('tells the store its own pace, and leaves the fair share its deferral where the store ran under the limit (others outside it)', async () => {
+    const paces: (number | undefined)[] = [];
+    let paced = true;
+    const store = {
+      reserve: async (_key: string, _limit: number, _refused?: boolean, pace?: number) => (
+        paces.push(pace),
+        { waitMs: 0, graceMs: 20, ...(paced ? { paced } : {}) }
+      ),
+    } as FleetSlotStore;
+    const p = new SlotPacer(
+      'key',
+      'listAssets',
+      () => 20,
+      new ManualClock(second),
+      undefined,
+      () => 7.5,
+    );
+    const request = { priority: 'interactive' as const, owner: {}, slots: { store: () => store, sleep: async () => {}, closed: () => false } };
+    await p.reserve(request);
+    expect(paces).toEqual([7.5]);
+    expect(p.coordination).toBe('storeBesideOthers');
+    paced = false;
+    await p.reserve(request);
+    expect(p.coordination).toBe('store');
   });
 
   it("fails at once, RATE_LIMITED with nothing sent, when the fleet's slot is further off than the call waits", async () => {

@@ -89,3 +89,32 @@ describe('the leftover of a whole-second budget', () => {
     expect(s.earliest(last)).toBeGreaterThan(T0 + 13_000);
   });
 });
+
+describe('beside a budget store that sees consumers outside it (deferral only)', () => {
+  it("sends a slot's request now where the server second has budget left for it: the store's schedule is the pace", () => {
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const at = T0 + 12_000 + 500;
+    s.sent(at - 5);
+    s.answered({ at, refused: false, remaining: 12, aloneFloor: LIMIT - 1, phase: 0.5 });
+    expect(s.deferral(at)).toBe(at);
+    // The pacing alone would have spaced it by our own rate.
+    expect(s.earliest(at)).toBeGreaterThan(at + 100);
+  });
+
+  it('keeps it out of a server second whose budget the others are forecast to spend first', () => {
+    const s = new FairShare(() => LIMIT, T0);
+    for (let k = 0; k < 12; k++) second(s, k, 16);
+    const at = T0 + 12_000 + 850;
+    s.sent(at - 5);
+    s.answered({ at, refused: false, remaining: 2, aloneFloor: LIMIT - 1, phase: 0.85 });
+    // At once, the 2 left are ours to take; 60 ms later the others' 16 a second have spent them.
+    expect(s.deferral(at)).toBe(at);
+    expect(s.deferral(at + 60)).toBeGreaterThan(T0 + 13_000);
+  });
+
+  it('says nothing while nobody else was seen', () => {
+    const s = new FairShare(() => LIMIT, T0);
+    expect(s.deferral(T0 + 10)).toBe(T0 + 10);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * The profile's budget store field: redis:// and rediss:// URLs accepted, anything else refused in
+ * The profile's budget store field: redis:// and rediss:// URLs and `machine` accepted, anything else refused in
  * words; credentials sealed with the vault (never in the settings file), shown masked; the masked form
  * sent back keeps the stored URL, '' removes it.
  */
@@ -61,6 +61,15 @@ describe('profile budget store field', () => {
     expect(cleared.budgetStore).toBeUndefined();
     expect(store.openBudgetStore(view.id)).toBeUndefined();
     expect(readFileSync(join(dir, SETTINGS_FILE_NAME), 'utf8')).not.toContain(SECRET);
+  });
+
+  it("takes `machine` (this machine's store) and keeps it as written", () => {
+    const store = new ProfileStore({ dataDir: dir, vault: memoryVault() });
+    const view = store.save(profileInputSchema.parse({ ...base, budgetStore: 'machine' }));
+    expect(view.budgetStore).toBe('machine');
+    expect(store.openBudgetStore(view.id)).toBe('machine');
+    store.save(profileInputSchema.parse({ ...base, id: view.id, addTokens: [], budgetStore: view.budgetStore }));
+    expect(store.openBudgetStore(view.id)).toBe('machine');
   });
 
   it('keeps a password out of the settings file (sealed with the vault, as tokens are); the URL survives a restart', () => {

@@ -36,10 +36,10 @@ describe('validateProfile', () => {
     expect(validateProfile({ ...good, header: 'X Token' }, []).header).toMatch(/letters, digits and dashes/);
   });
 
-  it('the budget store: empty, redis:// or rediss:// (the masked stored form too); anything else in words, no password repeated', () => {
-    for (const ok of ['', 'redis://10.0.0.5:6379/0', 'rediss://cache.example.com:6380', 'redis://***@10.0.0.5:6379/2'])
+  it('the budget store: empty, machine, redis:// or rediss:// (the masked stored form too); anything else in words, no password repeated', () => {
+    for (const ok of ['', 'machine', 'redis://10.0.0.5:6379/0', 'rediss://cache.example.com:6380', 'redis://***@10.0.0.5:6379/2'])
       expect(validateProfile({ ...good, budgetStore: ok }, []).budgetStore, ok).toBeUndefined();
-    expect(validateProfile({ ...good, budgetStore: 'http://10.0.0.5:6379' }, []).budgetStore).toMatch(/redis:\/\/host:port\/db URL, not http:/);
+    expect(validateProfile({ ...good, budgetStore: 'http://10.0.0.5:6379' }, []).budgetStore).toMatch(/redis:\/\/host:port\/db URL or "machine", not http:/);
     const problem = validateProfile({ ...good, budgetStore: 'redis://ops:hunter2@10.0.0.5/db' }, []).budgetStore;
     expect(problem).toMatch(/not a number/);
     expect(problem).not.toContain('hunter2');
