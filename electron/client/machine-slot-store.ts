@@ -17,6 +17,7 @@ import { sqlite } from '../store/sqlite-open';
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
 import { reserveSlot, usableTime } from './slot-schedule';
+import { StoreStatus } from './store-status';
 import type { Schedule } from './slot-schedule';
 import { COUNT_KEEP_MS } from './slot-scripts';
 
@@ -60,8 +61,7 @@ interface Statements {
 export class MachineSlotStore implements FleetSlotStore {
   private db: Database | null = null;
   private statements: Statements | null = null;
-  private current: SlotStoreStatus;
-  private readonly listeners = new Set<(status: SlotStoreStatus) => void>();
+  private readonly current = new StoreStatus({ state: 'connecting', where: 'this machine', kind: 'machine' });
   private retryOpenAt = 0;
   /** This process's store, among the workers whose paces are summed. */
   private readonly worker = `${process.pid}:${randomUUID()}`;
@@ -74,7 +74,6 @@ export class MachineSlotStore implements FleetSlotStore {
     private readonly spacing: Spacing = DEFAULT_SPACING,
     private readonly now: () => number = Date.now,
   ) {
-    this.current = { state: 'connecting', where: 'this machine', kind: 'machine' };
     this.open();
   }
 
@@ -136,17 +135,16 @@ export class MachineSlotStore implements FleetSlotStore {
   }
 
   status(): SlotStoreStatus {
-    return { ...this.current };
+    return this.current.get();
   }
 
   onStatus(listener: (status: SlotStoreStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.current.onChange(listener);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.listeners.clear();
+    this.current.close();
     this.shut();
   }
 
@@ -252,21 +250,11 @@ export class MachineSlotStore implements FleetSlotStore {
   }
 
   private set(next: SlotStoreStatus): void {
-    if (this.closed) return;
-    const before = this.current;
-    this.current = next;
-    if (next.state === before.state) return;
     // The default of every catalog export: said when it fails and when it is back, not on every start.
-    if (next.state === 'fallback')
-      this.log(`budget store: this machine's store (${this.file}) cannot be used (${next.detail ?? 'unknown'}); pacing from the headers alone until it can`);
-    else if (before.state === 'fallback')
-      this.log(`budget store: this machine's store (${this.file}) is back; its processes share the budget through it again`);
-    for (const l of [...this.listeners]) {
-      try {
-        l(this.status());
-      } catch {
-        // a listener's bug must not break pacing
-      }
-    }
+    this.current.set(next, (before) => {
+      if (next.state === 'fallback')
+        this.log(`budget store: this machine's store (${this.file}) cannot be used (${next.detail ?? 'unknown'}); pacing from the headers alone until it can`);
+      else if (before === 'fallback') this.log(`budget store: this machine's store (${this.file}) is back; its processes share the budget through it again`);
+    });
   }
 }

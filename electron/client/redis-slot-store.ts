@@ -10,6 +10,7 @@ import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url'
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
 import { AnswerLag } from './answer-lag';
+import { StoreStatus } from './store-status';
 import { PendingReservations } from './pending-reservations';
 import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT, NOT_A_TIME } from './slot-scripts';
 
@@ -35,9 +36,7 @@ type Answer<T> = { value: T } | { problem: Exclude<Outcome, 'timely'>; detail: s
 export class RedisSlotStore implements FleetSlotStore {
   private readonly redis: Redis;
   private readonly where: string;
-  private current: SlotStoreStatus;
-  private readonly listeners = new Set<(status: SlotStoreStatus) => void>();
-  private closed = false;
+  private readonly current: StoreStatus;
   /** Whether a reservation was answered yet (until then the first-answer allowance applies). */
   private answeredOnce = false;
   /** Outcomes of the last ANSWERS_KEPT reservations, oldest first. */
@@ -64,7 +63,7 @@ export class RedisSlotStore implements FleetSlotStore {
     const problem = budgetStoreProblem(url);
     if (problem) throw new Error(`budget store: the URL ${problem}`);
     this.where = maskStoreUrl(url);
-    this.current = { state: 'connecting', where: this.where, kind: 'redis' };
+    this.current = new StoreStatus({ state: 'connecting', where: this.where, kind: 'redis' });
     // The scheme as written may be upper case (the check above reads it as URL does): ioredis turns TLS on
     // only for a lower-case `rediss://`, and a password must never cross in clear behind a `rediss` shown.
     const clientUrl = url.trim().replace(/^rediss?:/i, (scheme) => scheme.toLowerCase());
@@ -90,19 +89,19 @@ export class RedisSlotStore implements FleetSlotStore {
       this.fallback(this.unusable ?? e.message);
     });
     this.redis.on('close', () => {
-      if (this.current.state !== 'fallback') this.fallback('connection closed'); // keep the error's own words
+      if (this.current.state() !== 'fallback') this.fallback('connection closed'); // keep the error's own words
     });
   }
 
   async reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
     if (this.unusable !== null) return null;
-    const first = !this.answeredOnce && this.current.state !== 'fallback';
+    const first = !this.answeredOnce && this.current.state() !== 'fallback';
     if (this.redis.status !== 'ready') {
       if (!first) return null;
       if (!(await this.ready(FIRST_ANSWER_MS))) {
         // Connected but never ready (loading its dataset, hung, a proxy with no backend): down, not still
         // connecting, so later reservations go on the headers at once; the 'ready' event brings it back.
-        if (this.current.state !== 'fallback') this.fallback(`no answer within ${FIRST_ANSWER_MS} ms`); // an error's own words kept
+        if (this.current.state() !== 'fallback') this.fallback(`no answer within ${FIRST_ANSWER_MS} ms`); // an error's own words kept
         return null;
       }
     }
@@ -167,7 +166,7 @@ export class RedisSlotStore implements FleetSlotStore {
     if (this.recent.length > ANSWERS_KEPT) this.recent.shift();
     if ('value' in got) {
       const timely = this.recent.slice(-BACK_AFTER);
-      if (this.current.state !== 'fallback') this.set({ state: 'connected', where: this.where, kind: 'redis' });
+      if (this.current.state() !== 'fallback') this.set({ state: 'connected', where: this.where, kind: 'redis' });
       else if (timely.length === BACK_AFTER && timely.every((o) => o === 'timely')) this.back();
       return;
     }
@@ -212,23 +211,21 @@ export class RedisSlotStore implements FleetSlotStore {
     // A read for the views takes no state away; while slowness (only) holds the store in fallback, a read
     // that answers within a reservation's time counts toward coming back (an idle app makes no reservation).
     if (!('value' in flat)) return null;
-    if (this.current.state === 'fallback' && this.readsBringBack && Date.now() - startedAt <= this.timeoutMs) this.note(flat, this.timeoutMs);
+    if (this.current.state() === 'fallback' && this.readsBringBack && Date.now() - startedAt <= this.timeoutMs) this.note(flat, this.timeoutMs);
     const [first, ...rest] = flat.value.map(Number);
     return { fromMs: first! * 1000, counts: keys.map((_, i) => rest.slice(i * n, (i + 1) * n)) };
   }
 
   status(): SlotStoreStatus {
-    return { ...this.current };
+    return this.current.get();
   }
 
   onStatus(listener: (status: SlotStoreStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.current.onChange(listener);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.listeners.clear();
+    this.current.close();
     this.redis.disconnect(false);
   }
 
@@ -259,29 +256,20 @@ export class RedisSlotStore implements FleetSlotStore {
 
   /** `slowness`: only slow answers put it there (readsBringBack), unless it already was for another reason. */
   private fallback(detail: string, slowness = false): void {
-    this.readsBringBack = slowness && (this.current.state !== 'fallback' || this.readsBringBack);
+    this.readsBringBack = slowness && (this.current.state() !== 'fallback' || this.readsBringBack);
     this.set({ state: 'fallback', where: this.where, kind: 'redis', detail });
   }
 
   private set(next: SlotStoreStatus): void {
-    if (this.closed) return;
-    const before = this.current.state;
-    this.current = next;
-    if (next.state === before) return;
-    this.log(
-      next.state === 'connected'
-        ? before === 'fallback'
-          ? `budget store: ${this.where} is back; the fleet shares the budget through it again`
-          : `budget store: using ${this.where}`
-        : `budget store: ${this.where} unreachable (${next.detail ?? 'unknown'}); pacing from the headers alone until it is back`,
+    this.current.set(next, (before) =>
+      this.log(
+        next.state === 'connected'
+          ? before === 'fallback'
+            ? `budget store: ${this.where} is back; the fleet shares the budget through it again`
+            : `budget store: using ${this.where}`
+          : `budget store: ${this.where} unreachable (${next.detail ?? 'unknown'}); pacing from the headers alone until it is back`,
+      ),
     );
-    for (const l of [...this.listeners]) {
-      try {
-        l(this.status());
-      } catch {
-        // a listener's bug must not break pacing
-      }
-    }
   }
 }
 
