@@ -1,6 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { TEST_STORE_DIR } from './tests/helpers/test-store-dir';
 
 /**
  * Integration files that count requests, rates or timeouts over real seconds: they run one at a time,
@@ -57,12 +56,12 @@ export default defineConfig({
   test: {
     environment: 'node',
     // The catalog and simulator CLIs' bundles, built once: the files that spawn them skip tsx's start-up in each process.
-    globalSetup: ['tests/helpers/cli-bundles-setup.ts'],
+    globalSetup: ['tests/helpers/cli-bundles-setup.ts', 'tests/helpers/test-store-dir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Catalog exports share this machine's budget store by default: the tests' processes share one of their
     // own, never the user's (every process the tests start inherits it).
-    env: { PARTNER_CONSOLE_STORE_DIR: join(tmpdir(), `partner-console-tests-${process.pid}`) },
+    env: { PARTNER_CONSOLE_STORE_DIR: TEST_STORE_DIR },
     // Integration tests own loopback ports and real clocks: tests in order within a file.
     pool: 'forks',
     // Two files at a time in all (the default, cores - 1, is one on the 2-core CI machine).

@@ -242,7 +242,7 @@ export function resumeCommand(argv: string[]): string {
     } else if (arg === '--budget-store' || arg.startsWith('--budget-store=')) {
       // Its password stays out of the hint (and so out of logs), as in every other line about the store.
       const url = arg === '--budget-store' ? (argv[++i] ?? '') : arg.slice('--budget-store='.length);
-      shown.push('--budget-store', shellWord(maskStoreUrl(url)));
+      shown.push('--budget-store', shellWord(url.trim().toLowerCase() === NO_STORE ? NO_STORE : maskStoreUrl(url)));
     } else {
       shown.push(shellWord(arg));
     }

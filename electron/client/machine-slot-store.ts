@@ -4,69 +4,52 @@
  * fleet's total and its own rate, never how many share it), so eight catalog exports on one desk kept
  * the split they found in their first second to the end. Here they reserve their slots in one SQLite
  * file on the clock they all share, as a fleet on many machines does in Redis (slot-schedule.ts holds
- * the same rules as the Redis script). The file holds only the last minutes' schedule: it is never
- * worth a wait, so a lock held too long, a damaged file or a folder we cannot write sends that request
- * on the headers alone (null), as a slow Redis does.
+ * the same rules as the Redis script; machine-store-file.ts the file). The file holds only the last
+ * minutes' schedule: it is never worth a wait, so a lock held too long, a damaged file or a folder we
+ * cannot write sends that request on the headers alone (null), as a slow Redis does.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Database, Statement } from 'better-sqlite3';
-import { sqlite } from '../store/sqlite-open';
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
 import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
+import { fileIdentity, isDamage, openStoreFile, setAside } from './machine-store-file';
+import type { OpenStore, StoreStatements } from './machine-store-file';
 import { reserveSlot, usableTime } from './slot-schedule';
-import { StoreStatus } from './store-status';
 import type { Schedule } from './slot-schedule';
 import { COUNT_KEEP_MS } from './slot-scripts';
+import { StoreStatus } from './store-status';
+
+export { machineStoreFile } from './machine-store-file';
 
 /**
  * How long a reservation waits for another process's lock: better-sqlite3 waits on this thread, and one
  * transaction takes well under a millisecond, so a longer hold is a stuck process, not a queue.
  */
 export const LOCK_WAIT_MS = 20;
-/** How long opening the file waits for the lock of the others opening it. */
-const OPEN_WAIT_MS = 2_000;
-/** After a failure to open, the next reservation tries again this much later (each try is a file system call). */
+/**
+ * The first open of a process waits longer: a fleet's processes start together and the first one makes the
+ * file WAL and its tables (16 processes on 2 cores: at most 187 ms). Later opens wait as a reservation does.
+ */
+const FIRST_OPEN_WAIT_MS = 500;
+/** After a failure to open, the next try (each blocks up to LOCK_WAIT_MS) comes this much later. */
 const REOPEN_AFTER_MS = 5_000;
-/** How often old schedules and counts are deleted. */
+/** How often the path is checked for naming the file we have open (another process set a damaged one aside). */
+const IDENTITY_CHECK_MS = 1_000;
+/** How often old schedules, counts and paces are deleted. */
 const PRUNE_EVERY_MS = 30_000;
-/** A worker that reserved nothing for this long is gone: its pace no longer counts. */
+/** A worker's pace counts until this long after its latest slot: it asks again once that slot's answer is read. */
 export const PACE_KEPT_MS = 2_000;
-
-/** Where the machine store lives: PARTNER_CONSOLE_STORE_DIR, else the user's cache folder. */
-export function machineStoreFile(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  const dir = env.PARTNER_CONSOLE_STORE_DIR?.trim();
-  if (dir) return join(dir, 'budget-slots.sqlite');
-  const home = homedir();
-  const cache =
-    platform === 'win32'
-      ? (env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'))
-      : platform === 'darwin'
-        ? join(home, 'Library', 'Caches')
-        : env.XDG_CACHE_HOME?.trim() || join(home, '.cache');
-  return join(cache, 'partner-console', 'budget-slots.sqlite');
-}
-
-interface Statements {
-  pace: Statement<[string, string, number, number]>;
-  paces: Statement<[string, number]>;
-  get: Statement<[string]>;
-  put: Statement<[string, number, number, number, number]>;
-  count: Statement<[string, number]>;
-  granted: Statement<[string, number, number]>;
-}
+/** Counts past this are another writer's (as in Redis). */
+const MOST_COUNT = 1e9;
 
 export class MachineSlotStore implements FleetSlotStore {
-  private db: Database | null = null;
-  private statements: Statements | null = null;
+  private store: OpenStore | null = null;
   private readonly current = new StoreStatus({ state: 'connecting', where: 'this machine', kind: 'machine' });
   private retryOpenAt = 0;
-  /** This process's store, among the workers whose paces are summed. */
-  private readonly worker = `${process.pid}:${randomUUID()}`;
+  private checkedAt = 0;
   private prunedAt = 0;
   private closed = false;
+  /** This process's store, among the workers whose paces are summed. */
+  private readonly worker = `${process.pid}:${randomUUID()}`;
 
   constructor(
     private readonly file: string,
@@ -74,32 +57,40 @@ export class MachineSlotStore implements FleetSlotStore {
     private readonly spacing: Spacing = DEFAULT_SPACING,
     private readonly now: () => number = Date.now,
   ) {
-    this.open();
+    this.open(FIRST_OPEN_WAIT_MS);
   }
 
   reserve(key: string, limit: number, refused = false, pace?: number): Promise<Slot | null> {
-    return Promise.resolve(
-      this.run((s, db) =>
-        db
-          .transaction((): Slot | null => {
-            const now = this.now();
-            const rate = this.fleetRate(s, key, limit, pace, now);
-            const row = s.get.get(key) as Record<string, unknown> | undefined;
-            const stored: Partial<Schedule> | undefined = row && {
-              tat: usableTime(row.tat),
-              at: usableTime(row.at),
-              spreadMs: usableTime(row.spread_ms),
-              widenedAt: usableTime(row.widened_at),
-            };
-            const r = reserveSlot(stored, now, rate, refused, this.spacing, MAX_SLOT_WAIT_MS);
-            s.put.run(key, r.next.tat, r.next.at, r.next.spreadMs, r.next.widenedAt);
-            if (r.slotAt === null) return null;
-            s.count.run(key, Math.floor(r.slotAt / 1000));
-            return { waitMs: r.waitMs, graceMs: Math.floor(r.spreadMs), lateMs: 0, ...(rate < limit ? { paced: true } : {}) };
-          })
-          .immediate(),
-      ) ?? null,
+    const slot = this.run(true, ({ db, statements: s }) =>
+      db
+        .transaction((): Slot | null => {
+          const now = this.now();
+          const rate = this.fleetRate(s, key, limit, pace, now);
+          const r = reserveSlot(this.schedule(s, key, now), now, rate, refused, this.spacing, MAX_SLOT_WAIT_MS);
+          s.put.run(key, r.next.tat, r.next.at, r.next.spreadMs, r.next.widenedAt);
+          if (r.slotAt === null) return null;
+          s.count.run(key, Math.floor(r.slotAt / 1000));
+          // Waiting for its slot, the worker is still here: its pace counts until it could ask again.
+          s.paceUntil.run(r.slotAt + PACE_KEPT_MS, key, this.worker);
+          return { waitMs: r.waitMs, graceMs: Math.floor(r.spreadMs), lateMs: 0, ...(rate < limit ? { paced: true } : {}) };
+        })
+        .immediate(),
     );
+    return Promise.resolve(slot ?? null);
+  }
+
+  /**
+   * The key's stored schedule, usable values only. A next slot further ahead of its last reservation than any
+   * reservation could have put it (another writer, a bad edit) is none: the schedule starts at now instead of
+   * refusing every slot while saying it is connected.
+   */
+  private schedule(s: StoreStatements, key: string, now: number): Partial<Schedule> | undefined {
+    const row = s.get.get(key) as Record<string, unknown> | undefined;
+    if (!row) return undefined;
+    const stored = { tat: usableTime(row.tat), at: usableTime(row.at), spreadMs: usableTime(row.spread_ms), widenedAt: usableTime(row.widened_at) };
+    const furthest = (stored.at ?? now) + MAX_SLOT_WAIT_MS + 1000 + this.spacing.mostMs;
+    if (stored.tat !== undefined && stored.tat > now && stored.tat > furthest) stored.tat = undefined;
+    return stored;
   }
 
   /**
@@ -108,12 +99,13 @@ export class MachineSlotStore implements FleetSlotStore {
    * copy found at its start) stands aside; but it still reads the headers, and where consumers outside
    * the store (the vendor's other systems, copies on another machine) spend the budget, every worker's
    * pace falls, and so does their sum: the store leaves those consumers their part instead of running the
-   * fleet at the whole limit into their requests. A pace not renewed within PACE_KEPT_MS is a worker gone.
+   * fleet at the whole limit into their requests. A pace counts until PACE_KEPT_MS after its worker's
+   * latest slot (never further ahead than any slot: a clock stepped back does not keep the gone counting).
    */
-  private fleetRate(s: Statements, key: string, limit: number, pace: number | undefined, now: number): number {
+  private fleetRate(s: StoreStatements, key: string, limit: number, pace: number | undefined, now: number): number {
     if (pace === undefined || !Number.isFinite(pace)) return limit;
-    s.pace.run(key, this.worker, Math.min(limit, Math.max(0, pace)), now);
-    const sum = Number((s.paces.get(key, now - PACE_KEPT_MS) as { sum: unknown } | undefined)?.sum);
+    s.pace.run(key, this.worker, Math.min(limit, Math.max(0, pace)), now + PACE_KEPT_MS);
+    const sum = Number((s.paces.get(key, now, now + MAX_SLOT_WAIT_MS + PACE_KEPT_MS) as { sum: unknown } | undefined)?.sum);
     return Number.isFinite(sum) && sum > 0 ? Math.min(limit, Math.max(1, sum)) : limit;
   }
 
@@ -121,12 +113,13 @@ export class MachineSlotStore implements FleetSlotStore {
     if (keys.length === 0) return Promise.resolve(null);
     const n = Math.max(1, Math.min(Math.floor(seconds), Math.floor(COUNT_KEEP_MS / 1000) - 10));
     const first = Math.floor(this.now() / 1000) - n;
-    const counts = this.run((s) =>
+    const counts = this.run(false, ({ statements: s }) =>
       keys.map((key) => {
         const out = new Array<number>(n).fill(0);
-        for (const row of s.granted.all(key, first, first + n - 1) as { second: number; n: unknown }[]) {
+        for (const row of s.granted.all(key, first, first + n - 1) as { second: unknown; n: unknown }[]) {
           const c = Number(row.n);
-          if (Number.isInteger(c) && c >= 0) out[row.second - first] = c;
+          const at = Number(row.second) - first;
+          if (Number.isInteger(c) && c >= 0 && c < MOST_COUNT && Number.isInteger(at) && at >= 0 && at < n) out[at] = c;
         }
         return out;
       }),
@@ -145,108 +138,89 @@ export class MachineSlotStore implements FleetSlotStore {
   async close(): Promise<void> {
     this.closed = true;
     this.current.close();
+    try {
+      this.store?.statements.forget.run(this.worker); // our paces go with us, not PACE_KEPT_MS later
+    } catch {
+      // busy or failing: they lapse by themselves
+    }
     this.shut();
   }
 
-  /** `work` inside the file's lock, or undefined when the store cannot answer now (the request goes on the headers). */
-  private run<T>(work: (s: Statements, db: Database) => T): T | undefined {
+  /**
+   * `work` inside the file's lock, or undefined when the store cannot answer now (the request goes on the
+   * headers). Only a reservation says the store works: a read can succeed where every write fails (a full
+   * disk, a read-only file).
+   */
+  private run<T>(reservation: boolean, work: (store: OpenStore) => T): T | undefined {
     if (this.closed) return undefined;
-    if (!this.db && this.now() >= this.retryOpenAt) this.open();
-    const db = this.db;
-    const s = this.statements;
-    if (!db || !s) return undefined;
+    const now = this.now();
+    if (this.store && now - this.checkedAt >= IDENTITY_CHECK_MS) {
+      this.checkedAt = now;
+      // Another process set a damaged file aside (or someone deleted it): the path names another file now.
+      if (fileIdentity(this.file) !== this.store.identity) this.shut();
+    }
+    if (!this.store && now >= this.retryOpenAt) this.open(LOCK_WAIT_MS);
+    const store = this.store;
+    if (!store) return undefined;
     try {
-      const value = work(s, db);
-      try {
-        this.prune(db);
-      } catch {
-        // busy or failing: the next prune deletes them
-      }
-      this.set({ state: 'connected', where: 'this machine', kind: 'machine' });
+      const value = work(store);
+      this.prune(store, now);
+      if (reservation) this.set({ state: 'connected', where: 'this machine', kind: 'machine' });
       return value;
     } catch (e) {
       const code = (e as { code?: unknown }).code;
       // Another process holds the lock longer than a reservation takes: this one request on the headers.
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return undefined;
-      this.failed(e, code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB');
+      this.failed(e, store.identity);
       return undefined;
     }
   }
 
-  private open(): void {
+  private open(waitMs: number): void {
+    let identity: string | null = null;
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      // Opening waits longer than a reservation: a fleet's processes start together and each opens the file
-      // (the first makes it WAL and its tables), once, before its first request.
-      const db = new (sqlite())(this.file, { timeout: OPEN_WAIT_MS });
-      try {
-        db.pragma('journal_mode = WAL');
-        // A lost schedule costs one second of pacing from the headers: not worth an fsync per request.
-        db.pragma('synchronous = OFF');
-        db.exec(`
-          CREATE TABLE IF NOT EXISTS slot_schedule (
-            key TEXT PRIMARY KEY, tat REAL, at REAL, spread_ms REAL, widened_at REAL
-          ) WITHOUT ROWID;
-          CREATE TABLE IF NOT EXISTS slot_count (
-            key TEXT NOT NULL, second INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (key, second)
-          ) WITHOUT ROWID;
-          CREATE TABLE IF NOT EXISTS slot_pace (
-            key TEXT NOT NULL, worker TEXT NOT NULL, pace REAL, at REAL, PRIMARY KEY (key, worker)
-          ) WITHOUT ROWID;`);
-        this.statements = {
-          pace: db.prepare('INSERT OR REPLACE INTO slot_pace (key, worker, pace, at) VALUES (?, ?, ?, ?)'),
-          // Only numbers a worker could have written count (another writer's text or NaN is none).
-          paces: db.prepare("SELECT SUM(pace) AS sum FROM slot_pace WHERE key = ? AND at > ? AND typeof(pace) IN ('real', 'integer') AND pace >= 0"),
-          get: db.prepare('SELECT tat, at, spread_ms, widened_at FROM slot_schedule WHERE key = ?'),
-          put: db.prepare('INSERT OR REPLACE INTO slot_schedule (key, tat, at, spread_ms, widened_at) VALUES (?, ?, ?, ?, ?)'),
-          count: db.prepare(
-            // A count another writer left as text or a fraction restarts at this slot.
-            `INSERT INTO slot_count (key, second, n) VALUES (?, ?, 1) ON CONFLICT (key, second) DO UPDATE SET
-               n = CASE WHEN typeof(n) = 'integer' AND n >= 0 THEN n + 1 ELSE 1 END`,
-          ),
-          granted: db.prepare('SELECT second, n FROM slot_count WHERE key = ? AND second BETWEEN ? AND ?'),
-        };
-        db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
-        this.db = db;
-      } catch (e) {
-        db.close();
-        throw e;
-      }
+      identity = fileIdentity(this.file);
+      this.store = openStoreFile(this.file, waitMs, LOCK_WAIT_MS);
+      this.checkedAt = this.now();
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      this.failed(e, code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB');
+      this.failed(e, identity);
     }
   }
 
-  /** Old schedules and counts go, now and then (a schedule unused that long starts afresh, as in Redis). */
-  private prune(db: Database): void {
-    const now = this.now();
+  /** Old schedules, counts and paces go, now and then (a schedule unused that long starts afresh, as in Redis). */
+  private prune(store: OpenStore, now: number): void {
     if (now - this.prunedAt < PRUNE_EVERY_MS) return;
     this.prunedAt = now;
-    db.prepare('DELETE FROM slot_schedule WHERE NOT (at > ?)').run(now - COUNT_KEEP_MS);
-    db.prepare('DELETE FROM slot_count WHERE NOT (second > ?)').run(Math.floor((now - COUNT_KEEP_MS) / 1000));
-    db.prepare('DELETE FROM slot_pace WHERE NOT (at > ?)').run(now - PACE_KEPT_MS);
+    try {
+      store.statements.prune(now, COUNT_KEEP_MS, MAX_SLOT_WAIT_MS + PACE_KEPT_MS);
+    } catch {
+      // busy or failing: the next prune deletes them
+    }
   }
 
-  /** Headers only until the next try; a damaged file (it holds minutes of schedule, nothing else) is started afresh. */
-  private failed(e: unknown, damaged: boolean): void {
+  /**
+   * Headers only until the next try. A file that is not ours to read (damaged, tables of another shape) is
+   * set aside, if the path still names it, and the next reservation starts a new one.
+   */
+  private failed(e: unknown, identity: string | null): void {
     this.shut();
-    this.retryOpenAt = damaged ? 0 : this.now() + REOPEN_AFTER_MS;
-    if (damaged) {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(this.file + suffix, { force: true });
-    }
+    const now = this.now();
     const why = e instanceof Error ? e.message : String(e);
-    this.set({ state: 'fallback', where: 'this machine', kind: 'machine', detail: damaged ? `${why}; the file is started afresh` : why });
+    const aside = isDamage(e) ? setAside(this.file, identity, now) : null;
+    // Set aside by us, or already replaced by another process: the path names a new file to open at once.
+    const replaced = aside !== null || (isDamage(e) && identity !== null && fileIdentity(this.file) !== identity);
+    this.retryOpenAt = replaced ? 0 : now + REOPEN_AFTER_MS;
+    const detail = aside !== null ? `${why}; set aside as ${aside}, a new one is started` : isDamage(e) && !replaced ? `${why}; move or delete the file` : why;
+    this.set({ state: 'fallback', where: 'this machine', kind: 'machine', detail });
   }
 
   private shut(): void {
     try {
-      this.db?.close();
+      this.store?.db.close();
     } catch {
       // closing a broken handle: nothing more to do with it
     }
-    this.db = null;
-    this.statements = null;
+    this.store = null;
   }
 
   private set(next: SlotStoreStatus): void {

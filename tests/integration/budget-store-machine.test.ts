@@ -3,13 +3,14 @@
  * machine (each its own SQLite connection and lock), so they share one schedule; a file that cannot be
  * used sends requests on the headers (null) and never throws; a damaged file is started afresh.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MachineSlotStore, machineStoreFile, PACE_KEPT_MS } from '../../electron/client/machine-slot-store';
+import { STORE_FILE_NAME } from '../../electron/client/machine-store-file';
 import { DEFAULT_SPACING } from '../../electron/client/fleet-slot-store';
 import { ScopeStores } from '../../electron/client/scope-stores';
 import { storeStateView } from '../../electron/app/handlers/fleet';
@@ -66,8 +67,8 @@ describe('the machine store', () => {
     const alone = await a.reserve(KEY, 20, false, 20);
     expect(alone).toEqual({ waitMs: 0, graceMs: expect.any(Number), lateMs: 0 });
     expect(await b.reserve(KEY, 20, false, 12)).not.toHaveProperty('paced');
-    // A worker silent for longer than PACE_KEPT_MS is gone: only the live one's pace counts.
-    t += PACE_KEPT_MS + 1;
+    // A worker silent for longer than PACE_KEPT_MS after its slot is gone: only the live one's pace counts.
+    t += PACE_KEPT_MS + 1_000;
     expect(await a.reserve(KEY, 20, false, 4)).toMatchObject({ paced: true });
     // (The spread has narrowed to its floor over the minute.)
     expect((await a.reserve(KEY, 20, false, 4))!.waitMs).toBe(Math.floor((1000 + DEFAULT_SPACING.floorMs) / 4));
@@ -77,7 +78,7 @@ describe('the machine store', () => {
     const a = store(() => T0);
     await a.reserve(KEY, 20, false, 20);
     const db = new Sqlite(file);
-    db.prepare("INSERT OR REPLACE INTO slot_pace (key, worker, pace, at) VALUES (?, 'x', 'fast', ?)").run(KEY, T0);
+    db.prepare("INSERT OR REPLACE INTO slot_pace (key, worker, pace, until) VALUES (?, 'x', 'fast', ?)").run(KEY, T0);
     db.close();
     expect(await a.reserve(KEY, 20, false, 20)).not.toHaveProperty('paced');
     const b = store(() => T0);
@@ -139,15 +140,130 @@ describe('the machine store', () => {
     expect(log[0]).toMatch(/this machine's store \(.*not-a-folder.*\) cannot be used \(.+\); pacing from the headers alone/);
   });
 
-  it('a damaged file is started afresh (it holds minutes of schedule, nothing else)', async () => {
+  it('a damaged file is set aside and a new one started, never deleted under the others', async () => {
     writeFileSync(file, 'this is not a database, but it is long enough to look like a header of one '.repeat(20));
     const log: string[] = [];
     const a = store(() => T0, log);
     expect(a.status().state).toBe('fallback');
-    expect(log[0]).toMatch(/started afresh/);
+    expect(log[0]).toMatch(/set aside as .*\.damaged-\d+, a new one is started/);
+    expect(readdirSync(dir).some((f) => f.startsWith('budget-slots.sqlite.damaged-'))).toBe(true);
     expect(await a.reserve(KEY, 20)).toEqual({ waitMs: 0, graceMs: DEFAULT_SPACING.startMs, lateMs: 0 });
     expect(a.status().state).toBe('connected');
     expect(log[1]).toMatch(/is back/);
+  });
+
+  it('two live processes that meet a damaged file end on one schedule, not on two files', async () => {
+    const t = T0;
+    const a = store(() => t);
+    const b = store(() => t);
+    await a.reserve('warm', 20);
+    await b.reserve('warm', 20);
+    const c = new Sqlite(file);
+    c.pragma('wal_checkpoint(TRUNCATE)');
+    c.close();
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, 0);
+    closeSync(fd);
+    expect(await a.reserve('warm', 20)).toBeNull(); // a meets the damage: sets the file aside
+    const waits = [(await a.reserve(KEY, 1))?.waitMs];
+    // b meets it on its old handle: the path names a's new file already, which b must not set aside but join.
+    expect(await b.reserve(KEY, 1)).toBeNull();
+    waits.push((await b.reserve(KEY, 1))?.waitMs, (await a.reserve(KEY, 1))?.waitMs, (await store(() => t).reserve(KEY, 1))?.waitMs);
+    // One schedule at 1 a second: four slots asked at one instant are 1025 ms apart.
+    expect(waits).toEqual([0, 1025, 2050, 3075]);
+  });
+
+  it('a file whose tables have another shape (another version) is set aside, not fallback for ever', async () => {
+    const db = new Sqlite(file);
+    db.exec('CREATE TABLE slot_schedule (key TEXT PRIMARY KEY, tat REAL) WITHOUT ROWID;');
+    db.close();
+    const a = store(() => T0);
+    expect(await a.reserve(KEY, 20)).not.toBeNull();
+  });
+
+  it('a next slot stored further ahead than any reservation puts it (another writer) is none, not a wait for ever', async () => {
+    let t = T0;
+    const a = store(() => t);
+    await a.reserve(KEY, 20);
+    const db = new Sqlite(file);
+    db.prepare('UPDATE slot_schedule SET tat = ? WHERE key = ?').run(T0 + 1e12, KEY);
+    db.close();
+    t += 1_000;
+    expect(await a.reserve(KEY, 20)).toMatchObject({ waitMs: 0 });
+  });
+
+  it("a gone worker's pace stops counting, also after the clock steps back or when another writer's row is text", async () => {
+    let t = T0;
+    const a = store(() => t);
+    const b = store(() => t);
+    await a.reserve(KEY, 20, false, 5);
+    await b.reserve(KEY, 20, false, 5);
+    const db = new Sqlite(file);
+    db.prepare("INSERT INTO slot_pace (key, worker, pace, until) VALUES (?, 'ghost', 15, 'soon')").run(KEY);
+    db.close();
+    t = T0 - 3_600_000; // b's process is gone, and the clock steps back an hour
+    await a.reserve(KEY, 20, false, 5);
+    t += PACE_KEPT_MS + 1_000;
+    const first = (await a.reserve(KEY, 20, false, 5))!;
+    const second = (await a.reserve(KEY, 20, false, 5))!;
+    expect(first.paced).toBe(true);
+    expect(second.waitMs - first.waitMs).toBeGreaterThanOrEqual(190); // a alone at 5 a second
+  });
+
+  it('keeps counting a worker while it waits for its slot: 16 paces of 0.4 a second run at 6.4, not at the floor', async () => {
+    let t = T0;
+    const pace = 0.4;
+    const workers = Array.from({ length: 16 }, (_, i) => ({ s: store(() => t), next: T0 + i * 10 }));
+    let slots = 0;
+    for (;;) {
+      const w = workers.reduce((m, x) => (x.next < m.next ? x : m));
+      if (w.next >= T0 + 180_000) break;
+      t = w.next;
+      const slot = await w.s.reserve(KEY, 20, false, pace);
+      const sendAt = slot ? t + slot.waitMs : t;
+      if (slot && sendAt >= T0 + 60_000 && sendAt < T0 + 180_000) slots++;
+      w.next = sendAt + 50; // its answer 50 ms later, then the next page
+    }
+    expect(slots / 120).toBeGreaterThan(0.8 * 16 * pace);
+  });
+
+  it('a reading that succeeds while every reservation fails (a read-only file, a full disk) does not say the store is back', async () => {
+    let t = T0;
+    const log: string[] = [];
+    const a = store(() => t, log);
+    await a.reserve(KEY, 20);
+    const db = new Sqlite(file);
+    db.exec("CREATE TRIGGER no_write BEFORE INSERT ON slot_schedule BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END;");
+    db.close();
+    for (let i = 0; i < 3; i++) {
+      t += 6_000;
+      await a.granted([KEY], 5);
+      await a.reserve(KEY, 20);
+    }
+    expect(log).toHaveLength(1);
+    expect(a.status().state).toBe('fallback');
+  });
+
+  it('a process holding the file locked costs a reservation a few ms of the event loop, not a long wait', async () => {
+    let t = T0;
+    const holder = new Sqlite(file);
+    holder.pragma('journal_mode = WAL');
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('CREATE TABLE IF NOT EXISTS x (y); INSERT INTO x VALUES (1);');
+    try {
+      const a = store(() => t);
+      const blocked: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        t += 5_001;
+        const at = performance.now();
+        expect(await a.reserve(KEY, 20)).toBeNull();
+        blocked.push(performance.now() - at);
+      }
+      expect(Math.max(...blocked)).toBeLessThan(200);
+    } finally {
+      holder.close();
+    }
   });
 
   it('is one store for every scope that names it (one file, one connection), shown as the machine store', async () => {
@@ -177,9 +293,13 @@ describe('the machine store', () => {
   });
 
   it('lives in PARTNER_CONSOLE_STORE_DIR, else in the user cache folder of the platform', () => {
-    expect(machineStoreFile({ PARTNER_CONSOLE_STORE_DIR: '/tmp/x' }, 'linux')).toBe(join('/tmp/x', 'budget-slots.sqlite'));
-    expect(machineStoreFile({ XDG_CACHE_HOME: '/c' }, 'linux')).toBe(join('/c', 'partner-console', 'budget-slots.sqlite'));
-    expect(machineStoreFile({ LOCALAPPDATA: 'C:/L' }, 'win32')).toBe(join('C:/L', 'partner-console', 'budget-slots.sqlite'));
-    expect(machineStoreFile({}, 'darwin')).toMatch(/Library[\\/]Caches[\\/]partner-console[\\/]budget-slots\.sqlite$/);
+    expect(machineStoreFile({ PARTNER_CONSOLE_STORE_DIR: '/tmp/x' }, 'linux')).toBe(join('/tmp/x', STORE_FILE_NAME));
+    expect(machineStoreFile({ XDG_CACHE_HOME: '/c' }, 'linux')).toBe(join('/c', 'partner-console', STORE_FILE_NAME));
+    expect(machineStoreFile({}, 'darwin')).toMatch(/Library[\\/]Caches[\\/]partner-console[\\/]budget-slots-1\.sqlite$/);
+    // Relative or empty folders would give each working folder a store of its own: the default instead.
+    expect(machineStoreFile({ PARTNER_CONSOLE_STORE_DIR: 'stores', XDG_CACHE_HOME: 'cache' }, 'linux')).toBe(
+      join(homedir(), '.cache', 'partner-console', STORE_FILE_NAME),
+    );
+    expect(machineStoreFile({ LOCALAPPDATA: '' }, 'win32')).toBe(join(homedir(), 'AppData', 'Local', 'partner-console', STORE_FILE_NAME));
   });
 });

@@ -1,6 +1,6 @@
 /** The budget store setting: checked before anything is sent, the same words for the CLI and browser mode. */
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../../electron/catalog/cli-args';
+import { parseCliArgs, resumeCommand } from '../../electron/catalog/cli-args';
 import { budgetStoreProblem } from '../../shared/budget-store-url';
 import { RedisSlotStore } from '../../electron/client/redis-slot-store';
 
@@ -33,6 +33,11 @@ describe('--budget-store', () => {
     const parsed = parseCliArgs(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--budget-store', url], {}, '/tmp');
     expect(parsed.kind).toBe('error');
     expect(parsed.kind === 'error' && parsed.message).toMatch(words);
+  });
+
+  it('the resume hint of a run on the headers alone keeps `--budget-store none` (it runs again)', () => {
+    const hint = resumeCommand(['--base-url', 'http://127.0.0.1:1', '--token', 't', '--out', 'x.jsonl', '--budget-store', 'NONE']);
+    expect(hint).toContain('--budget-store none --resume');
   });
 
   it('a refused URL with credentials does not echo them', () => {
