@@ -15,7 +15,9 @@ import { fileIdentity, isDamage, openStoreFile, setAside } from './machine-store
 import type { OpenStore, StoreStatements } from './machine-store-file';
 import { reserveSlot, usableTime } from './slot-schedule';
 import type { Schedule } from './slot-schedule';
-import { COUNT_KEEP_MS } from './slot-scripts';
+import { COUNT_KEEP_MS, PACE_KEPT_MS } from './slot-scripts';
+
+export { PACE_KEPT_MS } from './slot-scripts';
 import { StoreStatus } from './store-status';
 
 export { machineStoreFile } from './machine-store-file';
@@ -36,8 +38,6 @@ const REOPEN_AFTER_MS = 5_000;
 const IDENTITY_CHECK_MS = 1_000;
 /** How often old schedules, counts and paces are deleted. */
 const PRUNE_EVERY_MS = 30_000;
-/** A worker's pace counts until this long after its latest slot: it asks again once that slot's answer is read. */
-export const PACE_KEPT_MS = 2_000;
 /** Counts past this are another writer's (as in Redis). */
 const MOST_COUNT = 1e9;
 

@@ -5,6 +5,7 @@
  * answers are frequent), and ioredis reconnects by itself; the next reservation after it is back uses
  * Redis again.
  */
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
 import type { FleetSlotStore, GrantedCounts, Slot, SlotStoreStatus, Spacing } from './fleet-slot-store';
@@ -12,7 +13,7 @@ import { DEFAULT_SPACING, MAX_SLOT_WAIT_MS } from './fleet-slot-store';
 import { AnswerLag } from './answer-lag';
 import { StoreStatus } from './store-status';
 import { PendingReservations } from './pending-reservations';
-import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT, NOT_A_TIME } from './slot-scripts';
+import { COUNT_KEEP_MS, GCRA_SCRIPT, GRANTED_SCRIPT, NOT_A_TIME, PACE_KEPT_MS } from './slot-scripts';
 
 /** A reservation slower than this is "Redis is slow": headers only for this request. */
 export const STORE_TIMEOUT_MS = 100;
@@ -45,6 +46,8 @@ export class RedisSlotStore implements FleetSlotStore {
   private lag = new AnswerLag();
   /** Timed-out reservations still unanswered: the next ones wait for them (pending-reservations.ts). */
   private readonly pending = new PendingReservations();
+  /** This process, among the workers whose paces the script sums. */
+  private readonly worker = `${process.pid}:${randomUUID()}`;
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
   private unusable: string | null = null;
   /**
@@ -93,7 +96,7 @@ export class RedisSlotStore implements FleetSlotStore {
     });
   }
 
-  async reserve(key: string, limit: number, refused = false): Promise<Slot | null> {
+  async reserve(key: string, limit: number, refused = false, pace?: number): Promise<Slot | null> {
     if (this.unusable !== null) return null;
     const first = !this.answeredOnce && this.current.state() !== 'fallback';
     if (this.redis.status !== 'ready') {
@@ -124,19 +127,22 @@ export class RedisSlotStore implements FleetSlotStore {
       String(narrowMsPerSecond),
       String(startMs),
       String(MAX_SLOT_WAIT_MS),
+      pace !== undefined && Number.isFinite(pace) ? String(pace) : '',
+      this.worker,
+      String(PACE_KEPT_MS),
     );
     const answered = await this.answer(
       reply,
       timeout,
-      (v) => Array.isArray(v) && v.length === 4 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
+      (v) => Array.isArray(v) && v.length === 5 && v.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0),
     );
     if ('problem' in answered && answered.problem === 'slow') this.pending.add(askedAt, reply);
     const got = 'value' in answered ? this.plausible(key, answered) : answered;
     this.note(got, timeout);
     if (!('value' in got)) return null;
     this.answeredOnce = true;
-    const [waitMs, graceMs, , storeNow] = got.value.map(Number) as [number, number, number, number];
-    return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow) };
+    const [waitMs, graceMs, , storeNow, paced] = got.value.map(Number) as [number, number, number, number, number];
+    return { waitMs, graceMs, lateMs: this.lag.measure(askedAt, performance.now(), storeNow), ...(paced === 1 ? { paced: true } : {}) };
   }
 
   /** A slot further off than anyone waits is garbage; a stored time the script reset is said in the log. */

@@ -4,11 +4,17 @@
  */
 import type { Result } from 'ioredis';
 
+/** A worker's pace counts until this long after its latest slot: it asks again once that slot's answer is read. */
+export const PACE_KEPT_MS = 2_000;
+
 /** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
 export const COUNT_KEEP_MS = 310_000;
 
 /** 2^52 ms (about 140,000 years): a stored time this far from zero, or NaN, is not one; as a reset: the stored value was not a time. */
 export const NOT_A_TIME = 2 ** 52;
+
+/** Workers whose paces one key keeps: far past any fleet; more is another writer's flood. */
+const MOST_PACES = 10_000;
 
 /** The most slots one key is counted for in a second: far past any service's limit, and exact as text. */
 const MOST_COUNT = 1e9;
@@ -37,6 +43,10 @@ end`;
  * scheduled on, so each slot lands in exactly one second and the counts line up with the schedule.
  * (The count key is derived in the script from that clock, so it cannot be passed in KEYS: this
  * needs a single Redis, not a cluster, as the TAT key's script does.)
+ * With a pace (ARGV[9], the caller's own fair-share pace; ARGV[10] the caller; ARGV[11] how long a pace counts
+ * after its worker's latest slot) the slots are spaced by the sum of the live workers' paces where that is
+ * under the limit (consumers outside the store spend the rest: machine-slot-store.ts says why), and the fifth
+ * value returned is 1 then. Paces live in the hash `<key>:pace` as "pace:until"; anything else there is dropped.
  * A stored TAT ahead of Redis's clock is trusted only as a backlog of our own slots: one was counted
  * in the widest interval before it; otherwise (another writer, a key from a host whose clock was
  * ahead) it is reset to now and the third value says by how many ms (NOT_A_TIME: the stored value was
@@ -73,7 +83,29 @@ if ARGV[3] == '1' and now - widened >= 1000 then
 end
 redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', tostring(widened))
 redis.call('PEXPIRE', sk, keep)
-local interval = (1000 + spread) / limit
+-- The workers' paces: the schedule's rate where their sum is under the limit.
+local rate = limit
+local pk = KEYS[1] .. ':pace'
+local pace = ARGV[9] ~= '' and usable(ARGV[9]) or nil
+local kept = tonumber(ARGV[11]) or 0
+if pace and pace >= 0 then
+  pace = math.min(limit, pace)
+  -- Another writer's flood of fields would make every reservation slow: start the hash afresh.
+  if redis.call('HLEN', pk) > ${MOST_PACES} then redis.call('DEL', pk) end
+  redis.call('HSET', pk, ARGV[10], tostring(pace) .. ':' .. tostring(now + kept))
+  local all = redis.call('HGETALL', pk)
+  local sum = 0
+  for i = 1, #all, 2 do
+    local p, u = string.match(all[i + 1], '^([^:]+):([^:]+)$')
+    p, u = usable(p), usable(u)
+    if p and u and p >= 0 and u > now and u <= now + tonumber(ARGV[8]) + kept then sum = sum + math.min(limit, p)
+    else redis.call('HDEL', pk, all[i]) end
+  end
+  redis.call('PEXPIRE', pk, keep)
+  if sum > 0 then rate = math.min(limit, math.max(1, sum)) end
+end
+local paced = rate < limit and 1 or 0
+local interval = (1000 + spread) / rate
 local stored = redis.call('GET', KEYS[1])
 local tat = usable(stored) or now
 local reset = 0
@@ -103,7 +135,7 @@ if tat - now > tonumber(ARGV[8]) then
   redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
   local mark = math.floor((tat - 1) / 1000)
   redis.call('SET', KEYS[1] .. ':n:' .. mark, '0', 'NX', 'PX', (mark + 1) * 1000 - now + keep)
-  return { math.max(math.ceil(tat - now), tonumber(ARGV[8]) + 1), math.floor(spread), math.floor(reset), now }
+  return { math.max(math.ceil(tat - now), tonumber(ARGV[8]) + 1), math.floor(spread), math.floor(reset), now, paced }
 end
 local after = tat + interval
 local second = math.floor(tat / 1000)
@@ -114,7 +146,9 @@ local had = redis.pcall('GET', n)
 if type(had) == 'table' then had = nil end
 redis.call('SET', KEYS[1], tostring(after), 'PX', math.ceil(after - now) + 1000)
 redis.call('SET', n, tostring(count(had) + 1), 'PX', (second + 1) * 1000 - now + keep)
-return { math.floor(tat - now), math.floor(spread), math.floor(reset), now }
+-- Waiting for its slot, the worker is still here: its pace counts until it could ask again.
+if pace and pace >= 0 then redis.call('HSET', pk, ARGV[10], tostring(pace) .. ':' .. tostring(tat + kept)) end
+return { math.floor(tat - now), math.floor(spread), math.floor(reset), now, paced }
 `;
 
 /**
@@ -138,7 +172,7 @@ return out
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none; NOT_A_TIME: it was not a time), Redis's clock] in ms for the slot granted under key. */
+    /** GCRA_SCRIPT: [the wait, the spread, how far ahead a stored TAT was reset (0: none; NOT_A_TIME: it was not a time), Redis's clock] in ms for the slot granted under key, and 1 where the slots were spaced by the workers' paces. */
     reserveSlot(
       key: string,
       limit: string,
@@ -149,6 +183,9 @@ declare module 'ioredis' {
       narrowMsPerS: string,
       startMs: string,
       maxWaitMs: string,
+      pace: string,
+      worker: string,
+      paceKeptMs: string,
     ): Result<number[], Context>;
     /** GRANTED_SCRIPT: numkeys, keys..., seconds. */
     grantedCounts(numKeys: number, ...keysThenSeconds: string[]): Result<number[], Context>;

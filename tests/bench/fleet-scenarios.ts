@@ -269,6 +269,9 @@ export function fleetScenarios(refills: RefillModel[]): FleetScenario[] {
     // Without Redis, exports on two machines share the budget through two machine stores and the headers.
     list.push({ ...short, name: 'N=8, short, machine stores on 2 machines', processes: 8, store: 'machine', machines: 2 });
     list.push({ ...short, name: 'download + competitor 8/20, machine store', processes: 1, store: 'machine', competitorRps: 8 });
+    list.push({ ...short, name: 'N=4, short, headers only + competitor 8/20', processes: 4, store: 'headers', competitorRps: 8 });
+    list.push({ ...short, name: 'N=4, short, machine store + competitor 8/20', processes: 4, store: 'machine', competitorRps: 8 });
+    list.push({ ...short, name: 'N=4, short, Redis store + competitor 8/20', processes: 4, store: 'redis', competitorRps: 8 });
     list.push({ ...short, name: 'N=16, short, Redis store', processes: 16, store: 'redis' });
     list.push({ ...short, name: 'N=16, short, Redis killed after 8 s', processes: 16, store: 'redis killed', killAfterS: 8 });
   }

@@ -56,6 +56,35 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
     for (const s of absolute) expect(absolute.filter((x) => x >= s && x < s + 1000).length).toBeLessThanOrEqual(20 + 1);
   });
 
+  it("the workers' own paces: where their sum is under the limit (consumers outside the store) slots are spaced by it and say so; else by the limit", async () => {
+    const [a, b] = [store(), store()];
+    await until(() => [a, b].every((w) => w.status().state === 'connected'));
+    const key = `test:pace:${Date.now()}`;
+    const t0 = Date.now();
+    const first = (await a.reserve(key, 20, false, 3))!;
+    const second = (await b.reserve(key, 20, false, 5))!;
+    const third = (await a.reserve(key, 20, false, 3))!;
+    const asked = Date.now() - t0;
+    expect([first.paced, second.paced, third.paced]).toEqual([true, true, true]);
+    // 3 alone, then 3 + 5: (1000 + 25) / 3 and / 8 ms apart, less the time the asking took.
+    expect(second.waitMs).toBeGreaterThanOrEqual(1025 / 3 - asked - 1);
+    expect(third.waitMs - second.waitMs).toBeGreaterThanOrEqual(1025 / 8 - asked - 1);
+    expect(third.waitMs - second.waitMs).toBeLessThan(1025 / 3);
+    // Paces that reach the limit: the limit, nothing said.
+    const other = `test:pace-full:${Date.now()}`;
+    expect(await a.reserve(other, 20, false, 12)).toMatchObject({ paced: true });
+    expect(await b.reserve(other, 20, false, 12)).not.toHaveProperty('paced');
+    // Another writer's fields in the hash are dropped, never summed.
+    const inspector = new Redis(redis.url(0));
+    try {
+      await inspector.hset(`${other}:pace`, 'ghost', '15:soon', 'flood', 'x');
+      expect(await b.reserve(other, 20, false, 12)).not.toHaveProperty('paced');
+      expect(await inspector.hkeys(`${other}:pace`)).toHaveLength(2);
+    } finally {
+      inspector.disconnect();
+    }
+  });
+
   it('a store still connecting is not down: a reservation made right after start waits for the connection and gets a slot', async () => {
     // A fleet started together: falling back here would send every worker on headers alone at once.
     const fresh = store();
