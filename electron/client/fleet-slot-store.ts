@@ -37,8 +37,8 @@ export interface FleetSlotStore {
    * sending (0: now) and the grace for sending late, or null when the store is unavailable (go on
    * with headers only). `refused`: the caller's last request under this key was answered 429 (the
    * fleet's slots were too close). `pace`: the caller's own fair-share pace from the headers (requests per
-   * second); the machine store spaces its slots by the sum of its workers' paces where that is under the
-   * limit (consumers outside the store take the rest); Redis does not read it.
+   * second); both stores space their slots by the sum of the live workers' paces where that is under the
+   * limit (consumers outside the store take the rest) and say so in `Slot.paced`.
    */
   reserve(key: string, limit: number, refused?: boolean, pace?: number): Promise<Slot | null>;
   /** The slots granted under each key in the last `seconds` complete seconds, or null when unavailable. */
