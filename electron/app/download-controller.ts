@@ -118,7 +118,9 @@ export class DownloadController {
   statusOf(profileId: string): DownloadProgressView {
     const c = this.current;
     if (c?.target.profileId === profileId) return this.status();
-    return { ...idle(), otherProfile: c?.run ? { id: c.target.profileId, name: c.target.profileName ?? c.target.profileId } : null };
+    // Running as its progress says: a paused run's loop may still be finishing its page (`run` set) for a moment.
+    const running = c !== null && c !== undefined && this.status().state === 'running';
+    return { ...idle(), otherProfile: running ? { id: c.target.profileId, name: c.target.profileName ?? c.target.profileId } : null };
   }
 
   /** The profile's status, and the unfinished download of its catalog left on disk (after a restart or a disconnect), if any. */

@@ -15,7 +15,7 @@ import { fileIdentity, isDamage, openStoreFile, setAside } from './machine-store
 import type { OpenStore, StoreStatements } from './machine-store-file';
 import { reserveSlot, usableTime } from './slot-schedule';
 import type { Schedule } from './slot-schedule';
-import { COUNT_KEEP_MS, PACE_KEPT_MS } from './slot-scripts';
+import { COUNT_KEEP_MS, paceKeptMs } from './slot-scripts';
 
 export { PACE_KEPT_MS } from './slot-scripts';
 import { StoreStatus } from './store-status';
@@ -71,7 +71,7 @@ export class MachineSlotStore implements FleetSlotStore {
           if (r.slotAt === null) return null;
           s.count.run(key, Math.floor(r.slotAt / 1000));
           // Waiting for its slot, the worker is still here: its pace counts until it could ask again.
-          s.paceUntil.run(r.slotAt + PACE_KEPT_MS, key, this.worker);
+          if (pace !== undefined && Number.isFinite(pace)) s.paceUntil.run(r.slotAt + paceKeptMs(pace, MAX_SLOT_WAIT_MS), key, this.worker);
           return { waitMs: r.waitMs, graceMs: Math.floor(r.spreadMs), lateMs: 0, ...(rate < limit ? { paced: true } : {}) };
         })
         .immediate(),
@@ -99,13 +99,13 @@ export class MachineSlotStore implements FleetSlotStore {
    * copy found at its start) stands aside; but it still reads the headers, and where consumers outside
    * the store (the vendor's other systems, copies on another machine) spend the budget, every worker's
    * pace falls, and so does their sum: the store leaves those consumers their part instead of running the
-   * fleet at the whole limit into their requests. A pace counts until PACE_KEPT_MS after its worker's
-   * latest slot (never further ahead than any slot: a clock stepped back does not keep the gone counting).
+   * fleet at the whole limit into their requests. A pace counts until paceKeptMs() after its worker's
+   * latest slot (never further ahead than any slot could put it: a clock stepped back does not keep the gone counting).
    */
   private fleetRate(s: StoreStatements, key: string, limit: number, pace: number | undefined, now: number): number {
     if (pace === undefined || !Number.isFinite(pace)) return limit;
-    s.pace.run(key, this.worker, Math.min(limit, Math.max(0, pace)), now + PACE_KEPT_MS);
-    const sum = Number((s.paces.get(key, now, now + MAX_SLOT_WAIT_MS + PACE_KEPT_MS) as { sum: unknown } | undefined)?.sum);
+    s.pace.run(key, this.worker, Math.min(limit, Math.max(0, pace)), now + paceKeptMs(pace, MAX_SLOT_WAIT_MS));
+    const sum = Number((s.paces.get(key, now, now + 2 * MAX_SLOT_WAIT_MS) as { sum: unknown } | undefined)?.sum);
     return Number.isFinite(sum) && sum > 0 ? Math.min(limit, Math.max(1, sum)) : limit;
   }
 
@@ -139,7 +139,7 @@ export class MachineSlotStore implements FleetSlotStore {
     this.closed = true;
     this.current.close();
     try {
-      this.store?.statements.forget.run(this.worker); // our paces go with us, not PACE_KEPT_MS later
+      this.store?.statements.forget.run(this.worker); // our paces go with us, not when they lapse
     } catch {
       // busy or failing: they lapse by themselves
     }
@@ -192,7 +192,7 @@ export class MachineSlotStore implements FleetSlotStore {
     if (now - this.prunedAt < PRUNE_EVERY_MS) return;
     this.prunedAt = now;
     try {
-      store.statements.prune(now, COUNT_KEEP_MS, MAX_SLOT_WAIT_MS + PACE_KEPT_MS);
+      store.statements.prune(now, COUNT_KEEP_MS, 2 * MAX_SLOT_WAIT_MS);
     } catch {
       // busy or failing: the next prune deletes them
     }

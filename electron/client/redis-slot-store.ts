@@ -48,6 +48,8 @@ export class RedisSlotStore implements FleetSlotStore {
   private readonly pending = new PendingReservations();
   /** This process, among the workers whose paces the script sums. */
   private readonly worker = `${process.pid}:${randomUUID()}`;
+  /** Keys this worker told a pace under: it takes them back when it closes. */
+  private readonly pacedKeys = new Set<string>();
   /** Why this store can never be used as its URL says (a database the server lacks): headers only, for good. */
   private unusable: string | null = null;
   /**
@@ -117,6 +119,7 @@ export class RedisSlotStore implements FleetSlotStore {
     }
     // After any wait for a pending one: how late the answer is read is measured from the send.
     const askedAt = performance.now();
+    if (pace !== undefined && Number.isFinite(pace)) this.pacedKeys.add(key);
     const reply = this.redis.reserveSlot(
       key,
       String(Math.max(1, limit)),
@@ -129,7 +132,7 @@ export class RedisSlotStore implements FleetSlotStore {
       String(MAX_SLOT_WAIT_MS),
       pace !== undefined && Number.isFinite(pace) ? String(pace) : '',
       this.worker,
-      String(PACE_KEPT_MS),
+      String(PACE_KEPT_MS), // the script lengthens it for a slow pace (paceKeptMs)
     );
     const answered = await this.answer(
       reply,
@@ -232,6 +235,12 @@ export class RedisSlotStore implements FleetSlotStore {
 
   async close(): Promise<void> {
     this.current.close();
+    // Our paces go with us (briefly: a Redis that does not answer lets them lapse), or a finished copy's pace
+    // would keep the fleet at the limit beside consumers outside it until it lapsed.
+    if (this.redis.status === 'ready' && this.pacedKeys.size > 0) {
+      const taken = this.redis.pipeline([...this.pacedKeys].map((key) => ['hdel', `${key}:pace`, this.worker])).exec();
+      await this.answer(taken, READ_TIMEOUT_MS / 5, () => true);
+    }
     this.redis.disconnect(false);
   }
 

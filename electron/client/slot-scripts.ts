@@ -4,8 +4,17 @@
  */
 import type { Result } from 'ioredis';
 
-/** A worker's pace counts until this long after its latest slot: it asks again once that slot's answer is read. */
-export const PACE_KEPT_MS = 2_000;
+/**
+ * A worker's pace counts until this long after its latest slot (or two of its own intervals, for a slow pace;
+ * at most MAX_SLOT_WAIT_MS): it asks again once that slot's answer is read, which a slow service may take
+ * seconds to send. A gone worker's pace counting a little longer only keeps the schedule nearer the limit.
+ */
+export const PACE_KEPT_MS = 5_000;
+
+/** How long a worker's pace counts after its slot: PACE_KEPT_MS, or two of its intervals at a slow pace. */
+export function paceKeptMs(pace: number, mostMs: number): number {
+  return Math.min(mostMs, Math.max(PACE_KEPT_MS, pace > 0 ? 2000 / pace : 0));
+}
 
 /** How long a per-second count outlives its second: the longest fleetUse window (300 s) and a margin. */
 export const COUNT_KEEP_MS = 310_000;
@@ -14,7 +23,7 @@ export const COUNT_KEEP_MS = 310_000;
 export const NOT_A_TIME = 2 ** 52;
 
 /** Workers whose paces one key keeps: far past any fleet; more is another writer's flood. */
-const MOST_PACES = 10_000;
+const MOST_PACES = 1_000;
 
 /** The most slots one key is counted for in a second: far past any service's limit, and exact as text. */
 const MOST_COUNT = 1e9;
@@ -68,7 +77,14 @@ local function usable(v)
   return nil
 end
 ${COUNT_LUA}
-local sk = KEYS[1] .. ':spread'
+-- Our hashes beside the key, as another program may have left them: a value of another type (a string, a list) would
+-- fail every reservation with WRONGTYPE, so it goes.
+local function ours(k)
+  local t = redis.call('TYPE', k)['ok']
+  if t ~= 'hash' and t ~= 'none' then redis.call('DEL', k) end
+  return k
+end
+local sk = ours(KEYS[1] .. ':spread')
 local s = redis.call('HMGET', sk, 'ms', 'at', 'widened')
 local before = usable(s[2])
 -- Kept within its bounds, and a widening stamped in the future (a clock step back, another writer) forgotten:
@@ -85,9 +101,11 @@ redis.call('HSET', sk, 'ms', tostring(spread), 'at', tostring(now), 'widened', t
 redis.call('PEXPIRE', sk, keep)
 -- The workers' paces: the schedule's rate where their sum is under the limit.
 local rate = limit
-local pk = KEYS[1] .. ':pace'
+local pk = ours(KEYS[1] .. ':pace')
 local pace = ARGV[9] ~= '' and usable(ARGV[9]) or nil
+-- How long this worker's pace counts after its slot (ARGV[11], at least: a slow pace's next request comes later).
 local kept = tonumber(ARGV[11]) or 0
+if pace and pace > 0 then kept = math.min(tonumber(ARGV[8]), math.max(kept, 2000 / pace)) end
 if pace and pace >= 0 then
   pace = math.min(limit, pace)
   -- Another writer's flood of fields would make every reservation slow: start the hash afresh.
@@ -98,7 +116,7 @@ if pace and pace >= 0 then
   for i = 1, #all, 2 do
     local p, u = string.match(all[i + 1], '^([^:]+):([^:]+)$')
     p, u = usable(p), usable(u)
-    if p and u and p >= 0 and u > now and u <= now + tonumber(ARGV[8]) + kept then sum = sum + math.min(limit, p)
+    if p and u and p >= 0 and u > now and u <= now + 2 * tonumber(ARGV[8]) then sum = sum + math.min(limit, p)
     else redis.call('HDEL', pk, all[i]) end
   end
   redis.call('PEXPIRE', pk, keep)

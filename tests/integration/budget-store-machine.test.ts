@@ -211,21 +211,29 @@ describe('the machine store', () => {
     expect(second.waitMs - first.waitMs).toBeGreaterThanOrEqual(190); // a alone at 5 a second
   });
 
-  it('keeps counting a worker while it waits for its slot: 16 paces of 0.4 a second run at 6.4, not at the floor', async () => {
+  /** Slots per second that `n` sequential workers at `pace` get from one store, each asking again `answerMs` after its slot (minutes 1-4). */
+  async function fleetRate(n: number, pace: number, limit: number, answerMs: number): Promise<number> {
     let t = T0;
-    const pace = 0.4;
-    const workers = Array.from({ length: 16 }, (_, i) => ({ s: store(() => t), next: T0 + i * 10 }));
+    const workers = Array.from({ length: n }, (_, i) => ({ s: store(() => t), next: T0 + i * 10 }));
     let slots = 0;
     for (;;) {
       const w = workers.reduce((m, x) => (x.next < m.next ? x : m));
-      if (w.next >= T0 + 180_000) break;
+      if (w.next >= T0 + 240_000) break;
       t = w.next;
-      const slot = await w.s.reserve(KEY, 20, false, pace);
+      const slot = await w.s.reserve(KEY, limit, false, pace);
       const sendAt = slot ? t + slot.waitMs : t;
-      if (slot && sendAt >= T0 + 60_000 && sendAt < T0 + 180_000) slots++;
-      w.next = sendAt + 50; // its answer 50 ms later, then the next page
+      if (slot && sendAt >= T0 + 60_000) slots++;
+      w.next = sendAt + answerMs;
     }
-    expect(slots / 120).toBeGreaterThan(0.8 * 16 * pace);
+    return slots / 180;
+  }
+
+  it('keeps counting a worker while it waits for its slot: 16 paces of 0.4 a second run at 6.4, not at the floor', async () => {
+    expect(await fleetRate(16, 0.4, 20, 50)).toBeGreaterThan(0.8 * 16 * 0.4);
+  });
+
+  it('keeps counting a worker while a slow service answers it: 16 at 0.25 a second, answers in 4 s, run at 4', async () => {
+    expect(await fleetRate(16, 0.25, 5, 4_000)).toBeGreaterThan(0.8 * 4);
   });
 
   it('a reading that succeeds while every reservation fails (a read-only file, a full disk) does not say the store is back', async () => {

@@ -80,6 +80,26 @@ describe.skipIf(!hasRedis)('Redis budget store (real redis-server)', () => {
       await inspector.hset(`${other}:pace`, 'ghost', '15:soon', 'flood', 'x');
       expect(await b.reserve(other, 20, false, 12)).not.toHaveProperty('paced');
       expect(await inspector.hkeys(`${other}:pace`)).toHaveLength(2);
+      // A closed worker's pace goes with it: b alone again is under the limit beside others.
+      await a.close();
+      expect(await inspector.hkeys(`${other}:pace`)).toHaveLength(1);
+      expect(await b.reserve(other, 20, false, 12)).toMatchObject({ paced: true });
+    } finally {
+      inspector.disconnect();
+    }
+  });
+
+  it("another program's value of another type beside the key (a string, a list) is replaced, not a failure of every reservation", async () => {
+    const a = store();
+    await until(() => a.status().state === 'connected');
+    const key = `test:wrongtype:${Date.now()}`;
+    const inspector = new Redis(redis.url(0));
+    try {
+      await inspector.set(`${key}:pace`, 'not a hash');
+      await inspector.rpush(`${key}:spread`, 'not', 'a', 'hash');
+      for (let i = 0; i < 3; i++) expect(await a.reserve(key, 20, false, 3)).not.toBeNull();
+      expect(a.status().state).toBe('connected');
+      expect(await inspector.type(`${key}:pace`)).toBe('hash');
     } finally {
       inspector.disconnect();
     }
