@@ -9,10 +9,10 @@ import type { ServiceMap } from '../../shared/service-map/schema';
 import { DEFAULT_DOWNLOAD_PAGE_SIZE, formatForPath, validatePageSize, validatePageSizeParam } from './settings';
 import type { ExportFormat } from './settings';
 import { budgetStoreProblem, maskStoreUrl } from '../../shared/budget-store-url';
+import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 /** `--budget-store none`: pacing from the headers alone. */
 export const NO_STORE = 'none';
-import { DEFAULT_GIVE_UP_AFTER_MINUTES, GIVE_UP_AFTER_MINUTES } from '../../shared/background-work';
 
 export const USAGE = `Usage: npm run catalog -- --base-url URL --token TOKEN [options]
 
