@@ -13,6 +13,7 @@ import { ManualClock } from '../../electron/client/testing/manual-clock';
 import { LocalStore, STORE_FILE_NAME } from '../../electron/store';
 import type { AlertEvent } from '../../shared/bridge/alert-schemas';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { budgetSample } from '../helpers/budget-sample';
 
 let dir: string;
 let clock: ManualClock;
@@ -23,19 +24,7 @@ let service: AlertService;
 let locker: Sqlite.Database;
 
 function throttled(): BudgetSample {
-  return {
-    vendor: 'demo',
-    endpoint: 'listAssets',
-    at: clock.now(),
-    status: 429,
-    limit: 10,
-    remaining: 0,
-    reset: null,
-    latencyMs: 5,
-    waitedMs: 0,
-    attempt: 1,
-    headerProblems: [],
-  };
+  return budgetSample({ vendor: 'demo', at: clock.now(), status: 429, limit: 10, remaining: 0, reset: null });
 }
 
 function storedAlerts(): { ended_at: number | null }[] {

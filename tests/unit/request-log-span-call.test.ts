@@ -8,21 +8,10 @@ import { createHandlers } from '../../electron/app/handlers';
 import type { AppContext } from '../../electron/app/handlers';
 import { RequestLog } from '../../electron/telemetry/request-log';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { budgetSample } from '../helpers/budget-sample';
 
 const mask = { tokens: [], tokenHeaders: new Set<string>() };
-const sample = (at: number): BudgetSample => ({
-  at,
-  vendor: 'acme',
-  endpoint: 'categories',
-  status: 200,
-  latencyMs: 0,
-  waitedMs: 0,
-  attempt: 1,
-  limit: 20,
-  remaining: 10,
-  reset: 1,
-  headerProblems: [],
-});
+const sample = (at: number): BudgetSample => budgetSample({ at, endpoint: 'categories', latencyMs: 0 });
 
 function dispatchOver(log: RequestLog) {
   const ctx = { telemetry: { requestLogSpan: (limit: number) => log.span(limit) } } as unknown as AppContext;

@@ -11,6 +11,7 @@ import { openDatabase, UsageStore } from '../../electron/store';
 import type { UsageLevel } from '../../electron/store';
 import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { budgetSample } from '../helpers/budget-sample';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
 const HOUR = 3_600_000;
@@ -26,22 +27,7 @@ const settableClock = (): Clock & { t: number } => ({
   clearTimeout: () => undefined,
 });
 
-function sample(at: number, serverSecond: number): BudgetSample {
-  return {
-    vendor: 'acme',
-    endpoint: 'listAssets',
-    at,
-    serverSecond,
-    status: 200,
-    limit: 20,
-    remaining: 10,
-    reset: 1,
-    latencyMs: 5,
-    waitedMs: 0,
-    attempt: 1,
-    headerProblems: [],
-  };
-}
+const sample = (at: number, serverSecond: number): BudgetSample => budgetSample({ at, serverSecond });
 
 let dir: string;
 let db: Database;

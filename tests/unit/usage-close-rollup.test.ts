@@ -11,29 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_USAGE_RETENTION, openDatabase, UsageStore } from '../../electron/store';
 import { usageReportFrom } from '../../electron/reports/usage-report-source';
-import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { budgetSample, stoppedClock } from '../helpers/budget-sample';
 
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 20);
 const DAY = 86_400_000;
 
-const stoppedClock = (now: number): Clock => ({ now: () => now, setTimeout: () => 0, clearTimeout: () => undefined });
-
-function sample(at: number): BudgetSample {
-  return {
-    vendor: 'acme',
-    endpoint: 'listAssets',
-    at,
-    status: 200,
-    limit: 20,
-    remaining: 10,
-    reset: 1,
-    latencyMs: 5,
-    waitedMs: 0,
-    attempt: 1,
-    headerProblems: [],
-  };
-}
+const sample = (at: number): BudgetSample => budgetSample({ at });
 
 /** One app session: `count` requests a second apart from `from`, then the app quits. */
 function session(db: Database, from: number, count: number): void {

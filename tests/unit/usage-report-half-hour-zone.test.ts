@@ -10,32 +10,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
 import { usageReportFrom } from '../../electron/reports/usage-report-source';
 import { DEFAULT_USAGE_RETENTION, openDatabase, UsageStore } from '../../electron/store';
-import type { Clock } from '../../shared/clock';
 import type { BudgetSample } from '../../shared/rate-limit';
+import { budgetSample, stoppedClock } from '../helpers/budget-sample';
 import { startOfDay } from '../../shared/time-zone';
 
 const TZ = 'Asia/Kolkata';
 const DAY = 86_400_000;
 const MIN = 60_000;
 
-const stoppedClock = (now: number): Clock => ({ now: () => now, setTimeout: () => 0, clearTimeout: () => undefined });
-
-function sample(at: number): BudgetSample {
-  return {
-    vendor: 'acme',
-    endpoint: 'listAssets',
-    at,
-    serverSecond: at,
-    status: 200,
-    limit: 20,
-    remaining: 10,
-    reset: 1,
-    latencyMs: 5,
-    waitedMs: 0,
-    attempt: 1,
-    headerProblems: [],
-  };
-}
+const sample = (at: number): BudgetSample => budgetSample({ at, serverSecond: at });
 
 let dir: string;
 let db: Database;
